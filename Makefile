@@ -1,0 +1,64 @@
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
+PYTEST_WORKERS ?= 2
+
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
+        flower bench-provision lint clean
+
+help:
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+install: $(VENV)/.installed ## create the virtualenv and install the Python dependencies
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $@
+
+services: ## make sure PostgreSQL and Redis answer (start them if needed)
+	bash deploy/dev/services.sh
+
+db: services
+	bash deploy/dev/createdb.sh
+
+migrate: install db ## migrate the public schema, the provisioning template and every tenant
+	$(BIN)/python manage.py migrate_schemas --noinput
+
+seed: migrate ## create the demo tenant (demo) with its admin and sample content
+	$(BIN)/python manage.py seed_demo
+
+dashboard: ## build the dashboard (served by Django on every host)
+	@if [ -f dashboard/package.json ]; then cd dashboard && npm install --no-audit --no-fund && npm run build; \
+	else echo "no dashboard to build"; fi
+
+dev: seed dashboard ## set up everything and run web + worker + beat (Ctrl-C stops all)
+	@echo ""
+	@echo "  Dashboard: http://demo.localhost:8000   login: admin@example.com / admin12345"
+	@echo "  Sign-up:   http://localhost:8000/register"
+	@echo ""
+	DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+
+run: ## run web + worker + beat without setting up
+	DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+
+test: test-backend test-dashboard ## run every test
+
+test-backend: install services
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+
+test-dashboard:
+	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
+	else echo "no dashboard tests"; fi
+
+flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:pass to protect it)
+	$(BIN)/celery -A config flower --port=$${FLOWER_PORT:-5555} $${FLOWER_BASIC_AUTH:+--basic-auth=$$FLOWER_BASIC_AUTH}
+
+bench-provision: install db ## median sign-up time with 1, 100 and 500 existing tenants
+	$(BIN)/python bench/provision.py
+
+clean:
+	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist

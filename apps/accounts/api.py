@@ -1,0 +1,73 @@
+from django.db import connection
+from ninja import Router
+
+from apps.accounts import selectors, services
+from apps.accounts.schemas import LoginIn, LoginOut, SessionUserOut, UserCreateIn, UserOut, UserUpdateIn
+from apps.accounts.tokens import token_issue
+from apps.core.permissions import require
+from apps.core.ratelimit import client_ip
+
+auth_router = Router(tags=["auth"])
+users_router = Router(tags=["users"])
+
+ADMIN_ONLY = "Only administrators can manage users"
+
+
+@auth_router.post("/login", auth=None, response=LoginOut)
+def login(request, payload: LoginIn):
+    token, expires_in, user = services.auth_login(
+        email=payload.email, password=payload.password, ip=client_ip(request)
+    )
+    return LoginOut(
+        message="Login successful",
+        token=token,
+        expiresIn=expires_in,
+        user=SessionUserOut(userId=str(user.id), username=user.username, role=user.role),
+    )
+
+
+@auth_router.get("/me")
+def me(request):
+    return {"success": True, "user": UserOut.from_user(request.auth)}
+
+
+@auth_router.post("/register-user", response={201: dict})
+def register_user(request, payload: UserCreateIn):
+    require(request.auth, "users.manage", ADMIN_ONLY)
+    user = services.user_create(
+        username=payload.username, email=payload.email, password=payload.password, role=payload.role
+    )
+    return 201, {"success": True, "message": "User created successfully", "user": UserOut.from_user(user)}
+
+
+@users_router.get("")
+def list_users(request):
+    require(request.auth, "users.manage", ADMIN_ONLY)
+    return {"success": True, "users": [UserOut.from_user(user) for user in selectors.user_list()]}
+
+
+@users_router.get("/{user_id}")
+def get_user(request, user_id: str):
+    user = selectors.user_get(user_id)
+    if user.pk != request.auth.pk:
+        require(request.auth, "users.manage", services.CANNOT_VIEW)
+    return {"success": True, "user": UserOut.from_user(user)}
+
+
+@users_router.put("/{user_id}")
+def update_user(request, user_id: str, payload: UserUpdateIn):
+    user = selectors.user_get(user_id)
+    changed_own_password = user.pk == request.auth.pk and bool(payload.password)
+    user = services.user_update(actor=request.auth, user=user, **payload.dict())
+    body = {"success": True, "message": "User updated successfully", "user": UserOut.from_user(user)}
+    if changed_own_password:
+        # Older tokens stopped working; hand the caller a fresh one so they stay signed in.
+        body["token"], body["expiresIn"] = token_issue(user=user, schema_name=connection.schema_name)
+    return body
+
+
+@users_router.delete("/{user_id}")
+def delete_user(request, user_id: str):
+    user = selectors.user_get(user_id)
+    services.user_delete(actor=request.auth, user=user)
+    return {"success": True, "message": "User deleted successfully"}

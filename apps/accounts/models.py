@@ -1,0 +1,45 @@
+import uuid
+
+from django.db import models
+from django.db.models.functions import Lower
+
+from apps.core.permissions import Role
+
+
+class User(models.Model):
+    """A member of one company's staff. Lives in the tenant schema: the same email in two
+    companies is two different users."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        INACTIVE = "inactive", "Inactive"
+        SUSPENDED = "suspended", "Suspended"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    username = models.CharField(max_length=150)
+    email = models.CharField(max_length=254, unique=True)  # stored lowercased
+    password = models.CharField(max_length=128)
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.VIEWER)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    last_login = models.DateTimeField(null=True, blank=True)
+    # Bumped on password change, suspension and deactivation: older tokens stop working.
+    token_version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("created_at",)
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == Role.ADMIN

@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Schema
+
+from apps.core.schemas import InSchema
+from pydantic import field_validator
+
+from apps.core.permissions import Role
+from apps.core.validation import clean_email, clean_password, clean_username
+
+
+class LoginIn(InSchema):
+    email: str = ""
+    password: str = ""
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email(cls, value):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError("Email is required")
+        return clean_email(value)
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _password(cls, value):
+        if not isinstance(value, str) or not value:
+            raise ValueError("Password is required")
+        return value
+
+
+class UserOut(Schema):
+    id: str
+    userId: str
+    username: str
+    email: str
+    role: str
+    status: str
+    lastLogin: datetime | None
+    createdAt: datetime
+
+    @staticmethod
+    def from_user(user) -> "UserOut":
+        return UserOut(
+            id=str(user.id), userId=str(user.id), username=user.username, email=user.email, role=user.role,
+            status=user.status, lastLogin=user.last_login, createdAt=user.created_at,
+        )
+
+
+class SessionUserOut(Schema):
+    userId: str
+    username: str
+    role: str
+
+
+class LoginOut(Schema):
+    success: bool = True
+    message: str
+    token: str
+    expiresIn: int
+    user: SessionUserOut
+
+
+ROLE_VALUES = [role.value for role in Role]
+STATUS_VALUES = ["active", "inactive", "suspended"]
+
+
+def _clean_role(value, *, required: bool):
+    if value in (None, ""):
+        if required:
+            raise ValueError("Please select a role")
+        return None
+    if not isinstance(value, str) or value not in ROLE_VALUES:
+        raise ValueError("Role must be one of admin, editor, author, viewer")
+    return value
+
+
+class UserCreateIn(InSchema):
+    username: str = ""
+    email: str = ""
+    password: str = ""
+    role: str = ""
+
+    @field_validator("username", mode="before")
+    @classmethod
+    def _username(cls, value):
+        return clean_username(value)
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return clean_email(value)
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _password(cls, value):
+        return clean_password(value)
+
+    @field_validator("role", mode="before")
+    @classmethod
+    def _role(cls, value):
+        return _clean_role(value, required=True)
+
+
+class UserUpdateIn(InSchema):
+    username: str | None = None
+    email: str | None = None
+    password: str | None = None
+    role: str | None = None
+    status: str | None = None
+
+    @field_validator("username", mode="before")
+    @classmethod
+    def _username(cls, value):
+        return None if value is None else clean_username(value)
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return None if value is None else clean_email(value)
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _password(cls, value):
+        # A blank password keeps the current one.
+        return None if not value else clean_password(value)
+
+    @field_validator("role", mode="before")
+    @classmethod
+    def _role(cls, value):
+        return _clean_role(value, required=False)
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _status(cls, value):
+        if value in (None, ""):
+            return None
+        if not isinstance(value, str) or value not in STATUS_VALUES:
+            raise ValueError("Status must be one of active, inactive, suspended")
+        return value
+

@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.accounts.selectors import user_get_by_email
+from apps.accounts.tokens import token_issue
+from apps.core import ratelimit
+from apps.core.errors import Conflict, PermissionDenied, RateLimited, Unauthorized
+from apps.core.permissions import Role, can
+
+EMAIL_TAKEN = "A user with this email already exists"
+USERNAME_TAKEN = "This username is already taken"
+CANNOT_EDIT = "You don't have permission to edit this user"
+CANNOT_VIEW = "You don't have permission to view this user"
+CANNOT_DELETE_SELF = "You cannot delete your own account"
+LAST_ADMIN = "The company must keep at least one active admin"
+ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
+# Compared against when the email is unknown, so both paths take the same time.
+_DUMMY_HASH = make_password("not-a-real-password")
+
+
+def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
+    others = User.objects.exclude(pk=exclude_id) if exclude_id else User.objects.all()
+    if others.filter(email=email).exists():
+        raise Conflict(EMAIL_TAKEN, errors=[{"field": "email", "message": EMAIL_TAKEN}])
+    if others.annotate(lname=Lower("username")).filter(lname=username.lower()).exists():
+        raise Conflict(USERNAME_TAKEN, errors=[{"field": "username", "message": USERNAME_TAKEN}])
+
+
+@transaction.atomic
+def user_create(*, username: str, email: str, password: str, role: str = Role.VIEWER,
+                status: str = User.Status.ACTIVE) -> User:
+    _check_unique(email=email, username=username)
+    try:
+        with transaction.atomic():
+            return User.objects.create(
+                username=username, email=email, password=make_password(password), role=role, status=status
+            )
+    except IntegrityError as exc:  # a concurrent insert won the race
+        raise Conflict(EMAIL_TAKEN) from exc
+
+
+def _active_admins_other_than(user: User) -> int:
+    return User.objects.filter(role=Role.ADMIN, status=User.Status.ACTIVE).exclude(pk=user.pk).count()
+
+
+@transaction.atomic
+def user_update(*, actor: User, user: User, username: str | None = None, email: str | None = None,
+                password: str | None = None, role: str | None = None, status: str | None = None) -> User:
+    is_admin = can(actor, "users.manage")
+    if not is_admin and actor.pk != user.pk:
+        raise PermissionDenied(CANNOT_EDIT)
+    if not is_admin and ((role and role != user.role) or (status and status != user.status)):
+        raise PermissionDenied(ROLE_CHANGE_DENIED)
+
+    user = User.objects.select_for_update().get(pk=user.pk)
+    new_username = username if username else user.username
+    new_email = email if email else user.email
+    _check_unique(email=new_email, username=new_username, exclude_id=user.pk)
+
+    new_role = role or user.role
+    new_status = status or user.status
+    if user.role == Role.ADMIN and user.status == User.Status.ACTIVE and (
+        new_role != Role.ADMIN or new_status != User.Status.ACTIVE
+    ):
+        if _active_admins_other_than(user) == 0:
+            raise Conflict(LAST_ADMIN)
+
+    bump = False
+    if password:  # a blank password keeps the old one
+        user.password = make_password(password)
+        bump = True
+    if new_status != user.status and new_status != User.Status.ACTIVE:
+        bump = True
+    user.username, user.email, user.role, user.status = new_username, new_email, new_role, new_status
+    if bump:
+        user.token_version = F("token_version") + 1
+    user.save()
+    user.refresh_from_db()
+    return user
+
+
+@transaction.atomic
+def user_delete(*, actor: User, user: User) -> None:
+    if actor.pk == user.pk:
+        raise PermissionDenied(CANNOT_DELETE_SELF)
+    if not can(actor, "users.manage"):
+        raise PermissionDenied("You don't have permission to delete users")
+    if user.role == Role.ADMIN and user.status == User.Status.ACTIVE and _active_admins_other_than(user) == 0:
+        raise Conflict(LAST_ADMIN)
+    user.delete()
+
+
+def _login_limits():
+    window = settings.LOGIN_FAILURE_WINDOW
+    return (
+        ratelimit.rate(settings.LOGIN_MAX_FAILURES, window),
+        ratelimit.rate(settings.LOGIN_MAX_FAILURES_PER_IP, window),
+    )
+
+
+def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
+    """Check credentials; failed attempts are throttled per (tenant, email) and per IP."""
+    schema = connection.schema_name
+    email = email.strip().lower()
+    per_account, per_ip = _login_limits()
+    account_key = ("login-failures", schema, email)
+    ip_key = ("login-failures-ip", ip)
+    wait = max(ratelimit.is_blocked(per_account, *account_key), ratelimit.is_blocked(per_ip, *ip_key))
+    if wait:
+        minutes = max(1, round(wait / 60))
+        raise RateLimited(
+            f"Too many failed login attempts. Please try again in {minutes} minute{'s' if minutes != 1 else ''}.",
+            retry_after=wait,
+        )
+
+    user = user_get_by_email(email)
+    valid = check_password(password, user.password if user else _DUMMY_HASH)
+    if not user or not valid:
+        ratelimit.hit(per_account, *account_key)
+        ratelimit.hit(per_ip, *ip_key)
+        raise Unauthorized("Invalid email or password")
+    if user.status != User.Status.ACTIVE:
+        raise PermissionDenied(f"Your account is {user.status}. Please contact your administrator.")
+
+    ratelimit.clear(per_account, *account_key)
+    User.objects.filter(pk=user.pk).update(last_login=timezone.now())
+    user.refresh_from_db(fields=["last_login"])
+    token, expires_in = token_issue(user=user, schema_name=schema)
+    return token, expires_in, user

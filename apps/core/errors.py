@@ -1,0 +1,86 @@
+"""Application errors. One exception handler per NinjaAPI turns them into the envelope
+`{"success": false, "message": ..., "error": <code>}` (API.md)."""
+from __future__ import annotations
+
+
+class ApplicationError(Exception):
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: list[dict] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+        self.headers = headers or {}
+
+
+class ValidationFailed(ApplicationError):
+    status_code = 400
+    code = "validation_error"
+
+    def __init__(self, message: str, *, field: str | None = None, errors: list[dict] | None = None, **kw):
+        if errors is None and field is not None:
+            errors = [{"field": field, "message": message}]
+        super().__init__(message, errors=errors, **kw)
+
+
+class Unauthorized(ApplicationError):
+    status_code = 401
+    code = "unauthorized"
+
+
+class PermissionDenied(ApplicationError):
+    status_code = 403
+    code = "forbidden"
+
+
+class NotFound(ApplicationError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(ApplicationError):
+    status_code = 409
+    code = "conflict"
+
+
+class PayloadTooLarge(ApplicationError):
+    status_code = 413
+    code = "payload_too_large"
+
+
+class RateLimited(ApplicationError):
+    status_code = 429
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int, **kw):
+        retry_after = max(1, int(retry_after))
+        super().__init__(message, headers={"Retry-After": str(retry_after)}, **kw)
+        self.retry_after = retry_after
+
+
+STATUS_CODES = {
+    400: "validation_error",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    429: "rate_limited",
+    500: "server_error",
+    503: "unavailable",
+}
+
+
+def error_body(message: str, code: str, errors: list[dict] | None = None) -> dict:
+    body = {"success": False, "message": message, "error": code}
+    if errors:
+        body["errors"] = errors
+    return body

@@ -1,0 +1,46 @@
+import uuid
+
+from django.http import HttpRequest, JsonResponse
+
+from apps.core.errors import STATUS_CODES, error_body
+
+
+class RequestIdMiddleware:
+    """Gives every request an id (kept from X-Request-ID when sent) and echoes it back."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        incoming = request.headers.get("X-Request-ID", "")
+        request.id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
+        response = self.get_response(request)
+        response["X-Request-ID"] = request.id
+        return response
+
+
+class TrailingSlashMiddleware:
+    """API paths are accepted with and without a trailing slash; routes are declared
+    without one. Non-JSON error pages produced under /api (405 from the router, Django's
+    own 404/500) are turned into the error envelope."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        path = request.path_info
+        is_api = path == "/api" or path.startswith("/api/")
+        if is_api and len(path) > 5 and path.endswith("/"):
+            request.path_info = path.rstrip("/")
+        response = self.get_response(request)
+        if is_api and response.status_code >= 400 and "json" not in response.get("Content-Type", ""):
+            status = response.status_code
+            message = {405: "Method not allowed", 404: "Endpoint not found"}.get(status, "Request failed")
+            if status >= 500:
+                message = "Internal server error"
+            replacement = JsonResponse(error_body(message, STATUS_CODES.get(status, "error")), status=status)
+            for header in ("Allow", "Retry-After"):
+                if header in response:
+                    replacement[header] = response[header]
+            return replacement
+        return response

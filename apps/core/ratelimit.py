@@ -1,0 +1,72 @@
+"""Atomic rate limits in Redis, through the `limits` library (moving windows, Lua scripts).
+
+When Redis does not answer, limits fail open and the event is logged: a cache outage
+must not lock every user out.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from functools import lru_cache
+
+from django.conf import settings
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+logger = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=1)
+def _limiter() -> MovingWindowRateLimiter:
+    storage = storage_from_string(
+        settings.REDIS_URL,
+        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
+        socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
+        key_prefix=f"{settings.CACHES['default']['KEY_PREFIX']}:limits",
+    )
+    return MovingWindowRateLimiter(storage)
+
+
+def rate(amount: int, seconds: int) -> RateLimitItem:
+    return RateLimitItemPerSecond(amount, seconds)
+
+
+def is_blocked(limit: RateLimitItem, *identifiers: str) -> int:
+    """0 when another hit is allowed, else the seconds until it is (for Retry-After)."""
+    try:
+        limiter = _limiter()
+        if limiter.test(limit, *identifiers):
+            return 0
+        reset_at, _remaining = limiter.get_window_stats(limit, *identifiers)
+        return max(1, math.ceil(reset_at - time.time()))
+    except Exception:  # noqa: BLE001 - any storage failure: fail open
+        logger.warning("rate limit storage unavailable; allowing request", exc_info=True)
+        return 0
+
+
+def hit(limit: RateLimitItem, *identifiers: str) -> bool:
+    """Record one hit; False when it is over the limit."""
+    try:
+        return _limiter().hit(limit, *identifiers)
+    except Exception:  # noqa: BLE001
+        logger.warning("rate limit storage unavailable; allowing request", exc_info=True)
+        return True
+
+
+def clear(limit: RateLimitItem, *identifiers: str) -> None:
+    try:
+        _limiter().clear(limit, *identifiers)
+    except Exception:  # noqa: BLE001
+        logger.warning("rate limit storage unavailable; could not clear", exc_info=True)
+
+
+def client_ip(request) -> str:
+    """The caller's address; X-Forwarded-For is trusted only behind TRUSTED_PROXY_COUNT proxies."""
+    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    if proxies:
+        forwarded = [part.strip() for part in request.headers.get("X-Forwarded-For", "").split(",") if part.strip()]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"

@@ -1,0 +1,70 @@
+"""Field rules shared by the input schemas, raising the spec's own messages."""
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator, validate_email
+
+EMAIL_MESSAGE = "Please enter a valid email address"
+URL_MESSAGE = "Please enter a valid URL"
+
+
+def text(value, message: str) -> str:
+    """The value as a string; None is empty; any other type is refused with `message`."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(message)
+    return value
+
+
+def clean_email(value: str | None, message: str = EMAIL_MESSAGE) -> str:
+    value = text(value, message).strip().lower()
+    try:
+        validate_email(value)
+    except DjangoValidationError as exc:
+        raise ValueError(message) from exc
+    return value
+
+
+def clean_min_length(value: str | None, minimum: int, message: str, *, maximum: int | None = None,
+                     too_long: str | None = None, strip: bool = True) -> str:
+    value = text(value, message)
+    if strip:
+        value = value.strip()
+    if len(value) < minimum:
+        raise ValueError(message)
+    if maximum is not None and len(value) > maximum:
+        raise ValueError(too_long or f"Must be at most {maximum} characters")
+    return value
+
+
+def clean_required(value: str | None, message: str) -> str:
+    value = text(value, message).strip()
+    if not value:
+        raise ValueError(message)
+    return value
+
+
+def clean_url(value: str | None, message: str = URL_MESSAGE) -> str:
+    value = text(value, message).strip()
+    if not value:
+        return ""
+    try:
+        URLValidator(schemes=["http", "https"])(value)
+    except DjangoValidationError as exc:
+        raise ValueError(message) from exc
+    return value
+
+
+USERNAME_MESSAGE = "Username must be at least 3 characters"
+PASSWORD_MESSAGE = "Password must be at least 8 characters"
+
+
+def clean_username(value: str | None) -> str:
+    return clean_min_length(value, 3, USERNAME_MESSAGE, maximum=150, too_long="Username must be at most 150 characters")
+
+
+def clean_password(value: str | None) -> str:
+    # Passwords are not stripped: spaces are characters too.
+    return clean_min_length(value, 8, PASSWORD_MESSAGE, maximum=128,
+                            too_long="Password must be at most 128 characters", strip=False)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PublicApiConfig(AppConfig):
+    name = "apps.public_api"
+    label = "public_api"

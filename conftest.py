@@ -1,0 +1,162 @@
+"""Fixtures for every test: real PostgreSQL (a test database per xdist worker) and Redis
+(a database per worker, flushed per test), tenants provisioned like sign-up does."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from apps.core import testing
+
+ROOT = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def _clean_redis():
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.flushdb()
+    yield
+    client.close()
+
+
+@pytest.fixture(autouse=True)
+def _public_schema():
+    connection.set_schema_to_public()
+    yield
+    connection.set_schema_to_public()
+
+
+@pytest.fixture
+def make_tenant(db):
+    """make_tenant(subdomain=None, **kw) -> Client, provisioned from the template."""
+    created = []
+
+    def factory(subdomain: str | None = None, **kwargs):
+        tenant = testing.create_tenant(subdomain, **kwargs)
+        created.append(tenant)
+        return tenant
+
+    yield factory
+    # Transactional tests commit: drop what they created. Others roll back on their own.
+    connection.set_schema_to_public()
+    from tenants.models import Client
+
+    for tenant in created:
+        if Client.objects.filter(pk=tenant.pk).exists():
+            tenant.delete(force_drop=True)
+
+
+@pytest.fixture
+def tenant(make_tenant):
+    return make_tenant()
+
+
+@pytest.fixture
+def other_tenant(make_tenant):
+    return make_tenant()
+
+
+@pytest.fixture
+def admin(tenant):
+    return testing.tenant_admin(tenant)
+
+
+@pytest.fixture
+def make_user():
+    return testing.create_user
+
+
+@pytest.fixture
+def api(tenant, admin):
+    """The dashboard API of `tenant`, signed in as its admin."""
+    return testing.Api(tenant, user=admin)
+
+
+@pytest.fixture
+def anon(tenant):
+    return testing.Api(tenant)
+
+
+@pytest.fixture
+def root_api():
+    return testing.Api(None)
+
+
+@pytest.fixture
+def role_api(tenant):
+    """role_api(role) -> Api signed in as a new user with that role in `tenant`."""
+
+    def factory(role: str):
+        if role == "admin":
+            return testing.Api(tenant, user=testing.tenant_admin(tenant))
+        return testing.Api(tenant, user=testing.create_user(tenant, role))
+
+    return factory
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """A real Celery worker in a subprocess, on this test's database and broker.
+
+    Use with transactional tests (the worker only sees committed rows). Yields a handle with
+    .stop() / .start() / .kill() so tests can restart or kill it mid-task."""
+    handle = WorkerProcess(connection.settings_dict["NAME"])
+    handle.start()
+    yield handle
+    handle.stop()
+
+
+class WorkerProcess:
+    def __init__(self, database_name: str):
+        db = connection.settings_dict
+        password = db.get("PASSWORD") or ""
+        auth = f"{db.get('USER') or 'postgres'}{':' + password if password else ''}"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings_test",
+            "DATABASE_URL": f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{database_name}",
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+            "PYTEST_XDIST_WORKER": os.environ.get("PYTEST_XDIST_WORKER", "gw0"),
+        }
+        self.process: subprocess.Popen | None = None
+        self.log_path = Path(f"/tmp/cms-test-worker-{os.getpid()}.log")  # noqa: S108
+
+    def start(self, timeout: float = 30.0) -> None:
+        log = open(self.log_path, "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+             "--queues", settings.CELERY_TASK_DEFAULT_QUEUE, "--without-gossip", "--without-mingle",
+             "--without-heartbeat"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited: {self.log_path.read_text()[-2000:]}")
+            if b"ready." in self.log_path.read_bytes():
+                return
+            time.sleep(0.1)
+        raise RuntimeError("celery worker did not become ready")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.log_path.unlink(missing_ok=True)

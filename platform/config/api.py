@@ -1,0 +1,43 @@
+"""The three APIs of the product, each answering errors with the same envelope.
+
+- dashboard: tenant host, /api/..., Bearer JWT
+- public:    tenant host, /api/v1/..., x-api-key (read-only content for websites)
+- root:      root domain, /api/... (sign-up, health)
+Each app lists its routes in `<app>/api.py` as ROUTES = [(prefix, router)].
+"""
+from apps.accounts.api import auth_router, users_router
+from apps.accounts.auth import jwt_auth
+from apps.ai.api import ROUTES as AI_ROUTES
+from apps.analytics.api import ROUTES as ANALYTICS_ROUTES
+from apps.content.api import ROUTES as CONTENT_ROUTES
+from apps.core.api import create_api
+from apps.core.health import router as health_router
+from apps.media.api import ROUTES as MEDIA_ROUTES
+from apps.public_api.api import ROUTES as PUBLIC_ROUTES
+from tenants.api import router as signup_router
+
+dashboard_api = create_api(
+    title="CMS dashboard API",
+    version="1.0",
+    urls_namespace="dashboard",
+    auth=jwt_auth,
+    docs_url="/docs",
+)
+dashboard_api.add_router("/auth", auth_router)
+dashboard_api.add_router("/users", users_router)
+dashboard_api.add_router("", health_router)
+for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES]:
+    dashboard_api.add_router(prefix, router)
+
+public_api = create_api(
+    title="CMS public content API",
+    version="v1",
+    urls_namespace="public",
+    docs_url="/docs",
+)
+for prefix, router in PUBLIC_ROUTES:
+    public_api.add_router(prefix, router)
+
+root_api = create_api(title="CMS sign-up API", version="1.0", urls_namespace="root", docs_url="/docs")
+root_api.add_router("", signup_router)
+root_api.add_router("", health_router)

@@ -1,0 +1,14 @@
+"""The Celery app. tenant-schemas-celery carries the current schema with every task sent from
+a tenant context and switches to it in the worker."""
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from tenant_schemas_celery.app import CeleryApp  # noqa: E402
+
+app = CeleryApp("cms")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,22 @@
+"""Settings for the test suite: the real PostgreSQL and Redis, isolated per xdist worker."""
+import os
+
+os.environ.setdefault("FAST_PASSWORD_HASHER", "1")
+
+from config.settings import *  # noqa: E402,F403
+from config.settings import CACHES, env, env_int  # noqa: E402
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+_index = int(_worker[2:]) if _worker[2:].isdigit() else 0
+# Each xdist worker (and each checkout running tests at once) gets its own Redis database.
+_redis_base = env("TEST_REDIS_URL_BASE", "redis://127.0.0.1:6379")
+REDIS_URL = f"{_redis_base}/{env_int('TEST_REDIS_DB', 10) + _index}"
+CACHES["default"]["LOCATION"] = REDIS_URL
+CACHES["default"]["KEY_PREFIX"] = f"test-{_worker}"
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_DEFAULT_QUEUE = f"cms-test-{_worker}"
+CELERY_BEAT_SCHEDULE_FILENAME = "/tmp/cms-test-celerybeat-schedule"  # noqa: S108
+ROOT_DOMAIN = "testserver.local"
+ALLOWED_HOSTS = [".testserver.local", "testserver.local", "testserver", "127.0.0.1", "localhost"]
+PUBLIC_PORT = "80"
+DEBUG = False

@@ -1,0 +1,27 @@
+from ninja import Router
+
+from tenants import services
+from tenants.schemas import RegisterClientIn
+
+router = Router(tags=["sign-up"])
+
+
+@router.post("/auth/register-client", response={201: dict})
+def register_client(request, payload: RegisterClientIn):
+    client = services.client_register(
+        company_name=payload.companyName,
+        contact_name=payload.contactName,
+        contact_email=payload.contactEmail,
+        subdomain=payload.subdomain,
+        admin_username=payload.adminUsername,
+        admin_email=payload.adminEmail,
+        admin_password=payload.adminPassword,
+    )
+    return 201, {
+        "success": True,
+        "message": "Registration successful! You can now sign in to your company dashboard.",
+        "data": {
+            "subdomain": client.subdomain,
+            "loginUrl": services.tenant_base_url(client.subdomain) + "/login",
+        },
+    }

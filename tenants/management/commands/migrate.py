@@ -1,0 +1,1 @@
+from tenants.management.commands.migrate_schemas import Command  # noqa: F401

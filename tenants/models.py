@@ -1,0 +1,63 @@
+import secrets
+import uuid
+
+from django.db import models
+from django_tenants.models import DomainMixin, TenantMixin
+
+
+def new_content_key() -> str:
+    return "cms_live_" + secrets.token_urlsafe(24)
+
+
+def new_preview_key() -> str:
+    return "cms_preview_" + secrets.token_urlsafe(24)
+
+
+class Client(TenantMixin):
+    """A company. Lives in the public schema; its data lives in its own schema."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SUSPENDED = "suspended", "Suspended"
+        TRIAL = "trial", "Trial"
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(max_length=200)
+    contact_name = models.CharField(max_length=200)
+    contact_email = models.EmailField(max_length=254)
+    subdomain = models.CharField(max_length=63, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.TRIAL)
+    subscription_plan = models.CharField(max_length=32, default="trial")
+    trial_ends_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
+    preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+
+    # Schemas are provisioned from the template (tenants.provisioning), never by migrating.
+    auto_create_schema = False
+    auto_drop_schema = True
+
+    class Meta:
+        ordering = ("created_at",)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.subdomain})"
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.status == self.Status.SUSPENDED
+
+
+class Domain(DomainMixin):
+    pass
+
+
+class ProvisioningTemplate(models.Model):
+    """The DDL of the migrated template schema, captured by `migrate_schemas`, from which
+    every new tenant schema is created in one transaction."""
+
+    schema_name = models.CharField(max_length=63, unique=True)
+    ddl = models.TextField()
+    seed_tables = models.JSONField(default=list)  # tables whose template rows are copied
+    migrations_digest = models.CharField(max_length=64)
+    built_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,175 @@
+"""Tenant schemas are created from a template schema instead of running every migration.
+
+`migrate_schemas` migrates the template schema (`settings.TENANT_TEMPLATE_SCHEMA`) like any
+tenant, then `template_rebuild()` captures its exact DDL with pg_dump (so constraint, index
+and sequence names are the ones migrations produce) and the rows migrations seeded. A new
+tenant is then: CREATE SCHEMA, the DDL with the schema name swapped, a copy of the seed
+rows, all inside the caller's transaction. If the code's migrations differ from what the
+template recorded, the template is rebuilt first, so a clone is never behind.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import shutil
+import subprocess
+from functools import lru_cache
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.migrations.loader import MigrationLoader
+from django_tenants.utils import quote_schema_name, schema_exists
+
+from tenants.models import ProvisioningTemplate
+
+logger = logging.getLogger(__name__)
+
+_TEMPLATE_LOCK = 7_263_001  # pg advisory lock id guarding template rebuilds
+_DROP_LINE = re.compile(
+    r"^(--|\\restrict|\\unrestrict|SET |SELECT pg_catalog\.set_config|CREATE SCHEMA|ALTER SCHEMA|COMMENT ON SCHEMA)"
+)
+
+
+def template_schema() -> str:
+    return settings.TENANT_TEMPLATE_SCHEMA
+
+
+@lru_cache(maxsize=1)
+def expected_migrations_digest() -> str:
+    """Digest of every migration the code ships (what a fully migrated schema records)."""
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    names = sorted(f"{app}.{name}" for app, name in loader.disk_migrations)
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+
+
+def applied_migrations_digest(schema_name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT app, name FROM {quote_schema_name(schema_name)}.django_migrations")
+        names = sorted(f"{app}.{name}" for app, name in cursor.fetchall())
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+
+
+def _pg_dump_schema(schema_name: str) -> str:
+    db = connection.settings_dict
+    pg_dump = shutil.which(os.environ.get("PG_DUMP", "pg_dump"))
+    if not pg_dump:
+        raise RuntimeError("pg_dump is needed to build the tenant template (install the PostgreSQL client)")
+    command = [pg_dump, "--schema-only", "--no-owner", "--no-privileges", "--schema", schema_name]
+    if db.get("HOST"):
+        command += ["--host", db["HOST"]]
+    if db.get("PORT"):
+        command += ["--port", str(db["PORT"])]
+    if db.get("USER"):
+        command += ["--username", db["USER"]]
+    command.append(db["NAME"])
+    environment = {**os.environ, "PGPASSWORD": db.get("PASSWORD") or "", "PGCONNECT_TIMEOUT": "10"}
+    result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"pg_dump failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+def _clean_ddl(dump: str) -> str:
+    kept = [line for line in dump.splitlines() if not _DROP_LINE.match(line)]
+    return "\n".join(line for line in kept if line.strip()) + "\n"
+
+
+def _swap_schema(ddl: str, source: str, target: str) -> str:
+    pattern = re.compile(r'(?<![\w"])(?:"%s"|%s)\.' % (re.escape(source), re.escape(source)))
+    return pattern.sub(quote_schema_name(target) + ".", ddl)
+
+
+def _seed_tables(schema_name: str) -> list[list]:
+    """Tables of the template that hold rows (migration records, seeded rows), with their
+    identity/serial columns, so clones copy the rows and move the sequences past them."""
+    quoted = quote_schema_name(schema_name)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind = 'r' ORDER BY c.relname",
+            [schema_name],
+        )
+        tables = [row[0] for row in cursor.fetchall()]
+        seeded = []
+        for table in tables:
+            cursor.execute(f'SELECT EXISTS (SELECT 1 FROM {quoted}."{table}")')
+            if not cursor.fetchone()[0]:
+                continue
+            cursor.execute(
+                "SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = %s AND c.relname = %s AND a.attnum > 0 AND NOT a.attisdropped "
+                "AND (a.attidentity <> '' OR pg_get_serial_sequence(quote_ident(n.nspname) || '.' "
+                "|| quote_ident(c.relname), a.attname) IS NOT NULL)",
+                [schema_name, table],
+            )
+            seeded.append([table, [row[0] for row in cursor.fetchall()]])
+    return seeded
+
+
+def template_rebuild(*, verbosity: int = 0) -> ProvisioningTemplate:
+    """Migrate the template schema and capture its DDL. Called by migrate_schemas."""
+    from django.core.management import call_command
+
+    name = template_schema()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s)", [_TEMPLATE_LOCK])
+    try:
+        connection.set_schema_to_public()
+        if not schema_exists(name):
+            with connection.cursor() as cursor:
+                cursor.execute(f"CREATE SCHEMA {quote_schema_name(name)}")
+        call_command("migrate_schemas", schema_name=name, interactive=False, verbosity=verbosity)
+        connection.set_schema_to_public()
+        ddl = _clean_ddl(_pg_dump_schema(name))
+        template, _ = ProvisioningTemplate.objects.update_or_create(
+            schema_name=name,
+            defaults={
+                "ddl": ddl,
+                "seed_tables": _seed_tables(name),
+                "migrations_digest": applied_migrations_digest(name),
+            },
+        )
+        return template
+    finally:
+        connection.set_schema_to_public()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [_TEMPLATE_LOCK])
+
+
+def template_current() -> ProvisioningTemplate:
+    """The template, rebuilt first when the code ships migrations it has not applied."""
+    template = ProvisioningTemplate.objects.filter(schema_name=template_schema()).first()
+    if template is None or template.migrations_digest != expected_migrations_digest():
+        logger.warning("Tenant template missing or behind the code's migrations: rebuilding it")
+        template = template_rebuild()
+        if template.migrations_digest != expected_migrations_digest():
+            raise RuntimeError("The tenant template does not match the code's migrations after a rebuild")
+    return template
+
+
+def schema_create_from_template(schema_name: str, template: ProvisioningTemplate) -> None:
+    """Create `schema_name` as a copy of the template. Must run inside a transaction owned by
+    the caller, so that a failure later in provisioning leaves no schema behind."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("schema_create_from_template must run inside transaction.atomic()")
+    target = quote_schema_name(schema_name)
+    source = quote_schema_name(template.schema_name)
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE SCHEMA {target}")
+        cursor.execute(_swap_schema(template.ddl, template.schema_name, schema_name))
+        for table, serial_columns in template.seed_tables:
+            cursor.execute(f'INSERT INTO {target}."{table}" SELECT * FROM {source}."{table}"')
+            for column in serial_columns:
+                cursor.execute(
+                    f"SELECT setval(pg_get_serial_sequence(%s, %s), "
+                    f'COALESCE((SELECT max("{column}") FROM {target}."{table}"), 1))',
+                    [f'{target}."{table}"', column],
+                )
+
+
+def schema_drop(schema_name: str) -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"DROP SCHEMA IF EXISTS {quote_schema_name(schema_name)} CASCADE")

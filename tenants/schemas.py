@@ -1,0 +1,60 @@
+import re
+
+from pydantic import field_validator
+
+from apps.core.schemas import InSchema
+from apps.core.validation import clean_email, clean_min_length, clean_password, clean_username, text
+
+_SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
+SUBDOMAIN_MAX = 50
+
+
+class RegisterClientIn(InSchema):
+    companyName: str = ""
+    contactName: str = ""
+    contactEmail: str = ""
+    subdomain: str = ""
+    adminUsername: str = ""
+    adminEmail: str = ""
+    adminPassword: str = ""
+
+    @field_validator("companyName", mode="before")
+    @classmethod
+    def _company(cls, value):
+        return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
+                                too_long="Company name must be at most 200 characters")
+
+    @field_validator("contactName", mode="before")
+    @classmethod
+    def _contact(cls, value):
+        return clean_min_length(value, 2, "Contact name is required", maximum=200,
+                                too_long="Contact name must be at most 200 characters")
+
+    @field_validator("contactEmail", "adminEmail", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return clean_email(value)
+
+    @field_validator("subdomain", mode="before")
+    @classmethod
+    def _subdomain(cls, value):
+        value = text(value, "Subdomain must be at least 3 characters").strip()
+        if len(value) < 3:
+            raise ValueError("Subdomain must be at least 3 characters")
+        if not _SUBDOMAIN.match(value):
+            raise ValueError("Subdomain can only contain lowercase letters, numbers, and hyphens")
+        if len(value) > SUBDOMAIN_MAX:
+            raise ValueError(f"Subdomain must be at most {SUBDOMAIN_MAX} characters")
+        if value.startswith("-") or value.endswith("-"):
+            raise ValueError("Subdomain cannot start or end with a hyphen")
+        return value
+
+    @field_validator("adminUsername", mode="before")
+    @classmethod
+    def _username(cls, value):
+        return clean_username(value)
+
+    @field_validator("adminPassword", mode="before")
+    @classmethod
+    def _password(cls, value):
+        return clean_password(value)

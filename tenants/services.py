@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, ProgrammingError, connection, transaction
+from django.utils import timezone
+from django_tenants.utils import schema_context
+
+from apps.accounts.services import user_create
+from apps.core.errors import Conflict, NotFound
+from apps.core.permissions import Role
+from tenants.models import Client, Domain, new_content_key, new_preview_key
+from tenants.provisioning import schema_create_from_template, template_current
+
+SUBDOMAIN_TAKEN = "This subdomain is already taken. Please choose another one."
+SUBDOMAIN_RESERVED = "This subdomain is reserved. Please choose another one."
+
+
+def schema_name_for(subdomain: str) -> str:
+    return "t_" + subdomain.replace("-", "_")
+
+
+def tenant_host(subdomain: str) -> str:
+    return f"{subdomain}.{settings.ROOT_DOMAIN}"
+
+
+def tenant_base_url(subdomain: str) -> str:
+    port = settings.PUBLIC_PORT
+    default_port = {"http": "80", "https": "443"}.get(settings.PUBLIC_SCHEME)
+    suffix = f":{port}" if port and port != default_port else ""
+    return f"{settings.PUBLIC_SCHEME}://{tenant_host(subdomain)}{suffix}"
+
+
+def subdomain_check_available(subdomain: str) -> None:
+    if subdomain in settings.RESERVED_SUBDOMAINS or subdomain.startswith("pg"):
+        raise Conflict(SUBDOMAIN_RESERVED, errors=[{"field": "subdomain", "message": SUBDOMAIN_RESERVED}])
+    if Client.objects.filter(subdomain=subdomain).exists():
+        raise Conflict(SUBDOMAIN_TAKEN, errors=[{"field": "subdomain", "message": SUBDOMAIN_TAKEN}])
+
+
+def client_register(
+    *,
+    company_name: str,
+    contact_name: str,
+    contact_email: str,
+    subdomain: str,
+    admin_username: str,
+    admin_email: str,
+    admin_password: str,
+    plan: str | None = None,
+) -> Client:
+    """Create the company, its schema (from the template), its domain and its first admin in
+    one transaction: a failure at any step leaves nothing behind."""
+    connection.set_schema_to_public()
+    subdomain_check_available(subdomain)
+    template = template_current()
+    plan = plan or settings.DEFAULT_SUBSCRIPTION_PLAN
+    try:
+        with transaction.atomic():
+            client = Client(
+                schema_name=schema_name_for(subdomain),
+                subdomain=subdomain,
+                name=company_name,
+                contact_name=contact_name,
+                contact_email=contact_email,
+                subscription_plan=plan,
+                status=Client.Status.TRIAL if plan == "trial" else Client.Status.ACTIVE,
+                trial_ends_at=timezone.now() + timedelta(days=settings.TRIAL_DAYS) if plan == "trial" else None,
+            )
+            client.save()
+            Domain.objects.create(domain=tenant_host(subdomain), tenant=client, is_primary=True)
+            schema_create_from_template(client.schema_name, template)
+            with schema_context(client.schema_name):
+                user_create(username=admin_username, email=admin_email, password=admin_password, role=Role.ADMIN)
+    except (IntegrityError, ProgrammingError) as exc:
+        # Another sign-up took the subdomain between the check and the insert.
+        if Client.objects.filter(subdomain=subdomain).exists() or "already exists" in str(exc):
+            raise Conflict(SUBDOMAIN_TAKEN) from exc
+        raise
+    finally:
+        connection.set_schema_to_public()
+    return client
+
+
+def client_get(subdomain: str) -> Client:
+    client = Client.objects.filter(subdomain=subdomain).first()
+    if client is None:
+        raise NotFound(f"No company with subdomain {subdomain!r}")
+    return client
+
+
+def client_set_status(*, client: Client, status: str) -> Client:
+    client.status = status
+    client.save(update_fields=["status"])
+    return client
+
+
+def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = False) -> Client:
+    fields = []
+    if content:
+        client.api_key = new_content_key()
+        fields.append("api_key")
+    if preview:
+        client.preview_key = new_preview_key()
+        fields.append("preview_key")
+    if fields:
+        client.save(update_fields=fields)
+    return client
+
+
+def client_delete(*, client: Client) -> None:
+    connection.set_schema_to_public()
+    client.delete(force_drop=True)
