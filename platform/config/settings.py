@@ -197,3 +197,15 @@ if SENTRY_DSN:
         traces_sample_rate=float(env("SENTRY_TRACES_SAMPLE_RATE", "0")),
         send_default_pii=False,
     )
+
+# =============================================================================================
+# Per-app settings. Each app keeps its settings in its own section below.
+# =============================================================================================
+
+# --- Content (apps.content) ------------------------------------------------------------------
+
+# --- Media (apps.media) ----------------------------------------------------------------------
+
+# --- Analytics and public content API (apps.analytics, apps.public_api) ---------------------
+
+# --- AI writing (apps.ai) ----------------------------------------------------------------------

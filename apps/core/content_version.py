@@ -1,0 +1,51 @@
+"""A per-tenant content version: bumped (after commit) by every write to posts, categories,
+tags or media. Caches of published content key on it, so one write invalidates every cached
+response of that tenant without scanning keys."""
+from __future__ import annotations
+
+import logging
+
+import redis
+from django.conf import settings
+from django.db import connection, transaction
+
+logger = logging.getLogger(__name__)
+_client: redis.Redis | None = None
+
+
+def redis_client() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(
+            settings.REDIS_URL,
+            socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
+            socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
+        )
+    return _client
+
+
+def _key(schema_name: str) -> str:
+    return f"{settings.CACHES['default']['KEY_PREFIX']}:content-version:{schema_name}"
+
+
+def content_version_get(schema_name: str | None = None) -> int | None:
+    """The current version, or None when Redis does not answer (callers then skip caching)."""
+    try:
+        value = redis_client().get(_key(schema_name or connection.schema_name))
+        return int(value) if value is not None else 0
+    except redis.RedisError:
+        logger.warning("content version unavailable (Redis down)", exc_info=True)
+        return None
+
+
+def content_version_bump(schema_name: str | None = None) -> None:
+    """Call from any service that writes content; takes effect when the transaction commits."""
+    schema = schema_name or connection.schema_name
+
+    def bump() -> None:
+        try:
+            redis_client().incr(_key(schema))
+        except redis.RedisError:
+            logger.warning("content version not bumped (Redis down)", exc_info=True)
+
+    transaction.on_commit(bump)
