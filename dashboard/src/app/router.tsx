@@ -1,0 +1,66 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { Layout } from '@/components/Layout';
+import { NotFound } from '@/components/NotFound';
+import { LoadingState } from '@/components/ui';
+import type { CmsConfig } from '@/lib/config';
+import { RequireAuth } from './guards';
+import { Placeholder } from './Placeholder';
+
+/** A route component loaded on first use (each screen is its own chunk). */
+function lazyNamed<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const TenantLogin = lazyNamed(() => import('@/features/auth/routes/TenantLogin'), 'TenantLogin');
+const RootLogin = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RootLogin');
+const RegisterOnRootDomain = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RegisterOnRootDomain');
+const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
+const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
+const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
+const PostDetail = lazyNamed(() => import('@/features/posts/routes/PostDetail'), 'PostDetail');
+const PostCreate = lazyNamed(() => import('@/features/posts/routes/PostCreate'), 'PostCreate');
+const PostEdit = lazyNamed(() => import('@/features/posts/routes/PostEdit'), 'PostEdit');
+
+const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
+
+export function buildRoutes(config: CmsConfig): RouteObject[] {
+  if (config.tenant && !config.tenantFound) {
+    return [{ path: '*', element: <NotFound /> }];
+  }
+  const onTenant = !!config.tenant;
+  return [
+    { path: '/', element: <Navigate to="/login" replace /> },
+    { path: '/login', element: page(onTenant ? <TenantLogin /> : <RootLogin />) },
+    { path: '/register', element: page(onTenant ? <RegisterOnRootDomain /> : <Register />) },
+    {
+      path: '/dashboard',
+      element: (
+        <RequireAuth>
+          <Layout />
+        </RequireAuth>
+      ),
+      children: [
+        { index: true, element: page(<DashboardHome />) },
+        { path: 'posts', element: page(<PostsList />) },
+        { path: 'posts/new', element: page(<PostCreate />) },
+        { path: 'posts/edit/:id', element: page(<PostEdit />) },
+        { path: 'posts/:slug', element: page(<PostDetail />) },
+        { path: 'categories', element: <Placeholder title="Categories" /> },
+        { path: 'categories/new', element: <Placeholder title="Create Category" /> },
+        { path: 'categories/edit/:id', element: <Placeholder title="Edit Category" /> },
+        { path: 'tags', element: <Placeholder title="Tags" /> },
+        { path: 'tags/new', element: <Placeholder title="Create New Tag" /> },
+        { path: 'tags/edit/:id', element: <Placeholder title="Edit Tag" /> },
+        { path: 'media', element: <Placeholder title="Media Library" /> },
+        { path: 'ai-generator', element: <Placeholder title="AI Blog Generator" /> },
+        { path: 'users', element: <Placeholder title="Users" /> },
+        { path: 'users/new', element: <Placeholder title="Create New User" /> },
+        { path: 'users/edit/:userId', element: <Placeholder title="Edit User" /> },
+        { path: 'settings', element: <Placeholder title="Settings" /> },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+    { path: '*', element: <NotFound /> },
+  ];
+}

@@ -1,0 +1,117 @@
+import { lazy, Suspense, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { mediaUrl } from '@/lib/types';
+import { MediaPickerDialog } from '../media/MediaPickerDialog';
+import { Spinner } from '../ui';
+import type { EditorHandle } from './types';
+
+const CkEditorField = lazy(() => import('./CkEditorField'));
+
+interface Props {
+  value: string;
+  onChange: (html: string) => void;
+  invalid?: boolean;
+  label?: string;
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast.success('Copied to clipboard!');
+  } catch {
+    toast.error('Failed to copy text');
+  }
+}
+
+/**
+ * The rich-text form control: CKEditor (lazy) with an Editor/Preview toggle and a Visual/HTML
+ * source toggle. Every mode edits or shows the same value.
+ */
+export function RichTextEditor({ value, onChange, invalid, label = 'Content' }: Props) {
+  const [mode, setMode] = useState<'editor' | 'preview'>('editor');
+  const [source, setSource] = useState<'visual' | 'html'>('visual');
+  const [picking, setPicking] = useState(false);
+  const editorRef = useRef<EditorHandle | null>(null);
+
+  function insertImage(media: Parameters<typeof mediaUrl>[0]) {
+    const src = mediaUrl(media);
+    if (!src) {
+      toast.error('No valid image link available');
+      return;
+    }
+    const alt = media?.altText || media?.fileName || '';
+    if (source === 'visual' && editorRef.current) {
+      editorRef.current.execute('insertImage', { source: [{ src, alt }] });
+      editorRef.current.editing.view.focus();
+    } else {
+      onChange(`${value}<p><img src="${src}" alt="${alt.replace(/"/g, '&quot;')}"></p>`);
+    }
+  }
+
+  return (
+    <div className="editor-shell" style={invalid ? { borderColor: 'var(--danger)' } : undefined}>
+      <div className="editor-toolbar-row">
+        <div className="segmented" role="group" aria-label="Editor mode">
+          <button type="button" aria-pressed={mode === 'editor'} onClick={() => setMode('editor')}>
+            Editor
+          </button>
+          <button type="button" aria-pressed={mode === 'preview'} onClick={() => setMode('preview')}>
+            Preview
+          </button>
+        </div>
+        {mode === 'editor' ? (
+          <div className="segmented" role="group" aria-label="Source mode">
+            <button type="button" aria-pressed={source === 'visual'} onClick={() => setSource('visual')}>
+              Visual
+            </button>
+            <button type="button" aria-pressed={source === 'html'} onClick={() => setSource('html')}>
+              HTML
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {mode === 'preview' ? (
+        <div className="content-preview prose" data-testid="content-preview" dangerouslySetInnerHTML={{ __html: value }} />
+      ) : source === 'html' ? (
+        <>
+          <textarea
+            className="html-source"
+            aria-label={`${label} HTML source`}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            spellCheck={false}
+          />
+          <div className="row" style={{ padding: 8, borderTop: '1px solid var(--border)' }}>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPicking(true)}>
+              Insert image
+            </button>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => copyText(value)}>
+              Copy HTML
+            </button>
+          </div>
+        </>
+      ) : (
+        <Suspense
+          fallback={
+            <div className="state" style={{ minHeight: 300 }}>
+              <Spinner label="Loading editor" />
+              <span>Loading editor...</span>
+            </div>
+          }
+        >
+          <CkEditorField
+            value={value}
+            onChange={onChange}
+            onReady={(e) => {
+              editorRef.current = e;
+            }}
+            onRequestImage={() => setPicking(true)}
+            onCopyHtml={() => copyText(editorRef.current?.getData() ?? value)}
+            ariaLabel={label}
+          />
+        </Suspense>
+      )}
+      <MediaPickerDialog open={picking} title="Insert Image" onClose={() => setPicking(false)} onSelect={insertImage} />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { api } from '@/lib/api';
+import type { SessionUser } from '@/lib/session';
+import type { LoginValues, RegisterValues } from './schemas';
+
+export interface LoginReply {
+  success: boolean;
+  token: string;
+  expiresIn: number;
+  message?: string;
+  user?: SessionUser;
+}
+
+export interface RegisterReply {
+  success: boolean;
+  message?: string;
+  data?: { subdomain: string; loginUrl: string };
+}
+
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<LoginReply, LoginValues>({
+      query: (body) => ({ url: 'auth/login', method: 'POST', body }),
+    }),
+    registerClient: build.mutation<RegisterReply, RegisterValues>({
+      query: (body) => ({ url: 'auth/register-client', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useLoginMutation, useRegisterClientMutation } = authApi;
+
+/** The user carried in a JWT payload (used when the login reply has no user object). */
+export function userFromToken(token: string): SessionUser | null {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return null;
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const payload = JSON.parse(json) as Partial<SessionUser>;
+    if (!payload.userId || !payload.username || !payload.role) return null;
+    return { userId: String(payload.userId), username: payload.username, role: payload.role };
+  } catch {
+    return null;
+  }
+}

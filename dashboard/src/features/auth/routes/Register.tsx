@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
+import { Eye, EyeOff, ShieldCheck } from 'lucide-react';
+import { toast } from 'sonner';
+import { Field, Spinner } from '@/components/ui';
+import { useCmsConfig } from '@/lib/configContext';
+import { errorMessage, isApiError } from '@/lib/errors';
+import { useRegisterClientMutation } from '../api';
+import { AuthCard } from '../components/AuthCard';
+import { registerSchema, STEP_ONE_FIELDS, type RegisterValues } from '../schemas';
+
+const EMPTY: RegisterValues = {
+  companyName: '',
+  contactName: '',
+  contactEmail: '',
+  subdomain: '',
+  adminUsername: '',
+  adminEmail: '',
+  adminPassword: '',
+};
+
+export function Register() {
+  const { rootDomain } = useCmsConfig();
+  const [step, setStep] = useState<1 | 2>(1);
+  const [showPassword, setShowPassword] = useState(false);
+  const [registerClient, { isLoading }] = useRegisterClientMutation();
+  const {
+    register,
+    handleSubmit,
+    trigger,
+    setError,
+    formState: { errors },
+  } = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), defaultValues: EMPTY, shouldUnregister: false });
+
+  async function next() {
+    if (await trigger([...STEP_ONE_FIELDS])) setStep(2);
+  }
+
+  async function onSubmit(values: RegisterValues) {
+    try {
+      const reply = await registerClient(values).unwrap();
+      toast.success(reply.message || 'Registration successful');
+      window.location.assign(reply.data?.loginUrl || '/login');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Registration failed'));
+      if (isApiError(err) && err.errors?.length) {
+        let backToStepOne = false;
+        for (const e of err.errors) {
+          if (e.field in EMPTY) {
+            setError(e.field as keyof RegisterValues, { message: e.message });
+            if ((STEP_ONE_FIELDS as readonly string[]).includes(e.field)) backToStepOne = true;
+          }
+        }
+        if (backToStepOne) setStep(1);
+      } else if (isApiError(err) && err.status === 409) {
+        setError('subdomain', { message: err.message });
+        setStep(1);
+      }
+    }
+  }
+
+  return (
+    <AuthCard title="Create Account" subtitle={step === 1 ? 'Step 1 of 2: Company Information' : 'Step 2 of 2: Admin Account'}>
+      <div className="steps" aria-hidden="true">
+        <span className="step active" />
+        <span className={step === 2 ? 'step active' : 'step'} />
+      </div>
+      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+        {step === 1 ? (
+          <>
+            <h2 className="card-title">Company Information</h2>
+            <Field label="Company Name" htmlFor="companyName" error={errors.companyName?.message}>
+              <input id="companyName" className="input" aria-invalid={!!errors.companyName} {...register('companyName')} />
+            </Field>
+            <Field label="Contact Name" htmlFor="contactName" error={errors.contactName?.message}>
+              <input id="contactName" className="input" aria-invalid={!!errors.contactName} {...register('contactName')} />
+            </Field>
+            <Field label="Contact Email" htmlFor="contactEmail" error={errors.contactEmail?.message}>
+              <input id="contactEmail" type="email" className="input" aria-invalid={!!errors.contactEmail} {...register('contactEmail')} />
+            </Field>
+            <Field
+              label="Subdomain"
+              htmlFor="subdomain"
+              error={errors.subdomain?.message}
+              hint={`Your dashboard will be at your-subdomain.${rootDomain}`}
+            >
+              <div className="row">
+                <input id="subdomain" className="input" aria-invalid={!!errors.subdomain} {...register('subdomain')} />
+                <span className="muted">.{rootDomain}</span>
+              </div>
+            </Field>
+            <button type="button" className="btn btn-primary btn-block" onClick={next}>
+              Continue
+            </button>
+          </>
+        ) : (
+          <>
+            <h2 className="card-title">Admin Account</h2>
+            <p className="row small muted" style={{ margin: 0 }}>
+              <ShieldCheck size={16} aria-hidden="true" /> As the admin, you will have full control over the CMS.
+            </p>
+            <Field label="Username" htmlFor="adminUsername" error={errors.adminUsername?.message}>
+              <input id="adminUsername" className="input" autoComplete="username" aria-invalid={!!errors.adminUsername} {...register('adminUsername')} />
+            </Field>
+            <Field label="Email" htmlFor="adminEmail" error={errors.adminEmail?.message}>
+              <input id="adminEmail" type="email" className="input" autoComplete="email" aria-invalid={!!errors.adminEmail} {...register('adminEmail')} />
+            </Field>
+            <Field label="Password" htmlFor="adminPassword" error={errors.adminPassword?.message} hint="At least 8 characters">
+              <div className="input-group">
+                <input
+                  id="adminPassword"
+                  type={showPassword ? 'text' : 'password'}
+                  className="input"
+                  autoComplete="new-password"
+                  aria-invalid={!!errors.adminPassword}
+                  {...register('adminPassword')}
+                />
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-icon input-addon"
+                  aria-label={showPassword ? 'Hide password' : 'Show password'}
+                  onClick={() => setShowPassword((s) => !s)}
+                >
+                  {showPassword ? <EyeOff size={16} /> : <Eye size={16} />}
+                </button>
+              </div>
+            </Field>
+            <div className="row">
+              <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
+                Previous
+              </button>
+              <button type="submit" className="btn btn-primary grow" disabled={isLoading}>
+                {isLoading ? <Spinner small label="Creating account" /> : null}
+                Create Account
+              </button>
+            </div>
+          </>
+        )}
+        <Link to="/login" className="btn btn-ghost btn-block">
+          Back to Login
+        </Link>
+      </form>
+    </AuthCard>
+  );
+}

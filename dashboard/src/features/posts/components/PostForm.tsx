@@ -1,0 +1,313 @@
+import { useEffect, useState } from 'react';
+import { Controller, useForm, type FieldErrors, type UseFormSetError } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
+import { RichTextEditor } from '@/components/editor/RichTextEditor';
+import { Field, Spinner, Tabs } from '@/components/ui';
+import type { FieldError } from '@/lib/errors';
+import { slugify } from '@/lib/slug';
+import {
+  useCreateCategoryMutation,
+  useCreateTagMutation,
+  useGetCategoriesQuery,
+  useGetTagsQuery,
+} from '@/lib/taxonomyApi';
+import { SERVER_FIELD } from '../payload';
+import { createPostSchema, editPostSchema, FIELD_TAB, type PostFormValues } from '../schemas';
+import { FeaturedImageField } from './FeaturedImageField';
+import { SeoGenerator } from './SeoGenerator';
+import { TermMultiSelect } from './TermMultiSelect';
+import { YouTubeField } from './YouTubeField';
+
+export const SEO_TITLE_GUIDE = 60;
+export const SEO_DESCRIPTION_GUIDE = 160;
+export const ALL_TAGS_LIMIT = 1000;
+
+type Tab = 'content' | 'seo' | 'preview';
+
+interface Props {
+  mode: 'create' | 'edit';
+  defaultValues: PostFormValues;
+  submitting: boolean;
+  /** Save; resolves to the server's field errors when the save was refused. */
+  onSubmit: (values: PostFormValues) => Promise<FieldError[] | undefined>;
+  /** Category and tag names to select once the lists are loaded (AI prefill). */
+  preselectNames?: { categories: string[]; tags: string[] };
+}
+
+function Counter({ value, guide }: { value: string; guide: number }) {
+  const over = value.length > guide;
+  return (
+    <span className={over ? 'counter over' : 'counter'} data-testid="counter">
+      {value.length}/{guide}
+    </span>
+  );
+}
+
+/** Apply server field errors (errors[] of the envelope) to the form; returns the fields set. */
+export function applyServerErrors(
+  errors: FieldError[] | undefined,
+  setError: UseFormSetError<PostFormValues>,
+): (keyof PostFormValues)[] {
+  const applied: (keyof PostFormValues)[] = [];
+  for (const e of errors ?? []) {
+    const field = SERVER_FIELD[e.field];
+    if (field) {
+      setError(field, { message: e.message });
+      applied.push(field);
+    }
+  }
+  return applied;
+}
+
+export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectNames }: Props) {
+  const [tab, setTab] = useState<Tab>('content');
+  const {
+    register,
+    control,
+    handleSubmit,
+    getValues,
+    setValue,
+    setError,
+    watch,
+    formState: { errors },
+  } = useForm<PostFormValues>({
+    resolver: zodResolver(mode === 'create' ? createPostSchema : editPostSchema),
+    defaultValues,
+  });
+
+  const categories = useGetCategoriesQuery();
+  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
+  const [createCategory] = useCreateCategoryMutation();
+  const [createTag] = useCreateTagMutation();
+
+  // Select AI-suggested categories and tags by name once the lists are known.
+  const [preselected, setPreselected] = useState(false);
+  useEffect(() => {
+    if (preselected || !preselectNames || !categories.data || !tags.data) return;
+    const pick = (names: string[], items: { id: string; name: string; slug: string }[]) =>
+      items
+        .filter((i) => names.some((n) => n.toLowerCase() === i.name.toLowerCase() || slugify(n) === i.slug))
+        .map((i) => String(i.id));
+    const cats = pick(preselectNames.categories, categories.data);
+    const tgs = pick(preselectNames.tags, tags.data.tags);
+    if (cats.length) setValue('categories', cats);
+    if (tgs.length) setValue('tags', tgs);
+    setPreselected(true);
+  }, [preselected, preselectNames, categories.data, tags.data, setValue]);
+
+  const seoTitle = watch('seoTitle');
+  const seoDescription = watch('seoDescription');
+  const content = watch('content');
+
+  function onInvalid(errs: FieldErrors<PostFormValues>) {
+    const first = (Object.keys(FIELD_TAB) as (keyof PostFormValues)[]).find((k) => errs[k]);
+    if (first && FIELD_TAB[first] === 'seo') setTab('seo');
+    else if (first && FIELD_TAB[first] === 'content') setTab('content');
+  }
+
+  function onTitleBlur() {
+    const title = getValues('title').trim();
+    if (!title) return;
+    if (!getValues('slug').trim()) setValue('slug', slugify(title));
+    if (!getValues('seoTitle').trim()) setValue('seoTitle', title);
+  }
+
+  const titleField = register('title');
+
+  return (
+    <form
+      className="post-form"
+      noValidate
+      onSubmit={handleSubmit(async (values) => {
+        const fieldErrors = await onSubmit(values);
+        const applied = applyServerErrors(fieldErrors, setError);
+        if (applied.length) onInvalid(Object.fromEntries(applied.map((f) => [f, true])) as FieldErrors<PostFormValues>);
+      }, onInvalid)}
+    >
+      <div className="stack" style={{ gap: 16 }}>
+        <section className="card card-body stack">
+          <Field label="Title" htmlFor="title" error={errors.title?.message}>
+            <input
+              id="title"
+              className="input"
+              placeholder="Enter post title"
+              aria-invalid={!!errors.title}
+              style={{ fontSize: 18 }}
+              {...titleField}
+              onBlur={(e) => {
+                void titleField.onBlur(e);
+                onTitleBlur();
+              }}
+            />
+          </Field>
+          <Tabs<Tab>
+            label="Post sections"
+            value={tab}
+            onChange={setTab}
+            tabs={[
+              { id: 'content', label: 'Content' },
+              { id: 'seo', label: 'SEO' },
+              { id: 'preview', label: 'Preview' },
+            ]}
+          />
+          {tab === 'content' ? (
+            <div className="stack" role="tabpanel" aria-label="Content">
+              <Field label="Content" error={errors.content?.message}>
+                <Controller
+                  control={control}
+                  name="content"
+                  render={({ field }) => (
+                    <RichTextEditor value={field.value} onChange={field.onChange} invalid={!!errors.content} />
+                  )}
+                />
+              </Field>
+              <Field label="Excerpt" htmlFor="excerpt" error={errors.excerpt?.message}>
+                <textarea
+                  id="excerpt"
+                  className="textarea"
+                  placeholder="A short summary of the post"
+                  aria-invalid={!!errors.excerpt}
+                  {...register('excerpt')}
+                />
+              </Field>
+            </div>
+          ) : null}
+          {tab === 'seo' ? (
+            <div className="stack" role="tabpanel" aria-label="SEO">
+              <SeoGenerator
+                getSource={() => ({
+                  title: getValues('title'),
+                  content: getValues('content'),
+                  excerpt: getValues('excerpt'),
+                })}
+                onApply={(r) => {
+                  setValue('seoTitle', r.metaTitle, { shouldValidate: !!errors.seoTitle });
+                  setValue('seoDescription', r.metaDescription, { shouldValidate: !!errors.seoDescription });
+                  setValue('focusKeyword', r.keywords);
+                }}
+              />
+              <Field label="URL Slug" htmlFor="slug" hint="Generated from the title when left empty">
+                <input id="slug" className="input" {...register('slug')} />
+              </Field>
+              <Field
+                label="SEO Title"
+                htmlFor="seoTitle"
+                error={errors.seoTitle?.message}
+                aside={<Counter value={seoTitle ?? ''} guide={SEO_TITLE_GUIDE} />}
+              >
+                <input id="seoTitle" className="input" aria-invalid={!!errors.seoTitle} {...register('seoTitle')} />
+              </Field>
+              <Field
+                label="SEO Description"
+                htmlFor="seoDescription"
+                error={errors.seoDescription?.message}
+                aside={<Counter value={seoDescription ?? ''} guide={SEO_DESCRIPTION_GUIDE} />}
+              >
+                <textarea
+                  id="seoDescription"
+                  className="textarea"
+                  aria-invalid={!!errors.seoDescription}
+                  {...register('seoDescription')}
+                />
+              </Field>
+              <Field label="Focus Keywords" htmlFor="focusKeyword" hint="Separate keywords with commas">
+                <input id="focusKeyword" className="input" {...register('focusKeyword')} />
+              </Field>
+              <Field label="Canonical URL" htmlFor="canonicalUrl" error={errors.canonicalUrl?.message}>
+                <input
+                  id="canonicalUrl"
+                  className="input"
+                  type="url"
+                  placeholder="https://example.com/original-post"
+                  aria-invalid={!!errors.canonicalUrl}
+                  {...register('canonicalUrl')}
+                />
+              </Field>
+            </div>
+          ) : null}
+          {tab === 'preview' ? (
+            <div className="stack" role="tabpanel" aria-label="Preview">
+              <h2 style={{ fontSize: 26 }}>{getValues('title') || 'Untitled post'}</h2>
+              {getValues('excerpt') ? <p className="muted">{getValues('excerpt')}</p> : null}
+              <div className="prose" dangerouslySetInnerHTML={{ __html: content }} />
+            </div>
+          ) : null}
+        </section>
+      </div>
+      <aside className="stack" style={{ gap: 16 }}>
+        <section className="card card-body stack">
+          <Field label="Status" htmlFor="status">
+            <select id="status" className="select" {...register('status')}>
+              <option value="draft">Draft</option>
+              <option value="published">Published</option>
+              <option value="archived">Archived</option>
+            </select>
+          </Field>
+          <Field label="Publish Date" htmlFor="publishDate">
+            <input id="publishDate" type="date" className="input" {...register('publishDate')} />
+          </Field>
+        </section>
+        <section className="card card-body stack">
+          <Controller
+            control={control}
+            name="categories"
+            render={({ field }) => (
+              <TermMultiSelect
+                kind="category"
+                label="Categories"
+                terms={categories.data ?? []}
+                loading={categories.isLoading}
+                value={field.value}
+                onChange={field.onChange}
+                onRefresh={() => categories.refetch()}
+                onCreate={async (input) => (await createCategory(input).unwrap()).category}
+                error={errors.categories?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="tags"
+            render={({ field }) => (
+              <TermMultiSelect
+                kind="tag"
+                label="Tags"
+                terms={tags.data?.tags ?? []}
+                loading={tags.isLoading}
+                value={field.value}
+                onChange={field.onChange}
+                onRefresh={() => tags.refetch()}
+                onCreate={async ({ name, slug }) => (await createTag({ name, slug }).unwrap()).tag}
+                error={errors.tags?.message}
+              />
+            )}
+          />
+        </section>
+        <section className="card card-body stack">
+          <Controller
+            control={control}
+            name="featuredImage"
+            render={({ field }) => (
+              <FeaturedImageField value={field.value} onChange={field.onChange} error={errors.featuredImage?.message} />
+            )}
+          />
+          <Controller
+            control={control}
+            name="videoId"
+            render={({ field }) => <YouTubeField value={field.value} onChange={field.onChange} />}
+          />
+        </section>
+        <div className="row">
+          <Link to="/dashboard/posts" className="btn btn-secondary grow">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary grow" disabled={submitting}>
+            {submitting ? <Spinner small label="Saving" /> : null}
+            {mode === 'create' ? 'Publish Post' : 'Update Post'}
+          </button>
+        </div>
+      </aside>
+    </form>
+  );
+}

@@ -1,0 +1,204 @@
+import { useState } from 'react';
+import { Plus, RefreshCw } from 'lucide-react';
+import { toast } from 'sonner';
+import { Dialog, Field, Spinner } from '@/components/ui';
+import { errorMessage } from '@/lib/errors';
+import { slugify } from '@/lib/slug';
+
+export interface Term {
+  id: string;
+  name: string;
+  slug: string;
+  postCount?: number;
+}
+
+interface Props {
+  kind: 'category' | 'tag';
+  label: string;
+  terms: Term[];
+  loading: boolean;
+  value: string[];
+  onChange: (ids: string[]) => void;
+  onRefresh: () => void;
+  onCreate: (input: { name: string; slug: string; description?: string }) => Promise<Term>;
+  error?: string;
+}
+
+export const MOST_USED_COUNT = 5;
+
+/** Checkbox multi-select with All / Most Used tabs, refresh, and an Add New dialog. */
+export function TermMultiSelect({ kind, label, terms, loading, value, onChange, onRefresh, onCreate, error }: Props) {
+  const [tab, setTab] = useState<'all' | 'most'>('all');
+  const [adding, setAdding] = useState(false);
+  const shown =
+    tab === 'all'
+      ? terms
+      : [...terms].sort((a, b) => (b.postCount ?? 0) - (a.postCount ?? 0)).slice(0, MOST_USED_COUNT);
+
+  function toggle(id: string) {
+    onChange(value.includes(id) ? value.filter((v) => v !== id) : [...value, id]);
+  }
+
+  return (
+    <div className="field">
+      <div className="row-between">
+        <span className="label" id={`${kind}-label`}>
+          {label}
+        </span>
+        <div className="row" style={{ gap: 2 }}>
+          <button type="button" className="btn btn-ghost btn-icon" aria-label={`Refresh ${label.toLowerCase()}`} onClick={onRefresh}>
+            <RefreshCw size={14} />
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAdding(true)}>
+            <Plus size={14} /> Add New
+          </button>
+        </div>
+      </div>
+      <div className="segmented" role="group" aria-label={`${label} view`} style={{ alignSelf: 'flex-start' }}>
+        <button type="button" aria-pressed={tab === 'all'} onClick={() => setTab('all')}>
+          All
+        </button>
+        <button type="button" aria-pressed={tab === 'most'} onClick={() => setTab('most')}>
+          Most Used
+        </button>
+      </div>
+      <div className="multi-list" role="group" aria-labelledby={`${kind}-label`}>
+        {loading ? (
+          <Spinner small />
+        ) : shown.length === 0 ? (
+          <span className="small muted" style={{ padding: 6 }}>
+            No {kind === 'category' ? 'categories' : 'tags'} yet
+          </span>
+        ) : (
+          shown.map((t) => (
+            <label key={t.id}>
+              <input type="checkbox" checked={value.includes(t.id)} onChange={() => toggle(t.id)} />
+              <span className="grow">{t.name}</span>
+              {tab === 'most' ? <span className="small muted">{t.postCount ?? 0}</span> : null}
+            </label>
+          ))
+        )}
+      </div>
+      {error ? (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+      {adding ? (
+        <AddTermDialog
+          kind={kind}
+          onClose={() => setAdding(false)}
+          onCreate={async (input) => {
+            const created = await onCreate(input);
+            onChange(value.includes(created.id) ? value : [...value, created.id]);
+            setAdding(false);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function AddTermDialog({
+  kind,
+  onClose,
+  onCreate,
+}: {
+  kind: 'category' | 'tag';
+  onClose: () => void;
+  onCreate: (input: { name: string; slug: string; description?: string }) => Promise<void>;
+}) {
+  const noun = kind === 'category' ? 'Category' : 'Tag';
+  const [name, setName] = useState('');
+  const [slug, setSlug] = useState('');
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const effectiveSlug = slugEdited && slug ? slug : slugify(name);
+
+  async function submit() {
+    if (!name.trim()) {
+      setError(`${noun} name is required`);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onCreate({
+        name: name.trim(),
+        slug: effectiveSlug || slugify(name),
+        ...(kind === 'category' && description.trim() ? { description: description.trim() } : {}),
+      });
+      toast.success(`${noun} created successfully`);
+    } catch (err) {
+      toast.error(errorMessage(err, `Failed to create ${kind}`));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      title={`Add New ${noun}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={submit} disabled={busy}>
+            {busy ? <Spinner small /> : null}
+            Add {noun}
+          </button>
+        </>
+      }
+    >
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          void submit();
+        }}
+      >
+        <Field label="Name" htmlFor={`new-${kind}-name`} error={error ?? undefined}>
+          <input
+            id={`new-${kind}-name`}
+            className="input"
+            autoFocus
+            value={name}
+            aria-invalid={!!error}
+            onChange={(e) => {
+              setName(e.target.value);
+              if (e.target.value.trim()) setError(null);
+            }}
+          />
+        </Field>
+        <Field label="Slug" htmlFor={`new-${kind}-slug`}>
+          <input
+            id={`new-${kind}-slug`}
+            className="input"
+            value={effectiveSlug}
+            onChange={(e) => {
+              setSlug(e.target.value);
+              setSlugEdited(true);
+            }}
+          />
+        </Field>
+        {kind === 'category' ? (
+          <Field label="Description" htmlFor="new-category-description">
+            <textarea
+              id="new-category-description"
+              className="textarea"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </Field>
+        ) : null}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { PageHeader } from '@/components/PageHeader';
+import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
+import { isApiError } from '@/lib/errors';
+import { todayIso } from '@/lib/format';
+import { parseYouTubeId } from '@/lib/youtube';
+import { useCreatePostMutation } from '../api';
+import { PostForm } from '../components/PostForm';
+import { rewriteSaveError, toCreatePayload } from '../payload';
+import type { PostFormValues } from '../schemas';
+
+export function emptyPost(): PostFormValues {
+  return {
+    title: '',
+    content: '',
+    excerpt: '',
+    status: 'draft',
+    categories: [],
+    tags: [],
+    featuredImage: null,
+    slug: '',
+    seoTitle: '',
+    seoDescription: '',
+    focusKeyword: '',
+    canonicalUrl: '',
+    publishDate: todayIso(),
+    videoId: '',
+  };
+}
+
+function fromDraft(draft: AiDraft): PostFormValues {
+  const base = emptyPost();
+  return {
+    ...base,
+    title: draft.postTitle ?? '',
+    content: draft.postContent ?? '',
+    excerpt: draft.postExcerpt ?? '',
+    slug: draft.customSlug ?? '',
+    seoTitle: draft.seoMetadata?.title ?? '',
+    seoDescription: draft.seoMetadata?.description ?? '',
+    canonicalUrl: draft.seoMetadata?.canonicalUrl ?? '',
+    focusKeyword: draft.seoMetadata?.focusKeyword ?? '',
+    videoId: draft.videoId ? parseYouTubeId(draft.videoId) : '',
+  };
+}
+
+export function PostCreate() {
+  const navigate = useNavigate();
+  const [createPost, { isLoading }] = useCreatePostMutation();
+  const [draft] = useState(() => peekAiDraft());
+  const announced = useRef(false);
+
+  // The AI draft is consumed once.
+  useEffect(() => {
+    if (!draft) return;
+    discardAiDraft();
+    if (announced.current) return;
+    announced.current = true;
+    const hasVideo = !!draft.videoId || (Array.isArray(draft.videoRecommendations) && draft.videoRecommendations.length > 0);
+    toast.success(hasVideo ? 'AI-generated content loaded with video recommendations!' : 'AI-generated content loaded!');
+  }, [draft]);
+
+  async function save(values: PostFormValues) {
+    try {
+      const reply = await createPost(toCreatePayload(values)).unwrap();
+      toast.success(reply?.message || 'Post created successfully');
+      const filter = values.status === 'published' ? '' : values.status === 'draft' ? '?status=draft' : '?status=all';
+      navigate(`/dashboard/posts${filter}`);
+      return undefined;
+    } catch (err) {
+      const message = isApiError(err) ? err.message : '';
+      toast.error(message ? rewriteSaveError(message) : 'Failed to create post');
+      return isApiError(err) ? err.errors : undefined;
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title="Create New Post" description="Write and publish a new blog post" search={false} />
+      <PostForm
+        mode="create"
+        defaultValues={draft ? fromDraft(draft) : emptyPost()}
+        preselectNames={draft ? { categories: draft.categories ?? [], tags: draft.tags ?? [] } : undefined}
+        submitting={isLoading}
+        onSubmit={save}
+      />
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Eye, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { PageHeader } from '@/components/PageHeader';
+import { Pagination } from '@/components/Pagination';
+import { RowMenu } from '@/components/RowMenu';
+import { Badge, EmptyState, ErrorState, LoadingState, StatusBadge } from '@/components/ui';
+import { formatDate } from '@/lib/format';
+import { useGetPostsQuery, type PostStatusFilter } from '../api';
+import { DeletePostDialog } from '../components/DeletePostDialog';
+
+export const POSTS_PAGE_SIZE = 10;
+
+const FILTERS: { value: PostStatusFilter; label: string }[] = [
+  { value: 'published', label: 'Published' },
+  { value: 'draft', label: 'Drafts' },
+  { value: 'all', label: 'All Posts' },
+];
+
+export function PostsList() {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const status = (FILTERS.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostStatusFilter;
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const { data, isLoading, isFetching, isError, refetch } = useGetPostsQuery({ page, limit: POSTS_PAGE_SIZE, status });
+
+  function update(next: { status?: PostStatusFilter; page?: number }) {
+    const s = next.status ?? status;
+    const p = next.page ?? page;
+    const q = new URLSearchParams();
+    if (s !== 'published') q.set('status', s);
+    if (p > 1) q.set('page', String(p));
+    setParams(q);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Posts"
+        description="Manage your blog posts"
+        search="posts"
+        searchPlaceholder="Search posts..."
+        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
+        action={{ label: 'Add Post', to: '/dashboard/posts/new', icon: <Plus size={16} /> }}
+      />
+      <section className="card">
+        <div className="card-header">
+          <div className="segmented" role="group" aria-label="Filter by status">
+            {FILTERS.map((f) => (
+              <button key={f.value} type="button" aria-pressed={status === f.value} onClick={() => update({ status: f.value, page: 1 })}>
+                {f.label}
+              </button>
+            ))}
+          </div>
+          {data ? <span className="small muted">{data.totalPosts} posts</span> : null}
+        </div>
+        {isLoading ? (
+          <LoadingState label="Loading posts..." />
+        ) : isError ? (
+          <ErrorState title="Error loading posts" onRetry={() => refetch()} />
+        ) : !data || data.posts.length === 0 ? (
+          <EmptyState
+            action={
+              <Link className="btn btn-primary" to="/dashboard/posts/new">
+                <Plus size={16} /> Add Post
+              </Link>
+            }
+          >
+            No posts found. Create your first post!
+          </EmptyState>
+        ) : (
+          <>
+            <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th>Title</th>
+                    <th>Categories</th>
+                    <th>Published</th>
+                    <th style={{ width: 60 }}>
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.posts.map((post) => (
+                    <tr key={post.id}>
+                      <td>
+                        <div className="row wrap">
+                          <Link to={`/dashboard/posts/${post.slug}`}>
+                            <strong>{post.title}</strong>
+                          </Link>
+                          {status === 'all' ? <StatusBadge status={post.status} /> : null}
+                        </div>
+                        {post.excerpt ? <div className="small muted line-clamp-2">{post.excerpt}</div> : null}
+                      </td>
+                      <td>
+                        <div className="row wrap" style={{ gap: 4 }}>
+                          {(post.categories ?? []).map((c) => (
+                            <Badge key={c.id} tone="primary">
+                              {c.name}
+                            </Badge>
+                          ))}
+                        </div>
+                      </td>
+                      <td className="small">{formatDate(post.publishedAt)}</td>
+                      <td>
+                        <RowMenu
+                          label={`Actions for ${post.title}`}
+                          items={[
+                            { label: 'View', icon: <Eye size={14} />, onSelect: () => navigate(`/dashboard/posts/${post.slug}`) },
+                            { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/posts/edit/${post.id}`) },
+                            { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => setDeleting(post.id) },
+                          ]}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {data.totalPosts > POSTS_PAGE_SIZE ? (
+              <Pagination page={page} totalPages={data.totalPages} onChange={(p) => update({ page: p })} />
+            ) : null}
+          </>
+        )}
+      </section>
+      <DeletePostDialog
+        postId={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => {
+          if (data && data.posts.length === 1 && page > 1) update({ page: page - 1 });
+        }}
+        onGone={() => refetch()}
+      />
+    </>
+  );
+}

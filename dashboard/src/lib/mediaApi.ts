@@ -1,0 +1,58 @@
+import { api } from './api';
+import type { Media } from './types';
+
+export interface MediaPage {
+  media: Media[];
+  page: number;
+  limit: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+export interface MediaQuery {
+  page?: number;
+  limit?: number;
+  search?: string;
+}
+
+/** Media endpoints shared by the media library screen and the pickers of the post form. */
+export const mediaApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMedia: build.query<MediaPage, MediaQuery>({
+      query: ({ page = 1, limit = 12, search }) => ({
+        url: 'media',
+        params: { page, limit, ...(search ? { search } : {}) },
+      }),
+      transformResponse: (r: Partial<MediaPage>) => {
+        const media = r.media ?? [];
+        const limit = r.limit ?? 12;
+        const totalItems = r.totalItems ?? media.length;
+        return {
+          media,
+          page: r.page ?? 1,
+          limit,
+          totalItems,
+          totalPages: r.totalPages ?? Math.max(1, Math.ceil(totalItems / limit)),
+        };
+      },
+      providesTags: (result) => [
+        { type: 'Media' as const, id: 'LIST' },
+        ...(result?.media ?? []).map((m) => ({ type: 'Media' as const, id: m.id })),
+      ],
+    }),
+    uploadMedia: build.mutation<{ message?: string; media: Media }, File>({
+      query: (file) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('fileName', file.name);
+        form.append('fileType', file.type);
+        form.append('fileSize', String(file.size));
+        form.append('altText', file.name);
+        return { url: 'media/upload', method: 'POST', body: form };
+      },
+      invalidatesTags: [{ type: 'Media', id: 'LIST' }, 'Dashboard'],
+    }),
+  }),
+});
+
+export const { useGetMediaQuery, useUploadMediaMutation } = mediaApi;

@@ -1,0 +1,85 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+export type Role = 'admin' | 'editor' | 'author' | 'viewer';
+
+export interface SessionUser {
+  userId: string;
+  username: string;
+  role: Role;
+}
+
+export interface SessionState {
+  token: string | null;
+  /** Epoch milliseconds after which the token is no longer valid. */
+  expiresAt: number | null;
+  user: SessionUser | null;
+}
+
+export const STORAGE_KEYS = { token: 'token', expiry: 'tokenExpiry', user: 'user' } as const;
+
+const empty: SessionState = { token: null, expiresAt: null, user: null };
+
+export function clearStoredSession(storage: Storage = localStorage): void {
+  storage.removeItem(STORAGE_KEYS.token);
+  storage.removeItem(STORAGE_KEYS.expiry);
+  storage.removeItem(STORAGE_KEYS.user);
+}
+
+export function storeSession(state: SessionState, storage: Storage = localStorage): void {
+  if (!state.token || !state.expiresAt || !state.user) {
+    clearStoredSession(storage);
+    return;
+  }
+  storage.setItem(STORAGE_KEYS.token, state.token);
+  storage.setItem(STORAGE_KEYS.expiry, String(state.expiresAt));
+  storage.setItem(STORAGE_KEYS.user, JSON.stringify(state.user));
+}
+
+/** The stored session when present and not expired; an expired one is cleared. */
+export function loadStoredSession(now: number = Date.now(), storage: Storage = localStorage): SessionState {
+  try {
+    const token = storage.getItem(STORAGE_KEYS.token);
+    const expiresAt = Number(storage.getItem(STORAGE_KEYS.expiry));
+    const user = JSON.parse(storage.getItem(STORAGE_KEYS.user) ?? 'null') as SessionUser | null;
+    if (!token || !expiresAt || !user || expiresAt <= now) {
+      clearStoredSession(storage);
+      return empty;
+    }
+    return { token, expiresAt, user };
+  } catch {
+    clearStoredSession(storage);
+    return empty;
+  }
+}
+
+export function isExpired(state: SessionState, now: number = Date.now()): boolean {
+  return !!state.token && (!state.expiresAt || state.expiresAt <= now);
+}
+
+export const sessionSlice = createSlice({
+  name: 'session',
+  initialState: empty,
+  reducers: {
+    loggedIn: {
+      reducer(_state, action: PayloadAction<SessionState>) {
+        return action.payload;
+      },
+      prepare(payload: { token: string; expiresIn: number; user: SessionUser }, now: number = Date.now()) {
+        return {
+          payload: { token: payload.token, expiresAt: now + payload.expiresIn * 1000, user: payload.user },
+        };
+      },
+    },
+    loggedOut() {
+      return empty;
+    },
+  },
+  selectors: {
+    selectToken: (s) => s.token,
+    selectUser: (s) => s.user,
+    selectIsAuthenticated: (s) => !!s.token && !!s.expiresAt && s.expiresAt > Date.now(),
+  },
+});
+
+export const { loggedIn, loggedOut } = sessionSlice.actions;
+export const { selectToken, selectUser, selectIsAuthenticated } = sessionSlice.selectors;
