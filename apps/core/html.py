@@ -1,0 +1,127 @@
+"""The one HTML sanitiser of the product (nh3, the Python binding of the Rust `ammonia` crate).
+
+Post content comes from a rich-text editor and is rendered as HTML by the dashboard and by the
+companies' websites, so it is cleaned on every write with an allow-list:
+
+- tags: headings h1-h6, p, br, hr, lists, links, images, bold/italic/underline/strike, blockquote,
+  code/pre, span, figure/figcaption, tables, sub/sup, and iframes from YouTube only;
+- attributes: a[href, title, target], img[src, alt, width, height], table cells' colspan/rowspan,
+  `style` on p, span, headings, li and table cells, limited to color, background-color and
+  text-align with plain values (no url(), expression() or escapes);
+- URLs: http, https and mailto only (relative URLs are kept); every link gets
+  rel="noopener noreferrer";
+- iframes: kept only when their src is https://www.youtube.com/embed/... or
+  https://www.youtube-nocookie.com/embed/...; anything inside an iframe is dropped;
+- script and style elements are removed with their content; comments are removed.
+"""
+from __future__ import annotations
+
+import re
+
+import nh3
+
+ALLOWED_TAGS = frozenset({
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "div",
+    "ul", "ol", "li",
+    "a", "img",
+    "strong", "b", "em", "i", "u", "s", "del", "sub", "sup", "mark",
+    "blockquote", "code", "pre", "span",
+    "figure", "figcaption",
+    "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "colgroup", "col",
+    "iframe",
+})
+
+_STYLED = ("p", "span", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "td", "th", "figure")
+ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "width", "height", "title"},
+    "iframe": {"src", "width", "height", "title", "allowfullscreen", "frameborder", "allow"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+    "col": {"span"},
+    "ol": {"start", "reversed"},
+    "li": set(),
+}
+for _tag in _STYLED:
+    ALLOWED_ATTRIBUTES.setdefault(_tag, set()).add("style")
+
+# Attributes restricted to a fixed set of values (nh3: these must not also be in `attributes`).
+ATTRIBUTE_VALUES = {"a": {"target": {"_blank", "_self"}}}
+
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+STYLE_PROPERTIES = frozenset({"color", "background-color", "text-align"})
+
+_YOUTUBE_EMBED = re.compile(
+    r"^https://www\.youtube(?:-nocookie)?\.com/embed/[A-Za-z0-9_-]{1,64}(?:\?[A-Za-z0-9_=&%.,;:-]*)?$"
+)
+_COLOR = re.compile(
+    r"^(?:#[0-9a-f]{3,8}|[a-z]{3,30}|(?:rgb|rgba|hsl|hsla)\((?:[0-9.,%\s/]|deg)*\))$"
+)
+_ALIGN = frozenset({"left", "right", "center", "justify", "start", "end"})
+_DIMENSION = re.compile(r"^\d{1,5}%?$")
+# nh3 writes attribute values double-quoted with `"`, `<`, `>` and `&` escaped, so this matches
+# the iframe elements of its output exactly (an iframe's text never contains "</iframe").
+_IFRAME = re.compile(r'<iframe((?:\s+[^\s=>"/]+(?:="[^"]*")?)*)\s*>.*?</iframe>', re.IGNORECASE | re.DOTALL)
+_SRC = re.compile(r'\ssrc="[^"]*"')
+
+
+def _clean_style(value: str) -> str | None:
+    kept = []
+    for declaration in value.split(";"):
+        name, sep, raw = declaration.partition(":")
+        if not sep:
+            continue
+        name, raw = name.strip().lower(), raw.strip().lower()
+        if name not in STYLE_PROPERTIES or not raw or "\\" in raw or "/*" in raw:
+            continue
+        if raw.endswith("!important"):
+            raw = raw[: -len("!important")].strip()
+        if name == "text-align":
+            if raw in _ALIGN:
+                kept.append(f"{name}:{raw}")
+        elif _COLOR.match(raw) and not raw.startswith(("expression", "url")):
+            kept.append(f"{name}:{raw}")
+    return ";".join(kept) or None
+
+
+def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
+    if attribute == "style":
+        return _clean_style(value)
+    if tag == "iframe":
+        if attribute == "src":
+            return value if _YOUTUBE_EMBED.match(value.strip()) else None
+        if attribute in {"width", "height"}:
+            return value if _DIMENSION.match(value.strip()) else None
+        if attribute == "frameborder":
+            return value if value.strip() in {"0", "1"} else None
+    if tag == "img" and attribute in {"width", "height"}:
+        return value if _DIMENSION.match(value.strip()) else None
+    return value
+
+
+def _rebuild_iframe(match: re.Match) -> str:
+    attributes = match.group(1)
+    if not _SRC.search(attributes):
+        return ""  # an iframe whose source was refused is dropped whole
+    return f"<iframe{attributes}></iframe>"
+
+
+def sanitize_html(html: str) -> str:
+    """Clean HTML from the editor (or anyone calling the API) to the allow-list above."""
+    if not html:
+        return ""
+    cleaned = nh3.clean(
+        html,
+        tags=set(ALLOWED_TAGS),
+        clean_content_tags={"script", "style", "noscript", "template", "xmp", "noembed", "noframes", "object",
+                            "embed", "applet", "svg", "math", "title", "textarea", "select"},
+        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        attribute_filter=_attribute_filter,
+        tag_attribute_values={tag: {name: set(values) for name, values in attrs.items()}
+                              for tag, attrs in ATTRIBUTE_VALUES.items()},
+        url_schemes=set(URL_SCHEMES),
+        filter_style_properties=set(STYLE_PROPERTIES),
+        link_rel="noopener noreferrer",
+        strip_comments=True,
+    )
+    return _IFRAME.sub(_rebuild_iframe, cleaned)
