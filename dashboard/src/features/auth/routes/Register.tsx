@@ -68,8 +68,7 @@ export function Register() {
         <span className={step === 2 ? 'step active' : 'step'} />
       </div>
       <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-        {step === 1 ? (
-          <>
+        <fieldset className="stack" hidden={step !== 1} style={{ border: 0, padding: 0, margin: 0 }}>
             <h2 className="card-title">Company Information</h2>
             <Field label="Company Name" htmlFor="companyName" error={errors.companyName?.message}>
               <input id="companyName" className="input" aria-invalid={!!errors.companyName} {...register('companyName')} />
@@ -94,9 +93,8 @@ export function Register() {
             <button type="button" className="btn btn-primary btn-block" onClick={next}>
               Continue
             </button>
-          </>
-        ) : (
-          <>
+        </fieldset>
+        <fieldset className="stack" hidden={step !== 2} style={{ border: 0, padding: 0, margin: 0 }}>
             <h2 className="card-title">Admin Account</h2>
             <p className="row small muted" style={{ margin: 0 }}>
               <ShieldCheck size={16} aria-hidden="true" /> As the admin, you will have full control over the CMS.
@@ -136,8 +134,7 @@ export function Register() {
                 Create Account
               </button>
             </div>
-          </>
-        )}
+        </fieldset>
         <Link to="/login" className="btn btn-ghost btn-block">
           Back to Login
         </Link>

@@ -28,7 +28,11 @@ export function TenantLogin() {
     formState: { errors },
   } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
 
-  if (authed) return <Navigate to="/dashboard" replace />;
+  const target = from?.pathname?.startsWith('/dashboard')
+    ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`
+    : '/dashboard';
+
+  if (authed) return <Navigate to={target} replace />;
 
   async function onSubmit(values: LoginValues) {
     try {
@@ -37,8 +41,7 @@ export function TenantLogin() {
       if (!reply.token || !user) throw new Error('Login failed');
       dispatch(loggedIn({ token: reply.token, expiresIn: reply.expiresIn, user }));
       toast.success(reply.message || 'Login successful');
-      const target = from ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}` : '/dashboard';
-      navigate(target.startsWith('/dashboard') ? target : '/dashboard', { replace: true });
+      navigate(target, { replace: true });
     } catch (err) {
       toast.error(errorMessage(err, 'Login failed'));
     }

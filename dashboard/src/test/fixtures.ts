@@ -1,0 +1,78 @@
+import { http, HttpResponse } from 'msw';
+
+export const CATEGORIES = [
+  { id: 'c1', name: 'News', slug: 'news', description: 'Company news', postCount: 3 },
+  { id: 'c2', name: 'Guides', slug: 'guides', description: '', postCount: 8 },
+];
+
+export const TAGS = [
+  { id: 't1', name: 'react', slug: 'react', postCount: 2 },
+  { id: 't2', name: 'django', slug: 'django', postCount: 5 },
+];
+
+export const MEDIA = [
+  {
+    id: 'm1',
+    fileName: 'hero.png',
+    fileType: 'image/png',
+    fileSize: 1234,
+    altText: 'hero.png',
+    link: 'http://demo.localhost/media/hero.png',
+    cdnUrl: 'http://demo.localhost/media/hero.png',
+    renditions: { thumbnail: 'http://demo.localhost/media/hero-thumb.png' },
+    uploadedBy: { username: 'alice' },
+  },
+];
+
+export function makePost(i: number, extra: Record<string, unknown> = {}) {
+  return {
+    id: `p${i}`,
+    title: `Post number ${i}`,
+    slug: `post-number-${i}`,
+    excerpt: `Excerpt ${i}`,
+    status: 'published',
+    createdAt: '2024-05-01T10:00:00Z',
+    publishedAt: '2024-05-02T10:00:00Z',
+    author: { id: 'u-1', username: 'alice' },
+    categories: [{ id: 'c1', name: 'News', slug: 'news' }],
+    tags: [{ id: 't1', name: 'react', slug: 'react' }],
+    featuredImage: { id: 'm1', spacesKey: 'k', altText: 'hero', link: 'http://demo.localhost/media/hero.png' },
+    videoId: null,
+    ...extra,
+  };
+}
+
+export const STATS = {
+  overview: {
+    totalPosts: 12,
+    publishedPosts: 9,
+    draftPosts: 3,
+    totalCategories: 4,
+    totalTags: 7,
+    totalUsers: 5,
+    totalMedia: 21,
+  },
+  analytics: {
+    postsThisMonth: 4,
+    postsLastMonth: 2,
+    growthPercentage: 100,
+    topCategories: [{ name: 'Guides', slug: 'guides', postCount: 8 }],
+  },
+  recentActivity: { recentPosts: [{ id: 'p1', title: 'Post number 1', status: 'published', publishedAt: '2024-05-02T10:00:00Z' }] },
+};
+
+/** Handlers every signed-in screen needs in tests (taxonomy, media, dashboard). */
+export const baseHandlers = [
+  http.get('*/api/categories', () => HttpResponse.json({ success: true, categories: CATEGORIES })),
+  http.get('*/api/tags', () =>
+    HttpResponse.json({ success: true, tags: TAGS, pagination: { total: 2, totalPages: 1, currentPage: 1, limit: 1000 }, total: 2 }),
+  ),
+  http.get('*/api/media', () =>
+    HttpResponse.json({ success: true, media: MEDIA, page: 1, limit: 12, totalItems: 1, totalPages: 1 }),
+  ),
+  http.get('*/api/dashboard/stats', () => HttpResponse.json({ success: true, data: STATS })),
+  http.get('*/api/analytics/page-views', () =>
+    HttpResponse.json({ success: false, message: 'Failed to retrieve page views analytics', error: 'server_error' }, { status: 503 }),
+  ),
+  http.post('*/api/analytics/track', () => HttpResponse.json({ success: true })),
+];
