@@ -1,1 +1,134 @@
-from django.db import models  # noqa: F401
+"""Posts, categories and tags (tenant schema).
+
+Search: `Post.search_vector` is a stored generated column (title weighted A, content B, English
+configuration; HTML tags are skipped by PostgreSQL's text parser) with a GIN index, and
+UPPER(title) has a pg_trgm GIN index (migration 0001) so `title__icontains` (partial matching) uses an index.
+"""
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Upper
+
+SEARCH_CONFIG = "english"
+
+
+class Category(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=100)
+    slug = models.CharField(max_length=120, unique=True)
+    description = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("name",)
+        indexes = [
+            models.Index(Upper("name"), name="content_category_name_idx"),
+            models.Index(fields=["-created_at"], name="content_category_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tag(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=100)
+    slug = models.CharField(max_length=120, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("name",)
+        indexes = [
+            models.Index(Upper("name"), name="content_tag_name_idx"),
+            models.Index(fields=["-created_at"], name="content_tag_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Post(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        ARCHIVED = "archived", "Archived"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    title = models.CharField(max_length=500)
+    slug = models.CharField(max_length=255, unique=True)
+    # What the writer typed as the slug (the stored `slug` is derived from it, made unique).
+    custom_slug = models.CharField(max_length=255, blank=True, default="")
+    excerpt = models.TextField(blank=True, default="")
+    content = models.TextField(blank=True, default="")  # sanitised HTML (apps.core.html)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # A publish date. With `publish_scheduled` the post is waiting to be published at this
+    # time by the scheduler (status stays draft until then).
+    scheduled_publish_date = models.DateTimeField(null=True, blank=True)
+    publish_scheduled = models.BooleanField(default=False)
+    allow_indexing = models.BooleanField(default=True)
+    video_id = models.CharField(max_length=32, blank=True, default="")
+
+    meta_title = models.CharField(max_length=500, blank=True, default="")
+    meta_description = models.TextField(blank=True, default="")
+    canonical_url = models.CharField(max_length=2000, blank=True, default="")
+    focus_keyword = models.CharField(max_length=500, blank=True, default="")
+    og_title = models.CharField(max_length=500, blank=True, default="")
+    og_description = models.TextField(blank=True, default="")
+    og_image = models.ForeignKey(
+        "media.Media", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    twitter_title = models.CharField(max_length=500, blank=True, default="")
+    twitter_description = models.TextField(blank=True, default="")
+    twitter_image = models.ForeignKey(
+        "media.Media", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    # PROTECT: the media library refuses (409) to delete an image that is a featured image.
+    featured_image = models.ForeignKey(
+        "media.Media", null=True, blank=True, on_delete=models.PROTECT, related_name="featured_in_posts"
+    )
+    author = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="posts"
+    )
+    categories = models.ManyToManyField(Category, related_name="posts", blank=True)
+    tags = models.ManyToManyField(Tag, related_name="posts", blank=True)
+
+    search_vector = models.GeneratedField(
+        expression=SearchVector("title", weight="A", config=SEARCH_CONFIG)
+        + SearchVector("content", weight="B", config=SEARCH_CONFIG),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = [
+            models.Index(fields=["-created_at"], name="content_post_created_idx"),
+            models.Index(fields=["status", "-created_at"], name="content_post_status_idx"),
+            models.Index(fields=["status", "-published_at"], name="content_post_published_idx"),
+            models.Index(fields=["author", "-created_at"], name="content_post_author_idx"),
+            models.Index(
+                fields=["scheduled_publish_date"], name="content_post_due_idx", condition=Q(publish_scheduled=True)
+            ),
+            GinIndex(fields=["search_vector"], name="content_post_search_idx"),
+            # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in
+            # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_scheduled(self) -> bool:
+        return self.publish_scheduled and self.status == self.Status.DRAFT
