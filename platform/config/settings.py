@@ -135,6 +135,7 @@ LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", 5)
 LOGIN_MAX_FAILURES_PER_IP = env_int("LOGIN_MAX_FAILURES_PER_IP", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
 PASSWORD_HASHERS = [
+    "apps.accounts.hashers.Argon2idHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
 if env_bool("FAST_PASSWORD_HASHER", False):
@@ -205,7 +206,121 @@ if SENTRY_DSN:
 # --- Content (apps.content) ------------------------------------------------------------------
 
 # --- Media (apps.media) ----------------------------------------------------------------------
+# Where media files live: "local" (MEDIA_ROOT, served at MEDIA_URL) or "s3" (any S3-compatible
+# service: AWS S3, DigitalOcean Spaces, MinIO). Keys always start with the tenant's schema.
+MEDIA_STORAGE = env("MEDIA_STORAGE", "local").strip().lower()
+MEDIA_STORAGE_ALIAS = "media"
+MEDIA_MAX_UPLOAD_BYTES = env_int("MEDIA_MAX_UPLOAD_BYTES", 5 * 1024 * 1024)
+MEDIA_MAX_PIXELS = env_int("MEDIA_MAX_PIXELS", 40_000_000)
+# Rendition widths in pixels: thumbnail, small, medium, large (never upscaled).
+MEDIA_RENDITION_WIDTHS = dict(
+    zip(("thumbnail", "small", "medium", "large"),
+        (int(w) for w in env_list("MEDIA_RENDITION_WIDTHS", "150,480,960,1600")), strict=True)
+)
+MEDIA_JPEG_QUALITY = env_int("MEDIA_JPEG_QUALITY", 85)
+MEDIA_WEBP_QUALITY = env_int("MEDIA_WEBP_QUALITY", 80)
+# Public base URL in front of the files (a CDN); cdnUrl falls back to link when empty.
+MEDIA_CDN_BASE_URL = env("MEDIA_CDN_BASE_URL", "").rstrip("/")
+S3_ENDPOINT_URL = env("S3_ENDPOINT_URL", "")  # empty: AWS itself
+S3_BUCKET = env("S3_BUCKET", "")
+S3_REGION = env("S3_REGION", "us-east-1")
+S3_ACCESS_KEY_ID = env("S3_ACCESS_KEY_ID", "")  # empty: boto3's own credential chain (IAM role...)
+S3_SECRET_ACCESS_KEY = env("S3_SECRET_ACCESS_KEY", "")
+S3_ADDRESSING_STYLE = env("S3_ADDRESSING_STYLE", "")  # "path" for MinIO; empty: boto3 decides
+S3_DEFAULT_ACL = env("S3_DEFAULT_ACL", "")  # e.g. "public-read" on Spaces; empty: bucket policy decides
+
+
+def s3_media_storage(*, bucket: str, endpoint_url: str = "", region: str = "us-east-1", access_key: str = "",
+                     secret_key: str = "", addressing_style: str = "", default_acl: str = "") -> dict:
+    """The STORAGES entry of an S3-compatible bucket (also used by the media tests)."""
+    from botocore.config import Config as BotoConfig
+
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint_url or None,
+            "region_name": region or None,
+            "access_key": access_key or None,
+            "secret_key": secret_key or None,
+            "default_acl": default_acl or None,
+            "querystring_auth": False,  # media URLs are public and stable
+            "file_overwrite": True,  # keys are unique per upload: skip the existence check
+            # Keys never change content, so caches may keep them for good.
+            "object_parameters": {"CacheControl": "public, max-age=31536000, immutable"},
+            "client_config": BotoConfig(
+                s3={"addressing_style": addressing_style or "auto"},
+                signature_version="s3v4",
+                # Checksums only where S3 requires them: Spaces and older MinIO refuse the rest.
+                request_checksum_calculation="when_required",
+                response_checksum_validation="when_required",
+                retries={"max_attempts": 4, "mode": "standard"},
+                connect_timeout=5,
+                read_timeout=30,
+            ),
+        },
+    }
+
+
+if MEDIA_STORAGE not in ("local", "s3") or (MEDIA_STORAGE == "s3" and not S3_BUCKET):
+    raise ValueError("MEDIA_STORAGE must be 'local' or 's3'; 's3' needs S3_BUCKET")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    MEDIA_STORAGE_ALIAS: (
+        s3_media_storage(
+            bucket=S3_BUCKET, endpoint_url=S3_ENDPOINT_URL, region=S3_REGION, access_key=S3_ACCESS_KEY_ID,
+            secret_key=S3_SECRET_ACCESS_KEY, addressing_style=S3_ADDRESSING_STYLE, default_acl=S3_DEFAULT_ACL,
+        )
+        if MEDIA_STORAGE == "s3"
+        # MEDIA_ROOT and MEDIA_URL; keys are unique per upload, a re-made rendition replaces its file
+        else {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"allow_overwrite": True}}
+    ),
+}
 
 # --- Analytics and public content API (apps.analytics, apps.public_api) ---------------------
 
 # --- AI writing (apps.ai) ----------------------------------------------------------------------
+# The key stays on the server: browsers never see it. Without a key the offline provider writes
+# deterministic drafts, so the product works without any external service.
+GEMINI_API_KEY = env("GEMINI_API_KEY", "")
+GEMINI_MODEL = env("GEMINI_MODEL", "gemini-2.5-flash")
+GEMINI_BASE_URL = env("GEMINI_BASE_URL", "")  # empty: Google's endpoint; set for proxies and tests
+GEMINI_API_VERSION = env("GEMINI_API_VERSION", "v1beta")
+GEMINI_TIMEOUT_SECONDS = env_int("GEMINI_TIMEOUT_SECONDS", 60)  # one HTTP call
+# Thinking tokens count against the output budget; 0 turns thinking off (2.5 Flash), "" keeps
+# the model's default (needed for models that cannot turn it off).
+GEMINI_THINKING_BUDGET = env("GEMINI_THINKING_BUDGET", "0")
+AI_PROVIDER = env("AI_PROVIDER", "gemini" if GEMINI_API_KEY else "offline")  # gemini | offline
+AI_BLOG_MAX_OUTPUT_TOKENS = env_int("AI_BLOG_MAX_OUTPUT_TOKENS", 8192)
+AI_SEO_MAX_OUTPUT_TOKENS = env_int("AI_SEO_MAX_OUTPUT_TOKENS", 1024)
+# How long POST ai/generate-* waits for the job before answering 202 with the job to poll.
+# Keep it under the web server's request timeout.
+AI_WAIT_SECONDS = float(env("AI_WAIT_SECONDS", "25"))
+# Generations per tenant per UTC day, by subscription plan ("plan:count,..."); failed jobs do
+# not count. Plans not listed get AI_DAILY_QUOTA_DEFAULT.
+AI_DAILY_QUOTA = {
+    plan.strip(): int(count)
+    for plan, _, count in (item.partition(":") for item in env_list(
+        "AI_DAILY_QUOTA", "trial:20,starter:100,business:500,enterprise:2000"))
+    if count.strip()
+}
+AI_DAILY_QUOTA_DEFAULT = env_int("AI_DAILY_QUOTA_DEFAULT", 20)
+AI_MAX_RUNNING_PER_TENANT = env_int("AI_MAX_RUNNING_PER_TENANT", 3)  # queued + running jobs
+AI_MAX_INPUT_CHARS = env_int("AI_MAX_INPUT_CHARS", 5000)
+# Retries of one provider call (Gemini 429/500/503/504 and network errors): total attempts,
+# exponential backoff with jitter, a server-sent retry delay is honoured; a delay above
+# AI_RETRY_MAX_DELAY fails the job instead of waiting.
+AI_RETRY_ATTEMPTS = env_int("AI_RETRY_ATTEMPTS", 4)
+AI_RETRY_INITIAL_DELAY = float(env("AI_RETRY_INITIAL_DELAY", "1.0"))
+AI_RETRY_MAX_DELAY = float(env("AI_RETRY_MAX_DELAY", "30"))
+AI_RETRY_JITTER = float(env("AI_RETRY_JITTER", "1.0"))
+# A job interrupted by a worker crash is re-run; after this many runs it fails instead.
+AI_MAX_RUNS = env_int("AI_MAX_RUNS", 2)
+# Jobs still queued or running after this long are failed by the periodic sweep.
+AI_JOB_STALE_SECONDS = env_int("AI_JOB_STALE_SECONDS", 900)
+AI_QUEUE = env("AI_QUEUE", "")  # empty: the default queue
+CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
+    "task": "ai.fail_stale_jobs",
+    "schedule": float(env_int("AI_STALE_SWEEP_SECONDS", 300)),
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Serve the whole product for browser tests on 127.0.0.1:PORT with a fresh database:
+# gunicorn (dashboard build + API) and a Celery worker, root domain "localhost" so that
+# companies live at http://SUB.localhost:PORT. Stops both on SIGTERM/SIGINT.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PORT="${1:-8765}"
+BIN="$PWD/.venv/bin"
+base="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/cms}"; base="${base%/*}"
+export DATABASE_URL="$base/${E2E_DATABASE:-cms_e2e}"
+export REDIS_URL="${E2E_REDIS_URL:-redis://127.0.0.1:6379/8}"
+export CELERY_TASK_DEFAULT_QUEUE="cms-e2e-$PORT"
+export ROOT_DOMAIN=localhost PUBLIC_PORT="$PORT" PUBLIC_SCHEME=http DEBUG=0
+export MEDIA_ROOT="$PWD/.data/e2e-media-$PORT" CELERY_BEAT_SCHEDULE_FILENAME="$PWD/.data/e2e-beat-$PORT"
+export PYTHONPATH="$PWD/platform:$PWD"
+mkdir -p .data
+
+bash deploy/dev/services.sh >/dev/null
+psql "$base/postgres" -qc "DROP DATABASE IF EXISTS \"${E2E_DATABASE:-cms_e2e}\" WITH (FORCE)"
+psql "$base/postgres" -qc "CREATE DATABASE \"${E2E_DATABASE:-cms_e2e}\""
+redis-cli -u "$REDIS_URL" flushdb >/dev/null
+"$BIN/python" manage.py migrate_schemas --noinput -v 0
+"$BIN/python" manage.py seed_demo >/dev/null
+
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+"$BIN/celery" -A config worker --pool solo --queues "$CELERY_TASK_DEFAULT_QUEUE" --loglevel WARNING \
+  --without-gossip --without-mingle &
+pids+=($!)
+"$BIN/gunicorn" config.wsgi --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - --log-level warning &
+pids+=($!)
+wait -n "${pids[@]}"
