@@ -1,2 +1,66 @@
-"""Routes of this app: (prefix, router) pairs mounted by config.api."""
-ROUTES: list = []
+"""Dashboard API of the media library (API.md: GET media, GET/PUT/DELETE media/{id},
+POST media/upload)."""
+from __future__ import annotations
+
+from ninja import File, Form, Router
+from ninja.files import UploadedFile
+
+from apps.core.pagination import page_params
+from apps.media import selectors, services
+from apps.media.schemas import MediaUpdateIn, media_out
+from apps.media.storage import MediaUrls
+
+router = Router(tags=["media"])
+
+
+@router.get("")
+def list_media(request, page: int | None = None, limit: int | None = None, search: str = ""):
+    params = page_params(page, limit, default_limit=20, max_limit=100)
+    queryset = selectors.media_list(search=search)
+    total = queryset.count()
+    rows = list(queryset[params.offset : params.offset + params.limit]) if total else []
+    urls = MediaUrls.current()
+    meta = params.meta(total)
+    return {
+        "success": True,
+        "media": [media_out(media, urls) for media in rows],
+        "page": params.page,
+        "limit": params.limit,
+        "totalItems": total,
+        "totalPages": meta["totalPages"],
+        "pagination": meta,
+    }
+
+
+@router.post("/upload", response={201: dict})
+def upload_media(
+    request,
+    file: File[UploadedFile],
+    fileName: Form[str] = "",  # noqa: N803 - wire names are camelCase
+    fileType: Form[str] = "",  # noqa: N803 - informational: the bytes decide the type
+    fileSize: Form[str] = "",  # noqa: N803 - informational: the bytes decide the size
+    altText: Form[str] = "",  # noqa: N803
+):
+    media = services.media_upload(uploaded_file=file, file_name=fileName, alt_text=altText, uploaded_by=request.auth)
+    return 201, {"success": True, "message": "File uploaded successfully", "media": media_out(media, MediaUrls.current())}
+
+
+@router.get("/{media_id}")
+def get_media(request, media_id: str):
+    media = selectors.media_get(media_id)
+    return {"success": True, "media": media_out(media, MediaUrls.current())}
+
+
+@router.put("/{media_id}")
+def update_media(request, media_id: str, payload: MediaUpdateIn):
+    media = services.media_update(actor=request.auth, media_id=media_id, alt_text=payload.altText)
+    return {"success": True, "message": "Media updated successfully", "media": media_out(media, MediaUrls.current())}
+
+
+@router.delete("/{media_id}")
+def delete_media(request, media_id: str):
+    services.media_delete(actor=request.auth, media_id=media_id)
+    return {"success": True, "message": "Media deleted successfully"}
+
+
+ROUTES = [("/media", router)]

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from ninja import Schema
+from pydantic import field_validator
+
+from apps.core.schemas import InSchema
+from apps.core.validation import text
+from apps.media.models import Media
+from apps.media.storage import MediaUrls
+
+ALT_TEXT_MAX = 500
+ALT_TEXT_TOO_LONG = f"Alt text must be at most {ALT_TEXT_MAX} characters"
+RENDITION_NAMES = ("thumbnail", "small", "medium", "large")
+
+
+def clean_alt_text(value) -> str:
+    value = text(value, "Alt text must be text").strip()
+    if len(value) > ALT_TEXT_MAX:
+        raise ValueError(ALT_TEXT_TOO_LONG)
+    return value
+
+
+class MediaUpdateIn(InSchema):
+    altText: str = ""
+
+    @field_validator("altText", mode="before")
+    @classmethod
+    def _alt_text(cls, value):
+        return clean_alt_text(value)
+
+
+class UploaderOut(Schema):
+    id: str | None
+    username: str | None
+
+
+class MediaOut(Schema):
+    """The Media object of API.md (documentation of what `media_out` returns)."""
+
+    id: str
+    fileName: str
+    fileType: str
+    fileSize: int
+    altText: str
+    width: int | None
+    height: int | None
+    spacesKey: str
+    link: str
+    cdnUrl: str
+    renditions: dict[str, str | None]
+    renditionsOriginalFormat: dict[str, str | None]
+    uploadedBy: UploaderOut
+    uploadedAt: datetime
+    createdAt: datetime
+
+
+def media_out(media: Media, urls: MediaUrls) -> dict:
+    """Media as JSON. `renditions` are WebP URLs (null until the rendition task made them);
+    `renditionsOriginalFormat` (+) the same sizes in the original's format."""
+    webp: dict[str, str | None] = dict.fromkeys(RENDITION_NAMES)
+    original: dict[str, str | None] = dict.fromkeys(RENDITION_NAMES)
+    for name in RENDITION_NAMES:
+        entry = (media.renditions or {}).get(name)
+        if entry:
+            webp[name] = urls.cdn(entry["webp"])
+            original[name] = urls.cdn(entry.get("original") or entry["webp"])
+    user = media.uploaded_by
+    return {
+        "id": str(media.id),
+        "fileName": media.file_name,
+        "fileType": media.file_type,
+        "fileSize": media.file_size,
+        "altText": media.alt_text,
+        "width": media.width,
+        "height": media.height,
+        "spacesKey": media.storage_key,
+        "link": urls.link(media.storage_key),
+        "cdnUrl": urls.cdn(media.storage_key),
+        "renditions": webp,
+        "renditionsOriginalFormat": original,
+        "uploadedBy": {"id": str(user.id) if user else None, "username": user.username if user else None},
+        "uploadedAt": media.uploaded_at,
+        "createdAt": media.created_at,
+    }

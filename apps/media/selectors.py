@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import uuid
+
+from django.apps import apps as django_apps
+from django.core.exceptions import FieldDoesNotExist
+from django.db.models import Q, QuerySet
+
+from apps.core.errors import NotFound
+from apps.media.models import Media
+
+NOT_FOUND = "Media not found"
+
+
+def media_list(*, search: str = "") -> QuerySet[Media]:
+    """Newest first; `search` matches file name or alt text (case-insensitive)."""
+    queryset = Media.objects.select_related("uploaded_by").order_by("-uploaded_at", "-id")
+    search = (search or "").strip()
+    if search:
+        queryset = queryset.filter(Q(file_name__icontains=search) | Q(alt_text__icontains=search))
+    return queryset
+
+
+def media_get(media_id: str | uuid.UUID, *, for_update: bool = False) -> Media:
+    try:
+        pk = uuid.UUID(str(media_id))
+    except ValueError as exc:
+        raise NotFound(NOT_FOUND) from exc
+    queryset = Media.objects.select_related("uploaded_by")
+    if for_update:
+        queryset = queryset.select_for_update(of=("self",))
+    media = queryset.filter(pk=pk).first()
+    if media is None:
+        raise NotFound(NOT_FOUND)
+    return media
+
+
+def media_featured_post_count(media: Media) -> int:
+    """How many posts use this media as featured image (0 while the content app has no
+    Post.featured_image)."""
+    try:
+        post_model = django_apps.get_model("content", "Post")
+        post_model._meta.get_field("featured_image")
+    except (LookupError, FieldDoesNotExist):
+        return 0
+    return post_model._base_manager.filter(featured_image=media).count()

@@ -1,0 +1,219 @@
+"""Writes of the media library. Files are written before the row and removed again when the
+row cannot be written; deleting a row removes its files after the transaction commits."""
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from functools import partial
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.db.models import ProtectedError
+
+from apps.core.content_version import content_version_bump
+from apps.core.errors import Conflict, ValidationFailed
+from apps.core.permissions import can, require
+from apps.media import images, selectors, storage
+from apps.media.models import Media
+from apps.media.schemas import clean_alt_text
+
+logger = logging.getLogger(__name__)
+
+UPLOAD_DENIED = "You don't have permission to upload media"
+EDIT_DENIED = "You don't have permission to edit this media"
+DELETE_DENIED = "You don't have permission to delete this media"
+FEATURED_CONFLICT = "Cannot delete media: it is currently used as featured image in {count} posts"
+FILE_NAME_MAX = 255
+
+
+def _alt_text(value: str | None) -> str:
+    try:
+        return clean_alt_text(value)
+    except ValueError as exc:
+        raise ValidationFailed(str(exc), field="altText") from exc
+
+
+def _display_name(file_name: str | None, extension: str) -> str:
+    name = os.path.basename((file_name or "").replace("\\", "/")).strip()
+    name = "".join(ch for ch in name if ch.isprintable())
+    if not name:
+        return f"image.{extension}"
+    if len(name) > FILE_NAME_MAX:
+        stem, ext = os.path.splitext(name)
+        name = stem[: FILE_NAME_MAX - len(ext[:20])] + ext[:20]
+    return name[:FILE_NAME_MAX]
+
+
+def media_upload(*, uploaded_file: UploadedFile, file_name: str | None, alt_text: str | None, uploaded_by) -> Media:
+    """The upload endpoint: the size is checked before the file is read into memory."""
+    require(uploaded_by, "media.upload", UPLOAD_DENIED)
+    images.check_size(uploaded_file.size or 0, max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES)
+    uploaded_file.seek(0)
+    data = uploaded_file.read(settings.MEDIA_MAX_UPLOAD_BYTES + 1)
+    return media_create_from_bytes(
+        data=data, file_name=file_name or uploaded_file.name or "", alt_text=alt_text or "", uploaded_by=uploaded_by
+    )
+
+
+def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploaded_by) -> Media:
+    """Validate, clean and store an image in the current tenant's library; renditions follow
+    (a Celery task enqueued on commit). Raises PayloadTooLarge/ValidationFailed; nothing is
+    stored when it raises. Needs a tenant schema (request, tenant_context or schema_context)."""
+    schema = storage.current_schema()
+    alt = _alt_text(alt_text)
+    prepared = images.prepare_upload(
+        data,
+        max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES,
+        max_pixels=settings.MEDIA_MAX_PIXELS,
+    )
+    media_id = uuid.uuid4()
+    key = storage.original_key(schema, media_id, file_name, prepared.extension)
+    storage.save_bytes(key, prepared.data)
+    try:
+        with transaction.atomic():
+            media = Media.objects.create(
+                id=media_id,
+                file_name=_display_name(file_name, prepared.extension),
+                file_type=prepared.mime,
+                file_size=len(prepared.data),
+                alt_text=alt,
+                width=prepared.width,
+                height=prepared.height,
+                storage_key=key,
+                renditions={},
+                uploaded_by=uploaded_by,
+            )
+            content_version_bump()
+            transaction.on_commit(partial(_enqueue_renditions, str(media_id)), robust=True)
+    except BaseException:
+        _delete_quietly([key], storage.media_prefix(schema, media_id))
+        raise
+    return media
+
+
+def _enqueue_renditions(media_id: str) -> None:
+    from apps.media.tasks import media_make_renditions
+
+    media_make_renditions.delay(media_id)
+
+
+def _delete_quietly(keys: list[str], prefix: str) -> None:
+    try:
+        storage.delete_keys(keys, prefix)
+    except Exception:  # noqa: BLE001 - already failing; the original error matters
+        logger.exception("could not remove media files %s", keys)
+
+
+def _require_can_change(actor, media: Media, message: str) -> None:
+    if can(actor, "media.manage"):
+        return
+    own = media.uploaded_by_id is not None and media.uploaded_by_id == getattr(actor, "pk", None)
+    if own and can(actor, "media.edit_own"):
+        return
+    require(None, "media.manage", message)
+
+
+@transaction.atomic
+def media_update(*, actor, media_id: str, alt_text: str | None) -> Media:
+    media = selectors.media_get(media_id, for_update=True)
+    _require_can_change(actor, media, EDIT_DENIED)
+    media.alt_text = _alt_text(alt_text)
+    media.save(update_fields=["alt_text"])
+    content_version_bump()
+    return media
+
+
+def media_file_keys(media: Media) -> list[str]:
+    keys = {media.storage_key}
+    for entry in (media.renditions or {}).values():
+        keys.update(key for key in (entry.get("webp"), entry.get("original")) if key)
+    return sorted(keys)
+
+
+def media_delete(*, actor, media_id: str) -> None:
+    """Delete the row now and its files (original and renditions) once that commits.
+    409 while posts use it as their featured image."""
+    with transaction.atomic():
+        media = selectors.media_get(media_id, for_update=True)
+        _require_can_change(actor, media, DELETE_DENIED)
+        count = selectors.media_featured_post_count(media)
+        if count:
+            raise Conflict(FEATURED_CONFLICT.format(count=count))
+        keys = media_file_keys(media)
+        prefix = storage.media_prefix(storage.current_schema(), media.id)
+        try:
+            with transaction.atomic():
+                media.delete()
+        except ProtectedError as exc:
+            # A post took it as featured image between the count and the delete.
+            count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
+            raise Conflict(FEATURED_CONFLICT.format(count=count)) from exc
+        content_version_bump()
+        transaction.on_commit(partial(media_files_delete, keys, prefix), robust=True)
+
+
+def media_files_delete(keys: list[str], prefix: str) -> None:
+    """Remove files now; when the storage fails, a task retries with backoff."""
+    try:
+        storage.delete_keys(keys, prefix)
+    except Exception:  # noqa: BLE001
+        logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
+        from apps.media.tasks import media_delete_files
+
+        media_delete_files.delay(keys, prefix)
+
+
+def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:
+    return all((media.renditions or {}).get(name) for name in widths)
+
+
+def media_renditions_make(*, media_id: str, force: bool = False) -> Media | None:
+    """Make and record the renditions of one media object (idempotent: a finished one is
+    skipped unless `force`). Returns None when the media no longer exists."""
+    media = Media.objects.filter(pk=media_id).first()
+    if media is None:
+        return None
+    widths = settings.MEDIA_RENDITION_WIDTHS
+    if not force and _renditions_complete(media, widths):
+        return media
+    schema = storage.current_schema()
+    data = storage.read_bytes(media.storage_key)
+    renditions = images.make_renditions(
+        data,
+        widths,
+        max_pixels=settings.MEDIA_MAX_PIXELS,
+        webp_quality=settings.MEDIA_WEBP_QUALITY,
+        jpeg_quality=settings.MEDIA_JPEG_QUALITY,
+    )
+    extension = os.path.splitext(media.storage_key)[1].lstrip(".") or "img"
+    record: dict[str, dict] = {}
+    written: list[str] = []
+    for rendition in renditions:
+        webp_key = storage.rendition_key(schema, media.id, rendition.width, "webp")
+        original_key = None
+        if webp_key not in written:
+            storage.save_bytes(webp_key, rendition.webp)
+            written.append(webp_key)
+        if rendition.original is not None:
+            original_key = storage.rendition_key(schema, media.id, rendition.width, extension)
+            if original_key not in written:
+                storage.save_bytes(original_key, rendition.original)
+                written.append(original_key)
+        record[rendition.name] = {
+            "width": rendition.width,
+            "height": rendition.height,
+            "webp": webp_key,
+            "original": original_key,
+        }
+    with transaction.atomic():
+        updated = Media.objects.filter(pk=media.pk).update(renditions=record)
+        if updated:
+            content_version_bump()
+    if not updated:
+        # Deleted while we worked: leave nothing behind.
+        _delete_quietly(written, storage.media_prefix(schema, media.id))
+        return None
+    media.renditions = record
+    return media
