@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import uuid
 
-from django.apps import apps as django_apps
-from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q, QuerySet
 
 from apps.core.errors import NotFound
@@ -36,11 +34,5 @@ def media_get(media_id: str | uuid.UUID, *, for_update: bool = False) -> Media:
 
 
 def media_featured_post_count(media: Media) -> int:
-    """How many posts use this media as featured image (0 while the content app has no
-    Post.featured_image)."""
-    try:
-        post_model = django_apps.get_model("content", "Post")
-        post_model._meta.get_field("featured_image")
-    except (LookupError, FieldDoesNotExist):
-        return 0
-    return post_model._base_manager.filter(featured_image=media).count()
+    """How many posts use this media as featured image (Post.featured_image, PROTECT)."""
+    return media.featured_in_posts.count()
