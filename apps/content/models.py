@@ -122,6 +122,8 @@ class Post(models.Model):
                 fields=["scheduled_publish_date"], name="content_post_due_idx", condition=Q(publish_scheduled=True)
             ),
             GinIndex(fields=["search_vector"], name="content_post_search_idx"),
+            # slug LIKE 'base-%' when finding the next free numeric suffix
+            models.Index(fields=["slug"], name="content_post_slug_like_idx", opclasses=["varchar_pattern_ops"]),
             # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in
             # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
         ]

@@ -16,6 +16,7 @@ companies' websites, so it is cleaned on every write with an allow-list:
 """
 from __future__ import annotations
 
+import html as _html
 import re
 
 import nh3
@@ -62,6 +63,7 @@ _DIMENSION = re.compile(r"^\d{1,5}%?$")
 # nh3 writes attribute values double-quoted with `"`, `<`, `>` and `&` escaped, so this matches
 # the iframe elements of its output exactly (an iframe's text never contains "</iframe").
 _IFRAME = re.compile(r'<iframe((?:\s+[^\s=>"/]+(?:="[^"]*")?)*)\s*>.*?</iframe>', re.IGNORECASE | re.DOTALL)
+_MEDIA_TAG = re.compile(r"<(?:img|iframe)\b", re.IGNORECASE)
 _SRC = re.compile(r'\ssrc="[^"]*"')
 
 
@@ -125,3 +127,20 @@ def sanitize_html(html: str) -> str:
         strip_comments=True,
     )
     return _IFRAME.sub(_rebuild_iframe, cleaned)
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML fragment (tags dropped, entities decoded)."""
+    if not html:
+        return ""
+    return _html.unescape(nh3.clean(html, tags=set())).replace("\xa0", " ")
+
+
+def is_blank_html(html: str) -> bool:
+    """True when the fragment shows nothing: no text, no image, no embedded video
+    (an editor's empty document is `<p>&nbsp;</p>`)."""
+    if not html or not html.strip():
+        return True
+    if _MEDIA_TAG.search(html):
+        return False
+    return not html_to_text(html).strip()

@@ -1,0 +1,684 @@
+"""Ninja schemas of the content app: the wire shapes of API.md (camelCase), and the input
+schemas carrying the spec's validation messages (spec §5)."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timezone as dt_timezone
+from urllib.parse import parse_qs, urlparse
+
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from ninja import Schema
+from pydantic import field_validator, model_validator
+
+from apps.core.html import is_blank_html
+from apps.core.schemas import InSchema
+from apps.core.validation import clean_required, clean_url, text
+
+# --- messages (spec §5 where the spec has one) ---------------------------------------------------
+TITLE_REQUIRED = "Title is required"
+CONTENT_REQUIRED = "Content is required"
+EXCERPT_REQUIRED = "Excerpt is required"
+CATEGORY_REQUIRED = "At least one category is required"
+FEATURED_REQUIRED = "Featured image is required"
+SEO_TITLE_REQUIRED = "SEO title is required"
+SEO_DESCRIPTION_REQUIRED = "SEO description is required"
+NAME_REQUIRED = "Name is required"
+SLUG_REQUIRED = "Slug is required"
+STATUS_INVALID = "Status must be one of draft, published, archived"
+DATE_INVALID = "Please enter a valid date"
+VIDEO_INVALID = "Please enter a valid YouTube video URL or ID"
+CATEGORIES_INVALID = "Categories must be a list of category ids"
+TAGS_INVALID = "Tags must be a list of tag ids"
+IMAGE_INVALID = "Image must be a media id"
+
+POST_STATUSES = ("draft", "published", "archived")
+_YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
+_YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com",
+                  "youtube-nocookie.com", "www.youtube-nocookie.com"}
+
+
+# --- field rules ---------------------------------------------------------------------------------
+def clean_max(value: str, maximum: int, label: str) -> str:
+    if len(value) > maximum:
+        raise ValueError(f"{label} must be at most {maximum} characters")
+    return value
+
+
+def clean_status(value) -> str:
+    value = text(value, STATUS_INVALID).strip().lower()
+    if not value:
+        return "draft"
+    if value not in POST_STATUSES:
+        raise ValueError(STATUS_INVALID)
+    return value
+
+
+def clean_id_list(value, message: str) -> list[str]:
+    """A JSON array of ids (strings or numbers; objects with an `id` are accepted too) -> unique
+    non-empty strings in the given order."""
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(message)
+    ids: list[str] = []
+    for item in value:
+        if isinstance(item, dict):
+            item = item.get("id")
+        if isinstance(item, bool) or not isinstance(item, (str, int)):
+            raise ValueError(message)
+        item = str(item).strip()
+        if item and item not in ids:
+            ids.append(item)
+    return ids
+
+
+def clean_media_ref(value, message: str = IMAGE_INVALID) -> str:
+    """A media id given as a string or as the `{id, ...}` object the API returns."""
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        value = value.get("id")
+        if value is None:
+            return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(message)
+    return str(value).strip()
+
+
+def clean_publish_date(value) -> datetime | None:
+    """An ISO date or date-time. A date alone means 00:00 UTC of that day; a date-time without
+    an offset is read as UTC."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        value = text(value, DATE_INVALID).strip()
+        if not value:
+            return None
+        try:
+            parsed = parse_datetime(value.replace("z", "Z"))
+            if parsed is None:
+                day = parse_date(value)
+                if day is None:
+                    raise ValueError(DATE_INVALID)
+                parsed = datetime.combine(day, time.min)
+        except ValueError as exc:  # well-formed but impossible, e.g. 2025-02-30
+            raise ValueError(DATE_INVALID) from exc
+    if timezone.is_naive(parsed):
+        parsed = parsed.replace(tzinfo=dt_timezone.utc)
+    return parsed
+
+
+def clean_video_id(value) -> str:
+    """A YouTube id from an 11-character id or a watch / youtu.be / embed / v / shorts URL."""
+    value = text(value, VIDEO_INVALID).strip()
+    if not value:
+        return ""
+    if _YOUTUBE_ID.match(value):
+        return value
+    candidate = ""
+    url = urlparse(value if "://" in value else f"https://{value}")
+    host = (url.hostname or "").lower()
+    parts = [part for part in url.path.split("/") if part]
+    if host in {"youtu.be", "www.youtu.be"} and parts:
+        candidate = parts[0]
+    elif host in _YOUTUBE_HOSTS:
+        if parts[:1] == ["watch"]:
+            candidate = (parse_qs(url.query).get("v") or [""])[0]
+        elif len(parts) >= 2 and parts[0] in {"embed", "v", "shorts", "live", "e"}:
+            candidate = parts[1]
+    if _YOUTUBE_ID.match(candidate):
+        return candidate
+    raise ValueError(VIDEO_INVALID)
+
+
+def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
+    if value is None:
+        return None
+    value = text(value, f"{label} must be text").strip()
+    return clean_max(value, maximum, label) if maximum else value
+
+
+# --- output --------------------------------------------------------------------------------------
+def media_urls():
+    """The media app's URL builder (absolute `link` of a storage key), made once per response."""
+    from apps.media.storage import MediaUrls
+
+    return MediaUrls.current()
+
+
+class AuthorOut(Schema):
+    id: str
+    username: str
+
+
+class TermRefOut(Schema):
+    id: str
+    name: str
+    slug: str
+
+
+class FeaturedImageOut(Schema):
+    id: str
+    spacesKey: str
+    altText: str
+    link: str | None
+
+
+def _terms(items) -> list[TermRefOut]:
+    return [TermRefOut(id=str(item.id), name=item.name, slug=item.slug) for item in items]
+
+
+class PostSummaryOut(Schema):
+    id: str
+    title: str
+    slug: str
+    excerpt: str
+    status: str
+    createdAt: datetime
+    publishedAt: datetime | None
+    author: AuthorOut | None
+    categories: list[TermRefOut]
+    tags: list[TermRefOut]
+    featuredImage: FeaturedImageOut | None
+    videoId: str | None
+    # (+) true while the post waits for its scheduledPublishDate (status is still "draft")
+    isScheduled: bool
+
+    @staticmethod
+    def fields_of(post, urls=None) -> dict:
+        """Needs author, featured_image (select_related) and categories, tags (prefetched).
+        `urls`: a media_urls() shared by every post of one response."""
+        image = post.featured_image
+        return {
+            "id": str(post.id),
+            "title": post.title,
+            "slug": post.slug,
+            "excerpt": post.excerpt,
+            "status": post.status,
+            "createdAt": post.created_at,
+            "publishedAt": post.published_at,
+            "author": AuthorOut(id=str(post.author.id), username=post.author.username) if post.author else None,
+            "categories": _terms(post.categories.all()),
+            "tags": _terms(post.tags.all()),
+            "featuredImage": FeaturedImageOut(
+                id=str(image.id), spacesKey=image.storage_key, altText=image.alt_text or "",
+                link=(urls or media_urls()).link(image.storage_key),
+            ) if image else None,
+            "videoId": post.video_id or None,
+            "isScheduled": post.is_scheduled,
+        }
+
+    @classmethod
+    def from_post(cls, post, urls=None) -> "PostSummaryOut":
+        return cls(**cls.fields_of(post, urls))
+
+    @classmethod
+    def many(cls, posts) -> list["PostSummaryOut"]:
+        urls = media_urls() if any(post.featured_image_id for post in posts) else None
+        return [cls.from_post(post, urls) for post in posts]
+
+
+class PostOut(PostSummaryOut):
+    content: str
+    customSlug: str
+    allowIndexing: bool
+    scheduledPublishDate: datetime | None
+    metaTitle: str
+    metaDescription: str
+    canonicalUrl: str
+    focusKeyword: str
+    ogTitle: str
+    ogDescription: str
+    ogImageId: str | None
+    twitterTitle: str
+    twitterDescription: str
+    twitterImageId: str | None
+    updatedAt: datetime
+
+    @classmethod
+    def from_post(cls, post, urls=None) -> "PostOut":
+        return cls(
+            **PostSummaryOut.fields_of(post, urls),
+            content=post.content,
+            customSlug=post.custom_slug,
+            allowIndexing=post.allow_indexing,
+            scheduledPublishDate=post.scheduled_publish_date,
+            metaTitle=post.meta_title,
+            metaDescription=post.meta_description,
+            canonicalUrl=post.canonical_url,
+            focusKeyword=post.focus_keyword,
+            ogTitle=post.og_title,
+            ogDescription=post.og_description,
+            ogImageId=str(post.og_image_id) if post.og_image_id else None,
+            twitterTitle=post.twitter_title,
+            twitterDescription=post.twitter_description,
+            twitterImageId=str(post.twitter_image_id) if post.twitter_image_id else None,
+            updatedAt=post.updated_at,
+        )
+
+
+class CategoryOut(Schema):
+    id: str
+    name: str
+    slug: str
+    description: str
+    postCount: int
+
+    @staticmethod
+    def from_category(category) -> "CategoryOut":
+        return CategoryOut(
+            id=str(category.id), name=category.name, slug=category.slug, description=category.description,
+            postCount=getattr(category, "post_count", 0),
+        )
+
+
+class TagOut(Schema):
+    id: str
+    name: str
+    slug: str
+    postCount: int
+
+    @staticmethod
+    def from_tag(tag) -> "TagOut":
+        return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0))
+
+
+# --- input: posts --------------------------------------------------------------------------------
+class SeoMetadataIn(InSchema):
+    """Absent (or null) title/description default to the post's title/excerpt; a title or
+    description sent as an empty string is refused with the spec's message."""
+
+    title: str | None = None
+    description: str | None = None
+    canonicalUrl: str = ""
+    focusKeyword: str = ""
+
+    @field_validator("title", mode="before")
+    @classmethod
+    def _title(cls, value):
+        return None if value is None else clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title")
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description(cls, value):
+        return None if value is None else clean_required(value, SEO_DESCRIPTION_REQUIRED)
+
+    @field_validator("canonicalUrl", mode="before")
+    @classmethod
+    def _canonical(cls, value):
+        return clean_max(clean_url(value), 2000, "Canonical URL")
+
+    @field_validator("focusKeyword", mode="before")
+    @classmethod
+    def _keyword(cls, value):
+        return clean_max(text(value, "Focus keyword must be text").strip(), 500, "Focus keyword")
+
+
+class _SocialFields(InSchema):
+    """(+) Open Graph and Twitter card fields, optional on create and update."""
+
+    ogTitle: str | None = None
+    ogDescription: str | None = None
+    ogImageId: str | None = None
+    twitterTitle: str | None = None
+    twitterDescription: str | None = None
+    twitterImageId: str | None = None
+
+    @field_validator("ogTitle", "twitterTitle", mode="before")
+    @classmethod
+    def _social_title(cls, value, info):
+        return _optional_text(value, "Open Graph title" if info.field_name == "ogTitle" else "Twitter title", 500)
+
+    @field_validator("ogDescription", "twitterDescription", mode="before")
+    @classmethod
+    def _social_description(cls, value, info):
+        label = "Open Graph description" if info.field_name == "ogDescription" else "Twitter description"
+        return _optional_text(value, label)
+
+    @field_validator("ogImageId", "twitterImageId", mode="before")
+    @classmethod
+    def _social_image(cls, value):
+        return None if value is None else clean_media_ref(value)
+
+
+class PostCreateIn(_SocialFields):
+    # Field order is the order of the spec's checks: the first failing one is the message.
+    postTitle: str = ""
+    postContent: str = ""
+    postExcerpt: str = ""
+    customSlug: str = ""
+    postStatus: str = "draft"
+    categories: list[str] = []
+    tags: list[str] = []
+    featuredMediaId: str = ""
+    seoMetadata: SeoMetadataIn | None = None
+    allowIndexing: bool = True
+    scheduledPublishDate: datetime | None = None
+    videoId: str = ""
+
+    @field_validator("postTitle", mode="before")
+    @classmethod
+    def _title(cls, value):
+        return clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title")
+
+    @field_validator("postContent", mode="before")
+    @classmethod
+    def _content(cls, value):
+        value = text(value, CONTENT_REQUIRED)
+        if is_blank_html(value):
+            raise ValueError(CONTENT_REQUIRED)
+        return value
+
+    @field_validator("postExcerpt", mode="before")
+    @classmethod
+    def _excerpt(cls, value):
+        return clean_required(value, EXCERPT_REQUIRED)
+
+    @field_validator("customSlug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return clean_max(text(value, "Slug must be text").strip(), 255, "Slug")
+
+    @field_validator("postStatus", mode="before")
+    @classmethod
+    def _status(cls, value):
+        return clean_status(value)
+
+    @field_validator("categories", mode="before")
+    @classmethod
+    def _categories(cls, value):
+        ids = clean_id_list(value, CATEGORIES_INVALID)
+        if not ids:
+            raise ValueError(CATEGORY_REQUIRED)
+        return ids
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _tags(cls, value):
+        return clean_id_list(value, TAGS_INVALID)
+
+    @field_validator("featuredMediaId", mode="before")
+    @classmethod
+    def _featured(cls, value):
+        value = clean_media_ref(value, FEATURED_REQUIRED)
+        if not value:
+            raise ValueError(FEATURED_REQUIRED)
+        return value
+
+    @field_validator("allowIndexing", mode="before")
+    @classmethod
+    def _indexing(cls, value):
+        return True if value is None else value
+
+    @field_validator("scheduledPublishDate", mode="before")
+    @classmethod
+    def _date(cls, value):
+        return clean_publish_date(value)
+
+    @field_validator("videoId", mode="before")
+    @classmethod
+    def _video(cls, value):
+        return clean_video_id(value)
+
+    @model_validator(mode="after")
+    def _seo_defaults(self):
+        if self.seoMetadata is None:
+            self.seoMetadata = SeoMetadataIn()
+        return self
+
+    def service_kwargs(self) -> dict:
+        seo = self.seoMetadata
+        return {
+            "title": self.postTitle,
+            "content": self.postContent,
+            "excerpt": self.postExcerpt,
+            "custom_slug": self.customSlug,
+            "status": self.postStatus,
+            "category_ids": self.categories,
+            "tag_ids": self.tags,
+            "featured_image_id": self.featuredMediaId,
+            "allow_indexing": self.allowIndexing,
+            "scheduled_publish_date": self.scheduledPublishDate,
+            "video_id": self.videoId,
+            "meta_title": seo.title if seo.title is not None else self.postTitle,
+            "meta_description": seo.description if seo.description is not None else self.postExcerpt,
+            "canonical_url": seo.canonicalUrl,
+            "focus_keyword": seo.focusKeyword,
+            "og_title": self.ogTitle or "",
+            "og_description": self.ogDescription or "",
+            "og_image_id": self.ogImageId or None,
+            "twitter_title": self.twitterTitle or "",
+            "twitter_description": self.twitterDescription or "",
+            "twitter_image_id": self.twitterImageId or None,
+        }
+
+
+class PostUpdateIn(_SocialFields):
+    """Partial: a key left out keeps its value. Title, content, excerpt, SEO title and SEO
+    description cannot be emptied; categories cannot become empty; the featured image can be
+    replaced, not removed."""
+
+    title: str | None = None
+    content: str | None = None
+    excerpt: str | None = None
+    customSlug: str | None = None
+    status: str | None = None
+    categories: list[str] | None = None
+    tags: list[str] | None = None
+    featuredImage: str | None = None
+    featuredMediaId: str | None = None  # (+) the create payload's name, accepted too
+    metaTitle: str | None = None
+    metaDescription: str | None = None
+    canonicalUrl: str | None = None
+    focusKeyword: str | None = None
+    allowIndexing: bool | None = None
+    scheduledPublishDate: datetime | None = None
+    videoId: str | None = None
+
+    @field_validator("title", mode="before")
+    @classmethod
+    def _title(cls, value):
+        return None if value is None else clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title")
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _content(cls, value):
+        if value is None:
+            return None
+        value = text(value, CONTENT_REQUIRED)
+        if is_blank_html(value):
+            raise ValueError(CONTENT_REQUIRED)
+        return value
+
+    @field_validator("excerpt", mode="before")
+    @classmethod
+    def _excerpt(cls, value):
+        return None if value is None else clean_required(value, EXCERPT_REQUIRED)
+
+    @field_validator("customSlug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return None if value is None else clean_max(text(value, "Slug must be text").strip(), 255, "Slug")
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _status(cls, value):
+        return None if value is None else clean_status(value)
+
+    @field_validator("categories", mode="before")
+    @classmethod
+    def _categories(cls, value):
+        if value is None:
+            return None
+        ids = clean_id_list(value, CATEGORIES_INVALID)
+        if not ids:
+            raise ValueError(CATEGORY_REQUIRED)
+        return ids
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _tags(cls, value):
+        return None if value is None else clean_id_list(value, TAGS_INVALID)
+
+    @field_validator("featuredImage", "featuredMediaId", mode="before")
+    @classmethod
+    def _featured(cls, value):
+        if value is None:
+            return None
+        value = clean_media_ref(value, FEATURED_REQUIRED)
+        if not value:
+            raise ValueError(FEATURED_REQUIRED)
+        return value
+
+    @field_validator("metaTitle", mode="before")
+    @classmethod
+    def _meta_title(cls, value):
+        return None if value is None else clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title")
+
+    @field_validator("metaDescription", mode="before")
+    @classmethod
+    def _meta_description(cls, value):
+        return None if value is None else clean_required(value, SEO_DESCRIPTION_REQUIRED)
+
+    @field_validator("canonicalUrl", mode="before")
+    @classmethod
+    def _canonical(cls, value):
+        return None if value is None else clean_max(clean_url(value), 2000, "Canonical URL")
+
+    @field_validator("focusKeyword", mode="before")
+    @classmethod
+    def _keyword(cls, value):
+        return _optional_text(value, "Focus keyword", 500)
+
+    @field_validator("scheduledPublishDate", mode="before")
+    @classmethod
+    def _date(cls, value):
+        return clean_publish_date(value)
+
+    @field_validator("videoId", mode="before")
+    @classmethod
+    def _video(cls, value):
+        return None if value is None else clean_video_id(value)
+
+    def service_kwargs(self) -> dict:
+        """Only the keys the caller sent, under the service's names (null counts as sent for
+        the clearable fields: scheduledPublishDate, videoId, og/twitter images)."""
+        sent = self.model_fields_set
+        names = {
+            "title": "title", "content": "content", "excerpt": "excerpt", "customSlug": "custom_slug",
+            "status": "status", "categories": "category_ids", "tags": "tag_ids", "metaTitle": "meta_title",
+            "metaDescription": "meta_description", "canonicalUrl": "canonical_url",
+            "focusKeyword": "focus_keyword", "allowIndexing": "allow_indexing",
+            "scheduledPublishDate": "scheduled_publish_date", "videoId": "video_id", "ogTitle": "og_title",
+            "ogDescription": "og_description", "ogImageId": "og_image_id", "twitterTitle": "twitter_title",
+            "twitterDescription": "twitter_description", "twitterImageId": "twitter_image_id",
+        }
+        clearable = {"scheduledPublishDate", "videoId", "ogImageId", "twitterImageId"}
+        changes = {}
+        for key, name in names.items():
+            if key not in sent:
+                continue
+            value = getattr(self, key)
+            if value is None and key not in clearable:
+                continue
+            if key in {"videoId", "ogTitle", "ogDescription", "twitterTitle", "twitterDescription", "focusKeyword"}:
+                value = value or ""
+            if key in {"ogImageId", "twitterImageId"}:
+                value = value or None
+            changes[name] = value
+        image = self.featuredImage if self.featuredImage is not None else self.featuredMediaId
+        if image is not None:
+            changes["featured_image_id"] = image
+        return changes
+
+
+# --- input: categories and tags ------------------------------------------------------------------
+def _clean_name(value) -> str:
+    return clean_max(clean_required(value, NAME_REQUIRED), 100, "Name")
+
+
+def _clean_term_slug(value) -> str:
+    from apps.core.text import slugify
+
+    raw = clean_required(value, SLUG_REQUIRED)
+    slug = slugify(raw)
+    if not slug:
+        raise ValueError("Slug must contain letters or numbers")
+    return clean_max(slug, 120, "Slug")
+
+
+class CategoryIn(InSchema):
+    name: str = ""
+    slug: str = ""
+    description: str = ""
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return _clean_name(value)
+
+    @field_validator("slug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return _clean_term_slug(value)
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description(cls, value):
+        return clean_max(text(value, "Description must be text").strip(), 2000, "Description")
+
+
+class CategoryUpdateIn(InSchema):
+    """As add; a key left out keeps its value."""
+
+    name: str | None = None
+    slug: str | None = None
+    description: str | None = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return None if value is None else _clean_name(value)
+
+    @field_validator("slug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return None if value is None else _clean_term_slug(value)
+
+    @field_validator("description", mode="before")
+    @classmethod
+    def _description(cls, value):
+        return _optional_text(value, "Description", 2000)
+
+
+class TagIn(InSchema):
+    name: str = ""
+    slug: str = ""
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return _clean_name(value)
+
+    @field_validator("slug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return _clean_term_slug(value)
+
+
+class TagUpdateIn(InSchema):
+    name: str | None = None
+    slug: str | None = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return None if value is None else _clean_name(value)
+
+    @field_validator("slug", mode="before")
+    @classmethod
+    def _slug(cls, value):
+        return None if value is None else _clean_term_slug(value)

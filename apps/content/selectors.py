@@ -1,0 +1,214 @@
+"""Reads of the content app. Each returns a QuerySet (or object) with the joins and prefetches
+its output needs, so a list costs a fixed number of queries whatever its length.
+
+The public content API reuses these: `post_list(status="published", ...)`,
+`post_get_by_slug(slug, published_only=True)`, `category_list()`, `tag_list()`.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import timedelta
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from apps.content.models import SEARCH_CONFIG, Category, Post, Tag
+from apps.core.errors import NotFound, ValidationFailed
+
+POST_NOT_FOUND = "Post not found"
+CATEGORY_NOT_FOUND = "Category not found"
+TAG_NOT_FOUND = "Tag not found"
+
+LIST_STATUSES = ("published", "draft", "archived", "all", "scheduled")
+DATE_RANGES = {"week": 7, "month": 30, "year": 365}
+SEARCH_MIN_LENGTH = 2
+SEARCH_LIMITS = {"posts": 10, "categories": 5, "tags": 5}
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _uuid(value) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+# --- posts ---------------------------------------------------------------------------------------
+def post_queryset(*, with_content: bool = True) -> QuerySet[Post]:
+    """Posts with author, featured image, categories and tags loaded (4 queries for any list)."""
+    queryset = (
+        Post.objects.select_related("author", "featured_image")
+        .prefetch_related(
+            Prefetch("categories", queryset=Category.objects.only("id", "name", "slug").order_by("name")),
+            Prefetch("tags", queryset=Tag.objects.only("id", "name", "slug").order_by("name")),
+        )
+        .defer("search_vector")
+    )
+    return queryset if with_content else queryset.defer("content", "search_vector")
+
+
+def search_condition(query: str) -> Q:
+    """Full-text match on title and content (every word, as a prefix: `djan` finds Django,
+    `running` finds run) or a partial match anywhere in the title."""
+    query = query.strip()
+    condition = Q(title__icontains=query)
+    words = _WORD.findall(query.lower())[:16]
+    if words:
+        condition |= Q(search_vector=_prefix_query(words))
+    return condition
+
+
+def _prefix_query(words: list[str]) -> SearchQuery:
+    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=SEARCH_CONFIG)
+
+
+def _term_condition(relation: str, value: str) -> Q:
+    """A category/tag filter given by id or by slug."""
+    value = value.strip()
+    as_uuid = _uuid(value)
+    if as_uuid is not None:
+        return Q(**{f"{relation}__id": as_uuid})
+    return Q(**{f"{relation}__slug": value.lower()})
+
+
+def post_list(
+    *,
+    status: str | None = "all",
+    search: str | None = None,
+    category: str | None = None,
+    tag: str | None = None,
+    with_content: bool = False,
+) -> QuerySet[Post]:
+    status = (status or "all").strip().lower()
+    if status not in LIST_STATUSES:
+        raise ValidationFailed("Status must be one of published, draft, archived, all", field="status")
+    queryset = post_queryset(with_content=with_content)
+    if status == "scheduled":
+        queryset = queryset.filter(status=Post.Status.DRAFT, publish_scheduled=True)
+    elif status != "all":
+        queryset = queryset.filter(status=status)
+    if search and search.strip():
+        queryset = queryset.filter(search_condition(search))
+    if category and category.strip():
+        queryset = queryset.filter(_term_condition("categories", category))
+    if tag and tag.strip():
+        queryset = queryset.filter(_term_condition("tags", tag))
+    return queryset.order_by("-created_at", "-id")
+
+
+def post_get(post_id) -> Post:
+    as_uuid = _uuid(post_id)
+    post = post_queryset().filter(pk=as_uuid).first() if as_uuid else None
+    if post is None:
+        raise NotFound(POST_NOT_FOUND)
+    return post
+
+
+def post_get_by_slug(slug: str, *, published_only: bool = False) -> Post:
+    queryset = post_queryset().filter(slug=(slug or "").strip().lower())
+    if published_only:
+        queryset = queryset.filter(status=Post.Status.PUBLISHED)
+    post = queryset.first()
+    if post is None:
+        raise NotFound(POST_NOT_FOUND)
+    return post
+
+
+# --- categories and tags -------------------------------------------------------------------------
+def category_list() -> QuerySet[Category]:
+    return Category.objects.annotate(post_count=Count("posts")).order_by("name", "id")
+
+
+def category_get(category_id) -> Category:
+    as_uuid = _uuid(category_id)
+    category = category_list().filter(pk=as_uuid).first() if as_uuid else None
+    if category is None:
+        raise NotFound(CATEGORY_NOT_FOUND)
+    return category
+
+
+def category_get_by_slug(slug: str) -> Category:
+    category = category_list().filter(slug=(slug or "").strip().lower()).first()
+    if category is None:
+        raise NotFound(CATEGORY_NOT_FOUND)
+    return category
+
+
+def tag_list(*, search: str | None = None) -> QuerySet[Tag]:
+    queryset = Tag.objects.annotate(post_count=Count("posts"))
+    if search and search.strip():
+        queryset = queryset.filter(Q(name__icontains=search.strip()) | Q(slug__icontains=search.strip()))
+    return queryset.order_by("name", "id")
+
+
+def tag_get(tag_id) -> Tag:
+    as_uuid = _uuid(tag_id)
+    tag = tag_list().filter(pk=as_uuid).first() if as_uuid else None
+    if tag is None:
+        raise NotFound(TAG_NOT_FOUND)
+    return tag
+
+
+def tag_get_by_slug(slug: str) -> Tag:
+    tag = tag_list().filter(slug=(slug or "").strip().lower()).first()
+    if tag is None:
+        raise NotFound(TAG_NOT_FOUND)
+    return tag
+
+
+# --- GET /api/search -----------------------------------------------------------------------------
+SEARCH_TYPES = ("posts", "categories", "tags")
+_TYPE_ALIASES = {"post": "posts", "posts": "posts", "category": "categories", "categories": "categories",
+                 "tag": "tags", "tags": "tags"}
+
+
+def parse_search_types(types: str | None) -> tuple[str, ...]:
+    raw = [part.strip().lower() for part in (types or "").split(",") if part.strip()]
+    if not raw or "all" in raw:
+        return SEARCH_TYPES
+    chosen = []
+    for part in raw:
+        if part not in _TYPE_ALIASES:
+            raise ValidationFailed("Types must be posts, categories, tags or all", field="types")
+        if _TYPE_ALIASES[part] not in chosen:
+            chosen.append(_TYPE_ALIASES[part])
+    return tuple(chosen)
+
+
+def content_search(*, query: str | None, types: str | None = None, status: str | None = None,
+                   date_range: str | None = None) -> dict[str, list]:
+    """Posts (best match first, then newest), categories and tags matching `query`, with the
+    spec's limits (10 posts, 5 categories, 5 tags). Status and date range filter posts only."""
+    query = (query or "").strip()
+    if len(query) < SEARCH_MIN_LENGTH:
+        raise ValidationFailed(f"Search query must be at least {SEARCH_MIN_LENGTH} characters", field="q")
+    chosen = parse_search_types(types)
+    status = (status or "all").strip().lower()
+    if status not in ("published", "draft", "archived", "all"):
+        raise ValidationFailed("Status must be one of published, draft, archived, all", field="status")
+    date_range = (date_range or "").strip().lower()
+    if date_range and date_range not in DATE_RANGES and date_range != "all":
+        raise ValidationFailed("Date range must be week, month or year", field="dateRange")
+
+    results: dict[str, list] = {"posts": [], "categories": [], "tags": []}
+    if "posts" in chosen:
+        posts = post_queryset(with_content=False).filter(search_condition(query))
+        if status != "all":
+            posts = posts.filter(status=status)
+        if date_range in DATE_RANGES:
+            posts = posts.filter(created_at__gte=timezone.now() - timedelta(days=DATE_RANGES[date_range]))
+        words = _WORD.findall(query.lower())[:16]
+        if words:
+            posts = posts.annotate(rank=SearchRank(F("search_vector"), _prefix_query(words)))
+            posts = posts.order_by("-rank", "-created_at", "-id")
+        else:
+            posts = posts.order_by("-created_at", "-id")
+        results["posts"] = list(posts[: SEARCH_LIMITS["posts"]])
+    term_match = Q(name__icontains=query) | Q(slug__icontains=query)
+    if "categories" in chosen:
+        results["categories"] = list(category_list().filter(term_match)[: SEARCH_LIMITS["categories"]])
+    if "tags" in chosen:
+        results["tags"] = list(tag_list().filter(term_match)[: SEARCH_LIMITS["tags"]])
+    return results

@@ -1,0 +1,395 @@
+"""Writes of the content app. Every write sanitises post HTML, checks the actor's role through
+apps.core.permissions, runs in one transaction and bumps the tenant's content version.
+
+Publishing rules:
+- only roles with `post.publish` (editor, admin) may set status "published";
+- "published" with a scheduledPublishDate in the future schedules the post: it stays a draft
+  with `publish_scheduled` set until the scheduler (tasks.publish_scheduled_posts) publishes it;
+- publishedAt is set the first time a post becomes published and kept afterwards;
+- authors edit and delete their own posts only, and cannot change a post once published.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from apps.content.models import Category, Post, Tag
+from apps.content.schemas import FEATURED_REQUIRED
+from apps.core.content_version import content_version_bump
+from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
+from apps.core.html import sanitize_html
+from apps.core.permissions import can, require
+from apps.core.text import slugify
+from apps.media.models import Media
+
+CANNOT_CREATE = "You don't have permission to create posts"
+CANNOT_EDIT = "You don't have permission to edit this post"
+CANNOT_DELETE = "You don't have permission to delete this post"
+CANNOT_PUBLISH = "Authors cannot publish posts. Ask an editor or admin to publish it."
+CANNOT_EDIT_PUBLISHED = "Authors cannot change a published post. Ask an editor or admin to make the change."
+UNKNOWN_CATEGORIES = "One or more selected categories do not exist"
+UNKNOWN_TAGS = "One or more selected tags do not exist"
+UNKNOWN_FEATURED = "The featured image does not exist in the media library"
+UNKNOWN_IMAGE = "The image does not exist in the media library"
+CATEGORY_SLUG_TAKEN = "A category with this slug already exists"
+TAG_SLUG_TAKEN = "A tag with this slug already exists"
+SLUG_MAX = 200
+_SLUG_SUFFIX = re.compile(r"-(\d+)$")
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def _uuids(ids: list[str], message: str, field: str) -> list[uuid.UUID]:
+    parsed = []
+    for value in ids:
+        try:
+            parsed.append(uuid.UUID(str(value)))
+        except (TypeError, ValueError) as exc:
+            raise ValidationFailed(message, field=field) from exc
+    return list(dict.fromkeys(parsed))
+
+
+def _lock_existing(table: str, ids: list[uuid.UUID], message: str, field: str) -> list[uuid.UUID]:
+    """Check every id exists, holding a KEY SHARE lock on the rows until commit so a concurrent
+    delete of one of them waits for us (and then sees it in use) instead of racing."""
+    if not ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT id FROM "{table}" WHERE id = ANY(%s) FOR KEY SHARE', [ids])
+        found = {row[0] for row in cursor.fetchall()}
+    if len(found) != len(ids):
+        raise ValidationFailed(message, field=field)
+    return ids
+
+
+def _media_id(value: str | None, *, message: str, field: str) -> uuid.UUID | None:
+    if not value:
+        return None
+    ids = _uuids([value], message, field)
+    return _lock_existing(Media._meta.db_table, ids, message, field)[0]
+
+
+def _unique_post_slug(source: str, *, exclude_id=None) -> str:
+    """The spec's slug of `source`, with -2, -3, ... appended when another post has it."""
+    base = slugify(source)[:SLUG_MAX].strip("-") or "post"
+    taken = Post.objects.filter(slug__startswith=base)
+    if exclude_id is not None:
+        taken = taken.exclude(pk=exclude_id)
+    slugs = set(taken.values_list("slug", flat=True))
+    if base not in slugs:
+        return base
+    suffixes = [int(match.group(1)) for slug in slugs
+                if slug.startswith(base + "-") and (match := _SLUG_SUFFIX.match(slug[len(base):]))]
+    return f"{base}-{max([1, *suffixes]) + 1}"
+
+
+def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = False) -> None:
+    """Save, retrying with the next suffix when a concurrent write took the slug meanwhile."""
+    for attempt in range(5):
+        post.slug = _unique_post_slug(source, exclude_id=None if force_insert else post.pk)
+        try:
+            with transaction.atomic():
+                post.save(force_insert=force_insert)
+            return
+        except IntegrityError:
+            slug_taken = Post.objects.filter(slug=post.slug).exclude(pk=post.pk).exists()
+            if not slug_taken or attempt == 4:
+                raise
+
+
+def _is_owner(actor, post: Post) -> bool:
+    return post.author_id is not None and actor is not None and post.author_id == actor.pk
+
+
+def _apply_status(post: Post, *, actor, status: str, now: datetime) -> None:
+    if status == Post.Status.PUBLISHED:
+        require(actor, "post.publish", CANNOT_PUBLISH)
+        due = post.scheduled_publish_date
+        if post.status != Post.Status.PUBLISHED and due is not None and due > now:
+            post.status = Post.Status.DRAFT
+            post.publish_scheduled = True
+            return
+        post.status = Post.Status.PUBLISHED
+        post.publish_scheduled = False
+        if post.published_at is None:
+            post.published_at = now
+        return
+    post.status = status
+    post.publish_scheduled = False
+
+
+# --- posts ---------------------------------------------------------------------------------------
+@transaction.atomic
+def post_create(
+    *,
+    author,
+    title: str,
+    content: str,
+    excerpt: str,
+    category_ids: list[str],
+    featured_image_id: str,
+    status: str = Post.Status.DRAFT,
+    custom_slug: str = "",
+    tag_ids: list[str] | None = None,
+    allow_indexing: bool = True,
+    scheduled_publish_date: datetime | None = None,
+    video_id: str = "",
+    meta_title: str = "",
+    meta_description: str = "",
+    canonical_url: str = "",
+    focus_keyword: str = "",
+    og_title: str = "",
+    og_description: str = "",
+    og_image_id: str | None = None,
+    twitter_title: str = "",
+    twitter_description: str = "",
+    twitter_image_id: str | None = None,
+) -> Post:
+    require(author, "post.create", CANNOT_CREATE)
+    categories = _lock_existing(
+        Category._meta.db_table, _uuids(category_ids, UNKNOWN_CATEGORIES, "categories"), UNKNOWN_CATEGORIES,
+        "categories",
+    )
+    if not categories:
+        raise ValidationFailed("At least one category is required", field="categories")
+    tags = _lock_existing(Tag._meta.db_table, _uuids(tag_ids or [], UNKNOWN_TAGS, "tags"), UNKNOWN_TAGS, "tags")
+    if not featured_image_id:
+        raise ValidationFailed(FEATURED_REQUIRED, field="featuredMediaId")
+    post = Post(
+        title=title.strip(),
+        custom_slug=custom_slug.strip(),
+        excerpt=excerpt.strip(),
+        content=sanitize_html(content),
+        author=author,
+        allow_indexing=allow_indexing,
+        scheduled_publish_date=scheduled_publish_date,
+        video_id=video_id,
+        meta_title=meta_title,
+        meta_description=meta_description,
+        canonical_url=canonical_url,
+        focus_keyword=focus_keyword,
+        og_title=og_title,
+        og_description=og_description,
+        twitter_title=twitter_title,
+        twitter_description=twitter_description,
+        featured_image_id=_media_id(featured_image_id, message=UNKNOWN_FEATURED, field="featuredMediaId"),
+        og_image_id=_media_id(og_image_id, message=UNKNOWN_IMAGE, field="ogImageId"),
+        twitter_image_id=_media_id(twitter_image_id, message=UNKNOWN_IMAGE, field="twitterImageId"),
+    )
+    _apply_status(post, actor=author, status=status or Post.Status.DRAFT, now=timezone.now())
+    _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
+    post.categories.set(categories)
+    post.tags.set(tags)
+    content_version_bump()
+    return post
+
+
+_PLAIN_FIELDS = (
+    "title", "excerpt", "allow_indexing", "scheduled_publish_date", "video_id", "meta_title", "meta_description",
+    "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
+)
+
+
+def _check_can_edit(actor, post: Post) -> None:
+    if not can(actor, "post.edit_any"):
+        if not (can(actor, "post.edit_own") and _is_owner(actor, post)):
+            raise PermissionDenied(CANNOT_EDIT)
+        if post.status == Post.Status.PUBLISHED and not can(actor, "post.publish"):
+            raise PermissionDenied(CANNOT_EDIT_PUBLISHED)
+
+
+@transaction.atomic
+def post_update(*, actor, post: Post, **changes) -> Post:
+    """Partial update: only the keyword arguments given change (names as in post_create)."""
+    post = Post.objects.select_for_update().defer("search_vector").get(pk=post.pk)
+    _check_can_edit(actor, post)
+    for name in _PLAIN_FIELDS:
+        if name in changes:
+            value = changes[name]
+            setattr(post, name, value.strip() if isinstance(value, str) and name in {"title", "excerpt"} else value)
+    if "content" in changes:
+        post.content = sanitize_html(changes["content"])
+    if "featured_image_id" in changes:
+        post.featured_image_id = _media_id(
+            changes["featured_image_id"], message=UNKNOWN_FEATURED, field="featuredImage"
+        )
+        if post.featured_image_id is None:
+            raise ValidationFailed(FEATURED_REQUIRED, field="featuredImage")
+    for name, field in (("og_image_id", "ogImageId"), ("twitter_image_id", "twitterImageId")):
+        if name in changes:
+            setattr(post, name, _media_id(changes[name], message=UNKNOWN_IMAGE, field=field))
+    categories = tags = None
+    if "category_ids" in changes:
+        categories = _lock_existing(
+            Category._meta.db_table, _uuids(changes["category_ids"], UNKNOWN_CATEGORIES, "categories"),
+            UNKNOWN_CATEGORIES, "categories",
+        )
+        if not categories:
+            raise ValidationFailed("At least one category is required", field="categories")
+    if "tag_ids" in changes:
+        tags = _lock_existing(
+            Tag._meta.db_table, _uuids(changes["tag_ids"] or [], UNKNOWN_TAGS, "tags"), UNKNOWN_TAGS, "tags"
+        )
+
+    now = timezone.now()
+    if changes.get("status"):
+        _apply_status(post, actor=actor, status=changes["status"], now=now)
+    elif "scheduled_publish_date" in changes and post.publish_scheduled:
+        # Moving the date of a scheduled post re-evaluates it (a past date publishes now).
+        _apply_status(post, actor=actor, status=Post.Status.PUBLISHED, now=now)
+
+    new_slug_source = (changes.get("custom_slug") or "").strip()
+    if new_slug_source and slugify(new_slug_source) != post.slug:
+        post.custom_slug = new_slug_source
+        _save_with_unique_slug(post, new_slug_source)
+    else:
+        if new_slug_source:
+            post.custom_slug = new_slug_source
+        post.save()
+    if categories is not None:
+        post.categories.set(categories)
+    if tags is not None:
+        post.tags.set(tags)
+    content_version_bump()
+    return post
+
+
+@transaction.atomic
+def post_delete(*, actor, post: Post) -> None:
+    """Removes the post and its category/tag links; never the categories, tags or media."""
+    allowed = can(actor, "post.delete_any") or (can(actor, "post.delete_own") and _is_owner(actor, post))
+    if not allowed:
+        raise PermissionDenied(CANNOT_DELETE)
+    Post.objects.filter(pk=post.pk).delete()
+    content_version_bump()
+
+
+def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
+    """Publish this tenant's scheduled posts whose date has come. Idempotent: a post is
+    published once (rows are locked and skipped when another run holds them)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(
+            Post.objects.select_for_update(skip_locked=True)
+            .filter(publish_scheduled=True, status=Post.Status.DRAFT, scheduled_publish_date__lte=now)
+            .values_list("id", "published_at")
+        )
+        if not due:
+            return []
+        Post.objects.filter(pk__in=[pk for pk, _ in due]).update(
+            status=Post.Status.PUBLISHED,
+            publish_scheduled=False,
+            published_at=Coalesce("published_at", Value(now)),
+            updated_at=now,
+        )
+        content_version_bump()
+    return [pk for pk, _ in due]
+
+
+# --- categories ----------------------------------------------------------------------------------
+def _used_in_posts(count: int) -> str:
+    return f"{count} post" if count == 1 else f"{count} posts"
+
+
+def _slug_conflict(message: str) -> Conflict:
+    return Conflict(message, errors=[{"field": "slug", "message": message}])
+
+
+@transaction.atomic
+def category_create(*, name: str, slug: str, description: str = "") -> Category:
+    if Category.objects.filter(slug=slug).exists():
+        raise _slug_conflict(CATEGORY_SLUG_TAKEN)
+    try:
+        with transaction.atomic():
+            category = Category.objects.create(name=name, slug=slug, description=description)
+    except IntegrityError as exc:
+        raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
+    category.post_count = 0
+    content_version_bump()
+    return category
+
+
+@transaction.atomic
+def category_update(*, category: Category, name: str | None = None, slug: str | None = None,
+                    description: str | None = None) -> Category:
+    post_count = getattr(category, "post_count", 0)
+    category = Category.objects.select_for_update().get(pk=category.pk)
+    if slug is not None and slug != category.slug:
+        if Category.objects.filter(slug=slug).exclude(pk=category.pk).exists():
+            raise _slug_conflict(CATEGORY_SLUG_TAKEN)
+        category.slug = slug
+    if name is not None:
+        category.name = name
+    if description is not None:
+        category.description = description
+    try:
+        with transaction.atomic():
+            category.save()
+    except IntegrityError as exc:
+        raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
+    category.post_count = post_count
+    content_version_bump()
+    return category
+
+
+@transaction.atomic
+def category_delete(*, category: Category) -> None:
+    category = Category.objects.select_for_update().get(pk=category.pk)
+    count = Post.categories.through.objects.filter(category_id=category.pk).count()
+    if count:
+        raise Conflict(
+            f'Cannot delete category "{category.name}": it is currently used in posts '
+            f"({_used_in_posts(count)}). Remove it from those posts first."
+        )
+    category.delete()
+    content_version_bump()
+
+
+# --- tags ----------------------------------------------------------------------------------------
+@transaction.atomic
+def tag_create(*, name: str, slug: str) -> Tag:
+    if Tag.objects.filter(slug=slug).exists():
+        raise _slug_conflict(TAG_SLUG_TAKEN)
+    try:
+        with transaction.atomic():
+            tag = Tag.objects.create(name=name, slug=slug)
+    except IntegrityError as exc:
+        raise _slug_conflict(TAG_SLUG_TAKEN) from exc
+    tag.post_count = 0
+    content_version_bump()
+    return tag
+
+
+@transaction.atomic
+def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None) -> Tag:
+    post_count = getattr(tag, "post_count", 0)
+    tag = Tag.objects.select_for_update().get(pk=tag.pk)
+    if slug is not None and slug != tag.slug:
+        if Tag.objects.filter(slug=slug).exclude(pk=tag.pk).exists():
+            raise _slug_conflict(TAG_SLUG_TAKEN)
+        tag.slug = slug
+    if name is not None:
+        tag.name = name
+    try:
+        with transaction.atomic():
+            tag.save()
+    except IntegrityError as exc:
+        raise _slug_conflict(TAG_SLUG_TAKEN) from exc
+    tag.post_count = post_count
+    content_version_bump()
+    return tag
+
+
+@transaction.atomic
+def tag_delete(*, tag: Tag) -> None:
+    tag = Tag.objects.select_for_update().get(pk=tag.pk)
+    count = Post.tags.through.objects.filter(tag_id=tag.pk).count()
+    if count:
+        raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}')
+    tag.delete()
+    content_version_bump()
