@@ -204,6 +204,17 @@ if SENTRY_DSN:
 # =============================================================================================
 
 # --- Content (apps.content) ------------------------------------------------------------------
+# Scheduled publishing: Celery beat checks every CONTENT_PUBLISH_INTERVAL seconds for posts whose
+# scheduledPublishDate has come, in every company that is not suspended.
+CONTENT_PUBLISH_INTERVAL = env_int("CONTENT_PUBLISH_INTERVAL", 60)
+# A per-company publish task not started within this many seconds is dropped (the next run covers it).
+CONTENT_PUBLISH_TASK_EXPIRES = env_int("CONTENT_PUBLISH_TASK_EXPIRES", 300)
+CELERY_BEAT_SCHEDULE["content-publish-scheduled-posts"] = {
+    "task": "content.publish_scheduled_posts",
+    "schedule": float(CONTENT_PUBLISH_INTERVAL),
+    "options": {"expires": CONTENT_PUBLISH_INTERVAL},
+}
+DEMO_SEED_HOOKS.append("apps.content.seed.seed_demo_content")
 
 # --- Media (apps.media) ----------------------------------------------------------------------
 # Where media files live: "local" (MEDIA_ROOT, served at MEDIA_URL) or "s3" (any S3-compatible
