@@ -1,2 +1,66 @@
-"""Routes of this app: (prefix, router) pairs mounted by config.api."""
-ROUTES: list = []
+"""AI writing endpoints (API.md): generate a blog draft or SEO metadata on the worker queue,
+and read a job. By default a generate call waits up to AI_WAIT_SECONDS for its job."""
+from __future__ import annotations
+
+from django.conf import settings
+from ninja import Query, Router
+
+from apps.ai import selectors, services
+from apps.ai.errors import GenerationFailed
+from apps.ai.models import GenerationJob
+from apps.ai.schemas import (
+    STILL_RUNNING,
+    SUCCESS_MESSAGES,
+    AsyncQuery,
+    BlogGenerateIn,
+    SeoGenerateIn,
+    job_brief,
+    job_full,
+)
+from apps.core.permissions import require
+
+router = Router(tags=["ai"])
+CANNOT_GENERATE = "You don't have permission to use the AI generator"
+STARTED = "Generation started"
+
+
+def _reply(job: GenerationJob, *, wait: bool):
+    if wait:
+        job = selectors.generation_job_wait(job=job, timeout=settings.AI_WAIT_SECONDS)
+    if job.status == GenerationJob.Status.SUCCEEDED:
+        return 200, {"success": True, "message": SUCCESS_MESSAGES[job.kind], "data": job.result,
+                     "job": job_brief(job)}
+    if job.status == GenerationJob.Status.FAILED:
+        raise GenerationFailed(job.error)
+    return 202, {"success": True, "message": STILL_RUNNING if wait else STARTED, "job": job_brief(job)}
+
+
+@router.post("/generate-blog", response={200: dict, 202: dict})
+def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
+    require(request.auth, "ai.generate", CANNOT_GENERATE)
+    job = services.generation_job_create(
+        user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.BLOG,
+        input={"inputContent": payload.inputContent, "contentType": payload.contentType},
+        tone=payload.tone, audience=payload.targetAudience,
+    )
+    return _reply(job, wait=not query.async_)
+
+
+@router.post("/generate-seo", response={200: dict, 202: dict})
+def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
+    require(request.auth, "ai.generate", CANNOT_GENERATE)
+    job = services.generation_job_create(
+        user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.SEO,
+        input={"title": payload.title, "content": payload.content, "excerpt": payload.excerpt},
+    )
+    return _reply(job, wait=not query.async_)
+
+
+@router.get("/jobs/{job_id}", response=dict)
+def get_job(request, job_id: str):
+    require(request.auth, "ai.generate", CANNOT_GENERATE)
+    job = selectors.generation_job_get(job_id=job_id, user=request.auth)
+    return {"success": True, "job": job_full(job)}
+
+
+ROUTES = [("/ai", router)]

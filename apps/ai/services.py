@@ -1,0 +1,182 @@
+"""Writes of the AI app: creating generation jobs within the tenant's limits, running them
+(from the Celery task), and failing the ones that were abandoned."""
+from __future__ import annotations
+
+import hashlib
+import logging
+from contextlib import contextmanager
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Case, Count, Q, Value, When
+from django.utils import timezone
+
+from apps.ai import notify
+from apps.ai.models import GenerationJob
+from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
+from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
+from apps.core.errors import RateLimited
+
+logger = logging.getLogger(__name__)
+
+Kind, Status = GenerationJob.Kind, GenerationJob.Status
+FAILURE_MESSAGES = {Kind.BLOG: BLOG_FAILED, Kind.SEO: SEO_FAILED}
+BUSY_RETRY_AFTER = 5  # seconds: a running generation usually ends within this
+
+
+def daily_quota(plan: str) -> int:
+    return settings.AI_DAILY_QUOTA.get(plan, settings.AI_DAILY_QUOTA_DEFAULT)
+
+
+def _lock_key(name: str) -> int:
+    """A signed 64-bit key for PostgreSQL advisory locks."""
+    return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+def _seconds_until_tomorrow(now) -> int:
+    tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(1, int((tomorrow - now).total_seconds()))
+
+
+def _check_limits(*, plan: str) -> None:
+    """The tenant's daily quota and its cap on unfinished jobs. Runs under the tenant's admission
+    lock, so concurrent requests cannot both take the last slot."""
+    now = timezone.now()
+    day_start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    live_since = now - timedelta(seconds=settings.AI_JOB_STALE_SECONDS)
+    counts = GenerationJob.objects.filter(created_at__gte=min(day_start, live_since)).aggregate(
+        unfinished=Count("id", filter=Q(status__in=GenerationJob.UNFINISHED, created_at__gte=live_since)),
+        today=Count("id", filter=Q(created_at__gte=day_start) & ~Q(status=Status.FAILED)),
+    )
+    quota = daily_quota(plan)
+    if counts["today"] >= quota:
+        raise RateLimited(
+            f"Daily AI generation limit reached ({quota} per day on the {plan} plan). Please try again tomorrow.",
+            retry_after=_seconds_until_tomorrow(now),
+        )
+    running = settings.AI_MAX_RUNNING_PER_TENANT
+    if counts["unfinished"] >= running:
+        raise RateLimited(
+            f"Too many AI generations in progress (at most {running} at a time). "
+            "Please wait for one to finish and try again.",
+            retry_after=BUSY_RETRY_AFTER,
+        )
+
+
+def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str = "",  # noqa: A002
+                          audience: str = "") -> GenerationJob:
+    """Record a job and enqueue it once the row is committed; 429 beyond the tenant's limits."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(f"ai-admission:{connection.schema_name}")])
+        _check_limits(plan=plan)
+        job = GenerationJob.objects.create(
+            kind=kind, input=input, tone=tone, audience=audience, created_by=user, status=Status.QUEUED
+        )
+        transaction.on_commit(partial(_enqueue, job.pk))
+    return job
+
+
+def _enqueue(job_id) -> None:
+    from apps.ai.tasks import run_generation_job
+
+    options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
+    try:
+        run_generation_job.apply_async(args=[str(job_id)], **options)
+    except Exception:  # noqa: BLE001 - the broker is down: the job must not stay queued forever
+        logger.exception("could not enqueue AI generation job %s", job_id)
+        job = GenerationJob.objects.filter(pk=job_id).first()
+        if job is not None and not job.is_finished:
+            _finish(job, status=Status.FAILED, error=FAILURE_MESSAGES[job.kind])
+
+
+@contextmanager
+def _job_lock(job_id):
+    """A session-level advisory lock on the job: held while a worker runs it, released by
+    PostgreSQL when that worker's connection ends (a crashed worker frees it by itself)."""
+    key = _lock_key(f"ai-job:{job_id}")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        acquired = bool(cursor.fetchone()[0])
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+            except DatabaseError:  # the connection is gone, and the lock with it
+                logger.warning("could not release the lock of AI job %s", job_id, exc_info=True)
+
+
+def _finish(job: GenerationJob, *, status: str, result: dict | None = None, error: str = "") -> None:
+    job.status = status
+    job.result = result
+    job.error = error
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "result", "error", "finished_at"])
+    notify.job_finished_signal(schema_name=connection.schema_name, job_id=job.pk)
+
+
+def _generate(job: GenerationJob, provider) -> dict:
+    data = job.input or {}
+    if job.kind == Kind.BLOG:
+        return provider.generate_blog(BlogRequest(
+            input_content=data.get("inputContent", ""), tone=job.tone or "professional",
+            audience=job.audience or "general",
+        ))
+    return provider.generate_seo(SeoRequest(
+        title=data.get("title", ""), content=data.get("content", ""), excerpt=data.get("excerpt", ""),
+    ))
+
+
+def generation_job_run(*, job_id: str) -> str:
+    """Run one job, at most once at a time and never again once finished.
+
+    Deliveries are at-least-once (acks_late): a job whose worker died mid-run comes back with
+    status running and is run again, up to AI_MAX_RUNS runs in all. Returns what happened."""
+    with _job_lock(job_id) as acquired:
+        if not acquired:
+            logger.info("AI job %s is being run by another worker; skipping this delivery", job_id)
+            return "busy"
+        job = GenerationJob.objects.filter(pk=job_id).first()
+        if job is None:
+            return "missing"
+        if job.is_finished:
+            return "already-finished"
+        if job.runs >= settings.AI_MAX_RUNS:
+            logger.error("AI job %s was interrupted %d times; failing it", job_id, job.runs)
+            _finish(job, status=Status.FAILED, error=FAILURE_MESSAGES[job.kind])
+            return job.status
+        provider = get_provider()
+        job.status = Status.RUNNING
+        job.runs += 1
+        job.started_at = timezone.now()
+        job.provider = provider.name
+        job.save(update_fields=["status", "runs", "started_at", "provider"])
+        try:
+            result = _generate(job, provider)
+        except GenerationError as exc:
+            logger.warning("AI job %s failed: %s (%s)", job_id, exc.message, exc.detail)
+            _finish(job, status=Status.FAILED, error=exc.message)
+        except Exception:  # noqa: BLE001 - any other failure still ends the job
+            logger.exception("AI job %s crashed", job_id)
+            _finish(job, status=Status.FAILED, error=FAILURE_MESSAGES[job.kind])
+        else:
+            _finish(job, status=Status.SUCCEEDED, result=result)
+        return job.status
+
+
+def generation_jobs_fail_stale(*, older_than_seconds: int) -> int:
+    """Fail the jobs of the current schema still unfinished after `older_than_seconds`."""
+    now = timezone.now()
+    return GenerationJob.objects.filter(
+        status__in=GenerationJob.UNFINISHED, created_at__lt=now - timedelta(seconds=older_than_seconds)
+    ).update(
+        status=Status.FAILED,
+        finished_at=now,
+        error=Case(*(When(kind=kind, then=Value(message)) for kind, message in FAILURE_MESSAGES.items()),
+                   default=Value(BLOG_FAILED)),
+    )

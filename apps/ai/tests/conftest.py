@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import pytest
+
+from apps.ai.providers.gemini import GeminiProvider
+from apps.ai.providers.retry import RetryPolicy
+from apps.ai.tests.fake_gemini import FakeGemini
+
+# Small delays so retry tests run in well under a second while still measurable.
+FAST_RETRY = RetryPolicy(attempts=4, initial_delay=0.05, max_delay=2.0, jitter=0.02)
+
+
+@pytest.fixture
+def fake_gemini():
+    fake = FakeGemini().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def gemini(fake_gemini):
+    """The gemini provider, through the real google-genai client, talking to the fake server."""
+    return GeminiProvider(api_key="test-key", model="gemini-test", base_url=fake_gemini.url,
+                          api_version="v1beta", timeout_seconds=10, retry=FAST_RETRY)
+
+
+@pytest.fixture
+def offline_ai(settings):
+    settings.AI_PROVIDER = "offline"
+    settings.AI_DAILY_QUOTA = {"trial": 1000}
+    settings.AI_MAX_RUNNING_PER_TENANT = 1000
+    return settings
+
+
+@pytest.fixture
+def eager_celery(monkeypatch):
+    """Tasks run inline when enqueued (needs a transactional test: they are sent on commit)."""
+    from config.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", True)
+    monkeypatch.setattr(app.conf, "task_eager_propagates", False)
+    return app
+
+
+@pytest.fixture
+def gemini_env(fake_gemini, monkeypatch):
+    """Environment for worker subprocesses: the gemini provider on the fake server, fast retries."""
+    for name, value in {
+        "AI_PROVIDER": "gemini",
+        "GEMINI_API_KEY": "test-key",
+        "GEMINI_MODEL": "gemini-test",
+        "GEMINI_BASE_URL": fake_gemini.url,
+        "GEMINI_TIMEOUT_SECONDS": "60",
+        "AI_RETRY_ATTEMPTS": "3",
+        "AI_RETRY_INITIAL_DELAY": "0.05",
+        "AI_RETRY_JITTER": "0.02",
+        "AI_QUEUE": "",
+    }.items():
+        monkeypatch.setenv(name, value)
+    return fake_gemini
+
+
+@pytest.fixture
+def gemini_worker(gemini_env, celery_worker_process):
+    """A real Celery worker (subprocess) whose provider is gemini on the fake server."""
+    return celery_worker_process
