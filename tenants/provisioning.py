@@ -41,14 +41,46 @@ def expected_migrations_digest() -> str:
     """Digest of every migration the code ships (what a fully migrated schema records)."""
     loader = MigrationLoader(None, ignore_no_migrations=True)
     names = sorted(f"{app}.{name}" for app, name in loader.disk_migrations)
-    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+    return hashlib.md5("\n".join(names).encode(), usedforsecurity=False).hexdigest()
+
+
+def _digest_sql(quoted_schema: str) -> str:
+    # Same string as expected_migrations_digest(): "app.name" lines in byte order (COLLATE "C").
+    return (
+        "SELECT md5(string_agg(app || '.' || name, E'\\n' ORDER BY (app || '.' || name) COLLATE \"C\")) "
+        f"FROM {quoted_schema}.django_migrations"
+    )
 
 
 def applied_migrations_digest(schema_name: str) -> str:
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT app, name FROM {quote_schema_name(schema_name)}.django_migrations")
-        names = sorted(f"{app}.{name}" for app, name in cursor.fetchall())
-    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+        cursor.execute(_digest_sql(quote_schema_name(schema_name)))
+        return cursor.fetchone()[0] or ""
+
+
+def schemas_behind(schema_names: list[str]) -> list[str]:
+    """The schemas whose applied migrations differ from the code's, found with two queries
+    whatever the number of schemas (instead of Django's per-schema catalog scans)."""
+    if not schema_names:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relname = 'django_migrations' AND c.relkind = 'r' AND n.nspname = ANY(%s)",
+            [list(schema_names)],
+        )
+        with_table = {row[0] for row in cursor.fetchall()}
+        digests: dict[str, str] = {}
+        names = [name for name in schema_names if name in with_table]
+        for start in range(0, len(names), 500):
+            chunk = names[start:start + 500]
+            sql = " UNION ALL ".join(
+                f"SELECT %s, ({_digest_sql(quote_schema_name(name))})" for name in chunk
+            )
+            cursor.execute(sql, chunk)
+            digests.update(dict(cursor.fetchall()))
+    expected = expected_migrations_digest()
+    return [name for name in schema_names if digests.get(name) != expected]
 
 
 def _pg_dump_schema(schema_name: str) -> str:
@@ -109,8 +141,9 @@ def _seed_tables(schema_name: str) -> list[list]:
     return seeded
 
 
-def template_rebuild(*, verbosity: int = 0) -> ProvisioningTemplate:
-    """Migrate the template schema and capture its DDL. Called by migrate_schemas."""
+def template_rebuild(*, verbosity: int = 0, force: bool = False) -> ProvisioningTemplate:
+    """Migrate the template schema and capture its DDL. Called by migrate_schemas; a no-op
+    when the template already records every migration the code ships."""
     from django.core.management import call_command
 
     name = template_schema()
@@ -118,6 +151,10 @@ def template_rebuild(*, verbosity: int = 0) -> ProvisioningTemplate:
         cursor.execute("SELECT pg_advisory_lock(%s)", [_TEMPLATE_LOCK])
     try:
         connection.set_schema_to_public()
+        current = ProvisioningTemplate.objects.filter(schema_name=name).first()
+        if (not force and current is not None and current.migrations_digest == expected_migrations_digest()
+                and schema_exists(name) and schemas_behind([name]) == []):
+            return current
         if not schema_exists(name):
             with connection.cursor() as cursor:
                 cursor.execute(f"CREATE SCHEMA {quote_schema_name(name)}")
