@@ -70,6 +70,11 @@ ROOT_URLCONF = "config.urls"
 DATABASE_ROUTERS = ("django_tenants.routers.TenantSyncRouter",)
 # The schema every new tenant is copied from (rebuilt by migrate_schemas).
 TENANT_TEMPLATE_SCHEMA = env("TENANT_TEMPLATE_SCHEMA", "tenant_template")
+# How migrate_schemas migrates company schemas that are behind: "multiprocessing" (parallel)
+# or "standard" (one by one).
+TENANT_MIGRATION_EXECUTOR = env("TENANT_MIGRATION_EXECUTOR", "multiprocessing")
+TENANT_MULTIPROCESSING_MAX_PROCESSES = env_int("TENANT_MULTIPROCESSING_MAX_PROCESSES", 2)
+TENANT_MULTIPROCESSING_CHUNKS = env_int("TENANT_MULTIPROCESSING_CHUNKS", 2)
 RESERVED_SUBDOMAINS = set(
     env_list(
         "RESERVED_SUBDOMAINS",
