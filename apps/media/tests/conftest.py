@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import socket
 import uuid
 
@@ -103,6 +104,12 @@ def s3(moto_endpoint, settings):
     bucket = f"media-{uuid.uuid4().hex[:12]}"
     service = S3(moto_endpoint, bucket)
     service.client.create_bucket(Bucket=bucket)
+    # Public read, as a deployment's bucket policy makes it (README, Media library).
+    service.client.put_bucket_policy(Bucket=bucket, Policy=json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
+                       "Resource": f"arn:aws:s3:::{bucket}/*"}],
+    }))
     settings.STORAGES = {
         **settings.STORAGES,
         settings.MEDIA_STORAGE_ALIAS: s3_media_storage(
