@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
-        flower bench-provision lint clean
+        flower bench-provision bench-migrate lint clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -59,6 +59,9 @@ flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:
 
 bench-provision: install db ## median sign-up time with 1, 100 and 500 existing tenants
 	$(BIN)/python bench/provision.py
+
+bench-migrate: install db ## migrate_schemas with 100 and 1000 companies: no-op and one new migration
+	$(BIN)/python bench/migrate.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist
