@@ -295,6 +295,54 @@ STORAGES = {
 }
 
 # --- Analytics and public content API (apps.analytics, apps.public_api) ---------------------
+# After a Redis failure, skip Redis for this many seconds (serve uncached, write events to
+# PostgreSQL) instead of paying the socket timeout on every request.
+REDIS_BREAKER_SECONDS = float(env("REDIS_BREAKER_SECONDS", "2"))
+# Page-view tracking: events wait in a per-tenant Redis stream until the flush task moves them
+# to PostgreSQL (raw events kept ANALYTICS_RAW_RETENTION_DAYS) and rolls them up per day.
+ANALYTICS_RAW_RETENTION_DAYS = env_int("ANALYTICS_RAW_RETENTION_DAYS", 90)
+ANALYTICS_HASH_SECRET = env("ANALYTICS_HASH_SECRET", "") or SECRET_KEY  # visitor-hash key (daily salts)
+ANALYTICS_STREAM_MAXLEN = env_int("ANALYTICS_STREAM_MAXLEN", 1_000_000)  # per tenant, approximate cap
+ANALYTICS_FLUSH_BATCH = env_int("ANALYTICS_FLUSH_BATCH", 2000)
+ANALYTICS_FLUSH_MAX_BATCHES = env_int("ANALYTICS_FLUSH_MAX_BATCHES", 50)  # per task run
+ANALYTICS_FLUSH_QUEUED_TTL = env_int("ANALYTICS_FLUSH_QUEUED_TTL", 60)
+ANALYTICS_ROLLUP_BATCH = env_int("ANALYTICS_ROLLUP_BATCH", 5000)
+ANALYTICS_TOP_REFERRERS = env_int("ANALYTICS_TOP_REFERRERS", 20)
+CELERY_BEAT_SCHEDULE["analytics-flush"] = {
+    "task": "analytics.dispatch_flush",
+    "schedule": float(env_int("ANALYTICS_FLUSH_SECONDS", 10)),
+}
+CELERY_BEAT_SCHEDULE["analytics-rollup"] = {
+    "task": "analytics.dispatch_rollup",
+    "schedule": float(env_int("ANALYTICS_ROLLUP_SECONDS", 300)),
+}
+CELERY_BEAT_SCHEDULE["analytics-purge"] = {
+    "task": "analytics.dispatch_purge",
+    "schedule": float(env_int("ANALYTICS_PURGE_SECONDS", 24 * 3600)),
+}
+# Public content API (/api/v1, x-api-key): responses cached in Redis per tenant, query, key
+# kind and content version; browsers and CDNs may keep them PUBLIC_API_MAX_AGE seconds.
+PUBLIC_API_CACHE = env_bool("PUBLIC_API_CACHE", True)
+PUBLIC_API_CACHE_TTL = env_int("PUBLIC_API_CACHE_TTL", 600)
+PUBLIC_API_MAX_AGE = env_int("PUBLIC_API_MAX_AGE", 60)
+PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> tenant + key hashes (fast path)
+# Requests per key per window, by subscription plan ("plan:count,..."); others get the default.
+PUBLIC_API_RATE_LIMIT = env_int("PUBLIC_API_RATE_LIMIT", 600)
+PUBLIC_API_RATE_WINDOW = env_int("PUBLIC_API_RATE_WINDOW", 60)
+PUBLIC_API_RATE_LIMITS = {
+    plan.strip(): int(count)
+    for plan, _, count in (item.partition(":") for item in env_list("PUBLIC_API_RATE_LIMITS", ""))
+    if count.strip()
+}
+# CORS (django-cors-headers) for the public API only: any origin may read with the key header.
+INSTALLED_APPS += ["corsheaders"]
+MIDDLEWARE.insert(0, "corsheaders.middleware.CorsMiddleware")
+CORS_URLS_REGEX = r"^/api/v1(?:/.*)?$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ("GET", "HEAD", "POST", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key")
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Cache")
+CORS_PREFLIGHT_MAX_AGE = 86400
 
 # --- AI writing (apps.ai) ----------------------------------------------------------------------
 # The key stays on the server: browsers never see it. Without a key the offline provider writes

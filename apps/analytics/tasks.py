@@ -1,0 +1,95 @@
+"""Analytics background work.
+
+Per tenant (sent from the tenant's context, so tenant-schemas-celery runs them in its schema):
+- analytics.flush_events: Redis stream -> PostgreSQL in batches, then the rollup;
+- analytics.rollup: fold events not rolled up yet (e.g. written directly while Redis was down);
+- analytics.purge: drop raw events older than ANALYTICS_RAW_RETENTION_DAYS.
+Dispatchers (celery beat, public schema) send them for every tenant that is not suspended;
+the flush only where the tenant's stream has events. All tasks are idempotent.
+"""
+from __future__ import annotations
+
+import logging
+
+import redis
+from celery import shared_task
+from django.conf import settings
+from django.db import connection
+from django_tenants.utils import get_public_schema_name, tenant_context
+
+from apps.analytics import buffer, redis_conn, services
+
+logger = logging.getLogger(__name__)
+
+
+def _queued_key(schema: str) -> str:
+    return f"{redis_conn.prefix()}:analytics:flush-queued:{schema}"
+
+
+@shared_task(name="analytics.flush_events", acks_late=True, ignore_result=True)
+def flush_events() -> int:
+    schema = connection.schema_name
+    handled = 0
+    try:
+        redis_conn.client().delete(_queued_key(schema))
+        handled = services.pageview_flush()
+    except redis.RedisError as exc:
+        redis_conn.failed(exc, "analytics flush skipped")
+    services.pageview_rollup()
+    return handled
+
+
+@shared_task(name="analytics.rollup", acks_late=True, ignore_result=True)
+def rollup() -> int:
+    return services.pageview_rollup()
+
+
+@shared_task(name="analytics.purge", acks_late=True, ignore_result=True)
+def purge() -> dict:
+    return services.pageview_purge()
+
+
+def active_tenants() -> list:
+    from tenants.models import Client
+
+    return list(
+        Client.objects.exclude(status=Client.Status.SUSPENDED)
+        .exclude(schema_name=get_public_schema_name())
+        .order_by("created_at")
+    )
+
+
+def _send_each(task, tenants) -> int:
+    for tenant in tenants:
+        with tenant_context(tenant):
+            task.delay()
+    return len(tenants)
+
+
+@shared_task(name="analytics.dispatch_flush", ignore_result=True)
+def dispatch_flush() -> int:
+    """Send a flush for every active tenant whose stream holds events (one flush in the queue
+    per tenant at a time)."""
+    tenants = active_tenants()
+    try:
+        pending = buffer.pending_counts([tenant.schema_name for tenant in tenants])
+        client = redis_conn.client()
+        due = [
+            tenant for tenant in tenants
+            if pending.get(tenant.schema_name)
+            and client.set(_queued_key(tenant.schema_name), "1", nx=True, ex=settings.ANALYTICS_FLUSH_QUEUED_TTL)
+        ]
+    except redis.RedisError as exc:
+        redis_conn.failed(exc, "analytics flush dispatch skipped")
+        return 0
+    return _send_each(flush_events, due)
+
+
+@shared_task(name="analytics.dispatch_rollup", ignore_result=True)
+def dispatch_rollup() -> int:
+    return _send_each(rollup, active_tenants())
+
+
+@shared_task(name="analytics.dispatch_purge", ignore_result=True)
+def dispatch_purge() -> int:
+    return _send_each(purge, active_tenants())
