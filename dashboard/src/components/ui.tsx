@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
 
 export function Spinner({ small, label = 'Loading' }: { small?: boolean; label?: string }) {
@@ -87,7 +88,8 @@ export function Dialog({ open, title, onClose, children, footer, wide }: DialogP
     return () => document.removeEventListener('keydown', onKey);
   }, [open, onClose]);
   if (!open) return null;
-  return (
+  // Rendered into <body> so a dialog with its own form never nests inside the page's form.
+  return createPortal(
     <div
       className="dialog-backdrop"
       onMouseDown={(e) => {
@@ -106,7 +108,8 @@ export function Dialog({ open, title, onClose, children, footer, wide }: DialogP
         <div className="dialog-body">{children}</div>
         {footer ? <div className="dialog-footer">{footer}</div> : null}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

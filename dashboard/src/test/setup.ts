@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './server';
 
@@ -34,8 +35,15 @@ if (!('ResizeObserver' in window)) {
   };
 }
 
+// Screens are lazy chunks: the first render of one in a worker can take a while.
+configure({ asyncUtilTimeout: 4000 });
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
+  // Toasts live in a module-level store: drop them so none leaks into the next test.
+  act(() => {
+    toast.dismiss();
+  });
   cleanup();
   server.resetHandlers();
   localStorage.clear();
