@@ -14,6 +14,7 @@ from django.urls import set_urlconf
 from django_tenants.middleware.main import TenantMainMiddleware
 
 from apps.core.api import envelope
+from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
 from tenants.models import Client, Domain
 
@@ -46,6 +47,7 @@ class TenantMiddleware(TenantMainMiddleware):
         if tenant.is_suspended and _is_api(request.path_info):
             return envelope(403, "This company account is suspended. Please contact support.", "forbidden")
         tenant.domain_url = hostname
+        bind_tenant(tenant.schema_name)
         request.tenant = tenant
         connection.set_tenant(tenant)
         request.urlconf = settings.ROOT_URLCONF

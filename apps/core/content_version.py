@@ -10,18 +10,20 @@ from django.conf import settings
 from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
-_client: redis.Redis | None = None
+_clients: dict[str, redis.Redis] = {}
 
 
 def redis_client() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(
-            settings.REDIS_URL,
+    """One pooled client per Redis URL (the URL can change under test settings)."""
+    url = settings.REDIS_URL
+    client = _clients.get(url)
+    if client is None:
+        client = _clients[url] = redis.Redis.from_url(
+            url,
             socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
             socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
         )
-    return _client
+    return client
 
 
 def _key(schema_name: str) -> str:

@@ -3,6 +3,7 @@ import uuid
 from django.http import HttpRequest, JsonResponse
 
 from apps.core.errors import STATUS_CODES, error_body
+from apps.core.logging import request_id_var, tenant_var
 
 
 class RequestIdMiddleware:
@@ -14,7 +15,13 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest):
         incoming = request.headers.get("X-Request-ID", "")
         request.id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
-        response = self.get_response(request)
+        request_token = request_id_var.set(request.id)
+        tenant_token = tenant_var.set("-")
+        try:
+            response = self.get_response(request)
+        finally:
+            request_id_var.reset(request_token)
+            tenant_var.reset(tenant_token)
         response["X-Request-ID"] = request.id
         return response
 

@@ -7,8 +7,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from celery.signals import task_prerun  # noqa: E402
 from tenant_schemas_celery.app import CeleryApp  # noqa: E402
 
 app = CeleryApp("cms")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect(weak=False)
+def _log_context(task=None, **kwargs):
+    """Tag logs and Sentry events of each task with its tenant (tenant-schemas-celery has
+    already switched the connection's schema when this runs)."""
+    from django.db import connection
+
+    from apps.core.logging import bind_tenant
+
+    bind_tenant(getattr(connection, "schema_name", "public"))

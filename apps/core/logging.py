@@ -1,0 +1,25 @@
+"""Request-scoped log context: every log line carries the request id and the tenant."""
+from __future__ import annotations
+
+import contextvars
+import logging
+
+request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+tenant_var: contextvars.ContextVar[str] = contextvars.ContextVar("tenant", default="-")
+
+
+class ContextFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id_var.get()
+        record.tenant = tenant_var.get()
+        return True
+
+
+def bind_tenant(schema_name: str) -> None:
+    tenant_var.set(schema_name)
+    try:
+        import sentry_sdk
+
+        sentry_sdk.set_tag("tenant", schema_name)
+    except ImportError:  # pragma: no cover
+        pass
