@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
-        flower bench-provision bench-migrate lint clean
+        flower bench-provision bench-migrate bench-media lint clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -32,7 +32,7 @@ seed: migrate ## create the demo tenant (demo) with its admin and sample content
 	$(BIN)/python manage.py seed_demo
 
 dashboard: ## build the dashboard (served by Django on every host)
-	@if [ -f dashboard/package.json ]; then cd dashboard && npm install --no-audit --no-fund && npm run build; \
+	@if [ -f dashboard/package.json ]; then cd dashboard && (if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi) && npm run build; \
 	else echo "no dashboard to build"; fi
 
 dev: seed dashboard ## set up everything and run web + worker + beat (Ctrl-C stops all)
@@ -40,10 +40,10 @@ dev: seed dashboard ## set up everything and run web + worker + beat (Ctrl-C sto
 	@echo "  Dashboard: http://demo.localhost:8000   login: admin@example.com / admin12345"
 	@echo "  Sign-up:   http://localhost:8000/register"
 	@echo ""
-	DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+	PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
 
 run: ## run web + worker + beat without setting up
-	DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+	PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
 
 test: test-backend test-dashboard ## run every test
 
@@ -62,6 +62,9 @@ bench-provision: install db ## median sign-up time with 1, 100 and 500 existing 
 
 bench-migrate: install db ## migrate_schemas with 100 and 1000 companies: no-op and one new migration
 	$(BIN)/python bench/migrate.py
+
+bench-media: install db ## media: upload checks, renditions, a refused pixel bomb, list over 1000 rows
+	$(BIN)/python bench/media.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist
