@@ -198,6 +198,10 @@ def make_renditions(data: bytes, widths: dict[str, int], *, max_pixels: int, web
     fmt = image.format
     with image:
         image.seek(0)
+        if fmt == "JPEG":
+            # Decode at a reduced DCT scale when even the largest rendition is much smaller.
+            target = min(max(widths.values()), image.width)
+            image.draft(None, (target, max(1, round(image.height * target / image.width))))
         image.load()
         icc = image.info.get("icc_profile")
         has_alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
