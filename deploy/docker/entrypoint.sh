@@ -1,0 +1,23 @@
+#!/bin/sh
+# web | worker | beat | flower | migrate | <any command>
+set -e
+cd /app
+case "${1:-web}" in
+  web)
+    exec gunicorn config.wsgi --bind "0.0.0.0:${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
+      --threads "${WEB_THREADS:-1}" --timeout "${WEB_TIMEOUT:-60}" --max-requests "${WEB_MAX_REQUESTS:-5000}" \
+      --max-requests-jitter 500 --access-logfile - ;;
+  worker)
+    exec celery -A config worker --loglevel INFO --queues "${CELERY_TASK_DEFAULT_QUEUE:-cms}" \
+      --concurrency "${WORKER_CONCURRENCY:-2}" ;;
+  beat)
+    exec celery -A config beat --loglevel INFO --schedule "${CELERY_BEAT_SCHEDULE_FILENAME:-/data/celerybeat-schedule}" ;;
+  flower)
+    # FLOWER_BASIC_AUTH=user:password is read by Flower itself.
+    exec celery -A config flower --port="${FLOWER_PORT:-5555}" ;;
+  migrate)
+    python manage.py migrate_schemas --noinput
+    if [ "${SEED_DEMO:-0}" = "1" ]; then python manage.py seed_demo; fi ;;
+  *)
+    exec "$@" ;;
+esac
