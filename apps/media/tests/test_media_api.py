@@ -411,3 +411,25 @@ def test_operator_command_makes_missing_renditions(api, tenant, other_tenant, me
     assert api.get(f"/api/media/{media['id']}").json()["media"]["renditions"]["small"].endswith("/300w.webp")
     call_command("media_renditions", sync=True, stdout=out)  # nothing missing any more
     assert out.getvalue().strip().endswith("made renditions of 0 media objects")
+
+
+def test_a_post_taking_the_image_during_delete_still_gets_409(api, tenant, admin, monkeypatch):
+    """The count and the delete race with a post update: PROTECT catches what the count missed."""
+    from apps.content.models import Post
+    from apps.media import selectors
+
+    media = upload(api, make_image()).json()["media"]
+    with schema_context(tenant.schema_name):
+        Post.objects.create(title="Late", slug="late", featured_image_id=media["id"], author=admin)
+    real_count = selectors.media_featured_post_count
+    calls = []
+
+    def stale_first_count(m):
+        calls.append(m)
+        return 0 if len(calls) == 1 else real_count(m)
+
+    monkeypatch.setattr(selectors, "media_featured_post_count", stale_first_count)
+    response = api.delete(f"/api/media/{media['id']}")
+    assert response.status_code == 409
+    assert response.json()["message"] == "Cannot delete media: it is currently used as featured image in 1 posts"
+    assert api.get(f"/api/media/{media['id']}").status_code == 200
