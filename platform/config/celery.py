@@ -10,7 +10,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from celery.signals import task_prerun  # noqa: E402
 from tenant_schemas_celery.app import CeleryApp  # noqa: E402
 
-app = CeleryApp("cms")
+app = CeleryApp("cms", task_cls="apps.core.tasks_base:CMSTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
