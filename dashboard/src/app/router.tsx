@@ -25,7 +25,8 @@ const PostEdit = lazyNamed(() => import('@/features/posts/routes/PostEdit'), 'Po
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
 
 export function buildRoutes(config: CmsConfig): RouteObject[] {
-  if (config.tenant && !config.tenantFound) {
+  // A host that names no registered company: every path is the 404 page.
+  if (!config.tenantFound) {
     return [{ path: '*', element: <NotFound /> }];
   }
   const onTenant = !!config.tenant;

@@ -1,0 +1,156 @@
+// Minimal end-to-end harness: starts the real backend, drives Debian's Chromium through
+// playwright-core, takes screenshots, and prints "N passed, N failed".
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const DASHBOARD = path.resolve(HERE, '..');
+export const REPO = path.resolve(DASHBOARD, '..');
+export const SHOTS = path.join(HERE, 'screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Chromium from the system (never downloaded): found on PATH at run time. */
+export function findChromium() {
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      const found = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (found) return found;
+    } catch {
+      // try the next name
+    }
+  }
+  throw new Error('Chromium was not found on PATH. Install it with your system packages (Debian: apt-get install chromium).');
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function healthy(port) {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/api/health', headers: { Host: `localhost:${port}` }, timeout: 2000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Start deploy/dev/e2e-server.sh PORT in its own process group; resolves when /api/health answers. */
+export async function startServer(port, { timeoutMs = 240_000 } = {}) {
+  const script = path.join(REPO, 'deploy', 'dev', 'e2e-server.sh');
+  mkdirSync(HERE, { recursive: true });
+  const log = createWriteStream(path.join(HERE, '.server.log'));
+  const env = {
+    ...process.env,
+    // A database and Redis db of its own, so a backend e2e run on the same machine is not disturbed.
+    E2E_DATABASE: process.env.E2E_DATABASE || 'cms_e2e_dashboard',
+    E2E_REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
+  };
+  const child = spawn('bash', [script, String(port)], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let exited = null;
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (exited !== null) return resolve();
+      child.once('exit', () => resolve());
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return resolve();
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        resolve();
+      }, 10_000).unref();
+    });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`e2e server exited with ${exited}; see e2e/.server.log`);
+    if (await healthy(port)) return { stop };
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await stop();
+  throw new Error('e2e server did not answer /api/health in time; see e2e/.server.log');
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Sequential named steps; a failed step stops the flow (later steps depend on it). */
+export function createRunner() {
+  const results = [];
+  let failedFlow = false;
+  return {
+    results,
+    async step(name, fn) {
+      if (failedFlow) {
+        results.push({ name, status: 'skipped' });
+        console.log(`  - ${name} (skipped)`);
+        return;
+      }
+      const started = Date.now();
+      try {
+        await fn();
+        results.push({ name, status: 'passed' });
+        console.log(`  ✓ ${name} (${Date.now() - started} ms)`);
+      } catch (err) {
+        failedFlow = true;
+        results.push({ name, status: 'failed', error: err });
+        console.log(`  ✗ ${name}\n    ${String(err?.stack || err).split('\n').slice(0, 6).join('\n    ')}`);
+      }
+    },
+    reset() {
+      failedFlow = false;
+    },
+    summary() {
+      const passed = results.filter((r) => r.status === 'passed').length;
+      const failed = results.filter((r) => r.status === 'failed').length;
+      const skipped = results.filter((r) => r.status === 'skipped').length;
+      return { passed, failed, skipped, line: `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}` };
+    },
+  };
+}
+
+export function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}

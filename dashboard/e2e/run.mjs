@@ -1,0 +1,241 @@
+// End-to-end flow of the dashboard against the real backend (deploy/dev/e2e-server.sh):
+// register a company, sign in on its subdomain, create a category, upload an image, write and
+// publish a post with the editor, see it in the list and detail, edit it, delete it.
+// Screenshots of each main screen go to e2e/screenshots/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
+
+const T = 20_000;
+
+async function main() {
+  if (!process.env.E2E_SKIP_BUILD || !existsSync(path.join(DASHBOARD, 'dist', 'index.html'))) {
+    console.log('Building the dashboard...');
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: DASHBOARD, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  rmSync(SHOTS, { recursive: true, force: true });
+  mkdirSync(SHOTS, { recursive: true });
+
+  const port = Number(process.env.E2E_PORT) || (await freePort());
+  console.log(`Starting the backend on 127.0.0.1:${port}...`);
+  const server = await startServer(port);
+  const run = createRunner();
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    context.setDefaultTimeout(T);
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    const shot = (name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+    const root = `http://localhost:${port}`;
+    const sub = `e2e${Date.now().toString(36)}`;
+    const tenant = `http://${sub}.localhost:${port}`;
+    const admin = { username: 'e2eadmin', email: `admin@${sub}.example.com`, password: 'e2e-password-123' };
+    const title = `E2E post ${sub}`;
+    const edited = `${title} (edited)`;
+    const category = `E2E Category ${sub}`;
+    let imageBytes;
+
+    console.log('Flow: company, sign-in, post life cycle');
+    await run.step('root domain /login asks for the company', async () => {
+      await page.goto(`${root}/login`);
+      await page.getByLabel('Company subdomain').waitFor();
+      await shot('01-root-login');
+    });
+
+    await run.step('register a company (two steps)', async () => {
+      await page.getByRole('link', { name: 'Create New Account' }).click();
+      await page.getByLabel('Company Name').fill('E2E Test Company');
+      await page.getByLabel('Contact Name').fill('Erin Tester');
+      await page.getByLabel('Contact Email').fill(`contact@${sub}.example.com`);
+      await page.getByLabel('Subdomain').fill(sub);
+      await shot('02-register-step1');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Username').fill(admin.username);
+      await page.getByLabel('Email', { exact: true }).fill(admin.email);
+      await page.getByLabel('Password', { exact: true }).fill(admin.password);
+      await shot('03-register-step2');
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await page.waitForURL(`${tenant}/login`, { timeout: 60_000 });
+    });
+
+    await run.step('sign in on the company subdomain', async () => {
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByLabel('Password', { exact: true }).fill(admin.password);
+      await shot('04-tenant-login');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL(`${tenant}/dashboard`);
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.getByText('Total Posts').waitFor();
+      await page.waitForTimeout(500);
+      await shot('05-dashboard');
+      // A real PNG to upload: part of this screen.
+      imageBytes = await page.screenshot({ clip: { x: 0, y: 0, width: 800, height: 450 } });
+    });
+
+    await run.step('open the create form (editor loads lazily)', async () => {
+      await page.getByRole('link', { name: 'Posts' }).first().click();
+      await page.getByText('No posts found. Create your first post!').waitFor();
+      await shot('06-posts-empty');
+      await page.getByRole('link', { name: 'Add Post' }).first().click();
+      await page.getByRole('heading', { name: 'Create New Post' }).waitFor();
+      await page.locator('.ck-editor__editable').waitFor();
+    });
+
+    await run.step('create a category from the post form', async () => {
+      await page.getByRole('button', { name: 'Add New' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add New Category' });
+      await dialog.getByLabel('Name').fill(category);
+      await dialog.getByLabel('Description').fill('Made by the end-to-end test');
+      await shot('07-add-category');
+      await dialog.getByRole('button', { name: 'Add Category' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const box = page.getByRole('checkbox', { name: category });
+      await box.waitFor();
+      expect(await box.isChecked(), 'the new category is selected');
+    });
+
+    await run.step('upload an image and pick it as featured image', async () => {
+      await page.getByRole('button', { name: 'Select Featured Image' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Select Featured Image' });
+      await dialog.getByRole('button', { name: 'Upload New' }).click();
+      await dialog.locator('input[type=file]').setInputFiles({ name: `cover-${sub}.png`, mimeType: 'image/png', buffer: imageBytes });
+      const tile = dialog.getByRole('button', { name: `cover-${sub}.png` });
+      await tile.waitFor();
+      await shot('08-media-picker');
+      await tile.click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('img.featured-preview').first().waitFor();
+    });
+
+    await run.step('write the post with the editor', async () => {
+      await page.getByLabel('Title').fill(title);
+      await page.getByLabel('Title').blur();
+      const editable = page.locator('.ck-editor__editable');
+      await editable.click();
+      await page.keyboard.type('Written by the end-to-end test. ');
+      await page.keyboard.press('Control+b');
+      await page.keyboard.type('Bold words');
+      await page.keyboard.press('Control+b');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Second paragraph.');
+      await page.getByRole('button', { name: 'Insert image from media library' }).click();
+      const picker = page.getByRole('dialog', { name: 'Insert Image' });
+      await picker.getByRole('button', { name: `cover-${sub}.png` }).click();
+      await picker.waitFor({ state: 'detached' });
+      await editable.locator('img').waitFor();
+      await page.getByLabel('Excerpt').fill('A post made by the end-to-end test.');
+      await page.getByLabel('Status').selectOption('published');
+      await shot('09-editor');
+      await page.getByRole('button', { name: 'HTML', exact: true }).click();
+      const html = await page.getByLabel('Content HTML source').inputValue();
+      expect(html.includes('<strong>Bold words</strong>'), `bold text in the HTML source: ${html}`);
+      await shot('10-editor-html');
+      await page.getByRole('button', { name: 'Visual', exact: true }).click();
+      await page.locator('.ck-editor__editable').waitFor();
+      await page.getByRole('tab', { name: 'SEO' }).click();
+      expect((await page.getByLabel('URL Slug').inputValue()) === title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''), 'slug derived');
+      await page.getByLabel('SEO Description').fill('Meta description written by the end-to-end test.');
+      await shot('11-seo-tab');
+    });
+
+    await run.step('publish it and see it in the list', async () => {
+      await page.getByRole('button', { name: 'Publish Post' }).click();
+      await page.waitForURL(`${tenant}/dashboard/posts`);
+      await page.getByRole('link', { name: title, exact: true }).waitFor();
+      await page.getByText(category).first().waitFor();
+      await shot('12-posts-list');
+    });
+
+    await run.step('search finds it', async () => {
+      const box = page.getByRole('searchbox', { name: 'Search' }).first();
+      await box.fill(sub);
+      await page.getByRole('option', { name: new RegExp(title) }).waitFor();
+      await shot('13-search');
+      await box.fill('');
+    });
+
+    await run.step('see the detail', async () => {
+      await page.getByRole('link', { name: title, exact: true }).click();
+      await page.getByRole('heading', { name: title }).waitFor();
+      await page.getByText('Bold words').waitFor();
+      await page.getByText(/Published on/).waitFor();
+      const images = await page.locator('article img').count();
+      expect(images >= 2, `featured and inline images shown (found ${images})`);
+      await page.waitForTimeout(300);
+      await shot('14-post-detail');
+    });
+
+    await run.step('edit it', async () => {
+      await page.getByRole('link', { name: 'Edit Post' }).click();
+      await page.getByRole('heading', { name: `Edit Post: ${title}` }).waitFor();
+      await page.locator('.ck-editor__editable').waitFor();
+      await page.getByLabel('Title').fill(edited);
+      await shot('15-edit');
+      await page.getByRole('button', { name: 'Update Post' }).click();
+      await page.waitForURL(`${tenant}/dashboard/posts`);
+      await page.getByRole('link', { name: edited, exact: true }).waitFor();
+    });
+
+    await run.step('delete it', async () => {
+      await page.getByRole('button', { name: `Actions for ${edited}` }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this post?' });
+      await shot('16-delete-confirm');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Post deleted successfully').waitFor();
+      await page.getByText('No posts found. Create your first post!').waitFor();
+      await shot('17-after-delete');
+    });
+
+    await run.step('dashboard counts the new content', async () => {
+      await page.getByRole('link', { name: 'Dashboard' }).first().click();
+      await page.getByText('Total Posts').waitFor();
+      await page.waitForTimeout(500);
+      await shot('18-dashboard-after');
+    });
+
+    await run.step('phone width: header search moves below the title', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('link', { name: 'Posts' }).first().click();
+      await page.getByRole('heading', { name: 'Posts' }).waitFor();
+      await shot('19-posts-phone');
+      await page.setViewportSize({ width: 1366, height: 900 });
+    });
+
+    run.reset();
+    console.log('Flow: not found');
+    await run.step('an unknown path shows the 404 page', async () => {
+      await page.goto(`${tenant}/no/such/page`);
+      await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+      await shot('20-not-found');
+    });
+
+    await run.step('an unknown company shows the 404 page', async () => {
+      await page.goto(`http://nosuchcompany${sub}.localhost:${port}/login`);
+      await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+      await shot('21-unknown-company');
+    });
+
+    if (problems.length) console.log(`Browser reported:\n  ${problems.slice(0, 20).join('\n  ')}`);
+  } finally {
+    await browser?.close().catch(() => {});
+    await server.stop();
+  }
+  const { failed, line } = run.summary();
+  console.log(`Screenshots: ${SHOTS}`);
+  console.log(line);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
