@@ -7,25 +7,33 @@ import os
 import uuid
 from functools import partial
 
+from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import ProtectedError
 
 from apps.core.content_version import content_version_bump
-from apps.core.errors import Conflict, ValidationFailed
+from apps.core.errors import ApplicationError, Conflict, ValidationFailed
 from apps.core.permissions import can, require
 from apps.media import images, selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
 
 logger = logging.getLogger(__name__)
+STORAGE_ERRORS = (OSError, BotoCoreError, ClientError)
 
 UPLOAD_DENIED = "You don't have permission to upload media"
 EDIT_DENIED = "You don't have permission to edit this media"
 DELETE_DENIED = "You don't have permission to delete this media"
 FEATURED_CONFLICT = "Cannot delete media: it is currently used as featured image in {count} posts"
 FILE_NAME_MAX = 255
+STORAGE_DOWN = "Media storage is unavailable. Please try again later"
+
+
+class StorageUnavailable(ApplicationError):
+    status_code = 503
+    code = "unavailable"
 
 
 def _alt_text(value: str | None) -> str:
@@ -70,7 +78,12 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
     )
     media_id = uuid.uuid4()
     key = storage.original_key(schema, media_id, file_name, prepared.extension)
-    storage.save_bytes(key, prepared.data)
+    try:
+        storage.save_bytes(key, prepared.data)
+    except STORAGE_ERRORS as exc:
+        logger.exception("media storage failed to store %s", key)
+        _delete_quietly([key], storage.media_prefix(schema, media_id))
+        raise StorageUnavailable(STORAGE_DOWN) from exc
     try:
         with transaction.atomic():
             media = Media.objects.create(

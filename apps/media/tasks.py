@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import logging
 
-from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 
 from apps.core.errors import ApplicationError
+from apps.media.services import STORAGE_ERRORS
 
 logger = logging.getLogger(__name__)
-
-STORAGE_ERRORS = (OSError, BotoCoreError, ClientError)
 
 
 @shared_task(

@@ -1,7 +1,6 @@
 """The media endpoints of API.md on local-disk storage."""
 from __future__ import annotations
 
-import io
 import uuid
 
 import pytest

@@ -2,6 +2,7 @@
 upload, list, get, public links, renditions, delete, and per-tenant key prefixes."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -55,7 +56,7 @@ def test_upload_list_get_renditions_delete_on_s3(api, tenant, s3, media_root, dj
         f"{rendition_prefix}{width}w.{ext}" for width in (150, 480, 960, 1600) for ext in ("jpg", "webp"))
     thumbnail = fetch(media["renditions"]["thumbnail"])
     assert thumbnail.headers["Content-Type"] == "image/webp"
-    assert Image.open(__import__("io").BytesIO(thumbnail.content)).size == (150, 100)
+    assert Image.open(io.BytesIO(thumbnail.content)).size == (150, 100)
     assert media["renditionsOriginalFormat"]["large"] == f"{s3.endpoint}/{s3.bucket}/{rendition_prefix}1600w.jpg"
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -110,3 +111,21 @@ def test_s3_is_selected_by_environment_variables():
     env.pop("S3_BUCKET")
     failed = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
     assert failed.returncode != 0 and "S3_BUCKET" in failed.stderr
+
+
+def test_storage_down_is_503_and_leaves_no_row(api, tenant, settings):
+    from django_tenants.utils import schema_context
+
+    from apps.media.models import Media
+    from apps.media.tests.conftest import _free_port
+    from config.settings import s3_media_storage
+
+    settings.STORAGES = {**settings.STORAGES, "media": s3_media_storage(
+        bucket="nowhere", endpoint_url=f"http://127.0.0.1:{_free_port()}", access_key="k", secret_key="s",
+        addressing_style="path")}
+    response = upload(api, make_image())
+    assert response.status_code == 503
+    assert response.json() == {"success": False, "error": "unavailable",
+                               "message": "Media storage is unavailable. Please try again later"}
+    with schema_context(tenant.schema_name):
+        assert Media.objects.count() == 0
