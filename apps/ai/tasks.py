@@ -12,6 +12,10 @@ from apps.ai import services
 
 logger = logging.getLogger(__name__)
 
+if settings.AI_PROVIDER == "gemini":
+    # Load the SDK (about 2 s of imports) when the worker starts, not during the first job.
+    import apps.ai.providers.gemini  # noqa: F401
+
 
 @shared_task(name="ai.run_generation_job", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_generation_job(job_id: str) -> str:

@@ -33,13 +33,14 @@ def offline_ai(settings):
 
 
 @pytest.fixture
-def eager_celery(monkeypatch):
+def eager_celery():
     """Tasks run inline when enqueued (needs a transactional test: they are sent on commit)."""
     from config.celery import app
 
-    monkeypatch.setattr(app.conf, "task_always_eager", True)
-    monkeypatch.setattr(app.conf, "task_eager_propagates", False)
-    return app
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield app
+    app.conf.task_always_eager = before
 
 
 @pytest.fixture
@@ -58,9 +59,3 @@ def gemini_env(fake_gemini, monkeypatch):
     }.items():
         monkeypatch.setenv(name, value)
     return fake_gemini
-
-
-@pytest.fixture
-def gemini_worker(gemini_env, celery_worker_process):
-    """A real Celery worker (subprocess) whose provider is gemini on the fake server."""
-    return celery_worker_process
