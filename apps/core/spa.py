@@ -7,6 +7,8 @@ import json
 from django.conf import settings
 from django.http import HttpResponse
 
+from apps.core.security import dashboard_policy, script_hash
+
 PLACEHOLDER = "<!--cms-config-->"
 _cache: dict = {}
 
@@ -33,7 +35,8 @@ def spa_response(request, *, tenant=None, status: int = 200) -> HttpResponse:
         "tenant": tenant.subdomain if tenant is not None else None,
         "tenantFound": status != 404,
     }
-    script = "<script>window.__CMS__ = %s;</script>" % json.dumps(config).replace("<", "\\u003c")
+    body = "window.__CMS__ = %s;" % json.dumps(config).replace("<", "\\u003c")
+    script = f"<script>{body}</script>"
     html = _index_html()
     if html is None:
         if status == 404:
@@ -45,6 +48,7 @@ def spa_response(request, *, tenant=None, status: int = 200) -> HttpResponse:
         html = html.replace(PLACEHOLDER, script, 1)
     response = HttpResponse(html, status=status, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = "no-cache"
+    response["Content-Security-Policy"] = dashboard_policy([script_hash(body)])
     return response
 
 

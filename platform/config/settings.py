@@ -85,6 +85,9 @@ RESERVED_SUBDOMAINS = set(
 )
 
 MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "apps.core.security.ContentSecurityPolicyMiddleware",
     "apps.core.middleware.RequestIdMiddleware",
     "apps.core.middleware.TrailingSlashMiddleware",
     "tenants.middleware.TenantMiddleware",
@@ -92,6 +95,17 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
 ]
 APPEND_SLASH = False
+
+# Security headers (apps/core/security.py adds the Content-Security-Policy).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = env("SECURE_REFERRER_POLICY", "strict-origin-when-cross-origin")
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)  # set (e.g. 31536000) when served over HTTPS only
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_X_FORWARDED_PROTO") else None
+# Where the dashboard may load images from besides itself: media storage/CDN, YouTube thumbnails.
+CSP_MEDIA_SOURCES = env_list("CSP_MEDIA_SOURCES", "https:,http://localhost:9000,https://i.ytimg.com")
 
 DATABASE_URL = env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms")
 DATABASES = {

@@ -1,9 +1,9 @@
 """URLs of a tenant host."""
 from django.conf import settings
 from django.urls import path, re_path
-from django.views.static import serve
 
 from apps.core.api import api_not_found
+from apps.core.files import serve_tenant_media
 from apps.core.spa import spa_view
 from config.api import dashboard_api, public_api
 
@@ -13,5 +13,5 @@ urlpatterns = [
     re_path(r"^api(?:/.*)?$", api_not_found),
 ]
 if settings.SERVE_MEDIA:
-    urlpatterns.append(re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}))
+    urlpatterns.append(re_path(r"^media/(?P<path>.*)$", serve_tenant_media))
 urlpatterns.append(re_path(r"^.*$", spa_view))
