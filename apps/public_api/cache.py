@@ -1,0 +1,136 @@
+"""Redis side of the public API: cached responses and the host map of the fast path.
+
+Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema or host):
+- `{prefix}:papi:resp:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
+  {e: ETag, b: JSON body}, expiring after PUBLIC_API_CACHE_TTL. The content version
+  (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
+  of the key, so a write makes every older entry of that tenant unreachable at once without a
+  scan; they expire on their own.
+- `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
+  l: rate limit}, so the fast path (apps.public_api.fastpath) can check a key without the
+  database. Written when a request of that host passes the key check (only if absent), and
+  rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
+  or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
+
+One Lua script per lookup, so a lookup is one round trip whatever it needs to read.
+Callers catch redis.RedisError.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+
+from apps.analytics import redis_conn
+from apps.core import content_version
+
+_LOOKUP = """
+local v = redis.call('GET', KEYS[1])
+if not v then v = '0' end
+local entry = redis.call('HMGET', ARGV[1] .. v .. ARGV[2], 'e', 'b')
+return {v, entry[1], entry[2]}
+"""
+
+# ARGV: host key, key hash, version key prefix, response key prefix, ":" .. query hash, If-None-Match
+# Returns {0} unknown host or key, {1} miss, {2, kind, limit, etag, body} hit, {3, kind, limit, etag}
+# when the ETag matches If-None-Match (no body sent).
+_FAST_LOOKUP = """
+local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p', 'l')
+local schema = m[1]
+if not schema then return {0} end
+local kind
+if ARGV[2] == m[2] then kind = 'c' elseif ARGV[2] == m[3] then kind = 'p' else return {0} end
+local v = redis.call('GET', ARGV[3] .. schema)
+if not v then v = '0' end
+local ck = ARGV[4] .. schema .. ':' .. v .. ':' .. kind .. ARGV[5]
+local e = redis.call('HGET', ck, 'e')
+if not e then return {1} end
+if ARGV[6] ~= '' and ARGV[6] == e then return {3, kind, m[4], e} end
+return {2, kind, m[4], e, redis.call('HGET', ck, 'b')}
+"""
+
+_REMEMBER_HOST = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+_scripts: dict[tuple[int, str], object] = {}
+
+
+def _script(source: str):
+    client = redis_conn.client()
+    key = (id(client), source)
+    script = _scripts.get(key)
+    if script is None:
+        script = _scripts[key] = client.register_script(source)
+    return script
+
+
+def query_hash(path: str, query: str) -> str:
+    return hashlib.sha1(f"{path.rstrip('/')}?{query}".encode("utf-8", "replace")).hexdigest()  # noqa: S324
+
+
+def _response_prefix() -> str:
+    return f"{redis_conn.prefix()}:papi:resp:"
+
+
+def host_key(host: str) -> str:
+    return f"{redis_conn.prefix()}:papi:host:{host}"
+
+
+def lookup(*, schema: str, kind: str, qhash: str) -> tuple[str, bytes | None, bytes | None]:
+    """(content version, ETag or None, body or None)."""
+    version, etag, body = _script(_LOOKUP)(
+        keys=[content_version._key(schema)],
+        args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}"],
+    )
+    return version.decode(), etag, body
+
+
+def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: bytes) -> None:
+    key = f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}"
+    pipe = redis_conn.client().pipeline(transaction=True)
+    pipe.hset(key, mapping={"e": etag, "b": body})
+    pipe.expire(key, settings.PUBLIC_API_CACHE_TTL)
+    pipe.execute()
+
+
+def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str) -> list:
+    return _script(_FAST_LOOKUP)(
+        keys=[],
+        args=[host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match],
+    )
+
+
+def _host_fields(client) -> dict[str, str]:
+    from apps.public_api.keys import key_hash, limit_for
+
+    return {
+        "s": client.schema_name,
+        "c": key_hash(client.api_key) if client.api_key else "-",
+        "p": key_hash(client.preview_key) if client.preview_key else "-",
+        "l": str(limit_for(client.subscription_plan)),
+    }
+
+
+def host_remember(host: str, client) -> None:
+    """Record host -> company for the fast path, unless an entry exists (a concurrent rotation
+    wrote a newer one: a request that loaded the company earlier must not overwrite it)."""
+    fields = _host_fields(client)
+    _script(_REMEMBER_HOST)(
+        keys=[host_key(host)], args=[fields["s"], fields["c"], fields["p"], fields["l"], settings.PUBLIC_API_HOST_MAP_TTL]
+    )
+
+
+def host_replace(hosts: list[str], client, *, usable: bool) -> None:
+    """Overwrite the entries of these hosts: the company's current keys, or a tombstone (the
+    fast path then steps aside and Django answers, e.g. 403 for a suspended company)."""
+    fields = _host_fields(client) if usable else {"x": "1"}
+    pipe = redis_conn.client().pipeline(transaction=True)
+    for host in hosts:
+        pipe.delete(host_key(host))
+        pipe.hset(host_key(host), mapping=fields)
+        pipe.expire(host_key(host), settings.PUBLIC_API_HOST_MAP_TTL)
+    pipe.execute()

@@ -1,0 +1,67 @@
+"""API keys of the public content API and their rate limits.
+
+A company has two keys (tenants.models.Client): the content key (`api_key`, reads published
+posts; meant to sit in a website's pages) and the preview key (`preview_key`, also reads
+drafts and archived posts; keep it on a server). A key is looked up on the tenant of the
+request's host only, so another company's key is as wrong as a made-up one.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from apps.core import ratelimit
+from apps.core.errors import RateLimited
+
+CONTENT = "c"
+PREVIEW = "p"
+RATE_LIMITED = "Too many requests for this API key. Please slow down."
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    kind: str  # CONTENT or PREVIEW
+    key_hash: str  # identifies the key in Redis (the key itself is never stored there)
+    limit: int  # requests per PUBLIC_API_RATE_WINDOW
+
+    @property
+    def is_preview(self) -> bool:
+        return self.kind == PREVIEW
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def kind_of(client, key: str) -> str | None:
+    """CONTENT, PREVIEW or None, compared in constant time."""
+    given = key.encode("utf-8", "replace")
+    content = hmac.compare_digest(given, (client.api_key or "").encode())
+    preview = hmac.compare_digest(given, (client.preview_key or "").encode())
+    if content and client.api_key:
+        return CONTENT
+    if preview and client.preview_key:
+        return PREVIEW
+    return None
+
+
+def limit_for(plan: str | None) -> int:
+    return settings.PUBLIC_API_RATE_LIMITS.get(plan or "", settings.PUBLIC_API_RATE_LIMIT)
+
+
+def throttle_hit(key_hash_value: str, limit: int) -> int:
+    """Count one request of the key (moving window in Redis, apps.core.ratelimit); 0 when
+    allowed, else the seconds to wait. Fails open when Redis does not answer."""
+    item = ratelimit.rate(limit, settings.PUBLIC_API_RATE_WINDOW)
+    if ratelimit.hit(item, "public-api", key_hash_value):
+        return 0
+    return ratelimit.is_blocked(item, "public-api", key_hash_value) or 1
+
+
+def throttle(api_key: ApiKey) -> None:
+    retry_after = throttle_hit(api_key.key_hash, api_key.limit)
+    if retry_after:
+        raise RateLimited(RATE_LIMITED, retry_after=retry_after)

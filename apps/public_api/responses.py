@@ -1,0 +1,87 @@
+"""Cached JSON replies of the public content API, with ETag and Cache-Control.
+
+A reply is looked up in Redis by (tenant, content version, key kind, path and query) before
+anything is read from the database; on a miss it is built, encoded once and stored. The ETag is
+a hash of the body, so `If-None-Match` is answered with 304 without building anything when the
+entry is cached. Redis down: the reply is built uncached (and still carries its ETag).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+import redis
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection
+from django.http import HttpResponse, HttpResponseNotModified
+
+from apps.analytics import redis_conn
+from apps.public_api import cache
+
+VARY = "x-api-key"
+
+
+def encode(data: dict) -> bytes:
+    return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def etag_of(body: bytes) -> str:
+    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    for tag in (if_none_match or "").split(","):
+        tag = tag.strip()
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        if tag == "*" or (tag and tag == etag):
+            return True
+    return False
+
+
+def cache_headers(etag: str, cache_status: str) -> list[tuple[str, str]]:
+    """Headers of a 200 or 304 (shared with the fast path, so both answer alike)."""
+    return [
+        ("ETag", etag),
+        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}"),
+        ("Vary", VARY),
+        ("X-Cache", cache_status),
+    ]
+
+
+def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> HttpResponse:
+    response = (
+        HttpResponseNotModified()
+        if etag_matches(if_none_match, etag)
+        else HttpResponse(body, content_type="application/json")
+    )
+    for name, value in cache_headers(etag, cache_status):
+        response[name] = value
+    return response
+
+
+def cached_json(request, build: Callable[[], dict]) -> HttpResponse:
+    """The reply of `build()` for this request, from the cache when it is there."""
+    kind = request.auth.kind
+    schema = connection.schema_name
+    qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", ""))
+    if_none_match = request.headers.get("If-None-Match", "")
+    version = None
+    if settings.PUBLIC_API_CACHE and redis_conn.available():
+        try:
+            version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash)
+            if etag is not None and body is not None:
+                return _reply(body, etag.decode(), if_none_match, "HIT")
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+            version = None
+    body = encode(build())
+    etag = etag_of(body)
+    if version is not None:
+        try:
+            cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+    return _reply(body, etag, if_none_match, "MISS")

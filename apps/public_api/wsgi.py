@@ -1,0 +1,14 @@
+"""The WSGI application to serve in production: Django, with the public API's cache-hit fast
+path in front (apps.public_api.fastpath). `gunicorn apps.public_api.wsgi:application`."""
+import sys
+from pathlib import Path
+
+_platform = str(Path(__file__).resolve().parents[2] / "platform")
+if _platform not in sys.path:
+    sys.path.insert(0, _platform)
+
+from config.wsgi import application as django_application  # noqa: E402
+
+from apps.public_api.fastpath import PublicApiFastPath  # noqa: E402
+
+application = PublicApiFastPath(django_application)
