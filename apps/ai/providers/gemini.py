@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import lru_cache
 from typing import Any
 
 from google import genai
@@ -120,22 +121,28 @@ class GeminiProvider:
         )
         self.client = genai.Client(api_key=api_key, http_options=http_options)
 
-    @classmethod
-    def from_settings(cls) -> "GeminiProvider":
+    @staticmethod
+    def settings_kwargs() -> dict:
         from django.conf import settings
 
         budget = str(settings.GEMINI_THINKING_BUDGET).strip()
-        return cls(
-            api_key=settings.GEMINI_API_KEY,
-            model=settings.GEMINI_MODEL,
-            base_url=settings.GEMINI_BASE_URL,
-            api_version=settings.GEMINI_API_VERSION,
-            timeout_seconds=settings.GEMINI_TIMEOUT_SECONDS,
-            retry=RetryPolicy.from_settings(),
-            blog_max_output_tokens=settings.AI_BLOG_MAX_OUTPUT_TOKENS,
-            seo_max_output_tokens=settings.AI_SEO_MAX_OUTPUT_TOKENS,
-            thinking_budget=int(budget) if budget else None,
-        )
+        return {
+            "api_key": settings.GEMINI_API_KEY,
+            "model": settings.GEMINI_MODEL,
+            "base_url": settings.GEMINI_BASE_URL,
+            "api_version": settings.GEMINI_API_VERSION,
+            "timeout_seconds": settings.GEMINI_TIMEOUT_SECONDS,
+            "retry": RetryPolicy.from_settings(),
+            "blog_max_output_tokens": settings.AI_BLOG_MAX_OUTPUT_TOKENS,
+            "seo_max_output_tokens": settings.AI_SEO_MAX_OUTPUT_TOKENS,
+            "thinking_budget": int(budget) if budget else None,
+        }
+
+    @classmethod
+    def from_settings(cls) -> "GeminiProvider":
+        """One provider per configuration and process: building the SDK client (its HTTP
+        client and TLS context) costs about 250 ms, so it is reused from job to job."""
+        return _cached(tuple(sorted(cls.settings_kwargs().items())))
 
     # --- the two generations ------------------------------------------------------------------
     def generate_blog(self, request: BlogRequest) -> dict:
@@ -209,3 +216,8 @@ class GeminiProvider:
         if candidates:
             return f"finish reason: {candidates[0].finish_reason}"
         return "no candidates"
+
+
+@lru_cache(maxsize=4)
+def _cached(config: tuple) -> GeminiProvider:
+    return GeminiProvider(**dict(config))

@@ -64,6 +64,7 @@ class FakeGemini:
     received_blocking: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
     server: ThreadingHTTPServer | None = None
+    latency: float = 0.0  # seconds before each reply (benchmarks)
 
     @property
     def url(self) -> str:
@@ -90,6 +91,8 @@ class FakeGemini:
                     body = {}
                 fake.requests.append(Recorded(self.path, dict(self.headers), body, time.monotonic()))
                 reply = fake.replies.popleft() if fake.replies else fake.default
+                if fake.latency:
+                    time.sleep(fake.latency)
                 if reply == BLOCK:
                     fake.received_blocking.set()
                     fake.release.wait(120)
