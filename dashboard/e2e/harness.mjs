@@ -76,6 +76,8 @@ export async function startServer(port, { timeoutMs = 240_000 } = {}) {
     // A database and Redis db of its own, so a backend e2e run on the same machine is not disturbed.
     E2E_DATABASE: process.env.E2E_DATABASE || 'cms_e2e_dashboard',
     E2E_REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
+    // Deterministic AI answers, no outside service.
+    AI_PROVIDER: 'offline',
   };
   const child = spawn('bash', [script, String(port)], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);

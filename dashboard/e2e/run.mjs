@@ -30,7 +30,10 @@ async function main() {
     const problems = [];
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+    });
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()} ${res.request().method()} ${res.url()}`);
     });
     const shot = (name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -142,8 +145,15 @@ async function main() {
       await page.locator('.ck-editor__editable').waitFor();
       await page.getByRole('tab', { name: 'SEO' }).click();
       expect((await page.getByLabel('URL Slug').inputValue()) === title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''), 'slug derived');
-      await page.getByLabel('SEO Description').fill('Meta description written by the end-to-end test.');
-      await shot('11-seo-tab');
+      await page.getByRole('button', { name: 'Generate SEO' }).click();
+      await page.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 60_000 });
+      await shot('11-seo-generated');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const seoTitle = await page.getByLabel('SEO Title').inputValue();
+      const seoDescription = await page.getByLabel('SEO Description').inputValue();
+      expect(seoTitle.length > 0 && seoDescription.length > 0, 'the AI suggestion filled the SEO fields');
+      expect((await page.getByLabel('Focus Keywords').inputValue()).length > 0, 'the AI suggestion filled the keywords');
+      await shot('12-seo-tab');
     });
 
     await run.step('publish it and see it in the list', async () => {
@@ -151,14 +161,14 @@ async function main() {
       await page.waitForURL(`${tenant}/dashboard/posts`);
       await page.getByRole('link', { name: title, exact: true }).waitFor();
       await page.getByText(category).first().waitFor();
-      await shot('12-posts-list');
+      await shot('13-posts-list');
     });
 
     await run.step('search finds it', async () => {
       const box = page.getByRole('searchbox', { name: 'Search' }).first();
       await box.fill(sub);
       await page.getByRole('option', { name: new RegExp(title) }).waitFor();
-      await shot('13-search');
+      await shot('14-search');
       await box.fill('');
     });
 
@@ -170,7 +180,7 @@ async function main() {
       const images = await page.locator('article img').count();
       expect(images >= 2, `featured and inline images shown (found ${images})`);
       await page.waitForTimeout(300);
-      await shot('14-post-detail');
+      await shot('15-post-detail');
     });
 
     await run.step('edit it', async () => {
@@ -178,7 +188,7 @@ async function main() {
       await page.getByRole('heading', { name: `Edit Post: ${title}` }).waitFor();
       await page.locator('.ck-editor__editable').waitFor();
       await page.getByLabel('Title').fill(edited);
-      await shot('15-edit');
+      await shot('16-edit');
       await page.getByRole('button', { name: 'Update Post' }).click();
       await page.waitForURL(`${tenant}/dashboard/posts`);
       await page.getByRole('link', { name: edited, exact: true }).waitFor();
@@ -188,25 +198,25 @@ async function main() {
       await page.getByRole('button', { name: `Actions for ${edited}` }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
       const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this post?' });
-      await shot('16-delete-confirm');
+      await shot('17-delete-confirm');
       await dialog.getByRole('button', { name: 'Delete' }).click();
       await page.getByText('Post deleted successfully').waitFor();
       await page.getByText('No posts found. Create your first post!').waitFor();
-      await shot('17-after-delete');
+      await shot('18-after-delete');
     });
 
     await run.step('dashboard counts the new content', async () => {
       await page.getByRole('link', { name: 'Dashboard' }).first().click();
       await page.getByText('Total Posts').waitFor();
       await page.waitForTimeout(500);
-      await shot('18-dashboard-after');
+      await shot('19-dashboard-after');
     });
 
     await run.step('phone width: header search moves below the title', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('link', { name: 'Posts' }).first().click();
       await page.getByRole('heading', { name: 'Posts' }).waitFor();
-      await shot('19-posts-phone');
+      await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
@@ -215,16 +225,16 @@ async function main() {
     await run.step('an unknown path shows the 404 page', async () => {
       await page.goto(`${tenant}/no/such/page`);
       await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
-      await shot('20-not-found');
+      await shot('21-not-found');
     });
 
     await run.step('an unknown company shows the 404 page', async () => {
       await page.goto(`http://nosuchcompany${sub}.localhost:${port}/login`);
       await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
-      await shot('21-unknown-company');
+      await shot('22-unknown-company');
     });
 
-    if (problems.length) console.log(`Browser reported:\n  ${problems.slice(0, 20).join('\n  ')}`);
+    if (problems.length) console.log(`Browser reported:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
   } finally {
     await browser?.close().catch(() => {});
     await server.stop();

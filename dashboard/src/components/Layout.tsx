@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import {
   FileText,
@@ -29,14 +29,25 @@ const NAV = [
 ];
 
 const COLLAPSED_KEY = 'sidebarCollapsed';
+const SMALL_SCREEN = '(max-width: 768px)';
+
+const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
 
 export function Layout() {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [collapsed, setCollapsed] = useState(
-    () => localStorage.getItem(COLLAPSED_KEY) === '1' || window.innerWidth < 768,
-  );
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1' || isSmallScreen());
+
+  // On small screens the open sidebar covers the page: close it when the screen shrinks.
+  useEffect(() => {
+    const query = window.matchMedia(SMALL_SCREEN);
+    const onChange = () => {
+      if (query.matches) setCollapsed(true);
+    };
+    query.addEventListener?.('change', onChange);
+    return () => query.removeEventListener?.('change', onChange);
+  }, []);
 
   function toggle() {
     setCollapsed((c) => {
@@ -72,7 +83,16 @@ export function Layout() {
         </div>
         <nav aria-label="Main">
           {NAV.filter((n) => !n.adminOnly || user?.role === 'admin').map(({ to, label, icon: Icon, end }) => (
-            <NavLink key={to} to={to} end={end} className="nav-link" title={collapsed ? label : undefined}>
+            <NavLink
+              key={to}
+              to={to}
+              end={end}
+              className="nav-link"
+              title={collapsed ? label : undefined}
+              onClick={() => {
+                if (isSmallScreen()) setCollapsed(true);
+              }}
+            >
               <Icon size={18} aria-hidden="true" />
               {collapsed ? <span className="sr-only">{label}</span> : <span>{label}</span>}
             </NavLink>

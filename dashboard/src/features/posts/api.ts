@@ -1,4 +1,5 @@
 import { api } from '@/lib/api';
+import type { AiReply } from '@/lib/aiApi';
 import type { Post, PostCreatePayload, PostList, PostSummary, PostUpdatePayload, SeoSuggestion } from './types';
 
 export type PostStatusFilter = 'published' | 'draft' | 'all';
@@ -58,9 +59,8 @@ export const postsApi = api.injectEndpoints({
       query: (id) => ({ url: `posts/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Post', id }, { type: 'Post', id: 'LIST' }, 'Dashboard', 'Category', 'Tag', 'Search'],
     }),
-    generateSeo: build.mutation<SeoSuggestion, { title: string; content: string; excerpt: string }>({
+    generateSeo: build.mutation<AiReply<SeoSuggestion>, { title: string; content: string; excerpt: string }>({
       query: (body) => ({ url: 'ai/generate-seo', method: 'POST', body }),
-      transformResponse: (r: { data?: SeoSuggestion }) => r.data as SeoSuggestion,
     }),
   }),
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Check, RefreshCw, Sparkles, X } from 'lucide-react';
 import { toast } from 'sonner';
 import { Spinner } from '@/components/ui';
+import { useAiResult } from '@/lib/aiApi';
 import { errorMessage } from '@/lib/errors';
 import { stripHtml } from '@/lib/format';
 import { useGenerateSeoMutation } from '../api';
@@ -21,8 +22,11 @@ interface Props {
 
 /** AI SEO generator: idle -> generating -> generated (apply, discard, regenerate). */
 export function SeoGenerator({ getSource, onApply }: Props) {
-  const [generate, { isLoading }] = useGenerateSeoMutation();
+  const [generate] = useGenerateSeoMutation();
+  const resolve = useAiResult();
+  const [generating, setGenerating] = useState(false);
   const [result, setResult] = useState<SeoResult | null>(null);
+  const isLoading = generating;
 
   async function run() {
     const { title, content, excerpt } = getSource();
@@ -31,8 +35,10 @@ export function SeoGenerator({ getSource, onApply }: Props) {
       toast.error('Please add a title, content, or excerpt before generating SEO metadata.');
       return;
     }
+    setGenerating(true);
     try {
-      const data = await generate({ title: title.trim(), content: text, excerpt: excerpt.trim() }).unwrap();
+      const reply = await generate({ title: title.trim(), content: text, excerpt: excerpt.trim() }).unwrap();
+      const data = await resolve(reply);
       const keywords = Array.isArray(data?.keywords) ? data.keywords.join(', ') : (data?.keywords ?? '');
       if (!data?.metaTitle || !data?.metaDescription || !keywords) {
         toast.error('Incomplete SEO data generated');
@@ -41,6 +47,8 @@ export function SeoGenerator({ getSource, onApply }: Props) {
       setResult({ metaTitle: data.metaTitle, metaDescription: data.metaDescription, keywords });
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to generate SEO content. Please try again.'));
+    } finally {
+      setGenerating(false);
     }
   }
 

@@ -242,6 +242,50 @@ describe('AI SEO generator', () => {
     expect(screen.queryByRole('button', { name: 'Apply' })).not.toBeInTheDocument();
   });
 
+  it('waits for a job still running on the worker (202), then shows its result', async () => {
+    await openCreate();
+    let polls = 0;
+    server.use(
+      http.post('*/api/ai/generate-seo', () =>
+        HttpResponse.json({ success: true, message: 'Generation started', job: { id: 'j1', kind: 'seo', status: 'queued' } }, { status: 202 }),
+      ),
+      http.get('*/api/ai/jobs/j1', () => {
+        polls += 1;
+        return HttpResponse.json({
+          success: true,
+          job:
+            polls < 2
+              ? { id: 'j1', kind: 'seo', status: 'running' }
+              : { id: 'j1', kind: 'seo', status: 'succeeded', data: { metaTitle: 'Late title', metaDescription: 'Late description', keywords: ['x'] } },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Title'), 'Something');
+    await user.click(screen.getByRole('tab', { name: 'SEO' }));
+    await user.click(screen.getByRole('button', { name: 'Generate SEO' }));
+    expect(screen.getByRole('button', { name: /Generating/ })).toBeDisabled();
+    expect(await screen.findByText('Late title', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(polls).toBe(2);
+  });
+
+  it('shows the message of a failed job', async () => {
+    await openCreate();
+    server.use(
+      http.post('*/api/ai/generate-seo', () =>
+        HttpResponse.json({ success: true, job: { id: 'j2', kind: 'seo', status: 'queued' } }, { status: 202 }),
+      ),
+      http.get('*/api/ai/jobs/j2', () =>
+        HttpResponse.json({ success: true, job: { id: 'j2', kind: 'seo', status: 'failed', message: 'No response from AI service' } }),
+      ),
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Title'), 'Something');
+    await user.click(screen.getByRole('tab', { name: 'SEO' }));
+    await user.click(screen.getByRole('button', { name: 'Generate SEO' }));
+    expect(await screen.findByText('No response from AI service', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   it('reports an incomplete result', async () => {
     await openCreate();
     server.use(
