@@ -15,6 +15,7 @@ from apps.core.health import router as health_router
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.public_api.api import ROUTES as PUBLIC_ROUTES
 from tenants.api import router as signup_router
+from tenants.client_api import router as client_router
 
 dashboard_api = create_api(
     title="CMS dashboard API",
@@ -25,6 +26,7 @@ dashboard_api = create_api(
 )
 dashboard_api.add_router("/auth", auth_router)
 dashboard_api.add_router("/users", users_router)
+dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES]:
     dashboard_api.add_router(prefix, router)

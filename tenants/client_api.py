@@ -1,0 +1,166 @@
+"""Company settings on the dashboard API (API.md): GET/PUT client/info, POST client/api-key/rotate.
+
+The company (tenants.models.Client) lives in the public schema; on a tenant host
+`request.tenant` is that company (tenants.middleware), so nothing here takes a company id.
+Everyone signed in reads the settings and the integration guide (the content key only reads
+published posts and is meant for websites); only admins change them or rotate the key. A
+rotation takes effect at once: the old key gets 401 on the next request (the public API checks
+keys against the company row, and its fast path's host map is rewritten on commit).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from ninja import Router
+from pydantic import field_validator
+
+from apps.core.permissions import can, require
+from apps.core.schemas import InSchema
+from apps.core.validation import clean_email, clean_min_length
+from tenants.models import Client
+from tenants.services import client_rotate_keys, tenant_base_url
+
+router = Router(tags=["company settings"])
+
+CANNOT_UPDATE = "Only administrators can update company settings"
+CANNOT_ROTATE = "Only administrators can rotate the API key"
+KEY_NOTE = (
+    "Send this key in the x-api-key header of every request. It reads published posts only, so it "
+    "may be used in web pages; reading drafts needs the preview key, which must stay on your server."
+)
+
+
+# --- input ---------------------------------------------------------------------------------------
+class ClientInfoIn(InSchema):
+    name: str = ""
+    contactName: str = ""
+    contactEmail: str = ""
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
+                                too_long="Company name must be at most 200 characters")
+
+    @field_validator("contactName", mode="before")
+    @classmethod
+    def _contact(cls, value):
+        return clean_min_length(value, 2, "Contact name is required", maximum=200,
+                                too_long="Contact name must be at most 200 characters")
+
+    @field_validator("contactEmail", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return clean_email(value)
+
+
+# --- services ------------------------------------------------------------------------------------
+@transaction.atomic
+def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str) -> Client:
+    client.name, client.contact_name, client.contact_email = name, contact_name, contact_email
+    client.save(update_fields=["name", "contact_name", "contact_email"])
+    return client
+
+
+@transaction.atomic
+def client_api_key_rotate(*, client: Client) -> Client:
+    """A new content key; the old one stops working when this commits."""
+    locked = Client.objects.select_for_update().get(pk=client.pk)
+    client_rotate_keys(client=locked, content=True)
+    client.api_key = locked.api_key
+    return client
+
+
+# --- output --------------------------------------------------------------------------------------
+def subscription_status(client: Client, now=None) -> str:
+    if client.is_suspended:
+        return "suspended"
+    if client.subscription_plan == "trial":
+        if client.trial_ends_at and client.trial_ends_at <= (now or timezone.now()):
+            return "expired"
+        return "trialing"
+    return "active"
+
+
+def _example_slugs() -> dict[str, str]:
+    """Real slugs of this company for the example URLs (placeholders while it has none)."""
+    from apps.content.models import Category, Post, Tag
+
+    return {
+        "post": Post.objects.filter(status=Post.Status.PUBLISHED).order_by("-created_at")
+        .values_list("slug", flat=True).first() or "your-post-slug",
+        "category": Category.objects.order_by("name").values_list("slug", flat=True).first() or "your-category-slug",
+        "tag": Tag.objects.order_by("name").values_list("slug", flat=True).first() or "your-tag-slug",
+    }
+
+
+def client_info_out(client: Client, *, user) -> dict:
+    from apps.public_api.keys import limit_for
+
+    base_url = tenant_base_url(client.subdomain) + "/api/v1"
+    slugs = _example_slugs()
+    authentication = {"method": "API Key", "header": "x-api-key", "apiKey": client.api_key, "note": KEY_NOTE}
+    if can(user, "settings.manage"):
+        authentication["previewKey"] = client.preview_key  # (+) admins only
+    return {
+        "company": {
+            "uuid": str(client.uuid),
+            "name": client.name,
+            "contactName": client.contact_name,
+            "contactEmail": client.contact_email,
+            "subdomain": client.subdomain,
+            "status": client.status,
+            "subscriptionPlan": client.subscription_plan,
+            "subscriptionStatus": subscription_status(client),
+            "trialEndsAt": client.trial_ends_at,
+            "createdAt": client.created_at,
+        },
+        "apiInfo": {
+            "baseUrl": base_url,
+            "authentication": authentication,
+            "endpoints": {
+                "posts": {
+                    "list": "/posts",
+                    "getBySlug": "/posts/slug/{slug}",
+                    "getByCategory": "/posts/category/{slug}",
+                    "getByTag": "/posts/tag/{slug}",
+                },
+                "categories": "/categories",  # (+)
+                "tags": "/tags",  # (+)
+                "trackPageView": "/analytics/track",  # (+) POST
+            },
+            "exampleRequests": {
+                "getAllPosts": {"url": f"{base_url}/posts?page=1&limit=10"},
+                "getPostsByCategory": {"url": f"{base_url}/posts/category/{slugs['category']}"},
+                "getPostsByTag": {"url": f"{base_url}/posts/tag/{slugs['tag']}"},
+                "getPostBySlug": {"url": f"{base_url}/posts/slug/{slugs['post']}"},
+            },
+            "rateLimit": {"requests": limit_for(client.subscription_plan),  # (+)
+                          "windowSeconds": settings.PUBLIC_API_RATE_WINDOW},
+        },
+    }
+
+
+# --- routes --------------------------------------------------------------------------------------
+@router.get("/info")
+def get_client_info(request):
+    return {"success": True, "message": "Client information retrieved successfully",
+            "data": client_info_out(request.tenant, user=request.auth)}
+
+
+@router.put("/info")
+def update_client_info(request, payload: ClientInfoIn):
+    require(request.auth, "settings.manage", CANNOT_UPDATE)
+    client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
+                                contact_email=payload.contactEmail)
+    return {"success": True, "message": "Client information updated successfully",
+            "data": client_info_out(client, user=request.auth)}
+
+
+@router.post("/api-key/rotate")
+def rotate_api_key(request):
+    require(request.auth, "settings.manage", CANNOT_ROTATE)
+    client = client_api_key_rotate(client=request.tenant)
+    return {"success": True, "message": "API key rotated. The previous key no longer works.",
+            "data": {"apiKey": client.api_key}}
