@@ -31,9 +31,9 @@ def _posts(request, query, **filters):
     def build() -> dict:
         resolved = dict(filters)
         if "category" in resolved:
-            resolved["category"] = str(selectors.category_by_slug(resolved["category"]).id)
+            resolved["category_id"] = selectors.category_id_by_slug(resolved.pop("category"))
         if "tag" in resolved:
-            resolved["tag"] = str(selectors.tag_by_slug(resolved["tag"]).id)
+            resolved["tag_id"] = selectors.tag_id_by_slug(resolved.pop("tag"))
         posts, total = selectors.posts_page(page=page, status=status, **resolved)
         return schemas.posts_reply(posts, page.meta(total))
 

@@ -7,6 +7,7 @@ key's rate limit (429 with Retry-After)."""
 from __future__ import annotations
 
 import redis
+from django.conf import settings
 from ninja.security import APIKeyHeader
 
 from apps.analytics import redis_conn
@@ -32,7 +33,7 @@ class ApiKeyAuth(APIKeyHeader):
         if kind is None:
             raise Unauthorized(KEY_INVALID)
         api_key = keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
-        if redis_conn.available():
+        if settings.PUBLIC_API_CACHE and redis_conn.available():
             try:
                 cache.host_remember(tenant.domain_url, tenant)
             except redis.RedisError as exc:

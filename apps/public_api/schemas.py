@@ -1,10 +1,11 @@
-"""Query rules and reply shapes of the public content API (API.md). Post, category and tag
-objects are the content app's output schemas (PostSummaryOut, PostOut, CategoryOut, TagOut)."""
+"""Query rules and reply shapes of the public content API (API.md). Posts are the content app's
+PostSummaryOut / PostOut as JSON (built by apps.public_api.selectors); categories and tags are
+its CategoryOut / TagOut."""
 from __future__ import annotations
 
 from ninja import Schema
 
-from apps.content.schemas import CategoryOut, PostOut, PostSummaryOut, TagOut
+from apps.content.schemas import CategoryOut, TagOut
 from apps.core.errors import PermissionDenied, ValidationFailed
 from apps.public_api.keys import ApiKey
 
@@ -36,20 +37,13 @@ def clean_status(value: str | None, api_key: ApiKey) -> str:
     return status
 
 
-def posts_reply(posts, pagination: dict) -> dict:
-    return {
-        "success": True,
-        "message": "Posts retrieved successfully",
-        "data": {
-            "posts": [post.model_dump(mode="json") for post in PostSummaryOut.many(posts)],
-            "pagination": pagination,
-        },
-    }
+def posts_reply(posts: list[dict], pagination: dict) -> dict:
+    return {"success": True, "message": "Posts retrieved successfully",
+            "data": {"posts": posts, "pagination": pagination}}
 
 
-def post_reply(post) -> dict:
-    return {"success": True, "message": "Post retrieved successfully",
-            "data": {"post": PostOut.from_post(post).model_dump(mode="json")}}
+def post_reply(post: dict) -> dict:
+    return {"success": True, "message": "Post retrieved successfully", "data": {"post": post}}
 
 
 def categories_reply(categories) -> dict:
