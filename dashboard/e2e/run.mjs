@@ -28,6 +28,9 @@ async function main() {
     context.setDefaultTimeout(T);
     const page = await context.newPage();
     const problems = [];
+    const requested = [];
+    page.on('request', (req) => requested.push(req.url()));
+    const editorRequested = () => requested.some((u) => u.includes('/assets/CkEditorField'));
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     page.on('console', (msg) => {
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
@@ -73,6 +76,7 @@ async function main() {
       await page.getByLabel('Email').fill(admin.email);
       await page.getByLabel('Password', { exact: true }).fill(admin.password);
       await shot('04-tenant-login');
+      expect(!editorRequested(), 'the sign-in page does not load CKEditor');
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL(`${tenant}/dashboard`);
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -86,10 +90,12 @@ async function main() {
     await run.step('open the create form (editor loads lazily)', async () => {
       await page.getByRole('link', { name: 'Posts' }).first().click();
       await page.getByText('No posts found. Create your first post!').waitFor();
+      expect(!editorRequested(), 'dashboard and posts list do not load CKEditor');
       await shot('06-posts-empty');
       await page.getByRole('link', { name: 'Add Post' }).first().click();
       await page.getByRole('heading', { name: 'Create New Post' }).waitFor();
       await page.locator('.ck-editor__editable').waitFor();
+      expect(editorRequested(), 'the post form loads the CKEditor chunk');
     });
 
     await run.step('create a category from the post form', async () => {
