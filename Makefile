@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
-        flower bench-provision bench-migrate bench-media bench-ai lint clean
+        flower bench-provision bench-migrate bench-media bench-ai bench-public-api bench-track wrk lint clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -68,6 +68,15 @@ bench-media: install db ## media: upload checks, renditions, a refused pixel bom
 
 bench-ai: install db ## AI writing: offline drafts, generate calls through a real worker and a fake Gemini
 	$(BIN)/python bench/ai.py
+
+wrk:
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+
+bench-public-api: install db wrk ## public API with 10,000 posts: cached, uncached, 304 and search req/s, p50/p99
+	$(BIN)/python bench/public_api.py
+
+bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
+	$(BIN)/python bench/track.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist

@@ -1,0 +1,254 @@
+"""Public content API under load: requests/s and p50/p99 latency of the posts list (cached,
+uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), gunicorn with 2
+sync workers on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
+note. Then the table grows to BENCH_SCALE_TO posts (default 100,000; 0 skips) and search is
+measured again. Runs on its own database (cms_bench_public) and Redis key prefix.
+
+Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (100000), BENCH_SECONDS (15), BENCH_WARMUP (5),
+BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
+BENCH_GRANIAN (1: also measure cache hits under granian).
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
+DB_URL = f"{base}/cms_bench_public"
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+PREFIX = "bench-papi"
+POSTS = int(os.environ.get("BENCH_POSTS", "10000"))
+SCALE_TO = int(os.environ.get("BENCH_SCALE_TO", "100000"))
+SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
+WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
+CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+HOST = "bench.localhost"
+ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
+SERVER_ENV = {
+    **os.environ,
+    "DATABASE_URL": DB_URL,
+    "REDIS_URL": REDIS_URL,
+    "CELERY_BROKER_URL": REDIS_URL,
+    "CACHE_KEY_PREFIX": PREFIX,
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+    "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+    "ROOT_DOMAIN": "localhost",
+    "DEBUG": "0",
+    "LOG_LEVEL": "WARNING",
+    # One key takes the whole load here; the limit itself is still checked on every request.
+    "PUBLIC_API_RATE_LIMIT": "1000000000",
+}
+os.environ.update({k: v for k, v in SERVER_ENV.items() if k != "PYTHONPATH"})
+
+if not shutil.which("wrk"):
+    sys.exit("wrk is not installed (make bench-public-api installs it)")
+
+subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_public"], check=True)
+subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_public"], check=True)
+
+import django  # noqa: E402
+
+django.setup()
+import redis  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django_tenants.utils import schema_context  # noqa: E402
+
+from apps.content.models import Category, Post, Tag  # noqa: E402
+from apps.media.models import Media  # noqa: E402
+from tenants.services import client_register  # noqa: E402
+
+WORDS = ("content platform editor publish article reader garden kitchen travel market design review "
+         "library season harbor summit meadow lantern orbit canvas signal thread pattern velvet copper "
+         "maple river stone cloud ember quartz willow falcon").split()
+
+
+def html_body(rng: random.Random, n: int) -> str:
+    paragraphs = []
+    while sum(len(p) for p in paragraphs) < 2000:
+        words = " ".join(rng.choice(WORDS) for _ in range(40))
+        paragraphs.append(f"<p>{words} <strong>topic{n % 500}</strong>.</p>")
+    return "".join(paragraphs)
+
+
+def seed(first: int, last: int) -> None:
+    """Published posts numbered first..last-1; 15 posts in all mention 'zephyr' (whatever the
+    total), each post has 2 categories, 3 tags and a featured image."""
+    rng = random.Random(first)
+    with schema_context(tenant.schema_name):
+        categories = list(Category.objects.all()) or Category.objects.bulk_create(
+            [Category(name=f"Category {i}", slug=f"category-{i}") for i in range(20)])
+        tags = list(Tag.objects.all()) or Tag.objects.bulk_create(
+            [Tag(name=f"Tag {i}", slug=f"tag-{i}") for i in range(50)])
+        images = list(Media.objects.all()) or Media.objects.bulk_create(
+            [Media(file_name=f"image-{i}.jpg", file_type="image/jpeg", file_size=1000, alt_text=f"Image {i}",
+                   storage_key=f"{tenant.schema_name}/media/{i}/image.jpg") for i in range(50)])
+        from django.utils import timezone
+
+        now = timezone.now()
+        for start in range(first, last, 1000):
+            batch = []
+            for n in range(start, min(start + 1000, last)):
+                title = f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {n}"
+                body = html_body(rng, n)
+                if n in ZEPHYR:
+                    body += "<p>zephyr</p>"
+                batch.append(Post(title=title, slug=f"post-{n}", excerpt=body[3:160], content=body, status="published",
+                                  published_at=now, author=None, featured_image=rng.choice(images)))
+            created = Post.objects.bulk_create(batch)
+            Post.categories.through.objects.bulk_create(
+                [Post.categories.through(post_id=post.id, category_id=category.id)
+                 for post in created for category in rng.sample(categories, 2)])
+            Post.tags.through.objects.bulk_create(
+                [Post.tags.through(post_id=post.id, tag_id=tag.id) for post in created for tag in rng.sample(tags, 3)])
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE content_post")
+            cursor.execute("VACUUM ANALYZE content_post_categories")
+            cursor.execute("VACUUM ANALYZE content_post_tags")
+    connection.set_schema_to_public()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(kind: str, extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = {**SERVER_ENV, **(extra_env or {})}
+    if kind == "gunicorn":
+        command = [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
+                   "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048",
+                   "--log-level", "warning"]
+    else:
+        command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
+                   "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
+                   "--log-level", "warning", "apps.public_api.wsgi:application"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{kind} did not start")
+
+
+def stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(20)
+
+
+def worker_rss_mb(process: subprocess.Popen) -> list[float]:
+    out = subprocess.run(["ps", "-o", "pid=,ppid=,rss=", "-g", str(process.pid)], capture_output=True, text=True).stdout
+    return [int(rss) / 1024 for pid, ppid, rss in (line.split() for line in out.splitlines())
+            if int(pid) != process.pid]
+
+
+def wrk(port: int, path: str, headers: dict[str, str], seconds: int) -> dict:
+    command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency"]
+    for name, value in headers.items():
+        command += ["-H", f"{name}: {value}"]
+    out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
+
+    def latency(label: str) -> float:
+        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": latency("50"),
+            "p99": latency("99"), "errors": int(non_2xx.group(1)) if non_2xx else 0}
+
+
+def measure(name: str, port: int, path: str, headers: dict[str, str]) -> None:
+    wrk(port, path, headers, WARMUP)
+    result = wrk(port, path, headers, SECONDS)
+    note = f"  ({result['errors']} non-2xx/3xx)" if result["errors"] else ""
+    print(f"{name:<48} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
+          flush=True)
+
+
+def header() -> None:
+    print(f"{'scenario':<48} | {'req/s':>9} | {'p50':>11} | {'p99':>11}", flush=True)
+    print("-" * 90, flush=True)
+
+
+call_command("migrate_schemas", interactive=False, verbosity=0)
+for key in redis.Redis.from_url(REDIS_URL).scan_iter(f"{PREFIX}:*"):
+    redis.Redis.from_url(REDIS_URL).delete(key)
+tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
+                         subdomain="bench", admin_username="bench", admin_email="bench@example.com",
+                         admin_password="password123", plan="business")
+started = time.perf_counter()
+seed(0, POSTS)
+print(f"seeded {POSTS:,} published posts in {time.perf_counter() - started:.0f} s", flush=True)
+
+key = {"Host": HOST, "x-api-key": tenant.api_key}
+LIST = "/api/v1/posts?page=1&limit=10"
+SEARCH_RARE = "/api/v1/posts?search=zephyr"
+SEARCH_COMMON = "/api/v1/posts?search=topic42"
+
+cached, cached_port = start_server("gunicorn")
+uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
+try:
+    import urllib.request
+
+    request = urllib.request.Request(f"http://127.0.0.1:{cached_port}{LIST}", headers=key)
+    with urllib.request.urlopen(request) as response:
+        etag = response.headers["ETag"]
+        assert response.status == 200
+    print(f"\ngunicorn, {WORKERS} sync workers; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s warm-up; "
+          f"{POSTS:,} posts\n", flush=True)
+    header()
+    measure("posts list, cached (fast path)", cached_port, LIST, key)
+    measure("posts list, If-None-Match -> 304 (fast path)", cached_port, LIST, {**key, "If-None-Match": etag})
+    measure("post by slug, cached (fast path)", cached_port, "/api/v1/posts/slug/post-42", key)
+    measure("posts list, uncached (cache off)", uncached_port, LIST, key)
+    measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
+    measure("post by slug, uncached", uncached_port, "/api/v1/posts/slug/post-42", key)
+    measure("search 'zephyr' (15 matches), uncached", uncached_port, SEARCH_RARE, key)
+    measure("search 'topic42' (0.2% of posts), uncached", uncached_port, SEARCH_COMMON, key)
+    print(f"\nworker memory after the runs: cached {', '.join(f'{m:.0f}' for m in worker_rss_mb(cached))} MB; "
+          f"uncached {', '.join(f'{m:.0f}' for m in worker_rss_mb(uncached))} MB", flush=True)
+finally:
+    stop(cached)
+    stop(uncached)
+
+if os.environ.get("BENCH_GRANIAN", "1") == "1":
+    server, port = start_server("granian")
+    try:
+        print(f"\ngranian, {WORKERS} workers (WSGI), cache hits\n", flush=True)
+        header()
+        measure("posts list, cached (fast path)", port, LIST, key)
+        measure("posts list, If-None-Match -> 304 (fast path)", port, LIST, {**key, "If-None-Match": etag})
+        print(f"\nworker memory: {', '.join(f'{m:.0f}' for m in worker_rss_mb(server))} MB", flush=True)
+    finally:
+        stop(server)
+
+if SCALE_TO > POSTS:
+    started = time.perf_counter()
+    seed(POSTS, SCALE_TO)
+    print(f"\ngrew to {SCALE_TO:,} posts in {time.perf_counter() - started:.0f} s (still 15 posts mention 'zephyr')\n",
+          flush=True)
+    uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
+    try:
+        header()
+        measure(f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
+        measure(f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
+        measure(f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
+    finally:
+        stop(uncached)
