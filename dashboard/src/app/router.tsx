@@ -21,6 +21,12 @@ const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), '
 const PostDetail = lazyNamed(() => import('@/features/posts/routes/PostDetail'), 'PostDetail');
 const PostCreate = lazyNamed(() => import('@/features/posts/routes/PostCreate'), 'PostCreate');
 const PostEdit = lazyNamed(() => import('@/features/posts/routes/PostEdit'), 'PostEdit');
+const CategoriesList = lazyNamed(() => import('@/features/categories/routes/CategoriesList'), 'CategoriesList');
+const CategoryCreate = lazyNamed(() => import('@/features/categories/routes/CategoryForm'), 'CategoryCreate');
+const CategoryEdit = lazyNamed(() => import('@/features/categories/routes/CategoryForm'), 'CategoryEdit');
+const TagsList = lazyNamed(() => import('@/features/tags/routes/TagsList'), 'TagsList');
+const TagCreate = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagCreate');
+const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEdit');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
 
@@ -47,12 +53,12 @@ export function buildRoutes(config: CmsConfig): RouteObject[] {
         { path: 'posts/new', element: page(<PostCreate />) },
         { path: 'posts/edit/:id', element: page(<PostEdit />) },
         { path: 'posts/:slug', element: page(<PostDetail />) },
-        { path: 'categories', element: <Placeholder title="Categories" /> },
-        { path: 'categories/new', element: <Placeholder title="Create Category" /> },
-        { path: 'categories/edit/:id', element: <Placeholder title="Edit Category" /> },
-        { path: 'tags', element: <Placeholder title="Tags" /> },
-        { path: 'tags/new', element: <Placeholder title="Create New Tag" /> },
-        { path: 'tags/edit/:id', element: <Placeholder title="Edit Tag" /> },
+        { path: 'categories', element: page(<CategoriesList />) },
+        { path: 'categories/new', element: page(<CategoryCreate />) },
+        { path: 'categories/edit/:id', element: page(<CategoryEdit />) },
+        { path: 'tags', element: page(<TagsList />) },
+        { path: 'tags/new', element: page(<TagCreate />) },
+        { path: 'tags/edit/:id', element: page(<TagEdit />) },
         { path: 'media', element: <Placeholder title="Media Library" /> },
         { path: 'ai-generator', element: <Placeholder title="AI Blog Generator" /> },
         { path: 'users', element: <Placeholder title="Users" /> },
