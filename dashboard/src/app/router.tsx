@@ -27,6 +27,7 @@ const CategoryEdit = lazyNamed(() => import('@/features/categories/routes/Catego
 const TagsList = lazyNamed(() => import('@/features/tags/routes/TagsList'), 'TagsList');
 const TagCreate = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagCreate');
 const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEdit');
+const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
 
@@ -59,7 +60,7 @@ export function buildRoutes(config: CmsConfig): RouteObject[] {
         { path: 'tags', element: page(<TagsList />) },
         { path: 'tags/new', element: page(<TagCreate />) },
         { path: 'tags/edit/:id', element: page(<TagEdit />) },
-        { path: 'media', element: <Placeholder title="Media Library" /> },
+        { path: 'media', element: page(<MediaLibrary />) },
         { path: 'ai-generator', element: <Placeholder title="AI Blog Generator" /> },
         { path: 'users', element: <Placeholder title="Users" /> },
         { path: 'users/new', element: <Placeholder title="Create New User" /> },

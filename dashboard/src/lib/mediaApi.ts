@@ -43,7 +43,7 @@ export const mediaApi = api.injectEndpoints({
     uploadMedia: build.mutation<{ message?: string; media: Media }, File>({
       query: (file) => {
         const form = new FormData();
-        form.append('file', file);
+        form.append('file', file, file.name);
         form.append('fileName', file.name);
         form.append('fileType', file.type);
         form.append('fileSize', String(file.size));
@@ -52,7 +52,20 @@ export const mediaApi = api.injectEndpoints({
       },
       invalidatesTags: [{ type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),
+    deleteMedia: build.mutation<{ message?: string }, string>({
+      query: (id) => ({ url: `media/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Media', id }, { type: 'Media', id: 'LIST' }, 'Dashboard'],
+    }),
   }),
 });
 
-export const { useGetMediaQuery, useUploadMediaMutation } = mediaApi;
+export const { useGetMediaQuery, useUploadMediaMutation, useDeleteMediaMutation } = mediaApi;
+
+/** Spec §8: the text shown when deleting media fails. */
+export function mediaDeleteError(message: string): string {
+  if (message.includes('used as featured image') || message.includes('currently used in posts')) {
+    const count = message.match(/(\d+)\s+posts?/)?.[1] ?? message.match(/\d+/)?.[0] ?? 'some';
+    return `Cannot delete media. It is currently used as featured image in ${count} posts. Please update those posts first.`;
+  }
+  return message || 'Failed to delete media';
+}

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { Upload } from 'lucide-react';
+import { MediaGrid } from '@/components/media/MediaGrid';
+import { UploadPanel } from '@/components/media/UploadPanel';
+import { PageHeader } from '@/components/PageHeader';
+import type { Media } from '@/lib/types';
+import { MediaDetailsDialog } from '../components/MediaDetailsDialog';
+
+export function MediaLibrary() {
+  const [uploading, setUploading] = useState(false);
+  const [selected, setSelected] = useState<Media | null>(null);
+  return (
+    <>
+      <PageHeader
+        title="Media Library"
+        description="Upload and manage your images"
+        search={false}
+        action={{ label: 'Upload New', icon: <Upload size={16} />, onClick: () => setUploading((u) => !u) }}
+      />
+      {uploading ? (
+        <section className="card card-body">
+          <UploadPanel />
+        </section>
+      ) : null}
+      <section className="card card-body">
+        <MediaGrid selectedId={selected?.id} onSelect={setSelected} />
+      </section>
+      <MediaDetailsDialog media={selected} onClose={() => setSelected(null)} />
+    </>
+  );
+}

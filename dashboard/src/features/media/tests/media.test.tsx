@@ -1,0 +1,145 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { mediaDeleteError } from '@/lib/mediaApi';
+import { renderApp, signedIn } from '@/test/render';
+import { server } from '@/test/server';
+
+const item = (i: number) => ({
+  id: `m${i}`,
+  fileName: `photo-${i}.png`,
+  fileType: 'image/png',
+  fileSize: 2048 * i,
+  altText: `photo-${i}.png`,
+  link: `http://demo.localhost/media/photo-${i}.png`,
+  cdnUrl: `http://demo.localhost/media/photo-${i}.png`,
+  renditions: { thumbnail: `http://demo.localhost/media/photo-${i}-t.png` },
+  uploadedBy: { username: 'alice' },
+  uploadedAt: '2024-05-01T10:00:00Z',
+});
+
+function mediaApi(total: number) {
+  const calls: URLSearchParams[] = [];
+  server.use(
+    http.get('*/api/media', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      calls.push(q);
+      const page = Number(q.get('page'));
+      const limit = Number(q.get('limit'));
+      const all = Array.from({ length: total }, (_, i) => item(i + 1)).filter((m) => !q.get('search') || m.fileName.includes(q.get('search')!));
+      return HttpResponse.json({
+        success: true,
+        media: all.slice((page - 1) * limit, page * limit),
+        page,
+        limit,
+        totalItems: all.length,
+        totalPages: Math.max(1, Math.ceil(all.length / limit)),
+      });
+    }),
+  );
+  return calls;
+}
+
+const png = (name = 'new.png', size = 100) => new File([new Uint8Array(size)], name, { type: 'image/png' });
+
+describe('media library', () => {
+  it('shows 12 thumbnails a page with Previous/Next and "Page x of y"; search asks the server', async () => {
+    const calls = mediaApi(30);
+    const user = userEvent.setup();
+    renderApp('/dashboard/media', { session: signedIn() });
+    expect(await screen.findByRole('button', { name: 'photo-1.png' })).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /^photo-/ })).toHaveLength(12);
+    expect(calls[0].get('limit')).toBe('12');
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Previous/ })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'photo-13.png' })).toBeInTheDocument();
+    await user.type(screen.getByRole('searchbox', { name: 'Search media' }), 'photo-3');
+    await waitFor(() => expect(calls.at(-1)!.get('search')).toBe('photo-3'));
+    expect(calls.at(-1)!.get('page')).toBe('1');
+  });
+
+  it('checks type and size before sending', async () => {
+    mediaApi(0);
+    let sent = 0;
+    server.use(http.post('*/api/media/upload', () => {
+      sent += 1;
+      return HttpResponse.json({ success: true, media: item(99) }, { status: 201 });
+    }));
+    const user = userEvent.setup({ applyAccept: false });
+    renderApp('/dashboard/media', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Upload New' }));
+    const input = screen.getByTestId('media-file-input');
+    await user.upload(input, new File(['x'], 'notes.txt', { type: 'text/plain' }));
+    expect(await screen.findAllByText('Only image files are supported')).not.toHaveLength(0);
+    await user.upload(input, png('huge.png', 5 * 1024 * 1024 + 1));
+    expect(await screen.findAllByText('File too large. Maximum size is 5 MB')).not.toHaveLength(0);
+    expect(sent).toBe(0);
+  });
+
+  it('uploads with progress from 10 rising by 10 every 300 ms, 100 at the end; drag and drop works too', async () => {
+    mediaApi(0);
+    let form: FormData | null = null;
+    server.use(
+      http.post('*/api/media/upload', async ({ request }) => {
+        form = await request.formData();
+        await delay(800);
+        return HttpResponse.json({ success: true, message: 'File uploaded successfully', media: item(50) }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/media', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Upload New' }));
+    fireEvent.drop(screen.getByRole('button', { name: 'Upload image' }), { dataTransfer: { files: [png('dropped.png')] } });
+    const bar = await screen.findByRole('progressbar', { name: 'Upload progress' });
+    expect(bar).toHaveAttribute('aria-valuenow', '10');
+    await waitFor(() => expect(Number(bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(30));
+    expect(Number(bar.getAttribute('aria-valuenow'))).toBeLessThanOrEqual(90);
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '100'));
+    expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
+    expect(form!.get('fileName')).toBe('dropped.png');
+    expect(form!.get('fileType')).toBe('image/png');
+    expect(form!.get('fileSize')).toBe('100');
+    expect(form!.get('altText')).toBe('dropped.png');
+    // (jsdom's File loses its name on the way into Node's FormData; the fileName field carries it.)
+    expect((form!.get('file') as File).size).toBe(100);
+  });
+
+  it('details dialog: name, type, size, uploader, URL, open, download; delete refusal message', async () => {
+    mediaApi(2);
+    server.use(
+      http.delete('*/api/media/m2', () =>
+        HttpResponse.json(
+          { success: false, message: 'Cannot delete media: it is currently used as featured image in 3 posts', error: 'conflict' },
+          { status: 409 },
+        ),
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/media', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'photo-2.png' }));
+    const dialog = screen.getByRole('dialog', { name: 'Media Details' });
+    expect(dialog).toHaveTextContent('photo-2.png');
+    expect(dialog).toHaveTextContent('image/png');
+    expect(dialog).toHaveTextContent('4.0 KB');
+    expect(dialog).toHaveTextContent('alice');
+    expect(within(dialog).getByLabelText('URL')).toHaveValue('http://demo.localhost/media/photo-2.png');
+    expect(within(dialog).getByRole('link', { name: /Open in New Tab/ })).toHaveAttribute('target', '_blank');
+    expect(within(dialog).getByRole('link', { name: /Download/ })).toHaveAttribute('download', 'photo-2.png');
+    await user.click(within(dialog).getByRole('button', { name: /Delete/ }));
+    await user.click(within(dialog).getByRole('button', { name: /Confirm Delete/ }));
+    expect(
+      await screen.findByText('Cannot delete media. It is currently used as featured image in 3 posts. Please update those posts first.'),
+    ).toBeInTheDocument();
+  });
+
+  it('maps delete errors', () => {
+    expect(mediaDeleteError('currently used in posts (2 posts)')).toBe(
+      'Cannot delete media. It is currently used as featured image in 2 posts. Please update those posts first.',
+    );
+    expect(mediaDeleteError('Storage offline')).toBe('Storage offline');
+    expect(mediaDeleteError('')).toBe('Failed to delete media');
+  });
+});
