@@ -27,6 +27,9 @@ const CategoryEdit = lazyNamed(() => import('@/features/categories/routes/Catego
 const TagsList = lazyNamed(() => import('@/features/tags/routes/TagsList'), 'TagsList');
 const TagCreate = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagCreate');
 const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEdit');
+const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), 'UsersList');
+const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
+const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -62,9 +65,9 @@ export function buildRoutes(config: CmsConfig): RouteObject[] {
         { path: 'tags/edit/:id', element: page(<TagEdit />) },
         { path: 'media', element: page(<MediaLibrary />) },
         { path: 'ai-generator', element: <Placeholder title="AI Blog Generator" /> },
-        { path: 'users', element: <Placeholder title="Users" /> },
-        { path: 'users/new', element: <Placeholder title="Create New User" /> },
-        { path: 'users/edit/:userId', element: <Placeholder title="Edit User" /> },
+        { path: 'users', element: page(<UsersList />) },
+        { path: 'users/new', element: page(<UserCreate />) },
+        { path: 'users/edit/:userId', element: page(<UserEdit />) },
         { path: 'settings', element: <Placeholder title="Settings" /> },
         { path: '*', element: <NotFound /> },
       ],

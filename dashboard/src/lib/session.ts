@@ -73,6 +73,10 @@ export const sessionSlice = createSlice({
     loggedOut() {
       return empty;
     },
+    /** The signed-in user's own record changed (e.g. their username). */
+    userChanged(state, action: PayloadAction<Partial<SessionUser>>) {
+      if (state.user) state.user = { ...state.user, ...action.payload };
+    },
   },
   selectors: {
     selectToken: (s) => s.token,
@@ -81,5 +85,5 @@ export const sessionSlice = createSlice({
   },
 });
 
-export const { loggedIn, loggedOut } = sessionSlice.actions;
+export const { loggedIn, loggedOut, userChanged } = sessionSlice.actions;
 export const { selectToken, selectUser, selectIsAuthenticated } = sessionSlice.selectors;

@@ -1,0 +1,54 @@
+import { api } from '@/lib/api';
+import type { Role } from '@/lib/session';
+import type { User } from '@/lib/types';
+
+export interface UserCreateBody {
+  username: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+export type UserUpdateBody = Partial<{
+  username: string;
+  email: string;
+  password: string;
+  role: Role;
+  status: User['status'];
+}>;
+
+export const usersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getUsers: build.query<User[], void>({
+      query: () => 'users',
+      transformResponse: (r: { users?: User[] }) => {
+        if (!Array.isArray(r.users)) throw new Error('Failed to fetch users data');
+        return r.users;
+      },
+      providesTags: (result) => [{ type: 'User' as const, id: 'LIST' }, ...(result ?? []).map((u) => ({ type: 'User' as const, id: u.id }))],
+    }),
+    getUser: build.query<User, string>({
+      query: (id) => `users/${id}`,
+      transformResponse: (r: { user: User }) => r.user,
+      providesTags: (_r, _e, id) => [{ type: 'User', id }],
+    }),
+    createUser: build.mutation<{ message?: string; user: User }, UserCreateBody>({
+      query: (body) => ({ url: 'auth/register-user', method: 'POST', body }),
+      invalidatesTags: [{ type: 'User', id: 'LIST' }, 'Dashboard'],
+    }),
+    updateUser: build.mutation<
+      { success?: boolean; message?: string; user: User; token?: string; expiresIn?: number },
+      { id: string; body: UserUpdateBody }
+    >({
+      query: ({ id, body }) => ({ url: `users/${id}`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }],
+    }),
+    deleteUser: build.mutation<{ message?: string }, string>({
+      query: (id) => ({ url: `users/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }, 'Dashboard'],
+    }),
+  }),
+});
+
+export const { useGetUsersQuery, useGetUserQuery, useCreateUserMutation, useUpdateUserMutation, useDeleteUserMutation } =
+  usersApi;

@@ -1,0 +1,209 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Eye, EyeOff } from 'lucide-react';
+import { toast } from 'sonner';
+import { PageHeader } from '@/components/PageHeader';
+import { Field, LoadingState } from '@/components/ui';
+import { errorMessage, isApiError } from '@/lib/errors';
+import { useAppDispatch, useAppSelector } from '@/lib/hooks';
+import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
+import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
+import { createUserSchema, EDIT_ROLES, ROLES, STATUSES, type CreateUserValues, type EditUserValues } from '../schemas';
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function PasswordInput({ id, placeholder, invalid, reg }: { id: string; placeholder?: string; invalid?: boolean; reg: object }) {
+  const [show, setShow] = useState(false);
+  return (
+    <div className="input-group">
+      <input id={id} type={show ? 'text' : 'password'} className="input" autoComplete="new-password" placeholder={placeholder} aria-invalid={invalid} {...reg} />
+      <button type="button" className="btn btn-ghost btn-icon input-addon" aria-label={show ? 'Hide password' : 'Show password'} onClick={() => setShow((s) => !s)}>
+        {show ? <EyeOff size={16} /> : <Eye size={16} />}
+      </button>
+    </div>
+  );
+}
+
+export function UserCreate() {
+  const navigate = useNavigate();
+  const [create] = useCreateUserMutation();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<CreateUserValues>({
+    resolver: zodResolver(createUserSchema),
+    defaultValues: { username: '', email: '', password: '', role: 'viewer' },
+  });
+
+  async function onSubmit(v: CreateUserValues) {
+    try {
+      const reply = await create({ username: v.username.trim(), email: v.email.trim(), password: v.password, role: v.role as Role }).unwrap();
+      toast.success(reply?.message || 'User created successfully');
+      navigate('/dashboard/users');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to create user'));
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title="Create New User" description="Add a team member" search={false} />
+      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Field label="Username" htmlFor="username" error={errors.username?.message}>
+          <input id="username" className="input" aria-invalid={!!errors.username} {...register('username')} />
+        </Field>
+        <Field label="Email" htmlFor="email" error={errors.email?.message}>
+          <input id="email" type="email" className="input" aria-invalid={!!errors.email} {...register('email')} />
+        </Field>
+        <Field label="Password" htmlFor="password" error={errors.password?.message}>
+          <PasswordInput id="password" invalid={!!errors.password} reg={register('password')} />
+        </Field>
+        <Field label="Role" htmlFor="role" error={errors.role?.message}>
+          <select id="role" className="select" aria-invalid={!!errors.role} {...register('role')}>
+            <option value="">Select a role</option>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {cap(r)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="row" style={{ justifyContent: 'flex-end' }}>
+          <Link to="/dashboard/users" className="btn btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Creating...' : 'Create User'}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+export function UserEdit() {
+  const { userId = '' } = useParams();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+  const me = useAppSelector(selectUser);
+  const isAdmin = me?.role === 'admin';
+  const own = !!me && String(me.userId) === userId;
+  const allowed = isAdmin || own;
+  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !allowed });
+  const [update] = useUpdateUserMutation();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { isSubmitting },
+  } = useForm<EditUserValues>({ defaultValues: { username: '', email: '', password: '', role: 'author', status: 'active' } });
+
+  useEffect(() => {
+    if (!userId) {
+      toast.error('User ID is missing');
+      navigate('/dashboard/users', { replace: true });
+    } else if (!allowed) {
+      toast.error("You don't have permission to edit this user");
+      navigate('/dashboard/users', { replace: true });
+    }
+  }, [userId, allowed, navigate]);
+
+  useEffect(() => {
+    if (isError) toast.error('Failed to load user data');
+  }, [isError]);
+
+  useEffect(() => {
+    if (data) {
+      reset({ username: data.username, email: data.email, password: '', role: data.role || 'author', status: data.status || 'active' });
+    }
+  }, [data, reset]);
+
+  async function onSubmit(v: EditUserValues) {
+    const body: UserUpdateBody = { username: v.username.trim(), email: v.email.trim() };
+    if (v.password) body.password = v.password; // blank keeps the current password
+    if (isAdmin) {
+      body.role = v.role as Role;
+      body.status = v.status as UserUpdateBody['status'];
+    }
+    try {
+      const reply = await update({ id: userId, body }).unwrap();
+      if (!reply?.success) {
+        toast.error('Failed to update user');
+        return;
+      }
+      // Changing one's own account: keep the session (a new token comes with a new password).
+      if (own && me) {
+        const user = { ...me, username: reply.user?.username ?? me.username };
+        if (reply.token && reply.expiresIn) dispatch(loggedIn({ token: reply.token, expiresIn: reply.expiresIn, user }));
+        else dispatch(userChanged({ username: user.username }));
+      }
+      toast.success(reply.message || 'User updated successfully');
+      navigate('/dashboard/users');
+    } catch (err) {
+      toast.error(isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
+    }
+  }
+
+  if (!userId || !allowed) return null;
+  if (isLoading) return <LoadingState label="Loading user..." />;
+  if (isError) {
+    return (
+      <section className="card state">
+        <strong className="text-danger">Failed to load user data</strong>
+        <Link className="btn btn-secondary" to="/dashboard/users">
+          Back to Users
+        </Link>
+      </section>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={`Edit User: ${data?.username ?? ''}`} description="Update the account" search={false} />
+      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Field label="Username" htmlFor="username">
+          <input id="username" className="input" {...register('username')} />
+        </Field>
+        <Field label="Email" htmlFor="email">
+          <input id="email" type="email" className="input" {...register('email')} />
+        </Field>
+        <Field label="Password" htmlFor="password" hint="Only fill this if you want to change the password.">
+          <PasswordInput id="password" placeholder="Leave blank to keep current password" reg={register('password')} />
+        </Field>
+        {isAdmin ? (
+          <>
+            <Field label="Role" htmlFor="role">
+              <select id="role" className="select" {...register('role')}>
+                {EDIT_ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {cap(r)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Status" htmlFor="status">
+              <select id="status" className="select" {...register('status')}>
+                {STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {cap(s)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </>
+        ) : null}
+        <div className="row" style={{ justifyContent: 'flex-end' }}>
+          <Link to="/dashboard/users" className="btn btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            {isSubmitting ? 'Saving...' : 'Save Changes'}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
+/** Roles an admin can give on the edit screen (no viewer, spec §6). */
+export const EDIT_ROLES = ['admin', 'editor', 'author'] as const;
+export const STATUSES = ['active', 'inactive', 'suspended'] as const;
+
+export const createUserSchema = z.object({
+  username: z.string().trim().min(3, 'Username must be at least 3 characters'),
+  email: z.string().trim().pipe(z.email('Please enter a valid email address')),
+  password: z.string().min(8, 'Password must be at least 8 characters'),
+  role: z.string().refine((v) => (ROLES as readonly string[]).includes(v), 'Please select a role'),
+});
+export type CreateUserValues = z.infer<typeof createUserSchema>;
+
+export interface EditUserValues {
+  username: string;
+  email: string;
+  password: string;
+  role: string;
+  status: string;
+}

@@ -1,0 +1,153 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderApp, signedIn } from '@/test/render';
+import { server } from '@/test/server';
+
+const USERS = [
+  { id: 'u-1', userId: 'u-1', username: 'alice', email: 'alice@x.test', role: 'admin', status: 'active', lastLogin: '2024-05-01T09:05:00Z' },
+  { id: 'u-2', userId: 'u-2', username: 'bob', email: 'bob@x.test', role: 'editor', status: 'suspended', lastLogin: null },
+];
+
+function usersApi(list = USERS) {
+  let users = [...list];
+  server.use(
+    http.get('*/api/users', () => HttpResponse.json({ success: true, users })),
+    http.delete('*/api/users/:id', ({ params }) => {
+      users = users.filter((u) => u.id !== params.id);
+      return HttpResponse.json({ success: true, message: 'User deleted successfully' });
+    }),
+  );
+}
+
+describe('users list', () => {
+  it('title, columns, badges, status colours and last login', async () => {
+    usersApi();
+    renderApp('/dashboard/users', { session: signedIn() });
+    expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
+    expect(screen.getByText('Manage user accounts and permissions')).toBeInTheDocument();
+    await screen.findByText('bob');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Username', 'Email', 'Role', 'Status', 'Last Login', 'Actions']);
+    expect(screen.getByText('active')).toHaveClass('badge-success');
+    expect(screen.getByText('suspended')).toHaveClass('badge-danger');
+    expect(screen.getByText('Never')).toBeInTheDocument();
+    expect(screen.getByText(/May 1, 2024/)).toHaveTextContent(/\d{2}:\d{2}/);
+    expect(screen.getByRole('link', { name: /Add User/ })).toHaveAttribute('href', '/dashboard/users/new');
+  });
+
+  it('refuses to delete your own account, deletes others after "Delete user"', async () => {
+    usersApi();
+    const user = userEvent.setup();
+    renderApp('/dashboard/users', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Actions for alice' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    expect(await screen.findByText('You cannot delete your own account')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Actions for bob' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete user' });
+    expect(dialog).toHaveTextContent('permanently delete bob');
+    expect(dialog).toHaveTextContent('cannot be undone');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('User deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('bob')).not.toBeInTheDocument());
+  });
+
+  it('empty and failure texts', async () => {
+    usersApi([]);
+    const first = renderApp('/dashboard/users', { session: signedIn() });
+    expect(await screen.findByText('No users found. Create your first user!')).toBeInTheDocument();
+    first.unmount();
+    server.use(http.get('*/api/users', () => HttpResponse.json({ success: false, message: 'Only admins', error: 'forbidden' }, { status: 403 })));
+    renderApp('/dashboard/users', { session: signedIn() });
+    expect(await screen.findByText('Failed to load users. Please try again.')).toBeInTheDocument();
+    expect(await screen.findByText('Error loading users. Please try again.')).toBeInTheDocument();
+  });
+});
+
+describe('create user', () => {
+  it('validates every field with the spec messages; role defaults to viewer', async () => {
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/new', { session: signedIn() });
+    expect(await screen.findByRole('heading', { name: 'Create New User' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Role')).toHaveValue('viewer');
+    expect(screen.getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['', 'admin', 'editor', 'author', 'viewer']);
+    await user.selectOptions(screen.getByLabelText('Role'), '');
+    await user.type(screen.getByLabelText('Username'), 'ab');
+    await user.type(screen.getByLabelText('Email'), 'nope');
+    await user.type(screen.getByLabelText('Password'), 'short');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText('Username must be at least 3 characters')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByText('Please select a role')).toBeInTheDocument();
+  });
+
+  it('creates through auth/register-user and returns to the list', async () => {
+    let sent: unknown;
+    usersApi();
+    server.use(
+      http.post('*/api/auth/register-user', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ success: true, message: 'User created successfully', user: USERS[1] }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = renderApp('/dashboard/users/new', { session: signedIn() });
+    await user.type(await screen.findByLabelText('Username'), 'carol');
+    await user.type(screen.getByLabelText('Email'), 'carol@x.test');
+    await user.type(screen.getByLabelText('Password'), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText('User created successfully')).toBeInTheDocument();
+    expect(sent).toEqual({ username: 'carol', email: 'carol@x.test', password: 'password123', role: 'viewer' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/users'));
+  });
+});
+
+describe('edit user', () => {
+  it('admin: role and status shown (no viewer role); a blank password is not sent', async () => {
+    let sent: unknown;
+    usersApi();
+    server.use(
+      http.get('*/api/users/u-2', () => HttpResponse.json({ success: true, user: USERS[1] })),
+      http.put('*/api/users/u-2', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ success: true, message: 'User updated successfully', user: USERS[1] });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-2', { session: signedIn() });
+    expect(await screen.findByDisplayValue('bob')).toBeInTheDocument();
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('placeholder', 'Leave blank to keep current password');
+    expect(screen.getByText('Only fill this if you want to change the password.')).toBeInTheDocument();
+    const role = screen.getByLabelText('Role');
+    expect(within(role).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['admin', 'editor', 'author']);
+    expect(screen.getByLabelText('Status')).toHaveValue('suspended');
+    await user.selectOptions(screen.getByLabelText('Status'), 'active');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(sent).toEqual({ username: 'bob', email: 'bob@x.test', role: 'editor', status: 'active' });
+  });
+
+  it('non-admin: only their own record, without role and status', async () => {
+    const editor = { userId: 'u-2', username: 'bob', role: 'editor' as const };
+    server.use(
+      http.get('*/api/users/u-2', () => HttpResponse.json({ success: true, user: USERS[1] })),
+      http.get('*/api/users', () => HttpResponse.json({ success: false, message: 'Only admins', error: 'forbidden' }, { status: 403 })),
+    );
+    const own = renderApp('/dashboard/users/edit/u-2', { session: signedIn(editor) });
+    expect(await screen.findByDisplayValue('bob')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Role')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Status')).not.toBeInTheDocument();
+    own.unmount();
+    const { router } = renderApp('/dashboard/users/edit/u-1', { session: signedIn(editor) });
+    expect(await screen.findByText("You don't have permission to edit this user")).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/users'));
+  });
+});
