@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
-        flower bench-provision bench-migrate bench-media bench-ai bench-public-api bench-track wrk lint clean
+        flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track wrk lint clean
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -65,6 +65,9 @@ bench-migrate: install db ## migrate_schemas with 100 and 1000 companies: no-op 
 
 bench-media: install db ## media: upload checks, renditions, a refused pixel bomb, list over 1000 rows
 	$(BIN)/python bench/media.py
+
+bench-content: install db ## content: 10,000 posts; median latency of list, search and get-by-slug
+	$(BIN)/python bench/content.py
 
 bench-ai: install db ## AI writing: offline drafts, generate calls through a real worker and a fake Gemini
 	$(BIN)/python bench/ai.py

@@ -11,7 +11,8 @@ import uuid
 from datetime import timedelta
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, Count, F, Prefetch, Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from apps.content.models import SEARCH_CONFIG, Category, Post, Tag
@@ -49,15 +50,21 @@ def post_queryset(*, with_content: bool = True) -> QuerySet[Post]:
     return queryset if with_content else queryset.defer("content", "search_vector")
 
 
-def search_condition(query: str) -> Q:
+def search_condition(query: str) -> RawSQL:
     """Full-text match on title and content (every word, as a prefix: `djan` finds Django,
-    `running` finds run) or a partial match anywhere in the title."""
+    `running` finds run) or a partial match anywhere in the title.
+
+    Written as `id = ANY(ARRAY(<ids by title> UNION <ids by full text>))`: each branch is planned
+    on its own and uses its GIN index (trigram / tsvector), and the ids are collected once. A
+    plain `title LIKE .. OR search_vector @@ ..` makes PostgreSQL pick a sequential scan that
+    de-TOASTs every row's tsvector (0.6 s at 10,000 posts instead of ~15 ms)."""
     query = query.strip()
-    condition = Q(title__icontains=query)
+    matches = Post.objects.filter(title__icontains=query).order_by().values("id")
     words = _WORD.findall(query.lower())[:16]
     if words:
-        condition |= Q(search_vector=_prefix_query(words))
-    return condition
+        matches = matches.union(Post.objects.filter(search_vector=_prefix_query(words)).order_by().values("id"))
+    sql, params = matches.query.get_compiler(using=Post.objects.db).as_sql()
+    return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
 
 
 def _prefix_query(words: list[str]) -> SearchQuery:
@@ -65,12 +72,17 @@ def _prefix_query(words: list[str]) -> SearchQuery:
 
 
 def _term_condition(relation: str, value: str) -> Q:
-    """A category/tag filter given by id or by slug."""
+    """A category/tag filter given by id or by slug, as a semi-join on the link table (no
+    duplicate rows, and a small plan whatever other filters are combined with it)."""
     value = value.strip()
+    through = getattr(Post, relation).through
+    term = "category" if relation == "categories" else "tag"
     as_uuid = _uuid(value)
     if as_uuid is not None:
-        return Q(**{f"{relation}__id": as_uuid})
-    return Q(**{f"{relation}__slug": value.lower()})
+        links = through.objects.filter(**{f"{term}_id": as_uuid})
+    else:
+        links = through.objects.filter(**{f"{term}__slug": value.lower()})
+    return Q(id__in=links.values("post_id"))
 
 
 def post_list(
