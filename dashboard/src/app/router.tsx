@@ -30,6 +30,7 @@ const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEd
 const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), 'UsersList');
 const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
+const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -64,7 +65,7 @@ export function buildRoutes(config: CmsConfig): RouteObject[] {
         { path: 'tags/new', element: page(<TagCreate />) },
         { path: 'tags/edit/:id', element: page(<TagEdit />) },
         { path: 'media', element: page(<MediaLibrary />) },
-        { path: 'ai-generator', element: <Placeholder title="AI Blog Generator" /> },
+        { path: 'ai-generator', element: page(<AiGenerator />) },
         { path: 'users', element: page(<UsersList />) },
         { path: 'users/new', element: page(<UserCreate />) },
         { path: 'users/edit/:userId', element: page(<UserEdit />) },
