@@ -4,9 +4,12 @@ from __future__ import annotations
 import logging
 import re
 
+import json
+
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 
 from apps.core.errors import STATUS_CODES, ApplicationError, error_body
 
@@ -44,7 +47,11 @@ def _message_of(error: dict, field: str) -> str:
         return f"{label} must be a whole number"
     if kind in {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}:
         return f"{label} {msg.lower()}"
-    if kind in {"string_type", "bool_type", "list_type", "dict_type", "model_type", "uuid_parsing", "uuid_type"}:
+    if kind in {"bool_type", "bool_parsing"}:
+        return f"{label} must be true or false"
+    if kind in {"float_type", "float_parsing", "decimal_parsing", "decimal_type"}:
+        return f"{label} must be a number"
+    if kind.endswith(("_type", "_parsing")) or kind in {"string_type", "list_type", "dict_type", "model_type"}:
         return f"{label} is not valid"
     return f"{label}: {msg}"
 
@@ -81,7 +88,12 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
 
     @api.exception_handler(HttpError)
     def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-        return envelope(exc.status_code, str(exc.message), STATUS_CODES.get(exc.status_code))
+        message = str(exc.message)
+        if isinstance(exc.__cause__, json.JSONDecodeError):  # raised by ninja around Parser.parse_body
+            message = "Request body is not valid JSON"
+        elif isinstance(exc.__cause__, BodyNotAnObject):
+            message = str(exc.__cause__)
+        return envelope(exc.status_code, message, STATUS_CODES.get(exc.status_code))
 
     @api.exception_handler(Http404)
     def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
@@ -95,8 +107,88 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     return api
 
 
+ERROR_SCHEMA_NAME = "ErrorOut"  # apps.core.schemas.ErrorOut, described exactly
+ERROR_SCHEMA = {
+    "title": ERROR_SCHEMA_NAME,
+    "type": "object",
+    "required": ["success", "message", "error"],
+    "properties": {
+        "success": {"const": False},
+        "message": {"type": "string"},
+        "error": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["field", "message"],
+                "properties": {"field": {"type": "string"}, "message": {"type": "string"}},
+            },
+        },
+    },
+}
+ERROR_DESCRIPTIONS = {
+    400: "Validation error", 401: "Missing or invalid credentials", 403: "Forbidden (role, or suspended company)",
+    404: "Not found", 409: "Conflict", 413: "Payload too large", 429: "Rate limited (see Retry-After)",
+    502: "Upstream service failed", 503: "A dependency is unavailable",
+}
+WRITE_METHODS = {"post", "put", "patch", "delete"}
+
+
+def error_statuses(method: str, operation: dict) -> set[int]:
+    """The error envelopes an operation can answer with (documented in its OpenAPI entry)."""
+    statuses = {400, 403, 404, 429}  # validation; role or suspended company; unknown host/object; limits
+    if operation.get("security"):
+        statuses.add(401)
+    if method in WRITE_METHODS:
+        statuses.add(409)
+    if "multipart/form-data" in operation.get("requestBody", {}).get("content", {}):
+        statuses.add(413)
+    return statuses
+
+
+class BodyNotAnObject(ValueError):
+    pass
+
+
+class JsonObjectParser(Parser):
+    """JSON bodies must be objects: ninja would otherwise read `"text"` or `[]` as an empty
+    object (every field at its default), so a PUT with such a body succeeded without changes."""
+
+    def parse_body(self, request: HttpRequest):
+        data = json.loads(request.body)
+        if not isinstance(data, dict):
+            raise BodyNotAnObject("Request body must be a JSON object")
+        return data
+
+
+class Api(NinjaAPI):
+    """A NinjaAPI whose OpenAPI document also describes the error envelope of every operation
+    (the handlers above answer it), and optionally the 304 of conditional GETs."""
+
+    def __init__(self, *args, conditional_get: bool = False, **kwargs):
+        self.conditional_get = conditional_get
+        kwargs.setdefault("parser", JsonObjectParser())
+        super().__init__(*args, **kwargs)
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        schema.setdefault("components", {}).setdefault("schemas", {})[ERROR_SCHEMA_NAME] = ERROR_SCHEMA
+        ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
+        for methods in schema.get("paths", {}).values():
+            for method, operation in methods.items():
+                responses = operation.setdefault("responses", {})
+                for status in sorted(error_statuses(method, operation)):
+                    responses.setdefault(str(status), {
+                        "description": ERROR_DESCRIPTIONS[status],
+                        "content": {"application/json": {"schema": ref}},
+                    })
+                if self.conditional_get and method == "get":
+                    responses.setdefault("304", {"description": "Not modified (If-None-Match matched the ETag)"})
+        return schema
+
+
 def create_api(**kwargs) -> NinjaAPI:
-    return install_error_handlers(NinjaAPI(**kwargs))
+    return install_error_handlers(Api(**kwargs))
 
 
 def api_not_found(request: HttpRequest, *args, **kwargs) -> HttpResponse:

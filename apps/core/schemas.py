@@ -1,3 +1,5 @@
+from typing import Literal
+
 from ninja import Schema
 from pydantic import ConfigDict
 
@@ -12,3 +14,14 @@ class InSchema(Schema):
 class MessageOut(Schema):
     success: bool = True
     message: str
+
+
+class ErrorOut(Schema):
+    """The error envelope (API.md). Every operation's OpenAPI entry documents it for its 4xx
+    (apps.core.api.Api); handlers name it for the other statuses they answer with it, e.g.
+    `response={201: dict, 503: ErrorOut}`."""
+
+    success: Literal[False] = False
+    message: str
+    error: str
+    errors: list[dict] | None = None

@@ -36,6 +36,7 @@ public_api = create_api(
     version="v1",
     urls_namespace="public",
     docs_url="/docs",
+    conditional_get=True,  # GETs carry ETag; If-None-Match gets 304
 )
 for prefix, router in PUBLIC_ROUTES:
     public_api.add_router(prefix, router)
