@@ -18,6 +18,7 @@ import redis
 from django.conf import settings
 
 from apps.analytics import redis_conn
+from apps.core.security import api_security_headers, environ_is_secure
 from apps.public_api import cache, keys
 from apps.public_api.responses import cache_headers, encode, etag_matches
 
@@ -90,7 +91,8 @@ class PublicApiFastPath:
     def _extra_headers(environ) -> list[tuple[str, str]]:
         incoming = environ.get("HTTP_X_REQUEST_ID", "")
         request_id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
-        headers = [("X-Request-ID", request_id)]
+        # The security headers Django's middleware would add (this reply bypasses it).
+        headers = [("X-Request-ID", request_id), *api_security_headers(secure=environ_is_secure(environ))]
         if environ.get("HTTP_ORIGIN"):  # as django-cors-headers answers (CORS_ALLOW_ALL_ORIGINS)
             headers.append(("Access-Control-Allow-Origin", "*"))
             if settings.CORS_EXPOSE_HEADERS:

@@ -45,3 +45,37 @@ def test_boolean_parameters_get_a_readable_message(seeded):
     response = client.post("/api/posts", {"postTitle": "T", "allowIndexing": "perhaps"})
     assert response.status_code == 400
     assert {"field": "allowIndexing", "message": "Allow indexing must be true or false"} in response.json()["errors"]
+
+
+def test_public_api_cache_hits_and_304s_carry_the_security_headers(seeded):
+    """Cache hits are answered by the fast path in front of Django (no middleware): they must
+    carry the same security headers as Django's own replies, 304s included."""
+    app = production_wsgi_app()
+    key = {"x-api-key": seeded.api_key}
+    miss = wsgi_call(app, seeded.host, "GET", "/api/v1/posts", headers=key)
+    hit = wsgi_call(app, seeded.host, "GET", "/api/v1/posts", headers=key)
+    assert (miss.status_code, miss.headers["x-cache"]) == (200, "MISS")
+    assert (hit.status_code, hit.headers["x-cache"]) == (200, "HIT")
+    fast_304 = wsgi_call(app, seeded.host, "GET", "/api/v1/posts", headers={**key, "If-None-Match": hit.headers["etag"]})
+    django_304 = wsgi_call(app, seeded.host, "GET", "/api/v1/posts",
+                           headers={**key, "If-None-Match": f'"x", {hit.headers["etag"]}'})  # not the fast path's
+    assert fast_304.status_code == django_304.status_code == 304
+    for response in (hit, fast_304, django_304):
+        for name in SECURITY_HEADERS:
+            assert response.headers.get(name) == miss.headers[name], (response.status_code, name)
+    assert "frame-ancestors 'none'" in hit.headers["content-security-policy"]
+    assert hit.headers["x-content-type-options"] == "nosniff"
+    assert "set-cookie" not in hit.headers
+
+
+def test_fast_path_sends_hsts_only_over_https(seeded, settings):
+    settings.SECURE_HSTS_SECONDS = 3600
+    app = production_wsgi_app()
+    key = {"x-api-key": seeded.api_key}
+    wsgi_call(app, seeded.host, "GET", "/api/v1/tags", headers=key)
+    plain = wsgi_call(app, seeded.host, "GET", "/api/v1/tags", headers=key)
+    assert plain.headers["x-cache"] == "HIT" and "strict-transport-security" not in plain.headers
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    secure = wsgi_call(app, seeded.host, "GET", "/api/v1/tags", headers={**key, "X-Forwarded-Proto": "https"})
+    assert secure.headers["x-cache"] == "HIT"
+    assert secure.headers["strict-transport-security"] == "max-age=3600; includeSubDomains"
