@@ -12,6 +12,7 @@ Cache-Control; cache hits are usually answered before Django by apps.public_api.
 """
 from __future__ import annotations
 
+from django.db import connection
 from ninja import Query, Router
 
 from apps.analytics.api import track_request
@@ -19,6 +20,7 @@ from apps.analytics.schemas import TrackIn
 from apps.core.pagination import page_params
 from apps.public_api import schemas, selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
+from apps.public_api.cache import Counts
 from apps.public_api.responses import cached_json
 
 router = Router(tags=["public content"], auth=api_key_auth)
@@ -28,8 +30,10 @@ def _posts(request, query, **filters):
     page = page_params(query.page, query.limit, default_limit=10, max_limit=100)
     status = schemas.clean_status(query.status, request.auth)
 
-    def build() -> dict:
+    def build(version: str | None) -> dict:
         resolved = dict(filters)
+        if version is not None:
+            resolved["counts"] = Counts(connection.schema_name, version)
         if "category" in resolved:
             resolved["category_id"] = selectors.category_id_by_slug(resolved.pop("category"))
         if "tag" in resolved:
@@ -48,7 +52,9 @@ def list_posts(request, query: Query[schemas.PostsQuery]):
 @router.get("/posts/slug/{slug}")
 def get_post_by_slug(request, slug: str):
     published_only = not request.auth.is_preview
-    return cached_json(request, lambda: schemas.post_reply(selectors.post_by_slug(slug, published_only=published_only)))
+    return cached_json(
+        request, lambda _: schemas.post_reply(selectors.post_by_slug(slug, published_only=published_only))
+    )
 
 
 @router.get("/posts/category/{slug}")
@@ -63,12 +69,12 @@ def list_posts_by_tag(request, slug: str, query: Query[schemas.PageQuery]):
 
 @router.get("/categories")
 def list_categories(request):
-    return cached_json(request, lambda: schemas.categories_reply(selectors.categories()))
+    return cached_json(request, lambda _: schemas.categories_reply(selectors.categories()))
 
 
 @router.get("/tags")
 def list_tags(request):
-    return cached_json(request, lambda: schemas.tags_reply(selectors.tags()))
+    return cached_json(request, lambda _: schemas.tags_reply(selectors.tags()))
 
 
 @router.post("/analytics/track", auth=tracking_key_auth)

@@ -6,6 +6,8 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
   (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
   of the key, so a write makes every older entry of that tenant unreachable at once without a
   scan; they expire on their own.
+- `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
+  shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
   l: rate limit}, so the fast path (apps.public_api.fastpath) can check a key without the
   database. Written when a request of that host passes the key check (only if absent), and
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 
+import redis
 from django.conf import settings
 
 from apps.analytics import redis_conn
@@ -95,6 +98,28 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
     pipe.hset(key, mapping={"e": etag, "b": body})
     pipe.expire(key, settings.PUBLIC_API_CACHE_TTL)
     pipe.execute()
+
+
+class Counts:
+    """Totals of post lists of one company at one content version (every page of a listing
+    shares its total; a write moves to a new version). Misses and Redis errors give None."""
+
+    def __init__(self, schema: str, version: str) -> None:
+        self.prefix = f"{redis_conn.prefix()}:papi:count:{schema}:{version}:"
+
+    def get(self, key: str) -> int | None:
+        try:
+            value = redis_conn.client().get(self.prefix + key)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+            return None
+        return int(value) if value is not None else None
+
+    def set(self, key: str, total: int) -> None:
+        try:
+            redis_conn.client().set(self.prefix + key, total, ex=settings.PUBLIC_API_CACHE_TTL)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
 
 
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str) -> list:

@@ -62,8 +62,10 @@ def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> Htt
     return response
 
 
-def cached_json(request, build: Callable[[], dict]) -> HttpResponse:
-    """The reply of `build()` for this request, from the cache when it is there."""
+def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
+    """The reply of `build(version)` for this request, from the cache when it is there.
+    `version` is the company's content version read with the lookup (None when the cache is
+    off or Redis is down); builders may cache parts of the reply under it."""
     kind = request.auth.kind
     schema = connection.schema_name
     qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", ""))
@@ -77,7 +79,7 @@ def cached_json(request, build: Callable[[], dict]) -> HttpResponse:
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
             version = None
-    body = encode(build())
+    body = encode(build(version))
     etag = etag_of(body)
     if version is not None:
         try:

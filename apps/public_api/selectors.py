@@ -14,6 +14,7 @@ a category holds.
 """
 from __future__ import annotations
 
+import hashlib
 from datetime import timezone as dt_timezone
 
 from django.db import connection
@@ -59,9 +60,9 @@ _DETAIL_FIELDS = ("content", "custom_slug", "allow_indexing", "scheduled_publish
                   "twitter_title", "twitter_description", "twitter_image_id", "updated_at")
 
 
-def _from() -> str:
+def _joins() -> str:
     return (
-        f"FROM {_q(_POST)} LEFT JOIN {_q(User._meta.db_table)} author ON author.id = {_q(_POST)}.author_id "
+        f"LEFT JOIN {_q(User._meta.db_table)} author ON author.id = {_q(_POST)}.author_id "
         f"LEFT JOIN {_q(Media._meta.db_table)} image ON image.id = {_q(_POST)}.featured_image_id"
     )
 
@@ -125,22 +126,35 @@ class _Urls:
         return self._urls
 
 
-def posts_page(*, page: Page, status: str, search: str | None = None, category_id=None,
-               tag_id=None) -> tuple[list[dict], int]:
-    """One page of post summaries (newest first) and the number of matching posts."""
+def posts_page(*, page: Page, status: str, search: str | None = None, category_id=None, tag_id=None,
+               counts=None) -> tuple[list[dict], int]:
+    """One page of post summaries (newest first) and the number of matching posts. `counts`
+    (apps.public_api.cache.Counts) keeps totals between pages of the same listing."""
     where, params = _where(status=status, search=search, category_id=category_id, tag_id=tag_id)
+    count_key = hashlib.sha1(f"{where}|{params!r}".encode()).hexdigest()  # noqa: S324
+    total = counts.get(count_key) if counts is not None else None
+    post = _q(_POST)
+    count_sql = f"SELECT count(*) FROM {post} WHERE {where}"
+    # The page's ids first (an index walk, however deep the page), then the joins and the JSON
+    # of those rows only; the total (unless known) in the same statement.
     sql = (
-        f"SELECT {_summary_columns()}, (SELECT count(*) FROM {_q(_POST)} WHERE {where}) AS total "
-        f"{_from()} WHERE {where} ORDER BY {_q(_POST)}.created_at DESC, {_q(_POST)}.id DESC LIMIT %s OFFSET %s"
+        f"SELECT {_summary_columns()}, {'(' + count_sql + ')' if total is None else 'NULL'} AS total "
+        f"FROM (SELECT {post}.id, {post}.created_at FROM {post} WHERE {where} "
+        f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT %s OFFSET %s) page "
+        f"JOIN {post} ON {post}.id = page.id {_joins()} "
+        "ORDER BY page.created_at DESC, page.id DESC"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *params, page.limit, page.offset])
+        cursor.execute(sql, [*(params if total is None else []), *params, page.limit, page.offset])
         rows = cursor.fetchall()
-        if rows:
-            total = rows[0][-1]
-        else:
-            cursor.execute(f"SELECT count(*) FROM {_q(_POST)} WHERE {where}", params)
-            total = cursor.fetchone()[0]
+        if total is None:
+            if rows:
+                total = rows[0][-1]
+            else:
+                cursor.execute(count_sql, params)
+                total = cursor.fetchone()[0]
+            if counts is not None:
+                counts.set(count_key, total)
     urls = _Urls()
     return [_summary(row, urls) for row in rows], total
 
@@ -154,7 +168,8 @@ def post_by_slug(slug: str, *, published_only: bool) -> dict:
         params.append(Post.Status.PUBLISHED)
     detail = ", ".join(f"{_q(_POST)}.{_q(field)}" for field in _DETAIL_FIELDS)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {_summary_columns()}, {detail} {_from()} WHERE {where} LIMIT 1", params)
+        cursor.execute(f"SELECT {_summary_columns()}, {detail} FROM {_q(_POST)} {_joins()} WHERE {where} LIMIT 1",
+                       params)
         row = cursor.fetchone()
     if row is None:
         raise NotFound(content.POST_NOT_FOUND)

@@ -169,3 +169,22 @@ def test_cache_can_be_turned_off(site, content, settings):
     site.get("/api/v1/posts")
     response = site.get("/api/v1/posts")
     assert response["X-Cache"] == "MISS" and response["ETag"]
+
+
+def test_pages_of_a_listing_share_one_count_until_the_next_write(site, tenant, django_capture_on_commit_callbacks):
+    from apps.core.content_version import content_version_bump
+
+    for n in range(25):
+        make_post(tenant, slug=f"p{n}")
+    assert site.get("/api/v1/posts", {"page": 1}).json()["data"]["pagination"]["total"] == 25
+    with CaptureQueriesContext(connection) as queries:
+        page2 = site.get("/api/v1/posts", {"page": 2}).json()["data"]
+    assert page2["pagination"] == {"total": 25, "totalPages": 3, "currentPage": 2, "limit": 10}
+    assert not any("count(" in sql.lower() for sql in content_queries(queries))
+    with django_capture_on_commit_callbacks(execute=True):
+        make_post(tenant, slug="new")
+        from django_tenants.utils import schema_context
+
+        with schema_context(tenant.schema_name):
+            content_version_bump()
+    assert site.get("/api/v1/posts", {"page": 3}).json()["data"]["pagination"]["total"] == 26
