@@ -5,7 +5,6 @@ import { NotFound } from '@/components/NotFound';
 import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
 import { RequireAuth } from './guards';
-import { Placeholder } from './Placeholder';
 
 /** A route component loaded on first use (each screen is its own chunk). */
 function lazyNamed<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
@@ -31,6 +30,7 @@ const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), '
 const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
+const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -69,7 +69,7 @@ export function buildRoutes(config: CmsConfig): RouteObject[] {
         { path: 'users', element: page(<UsersList />) },
         { path: 'users/new', element: page(<UserCreate />) },
         { path: 'users/edit/:userId', element: page(<UserEdit />) },
-        { path: 'settings', element: <Placeholder title="Settings" /> },
+        { path: 'settings', element: page(<Settings />) },
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -35,16 +35,16 @@ describe('route map', () => {
   });
 
   it('Users is in the sidebar for admins only', async () => {
-    const admin = renderApp('/dashboard/settings', { session: signedIn() });
+    const admin = renderApp('/dashboard/ai-generator', { session: signedIn() });
     expect(await screen.findByRole('link', { name: 'Users' })).toBeInTheDocument();
     admin.unmount();
-    renderApp('/dashboard/settings', { session: signedIn({ userId: 'u2', username: 'ed', role: 'editor' }) });
+    renderApp('/dashboard/ai-generator', { session: signedIn({ userId: 'u2', username: 'ed', role: 'editor' }) });
     expect(await screen.findByRole('link', { name: 'Settings' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
   });
 
   it('the sidebar collapses to 70 px and opens to 250 px', async () => {
-    const { container } = renderApp('/dashboard/settings', { session: signedIn() });
+    const { container } = renderApp('/dashboard/ai-generator', { session: signedIn() });
     const { default: userEvent } = await import('@testing-library/user-event');
     const user = userEvent.setup();
     await screen.findByRole('link', { name: 'Settings' });

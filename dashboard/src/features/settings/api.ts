@@ -1,0 +1,39 @@
+import { api } from '@/lib/api';
+
+export interface ClientInfo {
+  company: {
+    uuid?: string;
+    name: string;
+    contactName: string;
+    contactEmail: string;
+    subdomain: string;
+    status: string;
+    subscriptionPlan: string;
+    subscriptionStatus?: string;
+    trialEndsAt?: string | null;
+    createdAt: string;
+  };
+  apiInfo: {
+    baseUrl: string;
+    authentication: { method: string; header?: string; apiKey: string; note?: string; previewKey?: string };
+    endpoints: { posts: { list: string; getBySlug: string; getByCategory: string; getByTag: string } } & Record<string, unknown>;
+    exampleRequests: Record<'getAllPosts' | 'getPostsByCategory' | 'getPostsByTag' | 'getPostBySlug', { url: string }>;
+    rateLimit?: { requests: number; windowSeconds: number };
+  };
+}
+
+export const settingsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getClientInfo: build.query<ClientInfo | null, void>({
+      query: () => 'client/info',
+      transformResponse: (r: { data?: ClientInfo }) => r.data ?? null,
+      providesTags: ['Client'],
+    }),
+    rotateApiKey: build.mutation<{ message?: string; data: { apiKey: string } }, void>({
+      query: () => ({ url: 'client/api-key/rotate', method: 'POST' }),
+      invalidatesTags: ['Client'],
+    }),
+  }),
+});
+
+export const { useGetClientInfoQuery, useRotateApiKeyMutation } = settingsApi;

@@ -1,0 +1,118 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { renderApp, signedIn } from '@/test/render';
+import { server } from '@/test/server';
+import { buildApiGuide } from '../guide';
+import type { ClientInfo } from '../api';
+
+const INFO: ClientInfo = {
+  company: {
+    name: 'Demo Company',
+    contactName: 'Dana Demo',
+    contactEmail: 'dana@demo.test',
+    subdomain: 'demo',
+    status: 'active',
+    subscriptionPlan: 'trial',
+    subscriptionStatus: 'trialing',
+    createdAt: '2024-01-15T00:00:00Z',
+  },
+  apiInfo: {
+    baseUrl: 'http://demo.localhost:8000/api/v1',
+    authentication: { method: 'API Key', header: 'x-api-key', apiKey: 'cms_live_abcdef1234567890', note: 'Keep it secret' },
+    endpoints: {
+      posts: { list: '/posts', getBySlug: '/posts/slug/{slug}', getByCategory: '/posts/category/{slug}', getByTag: '/posts/tag/{slug}' },
+    },
+    exampleRequests: {
+      getAllPosts: { url: 'http://demo.localhost:8000/api/v1/posts?page=1&limit=10' },
+      getPostsByCategory: { url: 'http://demo.localhost:8000/api/v1/posts/category/news' },
+      getPostsByTag: { url: 'http://demo.localhost:8000/api/v1/posts/tag/react' },
+      getPostBySlug: { url: 'http://demo.localhost:8000/api/v1/posts/slug/hello' },
+    },
+  },
+};
+
+function infoApi(info: ClientInfo = INFO) {
+  let current = info;
+  server.use(
+    http.get('*/api/client/info', () => HttpResponse.json({ success: true, data: current })),
+    http.post('*/api/client/api-key/rotate', () => {
+      current = { ...current, apiInfo: { ...current.apiInfo, authentication: { ...current.apiInfo.authentication, apiKey: 'cms_live_NEWKEY999999' } } };
+      return HttpResponse.json({ success: true, message: 'API key rotated. The previous key no longer works.', data: { apiKey: 'cms_live_NEWKEY999999' } });
+    }),
+  );
+}
+
+describe('settings', () => {
+  it('company card and API documentation tabs', async () => {
+    infoApi();
+    const user = userEvent.setup();
+    renderApp('/dashboard/settings', { session: signedIn() });
+    const company = (await screen.findByText('Company Information')).closest('.card') as HTMLElement;
+    for (const text of ['Demo Company', 'Dana Demo', 'dana@demo.test', 'demo', 'active', 'trial', 'Jan 15, 2024']) {
+      expect(company).toHaveTextContent(text);
+    }
+    expect(screen.getByTestId('api-key')).not.toHaveTextContent('cms_live_abcdef1234567890');
+    await user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(screen.getByTestId('api-key')).toHaveTextContent('cms_live_abcdef1234567890');
+    await user.click(screen.getByRole('tab', { name: 'Endpoints' }));
+    expect(screen.getByText('GET /posts/slug/{slug}')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Examples' }));
+    expect(screen.getByText(/posts\/category\/news/)).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Responses' }));
+    expect(screen.getByText(/"pagination"/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Contact Support/ })).toHaveAttribute('href', 'mailto:support@localhost');
+  });
+
+  it('Copy API Key and Download API Guide', async () => {
+    infoApi();
+    const created: Blob[] = [];
+    const createObjectURL = vi.fn((b: Blob) => {
+      created.push(b);
+      return 'blob:guide';
+    });
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const user = userEvent.setup();
+    renderApp('/dashboard/settings', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: /Copy API Key/ }));
+    expect(await navigator.clipboard.readText()).toBe('cms_live_abcdef1234567890');
+    await user.click(screen.getByRole('button', { name: /Download API Guide/ }));
+    expect(created).toHaveLength(1);
+    expect(await created[0].text()).toContain('curl -H "x-api-key: cms_live_abcdef1234567890"');
+  });
+
+  it('an admin rotates the key after confirming', async () => {
+    infoApi();
+    const user = userEvent.setup();
+    renderApp('/dashboard/settings', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: /Rotate API Key/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Rotate API key' });
+    await user.click(within(dialog).getByRole('button', { name: 'Rotate Key' }));
+    expect(await screen.findByText('API key rotated. The previous key no longer works.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(await screen.findByText('cms_live_NEWKEY999999')).toBeInTheDocument();
+  });
+
+  it('non-admins cannot rotate', async () => {
+    infoApi();
+    renderApp('/dashboard/settings', { session: signedIn({ userId: 'u9', username: 'ed', role: 'editor' }) });
+    expect(await screen.findByText('Company Information')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Rotate API Key/ })).not.toBeInTheDocument();
+  });
+
+  it('error state with Try Again and Refresh Page', async () => {
+    server.use(http.get('*/api/client/info', () => HttpResponse.json({ success: false, message: 'x', error: 'y' }, { status: 400 })));
+    renderApp('/dashboard/settings', { session: signedIn() });
+    expect(await screen.findByText('Failed to load client information')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh Page' })).toBeInTheDocument();
+  });
+
+  it('the guide text names base URL, key and endpoints', () => {
+    const text = buildApiGuide(INFO);
+    expect(text).toContain('Base URL: http://demo.localhost:8000/api/v1');
+    expect(text).toContain('GET http://demo.localhost:8000/api/v1/posts/tag/{slug}');
+    expect(text).toContain('API key: cms_live_abcdef1234567890');
+  });
+});
