@@ -10,7 +10,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.content.models import Category, Post, Tag
-from apps.content.tests.conftest import make_category, make_media, make_post, make_tag, post_payload
+from apps.content.tests.conftest import make_category, make_media, make_post, make_tag
 from apps.media.models import Media
 
 
