@@ -421,3 +421,7 @@ CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
     "task": "ai.fail_stale_jobs",
     "schedule": float(env_int("AI_STALE_SWEEP_SECONDS", 300)),
 }
+
+# --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------
+# API requests carrying U+0000 (which PostgreSQL text cannot hold) get 400 before any handler.
+MIDDLEWARE.insert(MIDDLEWARE.index("tenants.middleware.TenantMiddleware"), "apps.core.middleware.RejectNulMiddleware")

@@ -79,3 +79,44 @@ def test_fast_path_sends_hsts_only_over_https(seeded, settings):
     secure = wsgi_call(app, seeded.host, "GET", "/api/v1/tags", headers={**key, "X-Forwarded-Proto": "https"})
     assert secure.headers["x-cache"] == "HIT"
     assert secure.headers["strict-transport-security"] == "max-age=3600; includeSubDomains"
+
+
+NUL_REPLY = {"success": False, "message": "Text must not contain NUL characters", "error": "validation_error"}
+
+
+def test_nul_characters_are_refused_wherever_they_come_in(seeded):
+    """PostgreSQL text cannot hold U+0000: these were 500s (a DataError in the query or insert)."""
+    from django.test.client import MULTIPART_CONTENT
+
+    from apps.ai.models import GenerationJob
+
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    site = Api(seeded.tenant, headers={"x-api-key": seeded.api_key})
+    reads = [
+        (client, "/api/posts?search=a%00b"), (client, "/api/search?q=ab%00c"), (client, "/api/tags?search=a%00"),
+        (client, "/api/media?search=%00"), (client, "/api/posts/slug/a%00b"), (client, "/api/posts?%00=1"),
+        (site, "/api/v1/posts?search=a%00b"), (site, "/api/v1/posts/slug/a%00"),
+        (site, "/api/v1/posts/category/a%00"), (site, "/api/v1/posts/tag/%00"),
+    ]
+    for who, path in reads:
+        response = who.get(path)
+        assert (response.status_code, response.json()) == (400, NUL_REPLY), path
+    writes = [
+        ("/api/categories/add", {"name": "a\x00b", "slug": "ab"}),
+        ("/api/ai/generate-blog", {"inputContent": "Ten or more characters \x00 here"}),
+        ("/api/analytics/track", {"pageUrl": "https://example.com/a\x00"}),
+    ]
+    for path, body in writes:
+        response = client.post(path, body)
+        assert (response.status_code, response.json()) == (400, NUL_REPLY), path
+    response = client.put(f"/api/users/{seeded.ids['user_id']}",
+                          {"username": "ab\x00c", "email": "x@example.com", "role": "viewer", "status": "active"})
+    assert response.status_code == 400
+    upload = client.post("/api/media/upload", {"fileName": "a\x00.png", "altText": "x"}, content_type=MULTIPART_CONTENT)
+    assert (upload.status_code, upload.json()) == (400, NUL_REPLY)
+    with schema_context(seeded.tenant.schema_name):
+        assert not Category.objects.filter(slug="ab").exists()
+        assert GenerationJob.objects.count() == 1  # the seeded one
+    # A backslash followed by "u0000" is ordinary text, and so are other control characters.
+    fine = client.post("/api/categories/add", {"name": "Back\\u0000slash", "slug": "back-slash"})
+    assert fine.status_code == 201 and fine.json()["category"]["name"] == "Back\\u0000slash"
