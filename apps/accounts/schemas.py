@@ -123,8 +123,8 @@ class UserUpdateIn(InSchema):
     @field_validator("password", mode="before")
     @classmethod
     def _password(cls, value):
-        # A blank password keeps the current one.
-        return None if not value else clean_password(value)
+        # A blank password keeps the current one (a value of another type is refused, not ignored).
+        return None if value is None or value == "" else clean_password(value)
 
     @field_validator("role", mode="before")
     @classmethod

@@ -23,7 +23,7 @@ def clean_alt_text(value) -> str:
 
 
 class MediaUpdateIn(InSchema):
-    altText: str = ""
+    altText: str | None = ""  # null clears it, as "" does
 
     @field_validator("altText", mode="before")
     @classmethod

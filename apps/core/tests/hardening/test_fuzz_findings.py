@@ -120,3 +120,21 @@ def test_nul_characters_are_refused_wherever_they_come_in(seeded):
     # A backslash followed by "u0000" is ordinary text, and so are other control characters.
     fine = client.post("/api/categories/add", {"name": "Back\\u0000slash", "slug": "back-slash"})
     assert fine.status_code == 201 and fine.json()["category"]["name"] == "Back\\u0000slash"
+
+
+def test_a_password_of_another_type_is_refused_not_ignored(seeded):
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    path = f"/api/users/{seeded.ids['user_id']}"
+    for password in (0, False, [], {}):
+        response = client.put(path, {"password": password})
+        assert response.status_code == 400, password
+        assert response.json()["errors"] == [{"field": "password", "message": "Password must be at least 8 characters"}]
+    assert client.put(path, {"password": ""}).status_code == 200  # blank keeps the current one, as documented
+
+
+def test_media_alt_text_null_is_documented_and_clears_it(seeded):
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    schema = client.get("/api/openapi.json").json()["components"]["schemas"]["MediaUpdateIn"]
+    assert {"type": "null"} in schema["properties"]["altText"]["anyOf"]
+    response = client.put(f"/api/media/{seeded.ids['media_id']}", {"altText": None})
+    assert response.status_code == 200 and response.json()["media"]["altText"] == ""
