@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { rolesFlow } from './flowRoles.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
 
 const T = 20_000;
@@ -39,6 +40,7 @@ async function main() {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()} ${res.request().method()} ${res.url()}`);
     });
     const shot = (name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    shot.path = (name) => path.join(SHOTS, `${name}.png`);
 
     const root = `http://localhost:${port}`;
     const sub = `e2e${Date.now().toString(36)}`;
@@ -225,6 +227,10 @@ async function main() {
       await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
     });
+
+    run.reset();
+    console.log('Flow: roles, taxonomy, media, AI generator, settings');
+    await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
 
     run.reset();
     console.log('Flow: not found');

@@ -12,7 +12,7 @@ export function AppProviders({ store, config, children }: { store: AppStore; con
       <CmsConfigProvider value={config}>
         <SessionWatcher />
         {children}
-        <Toaster position="top-right" richColors closeButton />
+        <Toaster position="bottom-right" richColors closeButton />
       </CmsConfigProvider>
     </Provider>
   );

@@ -1,0 +1,229 @@
+// Second flow (dashboard part 2): users and roles, categories, tags, media library, AI generator,
+// settings and the public content API.
+import { expect } from './harness.mjs';
+
+const PASSWORD = 'e2e-password-123';
+
+async function signIn(page, tenant, email) {
+  await page.goto(`${tenant}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL(`${tenant}/dashboard`);
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}
+
+async function sidebarHasUsers(page) {
+  return (await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count()) > 0;
+}
+
+async function toast(page, text) {
+  await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+}
+
+export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes }) {
+  const people = ['editor', 'author', 'viewer'].map((role) => ({ role, username: `${role}${sub}`.slice(0, 30), email: `${role}@${sub}.example.com` }));
+  const usedCategory = `Used Category ${sub}`;
+  const usedTag = `used-tag-${sub}`;
+  const image = `library-${sub}.png`;
+  let postTitle = '';
+  let apiKey = '';
+
+  await run.step('admin creates an editor, an author and a viewer', async () => {
+    for (const p of people) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+      await page.getByRole('link', { name: 'Add User' }).click();
+      await page.getByRole('heading', { name: 'Create New User' }).waitFor();
+      await page.getByLabel('Username').fill(p.username);
+      await page.getByLabel('Email').fill(p.email);
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel('Role').selectOption(p.role);
+      if (p.role === 'viewer') await shot('30-user-create');
+      await page.getByRole('button', { name: 'Create User' }).click();
+      await page.waitForURL(`${tenant}/dashboard/users`);
+      await page.getByRole('cell', { name: p.username, exact: true }).waitFor();
+    }
+    await shot('31-users');
+  });
+
+  await run.step('admin creates a category and a tag on their screens', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Categories' }).click();
+    await page.getByRole('link', { name: 'Add Category' }).click();
+    await page.getByLabel('Name').fill(usedCategory);
+    await page.getByLabel('Description (optional)').fill('Used by a post');
+    await shot('32-category-form');
+    await page.getByRole('button', { name: 'Create Category' }).click();
+    await page.waitForURL(`${tenant}/dashboard/categories`);
+    await page.getByRole('cell', { name: usedCategory, exact: true }).waitFor();
+    await shot('33-categories');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
+    await page.getByRole('link', { name: 'Add Tag' }).click();
+    await page.getByRole('heading', { name: 'Create New Tag' }).waitFor();
+    await page.getByLabel('Name').fill(usedTag);
+    await page.getByRole('button', { name: 'Create Tag' }).click();
+    await page.waitForURL(`${tenant}/dashboard/tags`);
+    await page.getByRole('cell', { name: usedTag, exact: true }).first().waitFor();
+  });
+
+  await run.step('media library: upload an image and see its details', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await page.getByRole('heading', { name: 'Media Library' }).waitFor();
+    await page.getByRole('button', { name: 'Upload New' }).click();
+    await page.locator('input[type=file]').setInputFiles({ name: image, mimeType: 'image/png', buffer: imageBytes });
+    await page.getByRole('button', { name: image }).waitFor();
+    await page.waitForTimeout(400);
+    await shot('34-media');
+    await page.getByRole('button', { name: image }).click();
+    const dialog = page.getByRole('dialog', { name: 'Media Details' });
+    await dialog.getByText('image/png').waitFor();
+    expect((await dialog.getByLabel('URL', { exact: true }).inputValue()).startsWith('http'), 'the media URL is absolute');
+    await shot('35-media-details');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await run.step('AI generator (offline provider) to Create New Post, then publish', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'AI Blog Generator' }).click();
+    await page.getByLabel('What should the post be about?').fill(`How to keep a team blog alive, notes ${sub}`);
+    await page.getByLabel('Tone').selectOption('friendly');
+    await page.getByRole('button', { name: 'Generate Blog Post' }).click();
+    await page.getByRole('button', { name: 'Create New Post' }).waitFor({ timeout: 60_000 });
+    await shot('36-ai-result');
+    await page.getByRole('button', { name: 'Create New Post' }).click();
+    await page.waitForURL(`${tenant}/dashboard/posts/new`);
+    await toast(page, 'AI-generated content loaded');
+    postTitle = await page.getByLabel('Title').inputValue();
+    expect(postTitle.length > 0, 'the title is prefilled');
+    await page.locator('.ck-editor__editable').waitFor();
+    await page.getByRole('checkbox', { name: usedCategory }).check();
+    await page.getByRole('checkbox', { name: usedTag }).check();
+    await page.getByRole('button', { name: 'Select Featured Image' }).click();
+    await page.getByRole('dialog', { name: 'Select Featured Image' }).getByRole('button', { name: image }).click();
+    await page.getByLabel('Status').selectOption('published');
+    await page.getByRole('tab', { name: 'SEO' }).click();
+    expect((await page.getByLabel('SEO Title').inputValue()).length > 0, 'the SEO title is prefilled');
+    await shot('37-ai-prefilled-post');
+    await page.getByRole('button', { name: 'Publish Post' }).click();
+    await page.waitForURL(`${tenant}/dashboard/posts`);
+    await page.getByRole('link', { name: postTitle, exact: true }).waitFor();
+  });
+
+  await run.step('tag, category and media delete refusals', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
+    await page.getByRole('button', { name: `Actions for ${usedTag}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await toast(page, `Cannot delete tag "${usedTag}". It is used in 1 post(s). Remove the tag from all posts first.`);
+    await shot('38-tag-refused');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Categories' }).click();
+    await page.getByRole('button', { name: `Delete ${usedCategory}` }).click();
+    await toast(page, `Cannot delete category "${usedCategory}". It is used in 1 post(s). Remove the category from all posts first.`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await page.getByRole('button', { name: image }).click();
+    const dialog = page.getByRole('dialog', { name: 'Media Details' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Confirm Delete' }).click();
+    await toast(page, 'Cannot delete media. It is currently used as featured image in 1 posts. Please update those posts first.');
+    await shot('39-media-refused');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await run.step('settings shows the key; the public API returns the published post with it', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByText('Company Information').waitFor();
+    await page.getByRole('button', { name: 'Show API key' }).click();
+    apiKey = (await page.getByTestId('api-key').textContent()).trim();
+    expect(apiKey.length > 10, 'an API key is shown');
+    await shot('40-settings');
+    const reply = await page.evaluate(async (key) => {
+      const res = await fetch('/api/v1/posts', { headers: { 'x-api-key': key } });
+      return { status: res.status, body: await res.json() };
+    }, apiKey);
+    expect(reply.status === 200, `public API status ${reply.status}`);
+    const titles = reply.body.data.posts.map((p) => p.title);
+    expect(titles.includes(postTitle), `the public API lists the published post (got ${JSON.stringify(titles)})`);
+    const refused = await page.evaluate(async () => (await fetch('/api/v1/posts', { headers: { 'x-api-key': 'wrong' } })).status);
+    expect(refused === 401, `a wrong key is refused (${refused})`);
+  });
+
+  const others = {};
+  for (const p of people) {
+    others[p.role] = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    others[p.role].setDefaultTimeout(20_000);
+  }
+
+  await run.step('only admins see Users; the viewer cannot write', async () => {
+    expect(await sidebarHasUsers(page), 'the admin sees Users');
+    const viewer = await others.viewer.newPage();
+    await signIn(viewer, tenant, people[2].email);
+    expect(!(await sidebarHasUsers(viewer)), 'the viewer does not see Users');
+    await viewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
+    await viewer.getByRole('link', { name: 'Add Tag' }).click();
+    await viewer.getByLabel('Name').fill(`viewer-tag-${sub}`);
+    await viewer.getByRole('button', { name: 'Create Tag' }).click();
+    await toast(viewer, "You don't have permission to create categories or tags");
+    await viewer.screenshot({ path: shot.path('41-viewer-refused') });
+  });
+
+  await run.step('the author cannot publish, but can save a draft', async () => {
+    const author = await others.author.newPage();
+    await signIn(author, tenant, people[1].email);
+    expect(!(await sidebarHasUsers(author)), 'the author does not see Users');
+    await author.goto(`${tenant}/dashboard/posts/new`);
+    await author.getByLabel('Title').fill(`Author draft ${sub}`);
+    await author.getByLabel('Title').blur();
+    await author.locator('.ck-editor__editable').click();
+    await author.keyboard.type('Written by the author.');
+    await author.getByLabel('Excerpt').fill('By the author');
+    await author.getByRole('checkbox', { name: usedCategory }).check();
+    await author.getByRole('button', { name: 'Select Featured Image' }).click();
+    await author.getByRole('dialog', { name: 'Select Featured Image' }).getByRole('button', { name: image }).click();
+    await author.getByRole('tab', { name: 'SEO' }).click();
+    await author.getByLabel('SEO Description').fill('Author post description');
+    await author.getByLabel('Status').selectOption('published');
+    await author.getByRole('button', { name: 'Publish Post' }).click();
+    await toast(author, 'Authors cannot publish posts');
+    await author.screenshot({ path: shot.path('42-author-refused') });
+    await author.getByLabel('Status').selectOption('draft');
+    await author.getByRole('button', { name: 'Publish Post' }).click();
+    await author.waitForURL(`${tenant}/dashboard/posts?status=draft`);
+    await author.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
+  });
+
+  await run.step('the editor publishes the author’s draft', async () => {
+    const editor = await others.editor.newPage();
+    await signIn(editor, tenant, people[0].email);
+    expect(!(await sidebarHasUsers(editor)), 'the editor does not see Users');
+    await editor.goto(`${tenant}/dashboard/posts?status=draft`);
+    await editor.getByRole('button', { name: `Actions for Author draft ${sub}` }).click();
+    await editor.getByRole('menuitem', { name: 'Edit' }).click();
+    await editor.getByRole('heading', { name: `Edit Post: Author draft ${sub}` }).waitFor();
+    await editor.getByLabel('Status').selectOption('published');
+    await editor.getByRole('button', { name: 'Update Post' }).click();
+    await editor.waitForURL(`${tenant}/dashboard/posts`);
+    await editor.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
+    await editor.screenshot({ path: shot.path('43-editor-published') });
+  });
+
+  for (const context of Object.values(others)) await context.close();
+
+  await run.step('phone width screens', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [name, link, check] of [
+      ['44-phone-dashboard', 'Dashboard', 'Total Posts'],
+      ['45-phone-categories', 'Categories', usedCategory],
+      ['46-phone-tags', 'Tags', usedTag],
+      ['47-phone-media', 'Media', 'Media Library'],
+      ['48-phone-users', 'Users', 'Manage user accounts and permissions'],
+      ['49-phone-settings', 'Settings', 'Company Information'],
+    ]) {
+      await page.getByRole('button', { name: 'Expand sidebar' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+      await page.getByText(check).first().waitFor();
+      await page.waitForTimeout(300);
+      await shot(name);
+    }
+    await page.goto(`${tenant}/dashboard/posts/new`);
+    await page.locator('.ck-editor__editable').waitFor();
+    await shot('50-phone-post-form');
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+}
