@@ -1,0 +1,347 @@
+"""The isolation and permission matrix over EVERY route of the three APIs.
+
+Routes are enumerated from the OpenAPI documents (dashboard /api, public /api/v1, root /api on
+the bare domain); each must have one row in ROUTES, which declares once who may call it and what
+they get. For every route:
+
+(a) without a token / key                          -> 401
+(b) with a token / key of another company          -> 401 (also: a dashboard token on the public
+                                                      API, a content key on the dashboard API)
+(c) addressing an object of another company        -> 404 (routes with an id or slug)
+(d) as each of the four roles (public API: with the content key and the preview key) -> the
+    declared status, on a fresh object of this company where the call changes or removes one.
+
+Routes that are public on purpose (login, health, sign-up) are declared PUBLIC with the status
+an anonymous caller gets. A route missing from the table fails its test, so a new route cannot
+skip the matrix; a row naming no route fails too.
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+from django.test import Client as HttpClient
+from django.test.client import MULTIPART_CONTENT
+from django.utils import timezone
+from django_tenants.utils import schema_context
+from PIL import Image
+
+from apps.core import testing
+from apps.core.tests.hardening.helpers import ROLES, Seeded, seed_tenant
+from config.api import dashboard_api, public_api, root_api
+
+TOKEN, KEY, PUBLIC = "token", "key", "public"
+KEY_KINDS = ("content", "preview")
+_n = itertools.count(1)
+
+
+def everyone(status: int = 200) -> dict:
+    return {role: status for role in ROLES}
+
+
+def only(*allowed: str, ok: int = 200, denied: int = 403) -> dict:
+    return {role: ok if role in allowed else denied for role in ROLES}
+
+
+WRITERS = ("admin", "editor", "author")
+EDITORS = ("admin", "editor")
+
+
+@dataclass
+class Call:
+    params: dict = field(default_factory=dict)
+    body: object = None  # JSON, or a dict of multipart fields when multipart=True
+    query: dict = field(default_factory=dict)
+    multipart: bool = False
+
+
+@dataclass
+class Route:
+    access: str  # TOKEN (dashboard JWT), KEY (public x-api-key) or PUBLIC (no credentials)
+    expect: dict  # role -> status (TOKEN), key kind -> status (KEY), {"anonymous": status} (PUBLIC)
+    call: Callable[["World", str], Call] = lambda world, who: Call()
+    root_host: bool = False  # served on the bare domain (sign-up API)
+
+
+class World:
+    """One company (`seeded`) and factories of fresh objects in it; `owner` owns what they make,
+    so no tested role owns them (ownership rules are tested by each app)."""
+
+    def __init__(self, seeded: Seeded):
+        self.seeded = seeded
+        self.tenant = seeded.tenant
+        self.owner = testing.create_user(self.tenant, "editor")
+
+    def _in(self, fn):
+        with schema_context(self.tenant.schema_name):
+            return fn()
+
+    def category(self):
+        from apps.content.models import Category
+
+        n = next(_n)
+        return self._in(lambda: Category.objects.create(name=f"Matrix {n}", slug=f"matrix-cat-{n}"))
+
+    def tag(self):
+        from apps.content.models import Tag
+
+        n = next(_n)
+        return self._in(lambda: Tag.objects.create(name=f"Matrix {n}", slug=f"matrix-tag-{n}"))
+
+    def media(self):
+        from apps.media.models import Media
+
+        def make():
+            media_id = uuid.uuid4()
+            return Media.objects.create(id=media_id, file_name="m.png", file_type="image/png", file_size=10,
+                                        width=1, height=1, storage_key=f"{self.tenant.schema_name}/media/{media_id}/m.png",
+                                        uploaded_by=self.owner)
+        return self._in(make)
+
+    def post(self):
+        from apps.content.models import Post
+
+        n = next(_n)
+        return self._in(lambda: Post.objects.create(
+            title=f"Matrix post {n}", slug=f"matrix-post-{n}", excerpt="e", content="<p>c</p>", status="published",
+            published_at=timezone.now(), author=self.owner))
+
+    def user(self):
+        return testing.create_user(self.tenant, "viewer")
+
+    def job(self, role: str):
+        from apps.ai.models import GenerationJob
+
+        return self._in(lambda: GenerationJob.objects.create(
+            kind="seo", input={"title": "t"}, status="succeeded", result={"metaTitle": "t"},
+            created_by=self.seeded.users[role]))
+
+    @property
+    def ids(self) -> dict:
+        return self.seeded.ids
+
+
+def png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), (10, 20, 30)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _unique() -> str:
+    return f"{next(_n)}-{uuid.uuid4().hex[:6]}"
+
+
+def _post_body(world: World, who: str) -> dict:
+    return {"postTitle": f"Matrix {_unique()}", "postContent": "<p>Body</p>", "postExcerpt": "Excerpt",
+            "postStatus": "draft", "categories": [world.ids["category_id"]], "tags": [world.ids["tag_id"]],
+            "featuredMediaId": world.ids["media_id"]}
+
+
+def _upload(world: World, who: str) -> Call:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = png()
+    return Call(multipart=True, body={"file": SimpleUploadedFile("m.png", data, content_type="image/png"),
+                                      "fileName": "m.png", "fileType": "image/png", "fileSize": str(len(data)),
+                                      "altText": "alt"})
+
+
+# --- THE TABLE: every route, once ----------------------------------------------------------------
+ROUTES: dict[tuple[str, str], Route] = {
+    # accounts
+    ("POST", "/api/auth/login"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
+        "email": "admin@example.com", "password": testing.DEFAULT_PASSWORD})),
+    ("GET", "/api/auth/me"): Route(TOKEN, everyone()),
+    ("POST", "/api/auth/register-user"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
+        "username": f"new-{_unique()}", "email": f"new-{_unique()}@example.com",
+        "password": testing.DEFAULT_PASSWORD, "role": "viewer"})),
+    ("GET", "/api/users"): Route(TOKEN, only("admin")),
+    ("GET", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    ("PUT", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: (lambda u: Call(
+        {"user_id": str(u.id)}, {"username": u.username, "email": u.email, "role": "viewer", "status": "active"}))(
+        w.user())),
+    ("DELETE", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    # company settings
+    ("GET", "/api/client/info"): Route(TOKEN, everyone()),
+    ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
+        "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
+    ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),
+    # health (tenant host and root domain)
+    ("GET", "/api/health"): Route(PUBLIC, {"anonymous": 200}),
+    ("GET", "root:/api/health"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
+    ("POST", "root:/api/auth/register-client"): Route(PUBLIC, {"anonymous": 201}, lambda w, who: (lambda s: Call(body={
+        "companyName": "Matrix Company", "contactName": "Contact Person", "contactEmail": f"c@{s}.example.com",
+        "subdomain": s, "adminUsername": f"admin-{s}", "adminEmail": f"admin@{s}.example.com",
+        "adminPassword": testing.DEFAULT_PASSWORD}))(testing.unique_subdomain("mx")), root_host=True),
+    # posts
+    ("GET", "/api/posts"): Route(TOKEN, everyone()),
+    ("POST", "/api/posts"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: Call(body=_post_body(w, who))),
+    ("POST", "/api/posts/upload"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: Call(body=_post_body(w, who))),
+    ("GET", "/api/posts/slug/{slug}"): Route(TOKEN, everyone(), lambda w, who: Call({"slug": w.ids["slug"]})),
+    ("GET", "/api/posts/{post_id}"): Route(TOKEN, everyone(), lambda w, who: Call({"post_id": w.ids["post_id"]})),
+    ("PUT", "/api/posts/{post_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.post().id)}, {"title": "Changed title"})),
+    ("DELETE", "/api/posts/{post_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call({"post_id": str(w.post().id)})),
+    # categories
+    ("GET", "/api/categories"): Route(TOKEN, everyone()),
+    ("POST", "/api/categories/add"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: (lambda u: Call(body={
+        "name": f"New {u}", "slug": f"new-{u}", "description": ""}))(_unique())),
+    ("GET", "/api/categories/{category_id}"): Route(TOKEN, everyone(), lambda w, who: Call(
+        {"category_id": w.ids["category_id"]})),
+    ("PUT", "/api/categories/{category_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"category_id": str(w.category().id)}, {"name": "Renamed", "slug": f"renamed-{_unique()}"})),
+    ("DELETE", "/api/categories/{category_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"category_id": str(w.category().id)})),
+    # tags
+    ("GET", "/api/tags"): Route(TOKEN, everyone()),
+    ("POST", "/api/tags/add"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: (lambda u: Call(body={
+        "name": f"New {u}", "slug": f"new-{u}"}))(_unique())),
+    ("GET", "/api/tags/{tag_id}"): Route(TOKEN, everyone(), lambda w, who: Call({"tag_id": w.ids["tag_id"]})),
+    ("PUT", "/api/tags/{tag_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"tag_id": str(w.tag().id)}, {"name": "Renamed", "slug": f"renamed-{_unique()}"})),
+    ("DELETE", "/api/tags/{tag_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call({"tag_id": str(w.tag().id)})),
+    # search
+    ("GET", "/api/search"): Route(TOKEN, everyone(), lambda w, who: Call(query={"q": "Post"})),
+    # media
+    ("GET", "/api/media"): Route(TOKEN, everyone()),
+    ("POST", "/api/media/upload"): Route(TOKEN, only(*WRITERS, ok=201), _upload),
+    ("GET", "/api/media/{media_id}"): Route(TOKEN, everyone(), lambda w, who: Call({"media_id": w.ids["media_id"]})),
+    ("PUT", "/api/media/{media_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"media_id": str(w.media().id)}, {"altText": "New alt"})),
+    ("DELETE", "/api/media/{media_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"media_id": str(w.media().id)})),
+    # analytics
+    ("POST", "/api/analytics/track"): Route(TOKEN, everyone(), lambda w, who: Call(body={
+        "pageUrl": "https://example.com/blog/hello", "referrer": "https://news.example.org/"})),
+    ("GET", "/api/analytics/page-views"): Route(TOKEN, everyone()),
+    ("GET", "/api/dashboard/stats"): Route(TOKEN, everyone()),
+    # AI writing (async: answered 202 with the job to poll)
+    ("POST", "/api/ai/generate-blog"): Route(TOKEN, only(*WRITERS, ok=202), lambda w, who: Call(
+        body={"inputContent": "Ten or more characters about tenancy"}, query={"async": "true"})),
+    ("POST", "/api/ai/generate-seo"): Route(TOKEN, only(*WRITERS, ok=202), lambda w, who: Call(
+        body={"title": "A title to describe"}, query={"async": "true"})),
+    ("GET", "/api/ai/jobs/{job_id}"): Route(TOKEN, only(*WRITERS), lambda w, who: Call(
+        {"job_id": str(w.job(who if who in ROLES else "admin").id)})),
+    # public content API (x-api-key)
+    ("GET", "/api/v1/posts"): Route(KEY, {"content": 200, "preview": 200}),
+    ("GET", "/api/v1/posts/slug/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
+        {"slug": w.ids["slug"]})),
+    ("GET", "/api/v1/posts/category/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
+        {"slug": w.ids["category_slug"]})),
+    ("GET", "/api/v1/posts/tag/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
+        {"slug": w.ids["tag_slug"]})),
+    ("GET", "/api/v1/categories"): Route(KEY, {"content": 200, "preview": 200}),
+    ("GET", "/api/v1/tags"): Route(KEY, {"content": 200, "preview": 200}),
+    ("POST", "/api/v1/analytics/track"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={
+        "pageUrl": "https://example.com/blog/hello", "postSlug": w.ids["slug"]})),
+}
+
+
+def documented_routes() -> list[tuple[str, str]]:
+    routes = []
+    for api, prefix, tag in ((dashboard_api, "/api/", ""), (public_api, "/api/v1/", ""), (root_api, "/api/", "root:")):
+        for path, methods in api.get_openapi_schema(path_prefix=prefix)["paths"].items():
+            routes += [(method.upper(), tag + path) for method in methods]
+    return routes
+
+
+DOCUMENTED = documented_routes()
+
+
+# --- the requests ----------------------------------------------------------------------------------
+def _send(host: str, method: str, path_template: str, call: Call, headers: dict):
+    path = path_template.removeprefix("root:")
+    for name, value in call.params.items():
+        path = path.replace("{" + name + "}", value)
+    if call.query:
+        path += "?" + "&".join(f"{k}={v}" for k, v in call.query.items())
+    client = HttpClient(HTTP_HOST=host)
+    if method == "GET":
+        return client.get(path, headers=headers)
+    if call.multipart:
+        assert method == "POST", "multipart bodies are sent with POST"
+        return client.post(path, call.body, content_type=MULTIPART_CONTENT, headers=headers)
+    data = json.dumps(call.body) if call.body is not None else ""
+    return getattr(client, method.lower())(path, data, content_type="application/json", headers=headers)
+
+
+@pytest.fixture
+def worlds(db, settings, tmp_path):
+    from apps.analytics import redis_conn
+
+    redis_conn.reset()
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.AI_PROVIDER = "offline"
+    settings.AI_DAILY_QUOTA_DEFAULT = settings.AI_MAX_RUNNING_PER_TENANT = 10_000
+    settings.AI_DAILY_QUOTA = {}
+    return World(seed_tenant()), World(seed_tenant())
+
+
+def _status(response) -> str:
+    return f"{response.status_code} {response.content[:200]!r}"
+
+
+@pytest.mark.parametrize(("method", "path"), DOCUMENTED, ids=[f"{m} {p}" for m, p in DOCUMENTED])
+def test_route(method, path, worlds):
+    route = ROUTES.get((method, path))
+    assert route is not None, f"{method} {path} is not in the route matrix: add its row to ROUTES"
+    ours, theirs = worlds
+    host = testing.host_of(None if route.root_host else ours.tenant)
+
+    if route.access == PUBLIC:
+        response = _send(host, method, path, route.call(ours, "anonymous"), {})
+        assert response.status_code == route.expect["anonymous"], _status(response)
+        return
+
+    if route.access == TOKEN:
+        def credentials(world, who):
+            return world.seeded.bearer(who)
+        roles = ROLES
+        wrong = {"another company's token": theirs.seeded.bearer("admin"),
+                 "a content key instead of a token": {"x-api-key": ours.tenant.api_key},
+                 "a malformed token": {"Authorization": "Bearer not-a-jwt"}}
+    else:
+        def credentials(world, who):
+            return {"x-api-key": world.tenant.api_key if who == "content" else world.tenant.preview_key}
+        roles = KEY_KINDS
+        wrong = {"another company's key": {"x-api-key": theirs.tenant.api_key},
+                 "another company's preview key": {"x-api-key": theirs.tenant.preview_key},
+                 "a dashboard token instead of a key": ours.seeded.bearer("admin")}
+    first = roles[0]
+
+    # (a) no credentials
+    response = _send(host, method, path, route.call(ours, first), {})
+    assert response.status_code == 401, f"(a) without credentials: {_status(response)}"
+    assert response.json()["error"] == "unauthorized"
+    # (b) credentials of another company, or of the other API
+    for label, headers in wrong.items():
+        response = _send(host, method, path, route.call(ours, first), headers)
+        assert response.status_code == 401, f"(b) {label}: {_status(response)}"
+    # (c) an object of another company, asked for on our host with our credentials
+    if "{" in path:
+        foreign = route.call(theirs, first)
+        mine = route.call(ours, first)
+        response = _send(host, method, path, Call(foreign.params, mine.body, mine.query, mine.multipart),
+                         credentials(ours, first))
+        assert response.status_code == 404, f"(c) another company's object: {_status(response)}"
+        assert response.json()["success"] is False
+    # (d) each role (or key kind)
+    assert set(route.expect) == set(roles), f"declare exactly {roles}"
+    for who in roles:
+        response = _send(host, method, path, route.call(ours, who), credentials(ours, who))
+        assert response.status_code == route.expect[who], f"(d) {who}: {_status(response)}"
+        body = response.json()
+        if response.status_code < 400:
+            assert body.get("success", True) is not False, body
+        else:
+            assert body["success"] is False and body["error"] == "forbidden", body
+
+
+def test_every_row_of_the_table_is_a_route():
+    stale = sorted(set(ROUTES) - set(DOCUMENTED))
+    assert not stale, f"rows without a route: {stale}"
