@@ -73,6 +73,10 @@ def clean_id_list(value, message: str) -> list[str]:
     return ids
 
 
+# A media id, or the `{id, ...}` object the API returns (documented as such in OpenAPI).
+MediaRef = str | dict
+
+
 def clean_media_ref(value, message: str = IMAGE_INVALID) -> str:
     """A media id given as a string or as the `{id, ...}` object the API returns."""
     if value is None:
@@ -322,10 +326,10 @@ class _SocialFields(InSchema):
 
     ogTitle: str | None = None
     ogDescription: str | None = None
-    ogImageId: str | None = None
+    ogImageId: MediaRef | None = None
     twitterTitle: str | None = None
     twitterDescription: str | None = None
-    twitterImageId: str | None = None
+    twitterImageId: MediaRef | None = None
 
     @field_validator("ogTitle", "twitterTitle", mode="before")
     @classmethod
@@ -353,7 +357,7 @@ class PostCreateIn(_SocialFields):
     postStatus: str = "draft"
     categories: list[str] = []
     tags: list[str] = []
-    featuredMediaId: str = ""
+    featuredMediaId: MediaRef = ""
     seoMetadata: SeoMetadataIn | None = None
     allowIndexing: bool = True
     scheduledPublishDate: datetime | None = None
@@ -468,8 +472,8 @@ class PostUpdateIn(_SocialFields):
     status: str | None = None
     categories: list[str] | None = None
     tags: list[str] | None = None
-    featuredImage: str | None = None
-    featuredMediaId: str | None = None  # (+) the create payload's name, accepted too
+    featuredImage: MediaRef | None = None
+    featuredMediaId: MediaRef | None = None  # (+) the create payload's name, accepted too
     metaTitle: str | None = None
     metaDescription: str | None = None
     canonicalUrl: str | None = None

@@ -138,3 +138,18 @@ def test_media_alt_text_null_is_documented_and_clears_it(seeded):
     assert {"type": "null"} in schema["properties"]["altText"]["anyOf"]
     response = client.put(f"/api/media/{seeded.ids['media_id']}", {"altText": None})
     assert response.status_code == 200 and response.json()["media"]["altText"] == ""
+
+
+def test_media_references_are_documented_as_an_id_or_the_media_object(seeded):
+    """Posts accept a media reference as its id or as the {id, ...} object the API returns; the
+    OpenAPI document said "string" only."""
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    for schema, field in (("PostCreateIn", "featuredMediaId"), ("PostUpdateIn", "featuredImage"),
+                          ("PostUpdateIn", "twitterImageId"), ("PostCreateIn", "ogImageId")):
+        prop = schemas[schema]["properties"][field]
+        kinds = {option.get("type") for option in prop.get("anyOf", [prop])}
+        assert {"string", "object"} <= kinds, (schema, field, prop)
+    response = client.put(f"/api/posts/{seeded.ids['post_id']}", {"featuredImage": {"id": seeded.ids["media_id"]}})
+    assert response.status_code == 200
+    assert response.json()["post"]["featuredImage"]["id"] == seeded.ids["media_id"]
