@@ -91,13 +91,13 @@ export function DashboardHome() {
           icon={<FileText size={20} />}
           label="Total Posts"
           value={formatNumber(overview?.totalPosts)}
-          sub={`${formatNumber(overview?.publishedPosts)} published, ${formatNumber(overview?.draftPosts)} drafts`}
+          sub={`${formatNumber(overview?.publishedPosts)} published, ${formatNumber(overview?.draftPosts)} ${overview?.draftPosts === 1 ? 'draft' : 'drafts'}`}
         />
         <StatCard
           icon={<Folder size={20} />}
           label="Categories"
           value={formatNumber(overview?.totalCategories)}
-          sub={`${formatNumber(overview?.totalTags)} tags`}
+          sub={`${formatNumber(overview?.totalTags)} ${overview?.totalTags === 1 ? 'tag' : 'tags'}`}
         />
         {pv ? (
           <StatCard icon={<Eye size={20} />} label="Page Views" value={formatNumber(pv.summary?.totalViews)} sub="Last 30 days" />

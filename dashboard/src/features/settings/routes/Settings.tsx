@@ -28,6 +28,9 @@ const ERROR_RESPONSE = `{
   "error": "unauthorized"
 }`;
 
+/** Company states in which the content API does not answer. */
+const DOWN_STATES = ['suspended', 'inactive', 'cancelled', 'canceled', 'closed'];
+
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="list-row">
@@ -150,7 +153,7 @@ export function Settings() {
             <Row label="Contact email">{company.contactEmail}</Row>
             <Row label="Subdomain">{company.subdomain}</Row>
             <Row label="Status">
-              <Badge tone={company.status === 'active' ? 'success' : 'danger'}>{company.status}</Badge>
+              <Badge tone={DOWN_STATES.includes(company.status) ? 'danger' : 'success'}>{company.status}</Badge>
             </Row>
             <Row label="Plan">{company.subscriptionPlan}</Row>
             <Row label="Member since">{formatDate(company.createdAt)}</Row>
@@ -271,8 +274,8 @@ export function Settings() {
           </div>
           <div className="card-body" style={{ paddingTop: 4, paddingBottom: 4 }}>
             <Row label="Content API">
-              <Badge tone={company.status === 'active' ? 'success' : 'danger'}>
-                {company.status === 'active' ? 'Operational' : 'Unavailable'}
+              <Badge tone={DOWN_STATES.includes(company.status) ? 'danger' : 'success'}>
+                {DOWN_STATES.includes(company.status) ? 'Unavailable' : 'Operational'}
               </Badge>
             </Row>
             <Row label="Subscription">{company.subscriptionStatus ?? company.subscriptionPlan}</Row>

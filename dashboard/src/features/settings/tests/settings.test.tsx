@@ -109,6 +109,17 @@ describe('settings', () => {
     expect(screen.getByRole('button', { name: 'Refresh Page' })).toBeInTheDocument();
   });
 
+  it.each([
+    ['trial', 'Operational'],
+    ['active', 'Operational'],
+    ['suspended', 'Unavailable'],
+  ])('a company in status %s: content API %s', async (status, shown) => {
+    infoApi({ ...INFO, company: { ...INFO.company, status } });
+    renderApp('/dashboard/settings', { session: signedIn() });
+    const card = (await screen.findByText('API Status')).closest('.card') as HTMLElement;
+    expect(within(card).getByText(shown)).toBeInTheDocument();
+  });
+
   it('the guide text names base URL, key and endpoints', () => {
     const text = buildApiGuide(INFO);
     expect(text).toContain('Base URL: http://demo.localhost:8000/api/v1');
