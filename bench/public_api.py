@@ -125,17 +125,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(kind: str, extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
+def start_server(kind: str, extra_env: dict | None = None, app: str = "apps.public_api.wsgi:application"
+                 ) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {**SERVER_ENV, **(extra_env or {})}
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(ROOT / "bench")])
     if kind == "gunicorn":
-        command = [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
-                   "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048",
-                   "--log-level", "warning"]
+        command = [sys.executable, "-m", "gunicorn", app, "--workers", str(WORKERS), "--worker-class", "sync",
+                   "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning", "--preload"]
     else:
         command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
                    "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
-                   "--log-level", "warning", "apps.public_api.wsgi:application"]
+                   "--log-level", "warning", app]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -152,14 +153,22 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(20)
 
 
-def worker_rss_mb(process: subprocess.Popen) -> list[float]:
-    out = subprocess.run(["ps", "-o", "pid=,ppid=,rss=", "-g", str(process.pid)], capture_output=True, text=True).stdout
-    return [int(rss) / 1024 for pid, ppid, rss in (line.split() for line in out.splitlines())
-            if int(pid) != process.pid]
+def worker_memory(process: subprocess.Popen) -> str:
+    """RSS and private (unique) memory of each worker, in MB."""
+    out = subprocess.run(["ps", "-o", "pid=", "-g", str(process.pid)], capture_output=True, text=True).stdout
+    found = []
+    for pid in (int(line) for line in out.split() if int(line) != process.pid):
+        try:
+            fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+        except OSError:
+            continue
+        kb = {name: int(value.split()[0]) for name, value in fields.items()}
+        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {(kb['Private_Clean'] + kb['Private_Dirty']) / 1024:.0f} MB private")
+    return "; ".join(found)
 
 
-def wrk(port: int, path: str, headers: dict[str, str], seconds: int) -> dict:
-    command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency"]
+def wrk(port: int, path: str, headers: dict[str, str], seconds: int, script: str | None = None) -> dict:
+    command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", *(["-s", script] if script else [])]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
@@ -174,12 +183,13 @@ def wrk(port: int, path: str, headers: dict[str, str], seconds: int) -> dict:
             "p99": latency("99"), "errors": int(non_2xx.group(1)) if non_2xx else 0}
 
 
-def measure(name: str, port: int, path: str, headers: dict[str, str]) -> None:
-    wrk(port, path, headers, WARMUP)
-    result = wrk(port, path, headers, SECONDS)
+def measure(name: str, port: int, path: str, headers: dict[str, str], script: str | None = None) -> dict:
+    wrk(port, path, headers, WARMUP, script)
+    result = wrk(port, path, headers, SECONDS, script)
     note = f"  ({result['errors']} non-2xx/3xx)" if result["errors"] else ""
     print(f"{name:<48} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
           flush=True)
+    return result
 
 
 def header() -> None:
@@ -201,54 +211,94 @@ key = {"Host": HOST, "x-api-key": tenant.api_key}
 LIST = "/api/v1/posts?page=1&limit=10"
 SEARCH_RARE = "/api/v1/posts?search=zephyr"
 SEARCH_COMMON = "/api/v1/posts?search=topic42"
+# Every request a new query string: the reply cache misses, the list's total is shared.
+MISS_SCRIPT = ROOT / ".data" / "bench-public-api-miss.lua"
+MISS_SCRIPT.parent.mkdir(exist_ok=True)
+MISS_SCRIPT.write_text('counter = 0\nrequest = function()\n  counter = counter + 1\n'
+                       '  return wrk.format(nil, "/api/v1/posts?page=1&limit=10&v=" .. counter)\nend\n')
+with schema_context(tenant.schema_name):
+    from apps.accounts.models import User
+    from apps.accounts.tokens import token_issue
+
+    token, _ = token_issue(user=User.objects.get(), schema_name=tenant.schema_name)
+connection.set_schema_to_public()
+dashboard = {"Host": HOST, "Authorization": f"Bearer {token}"}
+
+import urllib.request  # noqa: E402
 
 cached, cached_port = start_server("gunicorn")
-uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
 try:
-    import urllib.request
-
     request = urllib.request.Request(f"http://127.0.0.1:{cached_port}{LIST}", headers=key)
     with urllib.request.urlopen(request) as response:
         etag = response.headers["ETag"]
-        assert response.status == 200
-    print(f"\ngunicorn, {WORKERS} sync workers; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s warm-up; "
-          f"{POSTS:,} posts\n", flush=True)
+        body = response.read()
+    BODY_FILE = ROOT / ".data" / "bench-public-api-body.json"
+    BODY_FILE.write_bytes(body)
+    print(f"\ngunicorn, {WORKERS} sync workers (--preload); wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s "
+          f"warm-up; {POSTS:,} posts; load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
     header()
-    measure("posts list, cached (fast path)", cached_port, LIST, key)
+    hit = measure("posts list, cached (fast path)", cached_port, LIST, key)
     measure("posts list, If-None-Match -> 304 (fast path)", cached_port, LIST, {**key, "If-None-Match": etag})
     measure("post by slug, cached (fast path)", cached_port, "/api/v1/posts/slug/post-42", key)
-    measure("posts list, uncached (cache off)", uncached_port, LIST, key)
+    measure("posts list, reply cache miss (total cached)", cached_port, LIST, key, str(MISS_SCRIPT))
+    cached_memory = worker_memory(cached)
+finally:
+    stop(cached)
+
+bare, bare_port = start_server("gunicorn", {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
+try:
+    ceiling = measure("reference: bare WSGI app, same bytes", bare_port, LIST, key)
+finally:
+    stop(bare)
+print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under gunicorn", flush=True)
+
+uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
+try:
+    plain = measure("reference: dashboard GET /api/posts (ORM, ninja)", uncached_port, LIST.replace("/v1", ""),
+                    dashboard)
+    uncached_list = measure("posts list, uncached (cache off)", uncached_port, LIST, key)
     measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
     measure("post by slug, uncached", uncached_port, "/api/v1/posts/slug/post-42", key)
     measure("search 'zephyr' (15 matches), uncached", uncached_port, SEARCH_RARE, key)
-    measure("search 'topic42' (0.2% of posts), uncached", uncached_port, SEARCH_COMMON, key)
-    print(f"\nworker memory after the runs: cached {', '.join(f'{m:.0f}' for m in worker_rss_mb(cached))} MB; "
-          f"uncached {', '.join(f'{m:.0f}' for m in worker_rss_mb(uncached))} MB", flush=True)
+    measure("search 'topic42' (prefix, ~0.2% of posts), uncached", uncached_port, SEARCH_COMMON, key)
+    print(f"  uncached list = {uncached_list['rps'] / plain['rps']:.1f}x the dashboard's ORM list", flush=True)
+    print(f"\nworker memory: cached server {cached_memory}; uncached server {worker_memory(uncached)}", flush=True)
 finally:
-    stop(cached)
     stop(uncached)
 
 if os.environ.get("BENCH_GRANIAN", "1") == "1":
+    print(f"\ngranian, {WORKERS} workers (WSGI), cache hits\n", flush=True)
+    header()
     server, port = start_server("granian")
     try:
-        print(f"\ngranian, {WORKERS} workers (WSGI), cache hits\n", flush=True)
-        header()
-        measure("posts list, cached (fast path)", port, LIST, key)
+        hit = measure("posts list, cached (fast path)", port, LIST, key)
         measure("posts list, If-None-Match -> 304 (fast path)", port, LIST, {**key, "If-None-Match": etag})
-        print(f"\nworker memory: {', '.join(f'{m:.0f}' for m in worker_rss_mb(server))} MB", flush=True)
+        memory = worker_memory(server)
     finally:
         stop(server)
+    server, port = start_server("granian", {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
+    try:
+        ceiling = measure("reference: bare WSGI app, same bytes", port, LIST, key)
+    finally:
+        stop(server)
+    print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under granian", flush=True)
+    print(f"\nworker memory: {memory}", flush=True)
 
 if SCALE_TO > POSTS:
     started = time.perf_counter()
     seed(POSTS, SCALE_TO)
     print(f"\ngrew to {SCALE_TO:,} posts in {time.perf_counter() - started:.0f} s (still 15 posts mention 'zephyr')\n",
           flush=True)
+    header()
     uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
     try:
-        header()
         measure(f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
         measure(f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
         measure(f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
     finally:
         stop(uncached)
+    cached, cached_port = start_server("gunicorn")
+    try:
+        measure(f"posts list, reply cache miss ({SCALE_TO:,} posts)", cached_port, LIST, key, str(MISS_SCRIPT))
+    finally:
+        stop(cached)

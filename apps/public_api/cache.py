@@ -9,7 +9,7 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
-  l: rate limit}, so the fast path (apps.public_api.fastpath) can check a key without the
+  l: rate limit, rc/rp: the rate-limit keys of the two keys}, so the fast path (apps.public_api.fastpath) can check a key without the
   database. Written when a request of that host passes the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
@@ -20,9 +20,11 @@ Callers catch redis.RedisError.
 from __future__ import annotations
 
 import hashlib
+import time
 
 import redis
 from django.conf import settings
+from limits.storage.redis import RedisStorage
 
 from apps.analytics import redis_conn
 from apps.core import content_version
@@ -34,28 +36,37 @@ local entry = redis.call('HMGET', ARGV[1] .. v .. ARGV[2], 'e', 'b')
 return {v, entry[1], entry[2]}
 """
 
-# ARGV: host key, key hash, version key prefix, response key prefix, ":" .. query hash, If-None-Match
-# Returns {0} unknown host or key, {1} miss, {2, kind, limit, etag, body} hit, {3, kind, limit, etag}
-# when the ETag matches If-None-Match (no body sent).
+# The fast path's one round trip. ARGV: host key, key hash, version key prefix, response key
+# prefix, ":" .. query hash, If-None-Match, now, rate window. On a hit it also takes one entry
+# from the key's moving-window rate limit, with the `limits` library's own script and key (the
+# host entry holds the key; apps.core.ratelimit uses the same), so both paths share one limit.
+# Returns {0} unknown host or key, {1} miss, {2, etag, body} hit, {3, etag} hit whose ETag
+# matches If-None-Match (no body sent), {4, limit} over the rate limit.
 _FAST_LOOKUP = """
-local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p', 'l')
+local function acquire(KEYS, ARGV)
+%s
+end
+local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p', 'l', 'rc', 'rp')
 local schema = m[1]
 if not schema then return {0} end
-local kind
-if ARGV[2] == m[2] then kind = 'c' elseif ARGV[2] == m[3] then kind = 'p' else return {0} end
+local kind, limit_key
+if ARGV[2] == m[2] then kind, limit_key = 'c', m[5] elseif ARGV[2] == m[3] then kind, limit_key = 'p', m[6]
+else return {0} end
+if not limit_key then return {0} end
 local v = redis.call('GET', ARGV[3] .. schema)
 if not v then v = '0' end
 local ck = ARGV[4] .. schema .. ':' .. v .. ':' .. kind .. ARGV[5]
 local e = redis.call('HGET', ck, 'e')
 if not e then return {1} end
-if ARGV[6] ~= '' and ARGV[6] == e then return {3, kind, m[4], e} end
-return {2, kind, m[4], e, redis.call('HGET', ck, 'b')}
-"""
+if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
+if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
+return {2, e, redis.call('HGET', ck, 'b')}
+""" % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
 
 _REMEMBER_HOST = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4], 'rc', ARGV[5], 'rp', ARGV[6])
+redis.call('EXPIRE', KEYS[1], ARGV[7])
 return 1
 """
 
@@ -125,18 +136,23 @@ class Counts:
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str) -> list:
     return _script(_FAST_LOOKUP)(
         keys=[],
-        args=[host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match],
+        args=[host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
+              time.time(), settings.PUBLIC_API_RATE_WINDOW],
     )
 
 
 def _host_fields(client) -> dict[str, str]:
-    from apps.public_api.keys import key_hash, limit_for
+    from apps.public_api.keys import key_hash, limit_for, throttle_key
 
+    limit = limit_for(client.subscription_plan)
+    content, preview = key_hash(client.api_key or "-"), key_hash(client.preview_key or "-")
     return {
         "s": client.schema_name,
-        "c": key_hash(client.api_key) if client.api_key else "-",
-        "p": key_hash(client.preview_key) if client.preview_key else "-",
-        "l": str(limit_for(client.subscription_plan)),
+        "c": content if client.api_key else "-",
+        "p": preview if client.preview_key else "-",
+        "l": str(limit),
+        "rc": throttle_key(content, limit),
+        "rp": throttle_key(preview, limit),
     }
 
 
@@ -145,7 +161,8 @@ def host_remember(host: str, client) -> None:
     wrote a newer one: a request that loaded the company earlier must not overwrite it)."""
     fields = _host_fields(client)
     _script(_REMEMBER_HOST)(
-        keys=[host_key(host)], args=[fields["s"], fields["c"], fields["p"], fields["l"], settings.PUBLIC_API_HOST_MAP_TTL]
+        keys=[host_key(host)],
+        args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
     )
 
 

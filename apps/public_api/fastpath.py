@@ -1,9 +1,9 @@
 """A WSGI layer in front of Django that answers cache hits of the public content API.
 
 For `GET /api/v1/...` with an x-api-key header it makes one Redis round trip (a Lua script:
-host -> company and key hashes, the company's content version, the cached reply) and, when the
-key is right and the reply is cached, counts the request against the key's rate limit and
-returns the stored bytes (or 304 when If-None-Match matches) without entering Django: no
+host -> company and key hashes, the company's content version, the cached reply and, on a hit,
+one entry of the key's rate limit) and, when the key is right and the reply is cached, returns
+the stored bytes (or 304 when If-None-Match matches) without entering Django: no
 request object, no middleware, no database. Everything else (misses, wrong or missing keys,
 other methods, an unknown host, Redis down) goes to Django unchanged, which answers exactly as
 it would without this layer. Replies carry the same headers as Django's (apps.public_api.responses).
@@ -64,25 +64,26 @@ class PublicApiFastPath:
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
-        if found[0] < 2:  # unknown host or key, or not cached: Django decides
+        code = found[0]
+        if code < 2:  # unknown host or key, or not cached: Django decides
             return self.app(environ, start_response)
 
         extra = self._extra_headers(environ)
-        retry_after = keys.throttle_hit(key_hash, int(found[2]))
-        if retry_after:
+        if code == 4:
             body = encode({"success": False, "message": keys.RATE_LIMITED, "error": "rate_limited"})
+            limit = int(found[1])
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                       ("Retry-After", str(retry_after)), *extra]
+                       ("Retry-After", str(keys.retry_after(key_hash, limit))), *extra]
             start_response("429 Too Many Requests", headers)
             return [body]
 
-        etag = found[3].decode()
+        etag = found[1].decode()
         headers = [(name, value + ", origin" if name == "Vary" else value)
                    for name, value in cache_headers(etag, "HIT")]
-        if found[0] == 3 or etag_matches(if_none_match, etag):
+        if code == 3 or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []
-        body = found[4]
+        body = found[2]
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers, *extra])
         return [body]

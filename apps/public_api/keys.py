@@ -52,13 +52,26 @@ def limit_for(plan: str | None) -> int:
     return settings.PUBLIC_API_RATE_LIMITS.get(plan or "", settings.PUBLIC_API_RATE_LIMIT)
 
 
+def _throttle_item(limit: int):
+    return ratelimit.rate(limit, settings.PUBLIC_API_RATE_WINDOW)
+
+
+def throttle_key(key_hash_value: str, limit: int) -> str:
+    """The Redis key of the key's moving window, as apps.core.ratelimit (the `limits` library)
+    names it: the fast path's script takes entries from the same window."""
+    return ratelimit._limiter().storage.prefixed_key(_throttle_item(limit).key_for("public-api", key_hash_value))
+
+
+def retry_after(key_hash_value: str, limit: int) -> int:
+    return ratelimit.is_blocked(_throttle_item(limit), "public-api", key_hash_value) or 1
+
+
 def throttle_hit(key_hash_value: str, limit: int) -> int:
     """Count one request of the key (moving window in Redis, apps.core.ratelimit); 0 when
     allowed, else the seconds to wait. Fails open when Redis does not answer."""
-    item = ratelimit.rate(limit, settings.PUBLIC_API_RATE_WINDOW)
-    if ratelimit.hit(item, "public-api", key_hash_value):
+    if ratelimit.hit(_throttle_item(limit), "public-api", key_hash_value):
         return 0
-    return ratelimit.is_blocked(item, "public-api", key_hash_value) or 1
+    return retry_after(key_hash_value, limit)
 
 
 def throttle(api_key: ApiKey) -> None:
