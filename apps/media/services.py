@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from functools import partial
 
 from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
@@ -99,7 +98,10 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
                 uploaded_by=uploaded_by,
             )
             content_version_bump()
-            transaction.on_commit(partial(_enqueue_renditions, str(media_id)), robust=True)
+            # Not a functools.partial: Django's robust on_commit logs func.__qualname__, which a
+            # partial lacks, so a failed enqueue (broker down) raised after the commit and the
+            # request answered 500 with its row kept and its file removed.
+            transaction.on_commit(lambda: _enqueue_renditions(str(media_id)), robust=True)
     except BaseException:
         _delete_quietly([key], storage.media_prefix(schema, media_id))
         raise
@@ -164,7 +166,7 @@ def media_delete(*, actor, media_id: str) -> None:
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
             raise Conflict(FEATURED_CONFLICT.format(count=count)) from exc
         content_version_bump()
-        transaction.on_commit(partial(media_files_delete, keys, prefix), robust=True)
+        transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above
 
 
 def media_files_delete(keys: list[str], prefix: str) -> None:

@@ -1,11 +1,11 @@
-"""What the schemathesis suites found, each pinned by a plain test."""
+"""What the hardening suites (fuzzing, faults) found, each pinned by a plain test."""
 from __future__ import annotations
 
 import pytest
 from django_tenants.utils import schema_context
 
 from apps.content.models import Category
-from apps.core.testing import Api
+from apps.core.testing import Api, tenant_admin
 from apps.core.tests.hardening.helpers import production_wsgi_app, seed_tenant, wsgi_call
 
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options",
@@ -153,3 +153,29 @@ def test_media_references_are_documented_as_an_id_or_the_media_object(seeded):
     response = client.put(f"/api/posts/{seeded.ids['post_id']}", {"featuredImage": {"id": seeded.ids["media_id"]}})
     assert response.status_code == 200
     assert response.json()["post"]["featuredImage"]["id"] == seeded.ids["media_id"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_upload_succeeds_and_keeps_its_file_when_the_broker_is_down(make_tenant, settings, tmp_path, monkeypatch):
+    """Found by test_faults (Redis stopped): enqueueing the renditions failed after the commit and
+    Django's robust on_commit could not log it (a functools.partial has no __qualname__), so the
+    request answered 500, the row stayed and its file was deleted."""
+    import kombu.exceptions
+
+    from apps.media import tasks
+    from apps.media.models import Media
+    from apps.media.tests.conftest import make_image, upload
+
+    settings.MEDIA_ROOT = tmp_path
+    tenant = make_tenant()
+
+    def broker_down(*args, **kwargs):
+        raise kombu.exceptions.OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.media_make_renditions, "delay", broker_down)
+    response = upload(Api(tenant, user=tenant_admin(tenant)), make_image())
+    assert response.status_code == 201, response.content
+    with schema_context(tenant.schema_name):
+        media = Media.objects.get()
+    assert (tmp_path / media.storage_key).is_file()
+    assert media.renditions == {}  # made later by the media_renditions command or a re-upload
