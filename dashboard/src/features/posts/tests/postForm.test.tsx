@@ -145,6 +145,45 @@ describe('create post validation', () => {
   });
 });
 
+describe('content editor', () => {
+  it('Visual, HTML and Preview show the same content', async () => {
+    const user = userEvent.setup();
+    await openCreate();
+    await user.click(await screen.findByLabelText('Rich text'));
+    await user.paste('<p>From the visual editor</p>');
+    await user.click(screen.getByRole('button', { name: 'HTML' }));
+    const source = screen.getByLabelText('Content HTML source');
+    expect(source).toHaveValue('<p>From the visual editor</p>');
+    await user.clear(source);
+    await user.paste('<h2>Edited as HTML</h2>');
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(within(screen.getByTestId('content-preview')).getByRole('heading', { name: 'Edited as HTML' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Editor' }));
+    await user.click(screen.getByRole('button', { name: 'Visual' }));
+    expect(await screen.findByLabelText('Rich text')).toHaveValue('<h2>Edited as HTML</h2>');
+  });
+
+  it('inserting media without a usable link says so', async () => {
+    const user = userEvent.setup();
+    await openCreate();
+    server.use(
+      http.get('*/api/media', () =>
+        HttpResponse.json({
+          success: true,
+          media: [{ id: 'm7', fileName: 'broken.png', fileType: 'image/png', fileSize: 1, link: '', cdnUrl: '' }],
+          page: 1,
+          limit: 12,
+          totalItems: 1,
+          totalPages: 1,
+        }),
+      ),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Insert image from media library' }));
+    await user.click(await screen.findByRole('button', { name: 'broken.png' }));
+    expect(await screen.findByText('No valid image link available')).toBeInTheDocument();
+  });
+});
+
 describe('Add New dialog', () => {
   it('requires a name, derives the slug and selects the created category', async () => {
     let body: unknown;
