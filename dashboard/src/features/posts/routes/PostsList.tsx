@@ -53,7 +53,11 @@ export function PostsList() {
               </button>
             ))}
           </div>
-          {data ? <span className="small muted">{data.totalPosts} posts</span> : null}
+          {data ? (
+            <span className="small muted">
+              {data.totalPosts} {data.totalPosts === 1 ? 'post' : 'posts'}
+            </span>
+          ) : null}
         </div>
         {isLoading ? (
           <LoadingState label="Loading posts..." />
