@@ -6,12 +6,14 @@ import re
 
 import json
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from apps.core.errors import STATUS_CODES, ApplicationError, error_body
+from apps.core.middleware import database_unavailable_response
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +101,12 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
         return envelope(404, "Not found", "not_found")
 
+    @api.exception_handler(OperationalError)
+    @api.exception_handler(InterfaceError)
+    def on_database_unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+        logger.error("Database unavailable on %s %s: %s", request.method, request.path, exc)
+        return database_unavailable_response(request)
+
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
         logger.exception("Unhandled error on %s %s", request.method, request.path)
@@ -129,14 +137,15 @@ ERROR_SCHEMA = {
 ERROR_DESCRIPTIONS = {
     400: "Validation error", 401: "Missing or invalid credentials", 403: "Forbidden (role, or suspended company)",
     404: "Not found", 409: "Conflict", 413: "Payload too large", 429: "Rate limited (see Retry-After)",
-    502: "Upstream service failed", 503: "A dependency is unavailable",
+    502: "Upstream service failed", 503: "A dependency is unavailable (see Retry-After)",
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 
 def error_statuses(method: str, operation: dict) -> set[int]:
     """The error envelopes an operation can answer with (documented in its OpenAPI entry)."""
-    statuses = {400, 403, 404, 429}  # validation; role or suspended company; unknown host/object; limits
+    # validation; role or suspended company; unknown host or object; limits; database unreachable
+    statuses = {400, 403, 404, 429, 503}
     if operation.get("security"):
         statuses.add(401)
     if method in WRITE_METHODS:

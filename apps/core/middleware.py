@@ -1,7 +1,10 @@
 import re
+import sys
 import uuid
 
-from django.http import HttpRequest, JsonResponse
+from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from apps.core.errors import STATUS_CODES, error_body
 from apps.core.logging import request_id_var, tenant_var
@@ -92,3 +95,42 @@ class RejectNulMiddleware:
         if _is_api(request.path_info) and request_has_nul(request):
             return JsonResponse(error_body(NUL_MESSAGE, "validation_error"), status=400)
         return self.get_response(request)
+
+
+DATABASE_DOWN = "Service temporarily unavailable. Please try again shortly"
+DATABASE_RETRY_AFTER = "5"
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+
+def database_unavailable_response(request: HttpRequest) -> HttpResponse:
+    if _is_api(request.path_info):
+        response = JsonResponse(error_body(DATABASE_DOWN, "unavailable"), status=503)
+    else:
+        response = HttpResponse(DATABASE_DOWN, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = DATABASE_RETRY_AFTER
+    return response
+
+
+def _note_database_error(sender, request=None, **kwargs) -> None:
+    # Sent by Django while it handles an exception raised outside a view (e.g. in the tenant
+    # middleware, the first to query): remember that it was the database.
+    if request is not None and isinstance(sys.exc_info()[1], DATABASE_ERRORS):
+        request.database_unavailable = True
+
+
+got_request_exception.connect(_note_database_error, dispatch_uid="apps.core.middleware.database_unavailable")
+
+
+class DatabaseUnavailableMiddleware:
+    """PostgreSQL unreachable (down, restarting, refusing connections): 503 with Retry-After
+    instead of a 500, so clients and load balancers retry. Inside the APIs the exception handler
+    of apps.core.api does the same; this covers what fails before them (host -> tenant lookup)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        response = self.get_response(request)
+        if response.status_code == 500 and getattr(request, "database_unavailable", False):
+            return database_unavailable_response(request)
+        return response

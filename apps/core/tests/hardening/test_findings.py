@@ -179,3 +179,35 @@ def test_upload_succeeds_and_keeps_its_file_when_the_broker_is_down(make_tenant,
         media = Media.objects.get()
     assert (tmp_path / media.storage_key).is_file()
     assert media.renditions == {}  # made later by the media_renditions command or a re-upload
+
+
+DB_DOWN = {"success": False, "message": "Service temporarily unavailable. Please try again shortly",
+           "error": "unavailable"}
+
+
+def test_database_unreachable_is_503_with_retry_after_not_500(seeded, monkeypatch):
+    """Found by test_faults (PostgreSQL stopped): every API call answered 500."""
+    from django.db import OperationalError
+
+    from apps.content import selectors
+    from tenants import middleware
+
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    client.http.raise_request_exception = False  # answer as a server does
+
+    def unreachable(*args, **kwargs):
+        raise OperationalError('connection to server at "127.0.0.1", port 5432 failed: Connection refused')
+
+    with monkeypatch.context() as patch:  # inside a handler
+        patch.setattr(selectors, "post_list", unreachable)
+        response = client.get("/api/posts")
+    assert (response.status_code, response.json(), response["Retry-After"]) == (503, DB_DOWN, "5")
+
+    with monkeypatch.context() as patch:  # before any handler: the host -> company lookup
+        patch.setattr(middleware.Domain.objects, "select_related", unreachable)
+        response = client.get("/api/posts")
+        assert (response.status_code, response.json(), response["Retry-After"]) == (503, DB_DOWN, "5")
+        assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+        page = client.get("/dashboard")
+        assert (page.status_code, page["Retry-After"]) == (503, "5")
+    assert client.get("/api/posts").status_code == 200
