@@ -1,0 +1,348 @@
+"""Private service processes for fault tests and the load benchmark: a PostgreSQL cluster
+(initdb into a temporary directory), a redis-server, gunicorn serving the production WSGI app,
+a Celery worker, and a TCP proxy that can hold connections. Each listens on a free loopback
+port of its own: the shared PostgreSQL (5432) and Redis (6379) are never touched."""
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import redis
+
+from apps.core.tests.hardening.helpers import free_port
+
+ROOT = Path(__file__).resolve().parents[4]
+
+
+def _wait(predicate, timeout: float, what: str, log: Path | None = None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if predicate():
+                return
+        except Exception:  # noqa: BLE001 - not up yet
+            pass
+        time.sleep(0.05)
+    tail = log.read_text(errors="replace")[-3000:] if log and log.exists() else ""
+    raise RuntimeError(f"{what} did not come up in {timeout}s\n{tail}")
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _stop_group(process: subprocess.Popen | None, sig=signal.SIGTERM, timeout: float = 20) -> None:
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, sig)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------------
+def postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: [int(x) for x in
+                   Path(p).parts[-3].split(".") if x.isdigit()])
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class PrivatePostgres:
+    """A throwaway PostgreSQL cluster. As root it runs as the `postgres` system user (created if
+    missing, as deploy/dev/services.sh does): PostgreSQL refuses to run as root."""
+
+    def __init__(self):
+        self.bin = postgres_bin()
+        if self.bin is None:
+            raise RuntimeError("PostgreSQL server binaries (initdb) not found")
+        # Its own directory: pytest's temporary directories are private to root, and the server
+        # runs as `postgres`. Removed by cleanup().
+        self.dir = Path(tempfile.mkdtemp(prefix="cms-private-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "server.log"
+        self.port = free_port()
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                subprocess.run(["useradd", "--system", "--no-create-home", "postgres"], check=True)
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, *args, check=True, **kw):
+        return subprocess.run([*self.prefix, *args], check=check, capture_output=True, text=True, **kw)
+
+    def init(self) -> "PrivatePostgres":
+        self.data.mkdir(exist_ok=True)
+        if self.prefix:
+            shutil.chown(self.dir, "postgres")
+            shutil.chown(self.data, "postgres")
+            os.chmod(self.dir, 0o755)
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                  "--no-sync")
+        return self
+
+    def start(self) -> "PrivatePostgres":
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
+                  "-t", "30", "start")
+        _wait(lambda: self.ready(), 30, "private PostgreSQL", self.log)
+        return self
+
+    def ready(self) -> bool:
+        import psycopg
+
+        with psycopg.connect(self.url(), connect_timeout=1):
+            return True
+
+    def stop(self, mode: str = "fast") -> None:
+        if (self.data / "postmaster.pid").exists():
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop",
+                      check=False)
+
+    def cleanup(self) -> None:
+        self.stop(mode="immediate")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def createdb(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def sql(self, database: str, query: str, params=()) -> list[tuple]:
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            cursor = conn.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
+
+
+# --- Redis ---------------------------------------------------------------------------------------
+class PrivateRedis:
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "PrivateRedis":
+        binary = shutil.which("redis-server")
+        if not binary:
+            raise RuntimeError("redis-server is not installed")
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        _wait(lambda: redis.Redis.from_url(self.url, socket_timeout=0.5).ping(), 15, "private redis-server")
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        _wait(lambda: not port_open(self.port), 10, "redis-server to stop")
+
+    def client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, socket_timeout=2)
+
+
+# --- the app ---------------------------------------------------------------------------------------
+def app_env(*, database_url: str, redis_url: str, root_domain: str, queue: str, extra: dict | None = None) -> dict:
+    """Environment of a server or worker process of the production settings on private services."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "ROOT_DOMAIN": root_domain,
+        "ALLOWED_HOSTS": f".{root_domain},{root_domain}",
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+        "FAST_PASSWORD_HASHER": "1",
+    }
+    for name in ("TEST_REDIS_DB", "TEST_REDIS_URL_BASE", "PYTEST_XDIST_WORKER", "PYTEST_CURRENT_TEST"):
+        env.pop(name, None)
+    env.update(extra or {})
+    return env
+
+
+def migrate(env: dict) -> None:
+    subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput"], cwd=ROOT, env=env, check=True,
+                   capture_output=True, timeout=180)
+
+
+class Gunicorn:
+    """gunicorn with sync workers serving apps.public_api.wsgi:application (Django behind the
+    public API's cache-hit fast path), as in production."""
+
+    def __init__(self, env: dict, *, workers: int = 2, log: Path, timeout: int = 30):
+        self.env, self.workers, self.log, self.timeout = env, workers, Path(log), timeout
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "Gunicorn":
+        log = open(self.log, "ab")  # noqa: SIM115 - closed with the process
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(self.workers),
+             "--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}", "--timeout", str(self.timeout),
+             "--backlog", "2048", "--log-level", "warning"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        _wait(lambda: port_open(self.port), 30, "gunicorn", self.log)
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def pids(self) -> list[int]:
+        """The arbiter and its workers."""
+        if self.process is None:
+            return []
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True, text=True)
+        return [self.process.pid, *(int(pid) for pid in out.stdout.split())]
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except FileNotFoundError:
+        pass
+    return 0.0
+
+
+class CeleryWorker:
+    def __init__(self, env: dict, *, queue: str, log: Path):
+        self.env, self.queue, self.log = dict(env), queue, Path(log)
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> "CeleryWorker":
+        log = open(self.log, "ab")  # noqa: SIM115
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+             "--queues", self.queue, "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        _wait(lambda: b"ready." in self.log.read_bytes()[offset:] or self.process.poll() is not None, timeout,
+              "celery worker", self.log)
+        if self.process.poll() is not None:
+            raise RuntimeError(f"celery worker exited\n{self.log.read_text()[-3000:]}")
+        return self
+
+    def kill(self) -> None:
+        _stop_group(self.process, signal.SIGKILL)
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+# --- a TCP proxy that can hold connections ---------------------------------------------------------
+class HoldingProxy:
+    """Forwards 127.0.0.1:<port> to a target port. While `hold` is set, new connections are
+    accepted and kept waiting (nothing forwarded) until `release()`: a way to stop a client
+    mid-call at a known point."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.port = free_port()
+        self.holding = threading.Event()
+        self.released = threading.Event()
+        self.held = threading.Event()  # a connection arrived while holding
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        self._server.settimeout(0.2)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def start(self) -> "HoldingProxy":
+        self._thread.start()
+        return self
+
+    def hold(self) -> None:
+        self.released.clear()
+        self.held.clear()
+        self.holding.set()
+
+    def release(self) -> None:
+        self.holding.clear()
+        self.released.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.release()
+        self._thread.join(5)
+        self._server.close()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                client, _ = self._server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+
+    def _handle(self, client: socket.socket) -> None:
+        if self.holding.is_set():
+            self.held.set()
+            self.released.wait()
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
+        except OSError:
+            client.close()
+            return
+
+        def pipe(source, sink):
+            try:
+                while chunk := source.recv(65536):
+                    sink.sendall(chunk)
+            except OSError:
+                pass
+            finally:
+                for sock in (source, sink):
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
+        pipe(client, upstream)
