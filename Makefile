@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium \
         flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track wrk lint clean
 
 help:
@@ -45,7 +45,7 @@ dev: seed dashboard ## set up everything and run web + worker + beat (Ctrl-C sto
 run: ## run web + worker + beat without setting up
 	PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
 
-test: test-backend test-dashboard ## run every test
+test: test-backend test-dashboard test-e2e ## run every test: backend, dashboard, browser flows
 
 test-backend: install services
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
@@ -53,6 +53,15 @@ test-backend: install services
 test-dashboard:
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
 	else echo "no dashboard tests"; fi
+
+test-e2e: install services chromium ## browser flows (Playwright + Chromium) against the real backend
+	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm run test:e2e; \
+	else echo "no dashboard"; fi
+
+chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "Chromium is needed for the browser tests: sudo apt-get install -y chromium"; exit 1; fi; }
 
 flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:pass to protect it)
 	$(BIN)/celery -A config flower --port=$${FLOWER_PORT:-5555} $${FLOWER_BASIC_AUTH:+--basic-auth=$$FLOWER_BASIC_AUTH}

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 PORT="${1:-8765}"
 BIN="$PWD/.venv/bin"
 base="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/cms}"; base="${base%/*}"
-export DATABASE_URL="$base/${E2E_DATABASE:-cms_e2e}"
+export DATABASE_URL="$base/${E2E_DATABASE:-cms_e2e_$PORT}"
 export REDIS_URL="${E2E_REDIS_URL:-redis://127.0.0.1:6379/8}"
 export CELERY_TASK_DEFAULT_QUEUE="cms-e2e-$PORT"
 export ROOT_DOMAIN=localhost PUBLIC_PORT="$PORT" PUBLIC_SCHEME=http DEBUG=0
@@ -16,14 +16,17 @@ export PYTHONPATH="$PWD/platform:$PWD"
 mkdir -p .data
 
 bash deploy/dev/services.sh >/dev/null
-psql "$base/postgres" -qc "DROP DATABASE IF EXISTS \"${E2E_DATABASE:-cms_e2e}\" WITH (FORCE)"
-psql "$base/postgres" -qc "CREATE DATABASE \"${E2E_DATABASE:-cms_e2e}\""
+psql "$base/postgres" -qc "DROP DATABASE IF EXISTS \"${E2E_DATABASE:-cms_e2e_$PORT}\" WITH (FORCE)"
+psql "$base/postgres" -qc "CREATE DATABASE \"${E2E_DATABASE:-cms_e2e_$PORT}\""
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
 "$BIN/python" manage.py migrate_schemas --noinput -v 0
 "$BIN/python" manage.py seed_demo >/dev/null
 
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+cleanup() {
+  kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true
+  psql "$base/postgres" -qc "DROP DATABASE IF EXISTS \"${E2E_DATABASE:-cms_e2e_$PORT}\" WITH (FORCE)" 2>/dev/null || true
+}
 trap cleanup EXIT INT TERM
 "$BIN/celery" -A config worker --pool solo --queues "$CELERY_TASK_DEFAULT_QUEUE" --loglevel WARNING \
   --without-gossip --without-mingle &
