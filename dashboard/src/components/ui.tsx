@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
+import { capitalize } from '@/lib/format';
 
 export function Spinner({ small, label = 'Loading' }: { small?: boolean; label?: string }) {
   return <span className={small ? 'spinner sm' : 'spinner'} role="status" aria-label={label} />;
@@ -44,7 +45,7 @@ export function Badge({ tone, children }: { tone?: string; children: ReactNode }
 
 export function StatusBadge({ status }: { status?: string | null }) {
   if (!status) return null;
-  return <Badge tone={status}>{status.charAt(0).toUpperCase() + status.slice(1)}</Badge>;
+  return <Badge tone={status}>{capitalize(status)}</Badge>;
 }
 
 /** Click outside / Escape closes a floating element. */

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { copyText } from '@/lib/clipboard';
 import { mediaUrl } from '@/lib/types';
 import { MediaPickerDialog } from '../media/MediaPickerDialog';
 import { Spinner } from '../ui';
@@ -12,15 +13,6 @@ interface Props {
   onChange: (html: string) => void;
   invalid?: boolean;
   label?: string;
-}
-
-export async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success('Copied to clipboard!');
-  } catch {
-    toast.error('Failed to copy text');
-  }
 }
 
 /**

@@ -121,3 +121,8 @@ export function deleteErrorMessage(status: number | string | undefined, message:
   if (status === 404 || /not found/i.test(message)) return { text: 'This post no longer exists', refresh: true };
   return { text: 'Failed to delete post. Please try again.', refresh: false };
 }
+
+/** The posts list filtered so that a just-saved post with this status is on it. */
+export function listPathFor(status: PostFormValues['status']): string {
+  return status === 'published' ? '/dashboard/posts' : status === 'draft' ? '/dashboard/posts?status=draft' : '/dashboard/posts?status=all';
+}

@@ -5,9 +5,10 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Field, Spinner } from '@/components/ui';
 import { saveAiDraft, type AiDraft } from '@/lib/aiDraft';
+import { copyText } from '@/lib/clipboard';
 import { useAiResult } from '@/lib/aiApi';
 import { isApiError } from '@/lib/errors';
-import { stripHtml } from '@/lib/format';
+import { capitalize as cap, stripHtml } from '@/lib/format';
 import { useGenerateBlogMutation, type BlogContent } from '../api';
 
 export const MIN_INPUT = 10;
@@ -16,7 +17,6 @@ export const COPY_RESET_MS = 2000;
 
 const TONES = ['professional', 'casual', 'friendly', 'authoritative', 'conversational'];
 const AUDIENCES = ['general', 'beginners', 'experts', 'business', 'technical'];
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The spec's mapping of AI blog content to the create-post draft. */
 export function toDraft(c: BlogContent): AiDraft {
@@ -43,15 +43,10 @@ function CopyButton({ label, text }: { label: string; text: string }) {
     if (timer.current) clearTimeout(timer.current);
   }, []);
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast.success('Copied to clipboard!');
-      setCopied(true);
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), COPY_RESET_MS);
-    } catch {
-      toast.error('Failed to copy text');
-    }
+    if (!(await copyText(text))) return;
+    setCopied(true);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPY_RESET_MS);
   }
   return (
     <button type="button" className="btn btn-ghost btn-icon" aria-label={`Copy ${label}`} onClick={copy} data-copied={copied}>

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
-import { Eye, EyeOff, ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
+import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
@@ -24,7 +25,6 @@ const EMPTY: RegisterValues = {
 export function Register() {
   const { rootDomain } = useCmsConfig();
   const [step, setStep] = useState<1 | 2>(1);
-  const [showPassword, setShowPassword] = useState(false);
   const [registerClient, { isLoading }] = useRegisterClientMutation();
   const {
     register,
@@ -106,24 +106,12 @@ export function Register() {
               <input id="adminEmail" type="email" className="input" autoComplete="email" aria-invalid={!!errors.adminEmail} {...register('adminEmail')} />
             </Field>
             <Field label="Password" htmlFor="adminPassword" error={errors.adminPassword?.message} hint="At least 8 characters">
-              <div className="input-group">
-                <input
-                  id="adminPassword"
-                  type={showPassword ? 'text' : 'password'}
-                  className="input"
-                  autoComplete="new-password"
-                  aria-invalid={!!errors.adminPassword}
-                  {...register('adminPassword')}
-                />
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-icon input-addon"
-                  aria-label={showPassword ? 'Hide password' : 'Show password'}
-                  onClick={() => setShowPassword((s) => !s)}
-                >
-                  {showPassword ? <EyeOff size={16} /> : <Eye size={16} />}
-                </button>
-              </div>
+              <PasswordInput
+                id="adminPassword"
+                autoComplete="new-password"
+                aria-invalid={!!errors.adminPassword}
+                {...register('adminPassword')}
+              />
             </Field>
             <div className="row">
               <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
-import { Eye, EyeOff } from 'lucide-react';
 import { toast } from 'sonner';
+import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
@@ -20,7 +19,6 @@ export function TenantLogin() {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as { from?: Location } | null)?.from;
-  const [showPassword, setShowPassword] = useState(false);
   const [login, { isLoading }] = useLoginMutation();
   const {
     register,
@@ -54,24 +52,7 @@ export function TenantLogin() {
           <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
         </Field>
         <Field label="Password" htmlFor="password" error={errors.password?.message}>
-          <div className="input-group">
-            <input
-              id="password"
-              type={showPassword ? 'text' : 'password'}
-              className="input"
-              autoComplete="current-password"
-              aria-invalid={!!errors.password}
-              {...register('password')}
-            />
-            <button
-              type="button"
-              className="btn btn-ghost btn-icon input-addon"
-              aria-label={showPassword ? 'Hide password' : 'Show password'}
-              onClick={() => setShowPassword((s) => !s)}
-            >
-              {showPassword ? <EyeOff size={16} /> : <Eye size={16} />}
-            </button>
-          </div>
+          <PasswordInput id="password" autoComplete="current-password" aria-invalid={!!errors.password} {...register('password')} />
         </Field>
         <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
           {isLoading ? <Spinner small label="Signing in" /> : null}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Copy, Download, ExternalLink, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
-import { copyText } from '@/components/editor/RichTextEditor';
 import { Dialog, Spinner } from '@/components/ui';
 import { formatDateTime, formatFileSize } from '@/lib/format';
 import { mediaDeleteError, useDeleteMediaMutation } from '@/lib/mediaApi';
+import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { mediaThumbnail, mediaUrl, type Media } from '@/lib/types';
 

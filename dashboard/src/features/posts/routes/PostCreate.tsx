@@ -8,7 +8,7 @@ import { todayIso } from '@/lib/format';
 import { parseYouTubeId } from '@/lib/youtube';
 import { useCreatePostMutation } from '../api';
 import { PostForm } from '../components/PostForm';
-import { rewriteSaveError, toCreatePayload } from '../payload';
+import { listPathFor, rewriteSaveError, toCreatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
 
 export function emptyPost(): PostFormValues {
@@ -66,8 +66,7 @@ export function PostCreate() {
     try {
       const reply = await createPost(toCreatePayload(values)).unwrap();
       toast.success(reply?.message || 'Post created successfully');
-      const filter = values.status === 'published' ? '' : values.status === 'draft' ? '?status=draft' : '?status=all';
-      navigate(`/dashboard/posts${filter}`);
+      navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
       const message = isApiError(err) ? err.message : '';

@@ -7,7 +7,7 @@ import { isApiError } from '@/lib/errors';
 import { useGetPostQuery, useUpdatePostMutation } from '../api';
 import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
-import { rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
+import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
 
 export function PostEdit() {
@@ -25,7 +25,7 @@ export function PostEdit() {
     try {
       const reply = await updatePost({ id, body: toUpdatePayload(values) }).unwrap();
       toast.success(reply?.message || 'Post updated successfully');
-      navigate('/dashboard/posts' + (values.status === 'published' ? '' : values.status === 'draft' ? '?status=draft' : '?status=all'));
+      navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
       const message = isApiError(err) ? err.message : '';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Copy, Download, Eye, EyeOff, KeyRound, Mail, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
-import { copyText } from '@/components/editor/RichTextEditor';
+import { copyText } from '@/lib/clipboard';
 import { PageHeader } from '@/components/PageHeader';
 import { Badge, ConfirmDialog, ErrorState, LoadingState, Tabs } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';

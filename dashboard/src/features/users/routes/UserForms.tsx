@@ -1,30 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Eye, EyeOff } from 'lucide-react';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
+import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
+import { capitalize as cap } from '@/lib/format';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
 import { createUserSchema, EDIT_ROLES, ROLES, STATUSES, type CreateUserValues, type EditUserValues } from '../schemas';
 
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function PasswordInput({ id, placeholder, invalid, reg }: { id: string; placeholder?: string; invalid?: boolean; reg: object }) {
-  const [show, setShow] = useState(false);
-  return (
-    <div className="input-group">
-      <input id={id} type={show ? 'text' : 'password'} className="input" autoComplete="new-password" placeholder={placeholder} aria-invalid={invalid} {...reg} />
-      <button type="button" className="btn btn-ghost btn-icon input-addon" aria-label={show ? 'Hide password' : 'Show password'} onClick={() => setShow((s) => !s)}>
-        {show ? <EyeOff size={16} /> : <Eye size={16} />}
-      </button>
-    </div>
-  );
-}
 
 export function UserCreate() {
   const navigate = useNavigate();
@@ -59,7 +47,7 @@ export function UserCreate() {
           <input id="email" type="email" className="input" aria-invalid={!!errors.email} {...register('email')} />
         </Field>
         <Field label="Password" htmlFor="password" error={errors.password?.message}>
-          <PasswordInput id="password" invalid={!!errors.password} reg={register('password')} />
+          <PasswordInput id="password" autoComplete="new-password" aria-invalid={!!errors.password} {...register('password')} />
         </Field>
         <Field label="Role" htmlFor="role" error={errors.role?.message}>
           <select id="role" className="select" aria-invalid={!!errors.role} {...register('role')}>
@@ -171,7 +159,12 @@ export function UserEdit() {
           <input id="email" type="email" className="input" {...register('email')} />
         </Field>
         <Field label="Password" htmlFor="password" hint="Only fill this if you want to change the password.">
-          <PasswordInput id="password" placeholder="Leave blank to keep current password" reg={register('password')} />
+          <PasswordInput
+            id="password"
+            autoComplete="new-password"
+            placeholder="Leave blank to keep current password"
+            {...register('password')}
+          />
         </Field>
         {isAdmin ? (
           <>
