@@ -1,9 +1,6 @@
 import { useEffect } from 'react';
-import { toast } from 'sonner';
-import { api } from '@/lib/api';
-import { SESSION_EXPIRED_MESSAGE } from '@/lib/errors';
+import { expireSession } from '@/lib/api';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
-import { loggedOut } from '@/lib/session';
 
 /** Logs out with the session-expired toast when the stored expiry passes. */
 export function SessionWatcher() {
@@ -12,11 +9,7 @@ export function SessionWatcher() {
   const dispatch = useAppDispatch();
   useEffect(() => {
     if (!token || !expiresAt) return;
-    const expire = () => {
-      dispatch(loggedOut());
-      dispatch(api.util.resetApiState());
-      toast.error(SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
-    };
+    const expire = () => expireSession(dispatch);
     const delay = expiresAt - Date.now();
     if (delay <= 0) {
       expire();

@@ -15,7 +15,6 @@ import {
 } from 'lucide-react';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
-import { api } from '@/lib/api';
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -58,7 +57,6 @@ export function Layout() {
 
   function logout() {
     dispatch(loggedOut());
-    dispatch(api.util.resetApiState());
     navigate('/login', { replace: true });
   }
 

@@ -21,9 +21,9 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
-function expireSession(dispatch: (action: unknown) => unknown): void {
+/** Log out with the session-expired toast (once, even when several requests fail together). */
+export function expireSession(dispatch: (action: unknown) => unknown): void {
   dispatch(loggedOut());
-  // One toast even when several requests fail at once.
   toast.error(SESSION_EXPIRED_MESSAGE, { id: 'session-expired' });
 }
 

@@ -30,6 +30,8 @@ describe('session', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(store.getState().session.token).toBeNull();
     expect(localStorage.getItem('token')).toBeNull();
+    // Nothing of the signed-out user stays cached.
+    await waitFor(() => expect(Object.keys(store.getState().api.queries)).toEqual([]));
   });
 
   it('logs out when the stored expiry passes, without any request', async () => {
