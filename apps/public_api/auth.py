@@ -6,13 +6,11 @@ one and another company's key all get 401. Read endpoints then count the request
 key's rate limit (429 with Retry-After)."""
 from __future__ import annotations
 
-import redis
-from django.conf import settings
 from ninja.security import APIKeyHeader
 
 from apps.analytics import redis_conn
 from apps.core.errors import Unauthorized
-from apps.public_api import cache, keys
+from apps.public_api import keys
 
 KEY_REQUIRED = "API key is required. Send it in the x-api-key header."
 KEY_INVALID = "Invalid API key"
@@ -33,11 +31,6 @@ class ApiKeyAuth(APIKeyHeader):
         if kind is None:
             raise Unauthorized(KEY_INVALID)
         api_key = keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
-        if settings.PUBLIC_API_CACHE and redis_conn.available():
-            try:
-                cache.host_remember(tenant.domain_url, tenant)
-            except redis.RedisError as exc:
-                redis_conn.failed(exc, "public API served uncached and unthrottled")
         if self.throttled and redis_conn.available():
             keys.throttle(api_key)
         return api_key

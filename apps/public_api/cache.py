@@ -10,7 +10,7 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
   l: rate limit, rc/rp: the rate-limit keys of the two keys}, so the fast path (apps.public_api.fastpath) can check a key without the
-  database. Written when a request of that host passes the key check (only if absent), and
+  database. Written by the lookup of a request that passed the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
 
@@ -29,7 +29,14 @@ from limits.storage.redis import RedisStorage
 from apps.analytics import redis_conn
 from apps.core import content_version
 
+# The Django path's one round trip: remember the host for the fast path (only if absent), read
+# the content version and the cached reply. KEYS: version key, host key. ARGV: response key
+# prefix, ":" .. kind .. ":" .. query hash, then the host fields (s, c, p, l, rc, rp) and their TTL.
 _LOOKUP = """
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('HSET', KEYS[2], 's', ARGV[3], 'c', ARGV[4], 'p', ARGV[5], 'l', ARGV[6], 'rc', ARGV[7], 'rp', ARGV[8])
+  redis.call('EXPIRE', KEYS[2], ARGV[9])
+end
 local v = redis.call('GET', KEYS[1])
 if not v then v = '0' end
 local entry = redis.call('HMGET', ARGV[1] .. v .. ARGV[2], 'e', 'b')
@@ -63,13 +70,6 @@ if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
 return {2, e, redis.call('HGET', ck, 'b')}
 """ % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
 
-_REMEMBER_HOST = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4], 'rc', ARGV[5], 'rp', ARGV[6])
-redis.call('EXPIRE', KEYS[1], ARGV[7])
-return 1
-"""
-
 _scripts: dict[tuple[int, str], object] = {}
 
 
@@ -94,11 +94,14 @@ def host_key(host: str) -> str:
     return f"{redis_conn.prefix()}:papi:host:{host}"
 
 
-def lookup(*, schema: str, kind: str, qhash: str) -> tuple[str, bytes | None, bytes | None]:
-    """(content version, ETag or None, body or None)."""
+def lookup(*, schema: str, kind: str, qhash: str, host: str, client) -> tuple[str, bytes | None, bytes | None]:
+    """(content version, ETag or None, body or None); also records host -> company for the fast
+    path unless an entry exists (a rotation may have written a newer one meanwhile)."""
+    fields = _host_fields(client)
     version, etag, body = _script(_LOOKUP)(
-        keys=[content_version._key(schema)],
-        args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}"],
+        keys=[content_version._key(schema), host_key(host)],
+        args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}",
+              *(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
     )
     return version.decode(), etag, body
 
@@ -154,16 +157,6 @@ def _host_fields(client) -> dict[str, str]:
         "rc": throttle_key(content, limit),
         "rp": throttle_key(preview, limit),
     }
-
-
-def host_remember(host: str, client) -> None:
-    """Record host -> company for the fast path, unless an entry exists (a concurrent rotation
-    wrote a newer one: a request that loaded the company earlier must not overwrite it)."""
-    fields = _host_fields(client)
-    _script(_REMEMBER_HOST)(
-        keys=[host_key(host)],
-        args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
-    )
 
 
 def host_replace(hosts: list[str], client, *, usable: bool) -> None:

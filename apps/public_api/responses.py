@@ -73,7 +73,8 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
     version = None
     if settings.PUBLIC_API_CACHE and redis_conn.available():
         try:
-            version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash)
+            version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=request.tenant.domain_url,
+                                               client=request.tenant)
             if etag is not None and body is not None:
                 return _reply(body, etag.decode(), if_none_match, "HIT")
         except redis.RedisError as exc:
