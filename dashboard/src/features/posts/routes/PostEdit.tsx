@@ -23,7 +23,10 @@ export function PostEdit() {
 
   async function save(values: PostFormValues) {
     try {
-      const reply = await updatePost({ id, body: toUpdatePayload(values) }).unwrap();
+      const body = toUpdatePayload(values);
+      // The date field shows the publish date; it is sent (as a schedule) only when changed.
+      if (values.publishDate === defaults?.publishDate) delete body.scheduledPublishDate;
+      const reply = await updatePost({ id, body }).unwrap();
       toast.success(reply?.message || 'Post updated successfully');
       navigate(listPathFor(values.status));
       return undefined;

@@ -395,12 +395,34 @@ describe('edit post', () => {
       excerpt: 'Excerpt 1',
       customSlug: 'post-number-1',
       status: 'published',
-      scheduledPublishDate: '2024-05-02',
       tags: ['t1'],
       // The SEO title was empty, so it follows the title.
       metaTitle: 'Renamed',
     });
+    // The publish date was not touched, so no schedule was sent.
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/posts'));
+  });
+
+  it('sends the publish date only when it was changed', async () => {
+    let sent: Record<string, unknown> = {};
+    server.use(
+      ...baseHandlers,
+      http.get('*/api/posts/p1', () => HttpResponse.json(makePost(1, { content: '<p>Old</p>' }))),
+      http.put('*/api/posts/p1', async ({ request }) => {
+        sent = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ success: true, message: 'Post updated successfully', post: makePost(1) });
+      }),
+      http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/posts/edit/p1', { session: signedIn() });
+    const date = await screen.findByLabelText('Publish Date');
+    expect(date).toHaveValue('2024-05-02');
+    await user.clear(date);
+    await user.type(date, '2030-01-31');
+    await user.click(screen.getByRole('button', { name: 'Update Post' }));
+    await screen.findByText('Post updated successfully');
+    expect(sent.scheduledPublishDate).toBe('2030-01-31');
   });
 
   it.each([
