@@ -31,9 +31,9 @@ def _choice(value, options: tuple[str, ...], default: str, label: str) -> str:
 
 class BlogGenerateIn(InSchema):
     inputContent: str = ""
-    tone: str = "professional"
-    targetAudience: str = "general"
-    contentType: str = "blog"
+    tone: str | None = "professional"  # null: the default (documented: the OpenAPI says so)
+    targetAudience: str | None = "general"
+    contentType: str | None = "blog"
 
     @field_validator("inputContent", mode="before")
     @classmethod
@@ -65,9 +65,9 @@ class BlogGenerateIn(InSchema):
 class SeoGenerateIn(InSchema):
     """Content is reduced to its text and cut to 1000 characters, as the spec sends it."""
 
-    title: str = ""
-    content: str = ""
-    excerpt: str = ""
+    title: str | None = ""  # null is read as "" (documented: the OpenAPI says so)
+    content: str | None = ""
+    excerpt: str | None = ""
 
     @field_validator("title", mode="before")
     @classmethod

@@ -12,7 +12,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from apps.core.errors import STATUS_CODES, ApplicationError, error_body
+from apps.core.errors import STATUS_CODES, ApplicationError, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
 
 logger = logging.getLogger(__name__)
@@ -168,6 +168,15 @@ class JsonObjectParser(Parser):
         if not isinstance(data, dict):
             raise BodyNotAnObject("Request body must be a JSON object")
         return data
+
+    def parse_querydict(self, data, list_fields, request: HttpRequest):
+        """Query and form values: a name given twice is refused unless it is a list (Django
+        would silently keep the last one)."""
+        for key, values in data.lists():
+            if len(values) > 1 and key not in list_fields:
+                label = _label(key)
+                raise ValidationFailed(f"{label} must be given once", field=key)
+        return super().parse_querydict(data, list_fields, request)
 
 
 class Api(NinjaAPI):

@@ -211,3 +211,38 @@ def test_database_unreachable_is_503_with_retry_after_not_500(seeded, monkeypatc
         page = client.get("/dashboard")
         assert (page.status_code, page["Retry-After"]) == (503, "5")
     assert client.get("/api/posts").status_code == 200
+
+
+def test_a_huge_page_number_is_refused_not_a_500(seeded):
+    """Found by `make fuzz`: page=16389192737227918278209373867081728 overflowed the SQL offset."""
+    site = Api(seeded.tenant, headers={"x-api-key": seeded.api_key})
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    huge = "16389192737227918278209373867081728"
+    for who, path in ((site, "/api/v1/posts"), (site, f"/api/v1/posts/tag/{seeded.ids['tag_slug']}"),
+                      (client, "/api/posts"), (client, "/api/tags"), (client, "/api/media")):
+        for page in (huge, "1000001"):
+            response = who.get(f"{path}?page={page}")
+            assert response.status_code == 400, (path, response.content)
+            assert response.json()["message"] == "Page must be at most 1000000"
+    far = site.get("/api/v1/posts?page=1000000").json()
+    assert far["data"]["posts"] == [] and far["data"]["pagination"]["currentPage"] == 1000000
+
+
+def test_a_query_parameter_given_twice_is_refused(seeded):
+    """Found by `make fuzz`: ?search=a&search=b silently used the last value."""
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    response = client.get("/api/tags?search=a&search=b")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": "search", "message": "Search must be given once"}]
+    assert client.get("/api/tags?search=a&page=1").status_code == 200
+
+
+def test_seo_generation_fields_documented_as_nullable(seeded, settings):
+    """Found by `make fuzz`: null was accepted (read as empty) where the document said string."""
+    settings.AI_WAIT_SECONDS = 0
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    for schema, field in (("SeoGenerateIn", "content"), ("SeoGenerateIn", "excerpt"), ("BlogGenerateIn", "tone")):
+        assert {"type": "null"} in schemas[schema]["properties"][field]["anyOf"], (schema, field)
+    response = client.post("/api/ai/generate-seo?async=true", {"title": "A title", "content": None, "excerpt": None})
+    assert response.status_code == 202
