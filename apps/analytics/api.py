@@ -16,15 +16,21 @@ dashboard_router = Router(tags=["dashboard"])
 STATS_DENIED = "You don't have permission to view statistics"
 
 
+def track_fields(request, payload: TrackIn) -> dict:
+    """The arguments of services.pageview_track for a tracking call: the body's user agent and
+    address when given (a website's server forwarding its visitor), else the request's own."""
+    return {
+        "page_url": payload.pageUrl,
+        "referrer": payload.referrer or "",
+        "post_slug": payload.postSlug or "",
+        "user_agent": payload.userAgent or request.headers.get("User-Agent", ""),
+        "ip": clean_ip(payload.ipAddress) or client_ip(request),
+    }
+
+
 def track_request(request, payload: TrackIn) -> dict:
     """Record the page view of a tracking call; {"success": bool} (never an error status)."""
-    recorded = services.pageview_track(
-        page_url=payload.pageUrl,
-        referrer=payload.referrer or "",
-        post_slug=payload.postSlug or "",
-        user_agent=payload.userAgent or request.headers.get("User-Agent", ""),
-        ip=clean_ip(payload.ipAddress) or client_ip(request),
-    )
+    recorded = services.pageview_track(**track_fields(request, payload))
     return {"success": recorded} if recorded else {"success": False, "message": "Page view not recorded"}
 
 

@@ -30,8 +30,10 @@ def utc_today() -> date:
     return timezone.now().astimezone(dt_timezone.utc).date()
 
 
-def _event(*, page_url: str, referrer: str, post_slug: str, user_agent: str, ip: str, now: datetime) -> dict[str, str]:
-    """The stored form of one page view: no IP, no user agent."""
+def pageview_event(*, page_url: str, referrer: str, post_slug: str, user_agent: str, ip: str, now: datetime,
+                   schema: str | None = None) -> dict[str, str]:
+    """The stored form of one page view (no IP, no user agent) of `schema` (default: the
+    connection's)."""
     now = now.astimezone(dt_timezone.utc)
     page_url = (page_url or "")[:PAGE_URL_MAX]
     return {
@@ -39,7 +41,8 @@ def _event(*, page_url: str, referrer: str, post_slug: str, user_agent: str, ip:
         "u": page_url,
         "p": (post_slug or "").strip()[:SLUG_MAX],
         "r": referrer_source(referrer, page_url),
-        "v": visitor_hash(schema=connection.schema_name, ip=ip or "", user_agent=user_agent or "", day=now.date()),
+        "v": visitor_hash(schema=schema or connection.schema_name, ip=ip or "", user_agent=user_agent or "",
+                          day=now.date()),
     }
 
 
@@ -60,7 +63,7 @@ def pageview_track(*, page_url: str, referrer: str = "", post_slug: str = "", us
                    now: datetime | None = None) -> bool:
     """Record one page view: appended to the tenant's Redis stream, or written straight to
     PostgreSQL when Redis does not answer. False only when both failed (logged)."""
-    fields = _event(page_url=page_url, referrer=referrer, post_slug=post_slug, user_agent=user_agent, ip=ip,
+    fields = pageview_event(page_url=page_url, referrer=referrer, post_slug=post_slug, user_agent=user_agent, ip=ip,
                     now=now or timezone.now())
     if redis_conn.available():
         try:

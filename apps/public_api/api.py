@@ -21,7 +21,7 @@ from apps.core.pagination import page_params
 from apps.public_api import schemas, selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
 from apps.public_api.cache import Counts
-from apps.public_api.responses import cached_json
+from apps.public_api.responses import cached_json, remember_host
 
 router = Router(tags=["public content"], auth=api_key_auth)
 
@@ -79,6 +79,7 @@ def list_tags(request):
 
 @router.post("/analytics/track", auth=tracking_key_auth)
 def track(request, payload: TrackIn):
+    remember_host(request)
     return track_request(request, payload)
 
 

@@ -70,6 +70,25 @@ if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
 return {2, e, redis.call('HGET', ck, 'b')}
 """ % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
 
+# Tracking on the fast path. ARGV: host key, key hash, schema, stream key, stream cap, then the
+# event's field/value pairs. Returns {0} unknown host or key, {5, schema} when the schema given
+# is not the host's (the caller learns it and retries), {1} appended.
+_FAST_TRACK = """
+local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p')
+if not m[1] then return {0} end
+if ARGV[2] ~= m[2] and ARGV[2] ~= m[3] then return {0} end
+if m[1] ~= ARGV[3] then return {5, m[1]} end
+redis.call('XADD', ARGV[4], 'MAXLEN', '~', ARGV[5], '*', unpack(ARGV, 6))
+return {1}
+"""
+
+_REMEMBER_HOST = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4], 'rc', ARGV[5], 'rp', ARGV[6])
+redis.call('EXPIRE', KEYS[1], ARGV[7])
+return 1
+"""
+
 _scripts: dict[tuple[int, str], object] = {}
 
 
@@ -141,6 +160,26 @@ def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str) -> 
         keys=[],
         args=[host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
               time.time(), settings.PUBLIC_API_RATE_WINDOW],
+    )
+
+
+def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> list:
+    from apps.analytics import buffer
+
+    pairs = [item for pair in fields.items() for item in pair]
+    return _script(_FAST_TRACK)(
+        keys=[], args=[host_key(host), key_hash, schema, buffer.stream_key(schema), settings.ANALYTICS_STREAM_MAXLEN,
+                       *pairs],
+    )
+
+
+def host_remember(host: str, client) -> None:
+    """Record host -> company for the fast path unless an entry exists (for hosts whose only
+    traffic is tracking; reads record it in their lookup)."""
+    fields = _host_fields(client)
+    _script(_REMEMBER_HOST)(
+        keys=[host_key(host)],
+        args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
     )
 
 

@@ -6,23 +6,35 @@ one entry of the key's rate limit) and, when the key is right and the reply is c
 the stored bytes (or 304 when If-None-Match matches) without entering Django: no
 request object, no middleware, no database. Everything else (misses, wrong or missing keys,
 other methods, an unknown host, Redis down) goes to Django unchanged, which answers exactly as
-it would without this layer. Replies carry the same headers as Django's (apps.public_api.responses).
+it would without this layer. `POST /api/v1/analytics/track` is answered here too: the body is
+validated with the endpoint's own schema and the event appended to the company's stream in the
+same round trip that checks the key (anything invalid goes to Django, which answers the 400). Replies carry the same headers as Django's (apps.public_api.responses).
 
 Serve `apps.public_api.wsgi:application` (Django wrapped in this layer) to get it.
 """
 from __future__ import annotations
 
+import io
 import uuid
+from types import SimpleNamespace
 
 import redis
 from django.conf import settings
+from django.http.request import HttpHeaders
+from django.utils import timezone
 
-from apps.analytics import redis_conn
+from apps.analytics import redis_conn, services
+from apps.analytics.api import track_fields
+from apps.analytics.schemas import TrackIn
 from apps.core.security import api_security_headers, environ_is_secure
 from apps.public_api import cache, keys
 from apps.public_api.responses import cache_headers, encode, etag_matches
 
 PREFIX = "/api/v1/"
+TRACK_PATH = "/api/v1/analytics/track"
+MAX_TRACK_BODY = 64 * 1024
+TRACKED = b'{"success": true}'  # what Django's endpoint answers
+_schemas: dict[str, str] = {}  # host -> schema, learnt from the host map (checked on every call)
 
 
 def _host(environ) -> str:
@@ -45,13 +57,12 @@ class PublicApiFastPath:
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         key = environ.get("HTTP_X_API_KEY")
-        if (
-            environ.get("REQUEST_METHOD") != "GET"
-            or not path.startswith(PREFIX)
-            or not key
-            or not settings.PUBLIC_API_CACHE
-            or not redis_conn.available()
-        ):
+        method = environ.get("REQUEST_METHOD")
+        if not key or not path.startswith(PREFIX) or not settings.PUBLIC_API_CACHE or not redis_conn.available():
+            return self.app(environ, start_response)
+        if method == "POST" and path.rstrip("/") == TRACK_PATH:
+            return self._track(environ, start_response, key)
+        if method != "GET":
             return self.app(environ, start_response)
         host = _host(environ)
         if_none_match = environ.get("HTTP_IF_NONE_MATCH", "")
@@ -87,6 +98,44 @@ class PublicApiFastPath:
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers, *extra])
         return [body]
+
+    def _track(self, environ, start_response, key: str):
+        """A page view from a website: validated with the same schema as Django's endpoint,
+        appended to the company's stream in one round trip that also checks the key."""
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = -1
+        if not 0 < length <= MAX_TRACK_BODY or "json" not in environ.get("CONTENT_TYPE", ""):
+            return self.app(environ, start_response)
+        body = environ["wsgi.input"].read(length)
+        environ["wsgi.input"] = io.BytesIO(body)  # Django reads it again if this layer steps aside
+        try:
+            payload = TrackIn.model_validate_json(body)
+        except ValueError:  # pydantic's ValidationError included: Django answers the 400
+            return self.app(environ, start_response)
+        host = _host(environ)
+        request = SimpleNamespace(META=environ, headers=HttpHeaders(environ))
+        event_args = {**track_fields(request, payload), "now": timezone.now()}
+        key_hash = keys.key_hash(key)
+        schema = _schemas.get(host, "-")
+        try:
+            found = [0]
+            for _ in range(2):  # a second time only to learn the host's schema
+                fields = services.pageview_event(**event_args, schema=schema)
+                found = cache.fast_track(host=host, key_hash=key_hash, schema=schema, fields=fields)
+                if found[0] != 5:
+                    break
+                schema = _schemas[host] = found[1].decode()
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "page views are written straight to PostgreSQL")
+            return self.app(environ, start_response)
+        if found[0] != 1:  # unknown host or key: Django decides
+            return self.app(environ, start_response)
+        start_response("200 OK", [("Content-Type", "application/json; charset=utf-8"),
+                                  ("Content-Length", str(len(TRACKED))), ("Vary", "origin"),
+                                  *self._extra_headers(environ)])
+        return [TRACKED]
 
     @staticmethod
     def _extra_headers(environ) -> list[tuple[str, str]]:

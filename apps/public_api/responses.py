@@ -62,6 +62,15 @@ def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> Htt
     return response
 
 
+def remember_host(request) -> None:
+    """Let the fast path know this host (tracking calls; reads do it in their lookup)."""
+    if settings.PUBLIC_API_CACHE and redis_conn.available():
+        try:
+            cache.host_remember(request.tenant.domain_url, request.tenant)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+
+
 def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
     """The reply of `build(version)` for this request, from the cache when it is there.
     `version` is the company's content version read with the lookup (None when the cache is

@@ -60,11 +60,12 @@ class WsgiResponse:
 
 
 def wsgi_call(app, tenant, path: str, *, key: str | None = None, query: str = "", method: str = "GET",
-              headers: dict | None = None) -> WsgiResponse:
+              headers: dict | None = None, body: bytes = b"", content_type: str = "application/json") -> WsgiResponse:
     environ = {
         "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SCRIPT_NAME": "",
         "SERVER_NAME": "testserver", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
-        "HTTP_HOST": host_of(tenant), "wsgi.input": io.BytesIO(b""), "wsgi.errors": io.StringIO(),
+        "HTTP_HOST": host_of(tenant), "wsgi.input": io.BytesIO(body), "wsgi.errors": io.StringIO(),
+        "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": content_type, "REMOTE_ADDR": "198.51.100.7",
         "wsgi.url_scheme": "http", "wsgi.version": (1, 0), "wsgi.multithread": False,
         "wsgi.multiprocess": False, "wsgi.run_once": False,
     }
