@@ -6,7 +6,8 @@ export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium \
-        flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track wrk lint clean
+        flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track wrk lint clean \
+        fuzz bench-load
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -89,6 +90,12 @@ bench-public-api: install db wrk ## public API with 10,000 posts: cached, uncach
 
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BIN)/python bench/track.py
+
+fuzz: install services ## schemathesis over both APIs with FUZZ_EXAMPLES (300) requests per operation
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest -n $(PYTEST_WORKERS) apps/core/tests/hardening/test_schemathesis.py
+
+bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorten): req/s, p50/p99, errors, RSS
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist

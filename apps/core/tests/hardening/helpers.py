@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import socket
 import uuid
 from dataclasses import dataclass, field
 
@@ -17,14 +16,9 @@ from django_tenants.utils import schema_context
 from apps.accounts.tokens import token_issue
 from apps.core import testing
 from apps.core.testing import host_of
+from apps.core.tests.hardening.services import free_port  # noqa: F401 - re-exported
 
 ROLES = ("admin", "editor", "author", "viewer")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Private service processes for fault tests and the load benchmark: a PostgreSQL cluster
 (initdb into a temporary directory), a redis-server, gunicorn serving the production WSGI app,
 a Celery worker, and a TCP proxy that can hold connections. Each listens on a free loopback
-port of its own: the shared PostgreSQL (5432) and Redis (6379) are never touched."""
+port of its own: the shared PostgreSQL (5432) and Redis (6379) are never touched. Nothing here
+imports Django (bench/load.py uses it before Django is set up)."""
 from __future__ import annotations
 
 import glob
@@ -19,9 +20,13 @@ from pathlib import Path
 
 import redis
 
-from apps.core.tests.hardening.helpers import free_port
-
 ROOT = Path(__file__).resolve().parents[4]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def _wait(predicate, timeout: float, what: str, log: Path | None = None):
@@ -82,6 +87,7 @@ class PrivatePostgres:
         self.log = self.dir / "server.log"
         self.port = free_port()
         self.prefix: list[str] = []
+        self.durable = False
         if os.geteuid() == 0:
             try:
                 pwd.getpwnam("postgres")
@@ -105,9 +111,14 @@ class PrivatePostgres:
                   "--no-sync")
         return self
 
-    def start(self) -> "PrivatePostgres":
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off")
+    def start(self, *, durable: bool | None = None) -> "PrivatePostgres":
+        """durable=False (tests, the default): no fsync, faster; True (benchmarks): PostgreSQL's
+        own settings. A restart keeps the choice."""
+        if durable is not None:
+            self.durable = durable
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
                   "-t", "30", "start")
         _wait(lambda: self.ready(), 30, "private PostgreSQL", self.log)

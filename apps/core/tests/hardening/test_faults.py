@@ -25,7 +25,6 @@ import pytest
 import requests
 from PIL import Image
 
-from apps.core.tests.hardening.helpers import free_port
 from apps.core.tests.hardening.services import (
     CeleryWorker,
     Gunicorn,
@@ -33,6 +32,7 @@ from apps.core.tests.hardening.services import (
     PrivatePostgres,
     PrivateRedis,
     app_env,
+    free_port,
     migrate,
     postgres_bin,
 )
