@@ -21,10 +21,7 @@ export const usersApi = api.injectEndpoints({
   endpoints: (build) => ({
     getUsers: build.query<User[], void>({
       query: () => 'users',
-      transformResponse: (r: { users?: User[] }) => {
-        if (!Array.isArray(r.users)) throw new Error('Failed to fetch users data');
-        return r.users;
-      },
+      transformResponse: (r: { users?: User[] }) => (Array.isArray(r.users) ? r.users : []),
       providesTags: (result) => [{ type: 'User' as const, id: 'LIST' }, ...(result ?? []).map((u) => ({ type: 'User' as const, id: u.id }))],
     }),
     getUser: build.query<User, string>({
