@@ -163,7 +163,8 @@ def worker_memory(process: subprocess.Popen) -> str:
         except OSError:
             continue
         kb = {name: int(value.split()[0]) for name, value in fields.items()}
-        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {(kb['Private_Clean'] + kb['Private_Dirty']) / 1024:.0f} MB private")
+        private = (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024
+        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {private:.0f} MB private")
     return "; ".join(found)
 
 

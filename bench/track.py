@@ -137,7 +137,8 @@ def views() -> tuple[int, int, int]:
 
 def row(name: str, result: dict) -> None:
     note = f"  ({result['errors']} non-2xx)" if result["errors"] else ""
-    print(f"{name:<44} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}", flush=True)
+    print(f"{name:<44} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
+          flush=True)
 
 
 call_command("migrate_schemas", interactive=False, verbosity=0)

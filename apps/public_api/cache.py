@@ -9,8 +9,8 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
-  l: rate limit, rc/rp: the rate-limit keys of the two keys}, so the fast path (apps.public_api.fastpath) can check a key without the
-  database. Written by the lookup of a request that passed the key check (only if absent), and
+  l: rate limit, rc/rp: the rate-limit keys of the two keys}, so the fast path
+  (apps.public_api.fastpath) can check a key without the database. Written by the lookup of a request that passed the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
 

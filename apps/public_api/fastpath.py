@@ -8,7 +8,8 @@ request object, no middleware, no database. Everything else (misses, wrong or mi
 other methods, an unknown host, Redis down) goes to Django unchanged, which answers exactly as
 it would without this layer. `POST /api/v1/analytics/track` is answered here too: the body is
 validated with the endpoint's own schema and the event appended to the company's stream in the
-same round trip that checks the key (anything invalid goes to Django, which answers the 400). Replies carry the same headers as Django's (apps.public_api.responses).
+same round trip that checks the key (anything invalid goes to Django, which answers the 400).
+Replies carry the same headers as Django's (apps.public_api.responses).
 
 Serve `apps.public_api.wsgi:application` (Django wrapped in this layer) to get it.
 """
