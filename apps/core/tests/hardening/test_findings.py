@@ -246,3 +246,13 @@ def test_seo_generation_fields_documented_as_nullable(seeded, settings):
         assert {"type": "null"} in schemas[schema]["properties"][field]["anyOf"], (schema, field)
     response = client.post("/api/ai/generate-seo?async=true", {"title": "A title", "content": None, "excerpt": None})
     assert response.status_code == 202
+
+
+def test_the_production_image_serves_the_public_api_fast_path():
+    """The image ran `gunicorn config.wsgi`: cache hits went through all of Django (the fast path,
+    which the public API's throughput targets rely on, was never deployed)."""
+    from pathlib import Path
+
+    entrypoint = (Path(__file__).resolve().parents[4] / "deploy" / "docker" / "entrypoint.sh").read_text()
+    web = entrypoint.split("web)", 1)[1].split(";;", 1)[0]
+    assert "gunicorn apps.public_api.wsgi:application " in web
