@@ -31,6 +31,6 @@ trap cleanup EXIT INT TERM
 "$BIN/celery" -A config worker --pool solo --queues "$CELERY_TASK_DEFAULT_QUEUE" --loglevel WARNING \
   --without-gossip --without-mingle &
 pids+=($!)
-"$BIN/gunicorn" config.wsgi --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - --log-level warning &
+"$BIN/gunicorn" apps.public_api.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - --log-level warning &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -7,7 +7,7 @@ case "${1:-web}" in
     # Django behind the public API's cache-hit fast path (README: Public content API).
     exec gunicorn apps.public_api.wsgi:application --bind "0.0.0.0:${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
       --threads "${WEB_THREADS:-1}" --timeout "${WEB_TIMEOUT:-60}" --max-requests "${WEB_MAX_REQUESTS:-5000}" \
-      --max-requests-jitter 500 --access-logfile - ;;
+      --max-requests-jitter 500 --preload --access-logfile - ;;
   worker)
     exec celery -A config worker --loglevel INFO --queues "${CELERY_TASK_DEFAULT_QUEUE:-cms}" \
       --concurrency "${WORKER_CONCURRENCY:-2}" ;;
