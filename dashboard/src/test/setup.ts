@@ -36,7 +36,7 @@ if (!('ResizeObserver' in window)) {
 }
 
 // Screens are lazy chunks: the first render of one in a worker can take a while.
-configure({ asyncUtilTimeout: 4000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
