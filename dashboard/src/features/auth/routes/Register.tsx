@@ -69,59 +69,59 @@ export function Register() {
       </div>
       <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
         <fieldset className="stack" hidden={step !== 1} style={{ border: 0, padding: 0, margin: 0 }}>
-            <h2 className="card-title">Company Information</h2>
-            <Field label="Company Name" htmlFor="companyName" error={errors.companyName?.message}>
-              <input id="companyName" className="input" aria-invalid={!!errors.companyName} {...register('companyName')} />
-            </Field>
-            <Field label="Contact Name" htmlFor="contactName" error={errors.contactName?.message}>
-              <input id="contactName" className="input" aria-invalid={!!errors.contactName} {...register('contactName')} />
-            </Field>
-            <Field label="Contact Email" htmlFor="contactEmail" error={errors.contactEmail?.message}>
-              <input id="contactEmail" type="email" className="input" aria-invalid={!!errors.contactEmail} {...register('contactEmail')} />
-            </Field>
-            <Field
-              label="Subdomain"
-              htmlFor="subdomain"
-              error={errors.subdomain?.message}
-              hint={`Your dashboard will be at your-subdomain.${rootDomain}`}
-            >
-              <div className="row">
-                <input id="subdomain" className="input" aria-invalid={!!errors.subdomain} {...register('subdomain')} />
-                <span className="muted">.{rootDomain}</span>
-              </div>
-            </Field>
-            <button type="button" className="btn btn-primary btn-block" onClick={next}>
-              Continue
-            </button>
+          <h2 className="card-title">Company Information</h2>
+          <Field label="Company Name" htmlFor="companyName" error={errors.companyName?.message}>
+            <input id="companyName" className="input" aria-invalid={!!errors.companyName} {...register('companyName')} />
+          </Field>
+          <Field label="Contact Name" htmlFor="contactName" error={errors.contactName?.message}>
+            <input id="contactName" className="input" aria-invalid={!!errors.contactName} {...register('contactName')} />
+          </Field>
+          <Field label="Contact Email" htmlFor="contactEmail" error={errors.contactEmail?.message}>
+            <input id="contactEmail" type="email" className="input" aria-invalid={!!errors.contactEmail} {...register('contactEmail')} />
+          </Field>
+          <Field
+            label="Subdomain"
+            htmlFor="subdomain"
+            error={errors.subdomain?.message}
+            hint={`Your dashboard will be at your-subdomain.${rootDomain}`}
+          >
+            <div className="row">
+              <input id="subdomain" className="input" aria-invalid={!!errors.subdomain} {...register('subdomain')} />
+              <span className="muted">.{rootDomain}</span>
+            </div>
+          </Field>
+          <button type="button" className="btn btn-primary btn-block" onClick={next}>
+            Continue
+          </button>
         </fieldset>
         <fieldset className="stack" hidden={step !== 2} style={{ border: 0, padding: 0, margin: 0 }}>
-            <h2 className="card-title">Admin Account</h2>
-            <p className="row small muted" style={{ margin: 0 }}>
-              <ShieldCheck size={16} aria-hidden="true" /> As the admin, you will have full control over the CMS.
-            </p>
-            <Field label="Username" htmlFor="adminUsername" error={errors.adminUsername?.message}>
-              <input id="adminUsername" className="input" autoComplete="username" aria-invalid={!!errors.adminUsername} {...register('adminUsername')} />
-            </Field>
-            <Field label="Email" htmlFor="adminEmail" error={errors.adminEmail?.message}>
-              <input id="adminEmail" type="email" className="input" autoComplete="email" aria-invalid={!!errors.adminEmail} {...register('adminEmail')} />
-            </Field>
-            <Field label="Password" htmlFor="adminPassword" error={errors.adminPassword?.message} hint="At least 8 characters">
-              <PasswordInput
-                id="adminPassword"
-                autoComplete="new-password"
-                aria-invalid={!!errors.adminPassword}
-                {...register('adminPassword')}
-              />
-            </Field>
-            <div className="row">
-              <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
-                Previous
-              </button>
-              <button type="submit" className="btn btn-primary grow" disabled={isLoading}>
-                {isLoading ? <Spinner small label="Creating account" /> : null}
-                Create Account
-              </button>
-            </div>
+          <h2 className="card-title">Admin Account</h2>
+          <p className="row small muted" style={{ margin: 0 }}>
+            <ShieldCheck size={16} aria-hidden="true" /> As the admin, you will have full control over the CMS.
+          </p>
+          <Field label="Username" htmlFor="adminUsername" error={errors.adminUsername?.message}>
+            <input id="adminUsername" className="input" autoComplete="username" aria-invalid={!!errors.adminUsername} {...register('adminUsername')} />
+          </Field>
+          <Field label="Email" htmlFor="adminEmail" error={errors.adminEmail?.message}>
+            <input id="adminEmail" type="email" className="input" autoComplete="email" aria-invalid={!!errors.adminEmail} {...register('adminEmail')} />
+          </Field>
+          <Field label="Password" htmlFor="adminPassword" error={errors.adminPassword?.message} hint="At least 8 characters">
+            <PasswordInput
+              id="adminPassword"
+              autoComplete="new-password"
+              aria-invalid={!!errors.adminPassword}
+              {...register('adminPassword')}
+            />
+          </Field>
+          <div className="row">
+            <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
+              Previous
+            </button>
+            <button type="submit" className="btn btn-primary grow" disabled={isLoading}>
+              {isLoading ? <Spinner small label="Creating account" /> : null}
+              Create Account
+            </button>
+          </div>
         </fieldset>
         <Link to="/login" className="btn btn-ghost btn-block">
           Back to Login
