@@ -83,7 +83,6 @@ export default function CkEditorField({ value, onChange, onReady, onRequestImage
       image: { toolbar: ['imageTextAlternative'] },
       initialData: value,
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
 
