@@ -14,6 +14,7 @@ from ninja.parser import Parser
 
 from apps.core.errors import STATUS_CODES, ApplicationError, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
+from apps.core.validation import NUL_MESSAGE, json_has_nul
 
 logger = logging.getLogger(__name__)
 
@@ -179,6 +180,23 @@ class JsonObjectParser(Parser):
         return super().parse_querydict(data, list_fields, request)
 
 
+def request_has_nul(request: HttpRequest) -> bool:
+    """True when the path, a query parameter, a JSON body or a form field carries U+0000."""
+    if "\x00" in request.path_info:
+        return True
+    for key, values in request.GET.lists():
+        if "\x00" in key or any("\x00" in value for value in values):
+            return True
+    content_type = request.content_type or ""
+    if "json" in content_type:
+        return json_has_nul(request.body)
+    if request.method == "POST" and content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        for key, values in request.POST.lists():  # text fields only; files may hold any bytes
+            if "\x00" in key or any("\x00" in value for value in values):
+                return True
+    return False
+
+
 class Api(NinjaAPI):
     """A NinjaAPI whose OpenAPI document also describes the error envelope of every operation
     (the handlers above answer it), and optionally the 304 of conditional GETs."""
@@ -187,6 +205,14 @@ class Api(NinjaAPI):
         self.conditional_get = conditional_get
         kwargs.setdefault("parser", JsonObjectParser())
         super().__init__(*args, **kwargs)
+
+    def create_temporal_response(self, request: HttpRequest) -> HttpResponse:
+        # Called by every operation after authentication, before its input is read: PostgreSQL
+        # text cannot hold U+0000, so a request carrying one gets 400 instead of a database
+        # error (500) further in; unauthenticated requests still get their 401 first.
+        if request_has_nul(request):
+            raise ValidationFailed(NUL_MESSAGE)
+        return super().create_temporal_response(request)
 
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)

@@ -1,4 +1,3 @@
-import re
 import sys
 import uuid
 
@@ -57,44 +56,8 @@ class TrailingSlashMiddleware:
         return response
 
 
-NUL_MESSAGE = "Text must not contain NUL characters"
-# A JSON escape \u0000 that is not itself escaped (preceded by an even number of backslashes).
-_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
-
-
 def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
-
-
-def request_has_nul(request: HttpRequest) -> bool:
-    """True when the path, a query parameter, a JSON body or a form field carries U+0000."""
-    if "\x00" in request.path_info:
-        return True
-    for key, values in request.GET.lists():
-        if "\x00" in key or any("\x00" in value for value in values):
-            return True
-    content_type = request.content_type or ""
-    if "json" in content_type:
-        body = request.body
-        return b"\x00" in body or bool(_JSON_NUL.search(body))
-    if request.method == "POST" and content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        for key, values in request.POST.lists():  # text fields only; files may hold any bytes
-            if "\x00" in key or any("\x00" in value for value in values):
-                return True
-    return False
-
-
-class RejectNulMiddleware:
-    """PostgreSQL text cannot hold U+0000: an API request carrying one (path, query, JSON body,
-    form field) gets the 400 envelope here instead of a database error (500) further in."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest):
-        if _is_api(request.path_info) and request_has_nul(request):
-            return JsonResponse(error_body(NUL_MESSAGE, "validation_error"), status=400)
-        return self.get_response(request)
 
 
 DATABASE_DOWN = "Service temporarily unavailable. Please try again shortly"

@@ -1,6 +1,8 @@
 """Field rules shared by the input schemas, raising the spec's own messages."""
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator, validate_email
 
@@ -8,12 +10,26 @@ EMAIL_MESSAGE = "Please enter a valid email address"
 URL_MESSAGE = "Please enter a valid URL"
 
 
+NUL_MESSAGE = "Text must not contain NUL characters"
+# A JSON escape \u0000 that is not itself escaped (preceded by an even number of backslashes).
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
+
+
+def json_has_nul(body: bytes) -> bool:
+    """True when a JSON document carries U+0000 (raw, or as the escape \u0000) anywhere."""
+    return b"\x00" in body or bool(_JSON_NUL.search(body))
+
+
 def text(value, message: str) -> str:
-    """The value as a string; None is empty; any other type is refused with `message`."""
+    """The value as a string; None is empty; any other type is refused with `message`. U+0000,
+    which PostgreSQL text cannot hold, is refused too (input that does not pass through Django's
+    middleware, e.g. the public API's fast path, is validated with these schemas)."""
     if value is None:
         return ""
     if not isinstance(value, str):
         raise ValueError(message)
+    if "\x00" in value:
+        raise ValueError(NUL_MESSAGE)
     return value
 
 

@@ -423,8 +423,6 @@ CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
 }
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------
-# API requests carrying U+0000 (which PostgreSQL text cannot hold) get 400 before any handler.
-MIDDLEWARE.insert(MIDDLEWARE.index("tenants.middleware.TenantMiddleware"), "apps.core.middleware.RejectNulMiddleware")
 # PostgreSQL unreachable: 503 with Retry-After (the envelope under /api) instead of 500.
 MIDDLEWARE.insert(MIDDLEWARE.index("tenants.middleware.TenantMiddleware"),
                   "apps.core.middleware.DatabaseUnavailableMiddleware")

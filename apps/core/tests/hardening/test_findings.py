@@ -85,7 +85,9 @@ NUL_REPLY = {"success": False, "message": "Text must not contain NUL characters"
 
 
 def test_nul_characters_are_refused_wherever_they_come_in(seeded):
-    """PostgreSQL text cannot hold U+0000: these were 500s (a DataError in the query or insert)."""
+    """PostgreSQL text cannot hold U+0000: these were 500s (a DataError in the query or insert).
+    Refused after the credentials check (apps.core.api.Api), so a caller without them still gets
+    401 first."""
     from django.test.client import MULTIPART_CONTENT
 
     from apps.ai.models import GenerationJob
@@ -117,6 +119,11 @@ def test_nul_characters_are_refused_wherever_they_come_in(seeded):
     with schema_context(seeded.tenant.schema_name):
         assert not Category.objects.filter(slug="ab").exists()
         assert GenerationJob.objects.count() == 1  # the seeded one
+    # Credentials are checked first: without them (or with another company's), 401 as usual.
+    anonymous = Api(seeded.tenant)
+    assert anonymous.get("/api/posts?search=a%00b").status_code == 401
+    assert anonymous.post("/api/categories/add", {"name": "a\x00b", "slug": "ab"}).status_code == 401
+    assert Api(seeded.tenant, headers={"x-api-key": "wrong"}).get("/api/v1/posts?search=%00").status_code == 401
     # A backslash followed by "u0000" is ordinary text, and so are other control characters.
     fine = client.post("/api/categories/add", {"name": "Back\\u0000slash", "slug": "back-slash"})
     assert fine.status_code == 201 and fine.json()["category"]["name"] == "Back\\u0000slash"
@@ -256,3 +263,23 @@ def test_the_production_image_serves_the_public_api_fast_path():
     entrypoint = (Path(__file__).resolve().parents[4] / "deploy" / "docker" / "entrypoint.sh").read_text()
     web = entrypoint.split("web)", 1)[1].split(";;", 1)[0]
     assert "gunicorn apps.public_api.wsgi:application " in web
+
+
+def test_tracking_on_the_fast_path_refuses_nul_characters(seeded):
+    """The fast path validates page views itself (no Django middleware): a NUL went into the
+    company's stream, where the flush to PostgreSQL would fail on it."""
+    from apps.analytics import buffer, redis_conn
+
+    app = production_wsgi_app()
+    key = {"x-api-key": seeded.api_key}
+    stream = buffer.stream_key(seeded.tenant.schema_name)
+    assert wsgi_call(app, seeded.host, "GET", "/api/v1/tags", headers=key).status_code == 200  # host map
+    fine = wsgi_call(app, seeded.host, "POST", "/api/v1/analytics/track", headers=key,
+                     body=b'{"pageUrl": "https://example.com/ok"}')
+    assert fine.status_code == 200 and redis_conn.client().xlen(stream) == 1
+    for body in (b'{"pageUrl": "https://example.com/a\\u0000b"}', b'{"pageUrl": "https://x.com", "postSlug": "\\u0000"}',
+                 b'{"pageUrl": "https://x.com", "other\\u0000": 1}'):  # unknown keys too, as Django
+        response = wsgi_call(app, seeded.host, "POST", "/api/v1/analytics/track", headers=key, body=body)
+        assert (response.status_code, response.json()) == (400, NUL_REPLY), body
+    assert redis_conn.client().xlen(stream) == 1  # only the fine one
+
