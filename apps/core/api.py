@@ -6,7 +6,9 @@ import re
 
 import json
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
+from django.http.multipartparser import MultiPartParserError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -101,6 +103,17 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(Http404)
     def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
         return envelope(404, "Not found", "not_found")
+
+    @api.exception_handler(MultiPartParserError)
+    def on_bad_multipart(request: HttpRequest, exc: Exception) -> HttpResponse:
+        return envelope(400, "Request body is not valid multipart form data", "validation_error")
+
+    @api.exception_handler(SuspiciousOperation)
+    def on_suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+        # As Django answers them outside the APIs: 400 (a body over DATA_UPLOAD_MAX_MEMORY_SIZE: 413).
+        if isinstance(exc, RequestDataTooBig):
+            return envelope(413, "Request body is too large", "payload_too_large")
+        return envelope(400, "Bad request", "validation_error")
 
     @api.exception_handler(OperationalError)
     @api.exception_handler(InterfaceError)

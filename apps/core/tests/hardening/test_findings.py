@@ -283,3 +283,14 @@ def test_tracking_on_the_fast_path_refuses_nul_characters(seeded):
         assert (response.status_code, response.json()) == (400, NUL_REPLY), body
     assert redis_conn.client().xlen(stream) == 1  # only the fine one
 
+
+def test_malformed_multipart_and_oversized_bodies_are_client_errors(seeded, settings):
+    """Found by the fuzzer: multipart/form-data without a boundary was a 500 inside the APIs."""
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    for path in ("/api/auth/login", "/api/media/upload", "/api/categories/add"):
+        response = client.post(path, '{"email": ""}', content_type="multipart/form-data")
+        assert response.status_code == 400, (path, response.content)
+        assert response.json()["message"] == "Request body is not valid multipart form data"
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    big = client.post("/api/categories/add", {"name": "x" * 200, "slug": "big"})
+    assert (big.status_code, big.json()["error"]) == (413, "payload_too_large")
