@@ -9,7 +9,8 @@ they get. For every route:
                                                       API, a content key on the dashboard API)
 (c) addressing an object of another company        -> 404 (routes with an id or slug)
 (d) as each of the four roles (public API: with the content key and the preview key) -> the
-    declared status, on a fresh object of this company where the call changes or removes one.
+    declared status, on a fresh object of this company where the call changes or removes one;
+    and no reply names an object of the other company (its ids and slugs), lists included.
 
 Routes that are public on purpose (login, health, sign-up) are declared PUBLIC with the status
 an anonymous caller gets. A route missing from the table fails its test, so a new route cannot
@@ -330,11 +331,14 @@ def test_route(method, path, worlds):
                          credentials(ours, first))
         assert response.status_code == 404, f"(c) another company's object: {_status(response)}"
         assert response.json()["success"] is False
-    # (d) each role (or key kind)
+    # (d) each role (or key kind); no reply on our host ever names an object of theirs
     assert set(route.expect) == set(roles), f"declare exactly {roles}"
+    foreign_values = set(theirs.ids.values())
     for who in roles:
         response = _send(host, method, path, route.call(ours, who), credentials(ours, who))
         assert response.status_code == route.expect[who], f"(d) {who}: {_status(response)}"
+        text = response.content.decode()
+        assert not [value for value in foreign_values if value in text], f"(d) {who}: another company's data"
         body = response.json()
         if response.status_code < 400:
             assert body.get("success", True) is not False, body

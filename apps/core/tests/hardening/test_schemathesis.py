@@ -11,7 +11,8 @@ documented schema, invalid input rejected, auth not ignored, ...) plus ours:
 
 - every 400 is the validation envelope with a readable message (no raw pydantic text);
 - every response carries the security headers (nosniff, Referrer-Policy, a CSP with
-  frame-ancestors, X-Frame-Options), cache hits of the fast path and 304s included.
+  frame-ancestors, X-Frame-Options) and sets no cookie, cache hits of the fast path and 304s
+  included.
 
 Two defaults are adjusted, for reasons of the contract rather than to hide a finding:
 - positive_data_acceptance also accepts 400: the spec's validation rules (its messages, e.g.
@@ -93,6 +94,7 @@ def security_headers_present(ctx, response, case):
     assert one("referrer-policy"), f"no Referrer-Policy on {response.status_code}"
     assert "frame-ancestors 'none'" in (one("content-security-policy") or ""), f"no CSP on {response.status_code}"
     assert one("x-frame-options") == "DENY", f"no X-Frame-Options on {response.status_code}"
+    assert "set-cookie" not in headers, "the APIs set no cookie"
     return True
 
 
