@@ -88,10 +88,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "apps.core.security.ContentSecurityPolicyMiddleware",
+    # The dashboard's built assets are the same on every host, known or not.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.core.middleware.RequestIdMiddleware",
     "apps.core.middleware.TrailingSlashMiddleware",
     "tenants.middleware.TenantMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
 ]
 APPEND_SLASH = False
