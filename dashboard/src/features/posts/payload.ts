@@ -2,9 +2,24 @@ import { slugify } from '@/lib/slug';
 import type { PostFormValues } from './schemas';
 import type { Post, PostCreatePayload, PostUpdatePayload } from './types';
 
+/**
+ * The publish date as the server's schedule: nothing for today or an earlier day (publish
+ * now), and local midnight of a later day as an ISO instant. A bare date would be read as
+ * midnight UTC, which schedules "today" for hours for anyone east of UTC.
+ */
+export function scheduleFor(date: string, now: Date = new Date()): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  if (date <= today) return undefined;
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(year, month - 1, day).toISOString();
+}
+
 export function toCreatePayload(v: PostFormValues): PostCreatePayload {
   const title = v.title.trim();
   const excerpt = v.excerpt.trim();
+  const schedule = scheduleFor(v.publishDate);
   return {
     postTitle: title,
     postContent: v.content,
@@ -15,7 +30,7 @@ export function toCreatePayload(v: PostFormValues): PostCreatePayload {
     tags: v.tags,
     featuredMediaId: v.featuredImage?.id ?? '',
     allowIndexing: true,
-    scheduledPublishDate: v.publishDate,
+    ...(schedule ? { scheduledPublishDate: schedule } : {}),
     videoId: v.videoId,
     seoMetadata: {
       title: v.seoTitle.trim() || title,
@@ -38,7 +53,8 @@ export function toUpdatePayload(v: PostFormValues): PostUpdatePayload {
   put('excerpt', v.excerpt);
   put('customSlug', v.slug);
   out.status = v.status;
-  put('scheduledPublishDate', v.publishDate);
+  const schedule = scheduleFor(v.publishDate);
+  if (schedule) out.scheduledPublishDate = schedule;
   put('videoId', v.videoId);
   if (v.categories.length) out.categories = v.categories;
   if (v.tags.length) out.tags = v.tags;

@@ -45,7 +45,7 @@ export interface PostCreatePayload {
   tags: string[];
   featuredMediaId: string;
   allowIndexing: boolean;
-  scheduledPublishDate: string;
+  scheduledPublishDate?: string;
   videoId: string;
   seoMetadata: { title: string; description: string; canonicalUrl: string; focusKeyword: string };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteErrorMessage, rewriteSaveError, toCreatePayload, toUpdatePayload } from '../payload';
+import { deleteErrorMessage, rewriteSaveError, scheduleFor, toCreatePayload, toUpdatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
 
 describe('edit-error rewriting (spec §5)', () => {
@@ -63,7 +63,6 @@ describe('payloads', () => {
       tags: [],
       featuredMediaId: 'm1',
       allowIndexing: true,
-      scheduledPublishDate: '2024-05-01',
       videoId: '',
       seoMetadata: { title: 'My Post', description: 'Short', canonicalUrl: '', focusKeyword: '' },
     });
@@ -75,7 +74,17 @@ describe('payloads', () => {
       content: '<p>Hi</p>',
       excerpt: 'Short',
       status: 'published',
-      scheduledPublishDate: '2024-05-01',
     });
+  });
+
+  it('a publish date of today or earlier publishes now; a later day schedules at local midnight', () => {
+    const now = new Date(2030, 0, 15, 23, 30);
+    expect(scheduleFor('2030-01-15', now)).toBeUndefined();
+    expect(scheduleFor('2029-12-31', now)).toBeUndefined();
+    expect(scheduleFor('', now)).toBeUndefined();
+    expect(scheduleFor('2030-01-16', now)).toBe(new Date(2030, 0, 16).toISOString());
+    const future = { ...values, publishDate: '2999-01-02' };
+    expect(toCreatePayload(future).scheduledPublishDate).toBe(new Date(2999, 0, 2).toISOString());
+    expect(toUpdatePayload(future).scheduledPublishDate).toBe(new Date(2999, 0, 2).toISOString());
   });
 });
