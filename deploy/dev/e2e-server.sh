@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Serve the whole product for browser tests on 127.0.0.1:PORT with a fresh database:
-# gunicorn (dashboard build + API) and a Celery worker, root domain "localhost" so that
+# gunicorn (dashboard build + API), a Celery worker and beat, root domain "localhost" so that
 # companies live at http://SUB.localhost:PORT. Stops both on SIGTERM/SIGINT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,6 +30,8 @@ cleanup() {
 trap cleanup EXIT INT TERM
 "$BIN/celery" -A config worker --pool solo --queues "$CELERY_TASK_DEFAULT_QUEUE" --loglevel WARNING \
   --without-gossip --without-mingle &
+pids+=($!)
+"$BIN/celery" -A config beat --loglevel WARNING --schedule "$CELERY_BEAT_SCHEDULE_FILENAME" &
 pids+=($!)
 "$BIN/gunicorn" apps.public_api.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - --log-level warning &
 pids+=($!)
