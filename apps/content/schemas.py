@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlparse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from ninja import Schema
-from pydantic import field_validator, model_validator
+from pydantic import StrictBool, field_validator, model_validator
 
 from apps.core.html import is_blank_html
 from apps.core.schemas import InSchema
@@ -359,7 +359,7 @@ class PostCreateIn(_SocialFields):
     tags: list[str] = []
     featuredMediaId: MediaRef = ""
     seoMetadata: SeoMetadataIn | None = None
-    allowIndexing: bool = True
+    allowIndexing: StrictBool = True  # JSON true/false only (0.0 or "no" were read as false)
     scheduledPublishDate: datetime | None = None
     videoId: str = ""
 
@@ -478,7 +478,7 @@ class PostUpdateIn(_SocialFields):
     metaDescription: str | None = None
     canonicalUrl: str | None = None
     focusKeyword: str | None = None
-    allowIndexing: bool | None = None
+    allowIndexing: StrictBool | None = None
     scheduledPublishDate: datetime | None = None
     videoId: str | None = None
 

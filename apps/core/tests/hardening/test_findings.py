@@ -294,3 +294,17 @@ def test_malformed_multipart_and_oversized_bodies_are_client_errors(seeded, sett
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     big = client.post("/api/categories/add", {"name": "x" * 200, "slug": "big"})
     assert (big.status_code, big.json()["error"]) == (413, "payload_too_large")
+
+
+def test_allow_indexing_takes_json_booleans_only(seeded):
+    """Found by `make fuzz`: allowIndexing 0.0 (or "no") was read as false."""
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    path = f"/api/posts/{seeded.ids['post_id']}"
+    for value in (0.0, 0, "no", "false", 1):
+        response = client.put(path, {"allowIndexing": value})
+        assert response.status_code == 400, value
+        assert response.json()["errors"] == [{"field": "allowIndexing",
+                                              "message": "Allow indexing must be true or false"}]
+    assert client.get(path).json()["post"]["allowIndexing"] is True
+    response = client.put(path, {"allowIndexing": False})
+    assert response.status_code == 200 and response.json()["post"]["allowIndexing"] is False
