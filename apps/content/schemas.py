@@ -112,7 +112,11 @@ def clean_publish_date(value) -> datetime | None:
             raise ValueError(DATE_INVALID) from exc
     if timezone.is_naive(parsed):
         parsed = parsed.replace(tzinfo=dt_timezone.utc)
-    return parsed
+    try:
+        # In UTC: PostgreSQL refuses offsets beyond ±15:59 (e.g. -16:30 was a 500).
+        return parsed.astimezone(dt_timezone.utc)
+    except (OverflowError, ValueError) as exc:  # shifted past year 1 or 9999
+        raise ValueError(DATE_INVALID) from exc
 
 
 def clean_video_id(value) -> str:

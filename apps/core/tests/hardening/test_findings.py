@@ -308,3 +308,16 @@ def test_allow_indexing_takes_json_booleans_only(seeded):
     assert client.get(path).json()["post"]["allowIndexing"] is True
     response = client.put(path, {"allowIndexing": False})
     assert response.status_code == 200 and response.json()["post"]["allowIndexing"] is False
+
+
+def test_publish_dates_with_any_offset_are_stored_in_utc(seeded):
+    """Found by `make fuzz`: an offset beyond PostgreSQL's ±15:59 (here -16:30) was a 500."""
+    client = Api(seeded.tenant, headers=seeded.bearer())
+    path = f"/api/posts/{seeded.ids['post_id']}"
+    response = client.put(path, {"scheduledPublishDate": "2035-04-09T11:11:09-16:30"})
+    assert response.status_code == 200, response.content
+    assert response.json()["post"]["scheduledPublishDate"].startswith("2035-04-10T03:41:09")
+    for value in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"):
+        response = client.put(path, {"scheduledPublishDate": value})
+        assert response.status_code == 400, (value, response.content)
+        assert response.json()["errors"][0]["field"] == "scheduledPublishDate"
