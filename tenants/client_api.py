@@ -17,8 +17,9 @@ from pydantic import field_validator
 
 from apps.core.permissions import can, require
 from apps.core.schemas import InSchema
-from apps.core.validation import clean_email, clean_min_length
+from apps.core.validation import clean_email
 from tenants.models import Client
+from tenants.schemas import clean_company_name, clean_contact_name
 from tenants.services import client_rotate_keys, tenant_base_url
 
 router = Router(tags=["company settings"])
@@ -40,14 +41,12 @@ class ClientInfoIn(InSchema):
     @field_validator("name", mode="before")
     @classmethod
     def _name(cls, value):
-        return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
-                                too_long="Company name must be at most 200 characters")
+        return clean_company_name(value)
 
     @field_validator("contactName", mode="before")
     @classmethod
     def _contact(cls, value):
-        return clean_min_length(value, 2, "Contact name is required", maximum=200,
-                                too_long="Contact name must be at most 200 characters")
+        return clean_contact_name(value)
 
     @field_validator("contactEmail", mode="before")
     @classmethod

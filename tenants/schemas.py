@@ -9,6 +9,16 @@ _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
 SUBDOMAIN_MAX = 50
 
 
+def clean_company_name(value) -> str:
+    return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
+                            too_long="Company name must be at most 200 characters")
+
+
+def clean_contact_name(value) -> str:
+    return clean_min_length(value, 2, "Contact name is required", maximum=200,
+                            too_long="Contact name must be at most 200 characters")
+
+
 class RegisterClientIn(InSchema):
     companyName: str = ""
     contactName: str = ""
@@ -21,14 +31,12 @@ class RegisterClientIn(InSchema):
     @field_validator("companyName", mode="before")
     @classmethod
     def _company(cls, value):
-        return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
-                                too_long="Company name must be at most 200 characters")
+        return clean_company_name(value)
 
     @field_validator("contactName", mode="before")
     @classmethod
     def _contact(cls, value):
-        return clean_min_length(value, 2, "Contact name is required", maximum=200,
-                                too_long="Contact name must be at most 200 characters")
+        return clean_contact_name(value)
 
     @field_validator("contactEmail", "adminEmail", mode="before")
     @classmethod
