@@ -48,7 +48,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
 
   await run.step('admin creates a category and a tag on their screens', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Categories' }).click();
-    await page.getByRole('link', { name: 'Add Category' }).click();
+    await page.locator('header').getByRole('link', { name: 'Add Category' }).click();
     await page.getByLabel('Name').fill(usedCategory);
     await page.getByLabel('Description (optional)').fill('Used by a post');
     await shot('32-category-form');
@@ -57,7 +57,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await page.getByRole('cell', { name: usedCategory, exact: true }).waitFor();
     await shot('33-categories');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
-    await page.getByRole('link', { name: 'Add Tag' }).click();
+    await page.locator('header').getByRole('link', { name: 'Add Tag' }).click();
     await page.getByRole('heading', { name: 'Create New Tag' }).waitFor();
     await page.getByLabel('Name').fill(usedTag);
     await page.getByRole('button', { name: 'Create Tag' }).click();
@@ -156,7 +156,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await signIn(viewer, tenant, people[2].email);
     expect(!(await sidebarHasUsers(viewer)), 'the viewer does not see Users');
     await viewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
-    await viewer.getByRole('link', { name: 'Add Tag' }).click();
+    await viewer.locator('header').getByRole('link', { name: 'Add Tag' }).click();
     await viewer.getByLabel('Name').fill(`viewer-tag-${sub}`);
     await viewer.getByRole('button', { name: 'Create Tag' }).click();
     await toast(viewer, "You don't have permission to create categories or tags");
