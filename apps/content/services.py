@@ -314,27 +314,32 @@ def category_create(*, name: str, slug: str, description: str = "") -> Category:
     return category
 
 
+def _term_update(term, *, taken: str, slug: str | None, **fields):
+    """Update a category or tag: a new slug must be free (409 `taken`); None keeps a value."""
+    model = type(term)
+    post_count = getattr(term, "post_count", 0)
+    term = model.objects.select_for_update().get(pk=term.pk)
+    if slug is not None and slug != term.slug:
+        if model.objects.filter(slug=slug).exclude(pk=term.pk).exists():
+            raise _slug_conflict(taken)
+        term.slug = slug
+    for field, value in fields.items():
+        if value is not None:
+            setattr(term, field, value)
+    try:
+        with transaction.atomic():
+            term.save()
+    except IntegrityError as exc:
+        raise _slug_conflict(taken) from exc
+    term.post_count = post_count
+    content_version_bump()
+    return term
+
+
 @transaction.atomic
 def category_update(*, category: Category, name: str | None = None, slug: str | None = None,
                     description: str | None = None) -> Category:
-    post_count = getattr(category, "post_count", 0)
-    category = Category.objects.select_for_update().get(pk=category.pk)
-    if slug is not None and slug != category.slug:
-        if Category.objects.filter(slug=slug).exclude(pk=category.pk).exists():
-            raise _slug_conflict(CATEGORY_SLUG_TAKEN)
-        category.slug = slug
-    if name is not None:
-        category.name = name
-    if description is not None:
-        category.description = description
-    try:
-        with transaction.atomic():
-            category.save()
-    except IntegrityError as exc:
-        raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
-    category.post_count = post_count
-    content_version_bump()
-    return category
+    return _term_update(category, taken=CATEGORY_SLUG_TAKEN, slug=slug, name=name, description=description)
 
 
 @transaction.atomic
@@ -367,22 +372,7 @@ def tag_create(*, name: str, slug: str) -> Tag:
 
 @transaction.atomic
 def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None) -> Tag:
-    post_count = getattr(tag, "post_count", 0)
-    tag = Tag.objects.select_for_update().get(pk=tag.pk)
-    if slug is not None and slug != tag.slug:
-        if Tag.objects.filter(slug=slug).exclude(pk=tag.pk).exists():
-            raise _slug_conflict(TAG_SLUG_TAKEN)
-        tag.slug = slug
-    if name is not None:
-        tag.name = name
-    try:
-        with transaction.atomic():
-            tag.save()
-    except IntegrityError as exc:
-        raise _slug_conflict(TAG_SLUG_TAKEN) from exc
-    tag.post_count = post_count
-    content_version_bump()
-    return tag
+    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, name=name)
 
 
 @transaction.atomic
