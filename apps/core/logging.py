@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import sys
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 tenant_var: contextvars.ContextVar[str] = contextvars.ContextVar("tenant", default="-")
@@ -17,9 +18,6 @@ class ContextFilter(logging.Filter):
 
 def bind_tenant(schema_name: str) -> None:
     tenant_var.set(schema_name)
-    try:
-        import sentry_sdk
-
+    sentry_sdk = sys.modules.get("sentry_sdk")  # imported by the settings only when SENTRY_DSN is set
+    if sentry_sdk is not None:
         sentry_sdk.set_tag("tenant", schema_name)
-    except ImportError:  # pragma: no cover
-        pass

@@ -20,9 +20,12 @@ Callers catch redis.RedisError.
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 import time
 
 import redis
+from redis.exceptions import NoScriptError
 from django.conf import settings
 from limits.storage.redis import RedisStorage
 
@@ -44,11 +47,13 @@ return {v, entry[1], entry[2]}
 """
 
 # The fast path's one round trip. ARGV: host key, key hash, version key prefix, response key
-# prefix, ":" .. query hash, If-None-Match, now, rate window. On a hit it also takes one entry
-# from the key's moving-window rate limit, with the `limits` library's own script and key (the
-# host entry holds the key; apps.core.ratelimit uses the same), so both paths share one limit.
+# prefix, ":" .. query hash, If-None-Match, now, rate window, the ETag of the copy of this reply
+# the worker holds in memory (or ""). On a hit it also takes one entry from the key's
+# moving-window rate limit, with the `limits` library's own script and key (the host entry holds
+# the key; apps.core.ratelimit uses the same), so both paths share one limit.
 # Returns {0} unknown host or key, {1} miss, {2, etag, body} hit, {3, etag} hit whose ETag
-# matches If-None-Match (no body sent), {4, limit} over the rate limit.
+# matches If-None-Match (no body sent), {4, limit} over the rate limit, {6, etag} hit whose
+# ETag is the worker's copy (the body is not sent: the ETag is a hash of the body).
 _FAST_LOOKUP = """
 local function acquire(KEYS, ARGV)
 %s
@@ -67,6 +72,7 @@ local e = redis.call('HGET', ck, 'e')
 if not e then return {1} end
 if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
 if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
+if ARGV[9] == e then return {6, e} end
 return {2, e, redis.call('HGET', ck, 'b')}
 """ % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
 
@@ -155,22 +161,59 @@ class Counts:
             redis_conn.failed(exc, "public API served uncached")
 
 
-def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str) -> list:
-    return _script(_FAST_LOOKUP)(
-        keys=[],
-        args=[host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
-              time.time(), settings.PUBLIC_API_RATE_WINDOW],
-    )
+class _Dedicated(threading.local):
+    """One Redis connection per thread of a web worker for the fast path's scripts: taking a
+    connection from the shared pool costs more CPU than the round trip itself (the pool checks
+    each one it hands out), and the fast path runs on every request of every company website."""
+
+    connection = None
+    pid = 0
+    client = None
+
+
+_dedicated = _Dedicated()
+_shas: dict[str, str] = {}
+
+
+def _fast_eval(source: str, args: list):
+    local = _dedicated
+    client = redis_conn.client()
+    connection = local.connection
+    if connection is None or local.client is not client or local.pid != os.getpid():
+        pool = client.connection_pool
+        connection = local.connection = pool.connection_class(**pool.connection_kwargs)
+        local.client, local.pid = client, os.getpid()
+    sha = _shas.get(source)
+    if sha is None:
+        sha = _shas[source] = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
+    try:
+        try:
+            connection.send_command("EVALSHA", sha, 0, *args)
+            return connection.read_response()
+        except NoScriptError:  # a new or flushed Redis: load it once
+            connection.send_command("SCRIPT", "LOAD", source)
+            connection.read_response()
+            connection.send_command("EVALSHA", sha, 0, *args)
+            return connection.read_response()
+    except redis.ResponseError:
+        raise
+    except BaseException:
+        connection.disconnect()  # never reuse a connection left half-read
+        raise
+
+
+def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "") -> list:
+    return _fast_eval(_FAST_LOOKUP, [host_key(host), key_hash, content_version._key(""), _response_prefix(),
+                                     f":{qhash}", if_none_match, time.time(), settings.PUBLIC_API_RATE_WINDOW,
+                                     local_etag])
 
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> list:
     from apps.analytics import buffer
 
     pairs = [item for pair in fields.items() for item in pair]
-    return _script(_FAST_TRACK)(
-        keys=[], args=[host_key(host), key_hash, schema, buffer.stream_key(schema), settings.ANALYTICS_STREAM_MAXLEN,
-                       *pairs],
-    )
+    return _fast_eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
+                                    settings.ANALYTICS_STREAM_MAXLEN, *pairs])
 
 
 def host_remember(host: str, client) -> None:

@@ -11,16 +11,24 @@ validated with the endpoint's own schema and the event appended to the company's
 same round trip that checks the key (anything invalid goes to Django, which answers the 400).
 Replies carry the same headers as Django's (apps.public_api.responses).
 
+Each worker keeps the bodies it served last in memory (PUBLIC_API_LOCAL_CACHE_BYTES, by
+ETag, which is a hash of the body): when Redis says the current reply has the ETag of the copy
+held, the body does not cross the wire again. Settings read per request are read once and again
+after any change (Django's setting_changed signal).
+
 Serve `apps.public_api.wsgi:application` (Django wrapped in this layer) to get it.
 """
 from __future__ import annotations
 
 import io
-import uuid
+import os
+import threading
+from collections import OrderedDict
 from types import SimpleNamespace
 
 import redis
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.http.request import HttpHeaders
 from django.utils import timezone
 
@@ -52,6 +60,75 @@ def _single_etag(if_none_match: str) -> str:
     return ""
 
 
+class _Setup:
+    """What the fast path reads from settings, read once (and again after a settings change)."""
+
+    def __init__(self) -> None:
+        self.enabled = settings.PUBLIC_API_CACHE
+        self.security = {secure: api_security_headers(secure=secure) for secure in (False, True)}
+        self.cors = [("Access-Control-Allow-Origin", "*")]
+        if settings.CORS_EXPOSE_HEADERS:
+            self.cors.append(("Access-Control-Expose-Headers", ", ".join(settings.CORS_EXPOSE_HEADERS)))
+        # The reply headers after the ETag (Vary as django-cors-headers extends it).
+        self.cache_headers = [(name, value + ", origin" if name == "Vary" else value)
+                              for name, value in cache_headers("", "HIT")[1:]]
+        self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+
+
+class _Bodies:
+    """The replies this worker served last, by (host, key hash, query hash) -> (ETag, body),
+    least recently used dropped first once they hold more than `budget` bytes."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self.items: OrderedDict[tuple, tuple[bytes, bytes]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def etag(self, slot: tuple) -> bytes:
+        found = self.items.get(slot)
+        return found[0] if found else b""
+
+    def get(self, slot: tuple, etag: bytes) -> bytes | None:
+        with self.lock:
+            found = self.items.get(slot)
+            if found is None or found[0] != etag:
+                return None
+            self.items.move_to_end(slot)
+            return found[1]
+
+    def put(self, slot: tuple, etag: bytes, body: bytes) -> None:
+        if len(body) > self.budget // 4:
+            return
+        with self.lock:
+            old = self.items.pop(slot, None)
+            if old is not None:
+                self.size -= len(old[1])
+            self.items[slot] = (etag, body)
+            self.size += len(body)
+            while self.size > self.budget:
+                _, (_, dropped) = self.items.popitem(last=False)
+                self.size -= len(dropped)
+
+
+_setup: _Setup | None = None
+
+
+def _current() -> _Setup:
+    global _setup
+    if _setup is None:
+        _setup = _Setup()
+    return _setup
+
+
+def _forget_setup(**kwargs) -> None:
+    global _setup
+    _setup = None
+
+
+setting_changed.connect(_forget_setup)
+
+
 class PublicApiFastPath:
     def __init__(self, app) -> None:
         self.app = app
@@ -59,9 +136,12 @@ class PublicApiFastPath:
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         key = environ.get("HTTP_X_API_KEY")
-        method = environ.get("REQUEST_METHOD")
-        if not key or not path.startswith(PREFIX) or not settings.PUBLIC_API_CACHE or not redis_conn.available():
+        if not key or not path.startswith(PREFIX):
             return self.app(environ, start_response)
+        setup = _current()
+        if not setup.enabled or not redis_conn.available():
+            return self.app(environ, start_response)
+        method = environ.get("REQUEST_METHOD")
         if method == "POST" and path.rstrip("/") == TRACK_PATH:
             return self._track(environ, start_response, key)
         if method != "GET":
@@ -69,11 +149,11 @@ class PublicApiFastPath:
         host = _host(environ)
         if_none_match = environ.get("HTTP_IF_NONE_MATCH", "")
         key_hash = keys.key_hash(key)
+        qhash = cache.query_hash(path, environ.get("QUERY_STRING", ""))
+        slot = (host, key_hash, qhash)
         try:
-            found = cache.fast_lookup(
-                host=host, key_hash=key_hash, qhash=cache.query_hash(path, environ.get("QUERY_STRING", "")),
-                if_none_match=_single_etag(if_none_match),
-            )
+            found = cache.fast_lookup(host=host, key_hash=key_hash, qhash=qhash,
+                                      if_none_match=_single_etag(if_none_match), local_etag=setup.bodies.etag(slot))
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
@@ -81,7 +161,7 @@ class PublicApiFastPath:
         if code < 2:  # unknown host or key, or not cached: Django decides
             return self.app(environ, start_response)
 
-        extra = self._extra_headers(environ)
+        extra = self._extra_headers(environ, setup)
         if code == 4:
             body = encode({"success": False, "message": keys.RATE_LIMITED, "error": "rate_limited"})
             limit = int(found[1])
@@ -90,13 +170,19 @@ class PublicApiFastPath:
             start_response("429 Too Many Requests", headers)
             return [body]
 
-        etag = found[1].decode()
-        headers = [(name, value + ", origin" if name == "Vary" else value)
-                   for name, value in cache_headers(etag, "HIT")]
+        etag_bytes = found[1]
+        etag = etag_bytes.decode()
+        headers = [("ETag", etag), *setup.cache_headers]
         if code == 3 or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []
-        body = found[2]
+        if code == 6:
+            body = setup.bodies.get(slot, etag_bytes)
+            if body is None:  # dropped meanwhile by another thread: Django answers from the cache
+                return self.app(environ, start_response)
+        else:
+            body = found[2]
+            setup.bodies.put(slot, etag_bytes, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers, *extra])
         return [body]
@@ -142,13 +228,12 @@ class PublicApiFastPath:
         return [TRACKED]
 
     @staticmethod
-    def _extra_headers(environ) -> list[tuple[str, str]]:
+    def _extra_headers(environ, setup: _Setup | None = None) -> list[tuple[str, str]]:
+        setup = setup or _current()
         incoming = environ.get("HTTP_X_REQUEST_ID", "")
-        request_id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
+        request_id = incoming[:64] if incoming and incoming.isprintable() else os.urandom(16).hex()
         # The security headers Django's middleware would add (this reply bypasses it).
-        headers = [("X-Request-ID", request_id), *api_security_headers(secure=environ_is_secure(environ))]
+        headers = [("X-Request-ID", request_id), *setup.security[environ_is_secure(environ)]]
         if environ.get("HTTP_ORIGIN"):  # as django-cors-headers answers (CORS_ALLOW_ALL_ORIGINS)
-            headers.append(("Access-Control-Allow-Origin", "*"))
-            if settings.CORS_EXPOSE_HEADERS:
-                headers.append(("Access-Control-Expose-Headers", ", ".join(settings.CORS_EXPOSE_HEADERS)))
+            headers.extend(setup.cors)
         return headers

@@ -360,6 +360,9 @@ PUBLIC_API_CACHE = env_bool("PUBLIC_API_CACHE", True)
 PUBLIC_API_CACHE_TTL = env_int("PUBLIC_API_CACHE_TTL", 600)
 PUBLIC_API_MAX_AGE = env_int("PUBLIC_API_MAX_AGE", 60)
 PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> tenant + key hashes (fast path)
+# Bytes of replies each web worker keeps in memory, by ETag, so a cache hit whose body the worker
+# already holds does not fetch it from Redis again (0 turns this off).
+PUBLIC_API_LOCAL_CACHE_BYTES = env_int("PUBLIC_API_LOCAL_CACHE_BYTES", 4 * 1024 * 1024)
 # Requests per key per window, by subscription plan ("plan:count,..."); others get the default.
 PUBLIC_API_RATE_LIMIT = env_int("PUBLIC_API_RATE_LIMIT", 600)
 PUBLIC_API_RATE_WINDOW = env_int("PUBLIC_API_RATE_WINDOW", 60)
