@@ -1,12 +1,13 @@
 """Public content API under load: requests/s and p50/p99 latency of the posts list (cached,
-uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), gunicorn with 2
-sync workers on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
+uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), granian (as in the
+image) or gunicorn with 2 sync workers, on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
 note. Then the table grows to BENCH_SCALE_TO posts (default 100,000; 0 skips) and search is
 measured again. Runs on its own database (cms_bench_public) and Redis key prefix.
 
 Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (100000), BENCH_SECONDS (15), BENCH_WARMUP (5),
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
-BENCH_GRANIAN (1: also measure cache hits under granian).
+BENCH_SERVER (granian, the image's web server; or gunicorn), BENCH_OTHER (1: also measure cache hits
+under the other server).
 """
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 HOST = "bench.localhost"
+SERVER = os.environ.get("BENCH_SERVER", "granian")
+OTHER = "gunicorn" if SERVER == "granian" else "granian"
+TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each)",
+         "gunicorn": f"gunicorn, {WORKERS} sync workers (--preload)"}
 ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
 SERVER_ENV = {
     **os.environ,
@@ -154,7 +159,8 @@ def stop(process: subprocess.Popen) -> None:
 
 
 def worker_memory(process: subprocess.Popen) -> str:
-    """RSS and private (unique) memory of each worker, in MB."""
+    """RSS, PSS (the worker's share of pages it shares with others) and private memory of each
+    worker, in MB."""
     out = subprocess.run(["ps", "-o", "pid=", "-g", str(process.pid)], capture_output=True, text=True).stdout
     found = []
     for pid in (int(line) for line in out.split() if int(line) != process.pid):
@@ -164,7 +170,7 @@ def worker_memory(process: subprocess.Popen) -> str:
             continue
         kb = {name: int(value.split()[0]) for name, value in fields.items()}
         private = (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024
-        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {private:.0f} MB private")
+        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {kb['Pss'] / 1024:.0f} MB PSS / {private:.0f} MB private")
     return "; ".join(found)
 
 
@@ -227,7 +233,7 @@ dashboard = {"Host": HOST, "Authorization": f"Bearer {token}"}
 
 import urllib.request  # noqa: E402
 
-cached, cached_port = start_server("gunicorn")
+cached, cached_port = start_server(SERVER)
 try:
     request = urllib.request.Request(f"http://127.0.0.1:{cached_port}{LIST}", headers=key)
     with urllib.request.urlopen(request) as response:
@@ -235,7 +241,7 @@ try:
         body = response.read()
     BODY_FILE = ROOT / ".data" / "bench-public-api-body.json"
     BODY_FILE.write_bytes(body)
-    print(f"\ngunicorn, {WORKERS} sync workers (--preload); wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s "
+    print(f"\n{TITLE[SERVER]}; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s "
           f"warm-up; {POSTS:,} posts; load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
     header()
     hit = measure("posts list, cached (fast path)", cached_port, LIST, key)
@@ -246,14 +252,14 @@ try:
 finally:
     stop(cached)
 
-bare, bare_port = start_server("gunicorn", {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
+bare, bare_port = start_server(SERVER, {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
 try:
     ceiling = measure("reference: bare WSGI app, same bytes", bare_port, LIST, key)
 finally:
     stop(bare)
-print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under gunicorn", flush=True)
+print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under {SERVER}", flush=True)
 
-uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
+uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
 try:
     plain = measure("reference: dashboard GET /api/posts (ORM, ninja)", uncached_port, LIST.replace("/v1", ""),
                     dashboard)
@@ -267,22 +273,22 @@ try:
 finally:
     stop(uncached)
 
-if os.environ.get("BENCH_GRANIAN", "1") == "1":
-    print(f"\ngranian, {WORKERS} workers (WSGI), cache hits\n", flush=True)
+if os.environ.get("BENCH_OTHER", "1") == "1":
+    print(f"\n{TITLE[OTHER]}, cache hits\n", flush=True)
     header()
-    server, port = start_server("granian")
+    server, port = start_server(OTHER)
     try:
         hit = measure("posts list, cached (fast path)", port, LIST, key)
         measure("posts list, If-None-Match -> 304 (fast path)", port, LIST, {**key, "If-None-Match": etag})
         memory = worker_memory(server)
     finally:
         stop(server)
-    server, port = start_server("granian", {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
+    server, port = start_server(OTHER, {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
     try:
         ceiling = measure("reference: bare WSGI app, same bytes", port, LIST, key)
     finally:
         stop(server)
-    print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under granian", flush=True)
+    print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under {OTHER}", flush=True)
     print(f"\nworker memory: {memory}", flush=True)
 
 if SCALE_TO > POSTS:
@@ -291,14 +297,14 @@ if SCALE_TO > POSTS:
     print(f"\ngrew to {SCALE_TO:,} posts in {time.perf_counter() - started:.0f} s (still 15 posts mention 'zephyr')\n",
           flush=True)
     header()
-    uncached, uncached_port = start_server("gunicorn", {"PUBLIC_API_CACHE": "0"})
+    uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
     try:
         measure(f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
         measure(f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
         measure(f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
     finally:
         stop(uncached)
-    cached, cached_port = start_server("gunicorn")
+    cached, cached_port = start_server(SERVER)
     try:
         measure(f"posts list, reply cache miss ({SCALE_TO:,} posts)", cached_port, LIST, key, str(MISS_SCRIPT))
     finally:

@@ -1,11 +1,11 @@
 """Page-view tracking under load: POST /api/v1/analytics/track with wrk (-t1 -c32, 15 s after a
-5 s warm-up) against gunicorn with 2 sync workers on loopback, then the flush + rollup of every
+5 s warm-up) against granian (as in the image; BENCH_SERVER=gunicorn for 2 sync workers) on loopback, then the flush + rollup of every
 buffered event into PostgreSQL (events/s), checking that each accepted request was counted.
 Also measured: tracking while Redis is down (events written straight to PostgreSQL).
 Runs on its own database (cms_bench_track) and Redis key prefix.
 
 Environment: BENCH_SECONDS (15), BENCH_WARMUP (5), BENCH_CONNECTIONS (32), BENCH_WORKERS (2),
-BENCH_REDIS_URL (redis://127.0.0.1:6379/13).
+BENCH_REDIS_URL (redis://127.0.0.1:6379/13), BENCH_SERVER (granian or gunicorn).
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
 WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+SERVER = os.environ.get("BENCH_SERVER", "granian")
 HOST = "track.localhost"
 SERVER_ENV = {
     **os.environ,
@@ -88,9 +89,16 @@ def free_port() -> int:
 
 def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
     port = free_port()
+    if SERVER == "gunicorn":
+        command = [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
+                   "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level",
+                   "warning"]
+    else:
+        command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
+                   "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
+                   "--log-level", "warning", "apps.public_api.wsgi:application"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
-         "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning"],
+        command,
         cwd=ROOT, env={**SERVER_ENV, **(extra_env or {})}, start_new_session=True,
     )
     deadline = time.monotonic() + 30
@@ -100,7 +108,7 @@ def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
                 return process, port
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError(f"{SERVER} did not start")
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -156,7 +164,7 @@ with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
     handle.write(SCRIPT)
     script_path = handle.name
 
-print(f"gunicorn, {WORKERS} sync workers; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s warm-up\n", flush=True)
+print(f"{SERVER}, {WORKERS} workers; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s warm-up\n", flush=True)
 print(f"{'scenario':<44} | {'req/s':>9} | {'p50':>11} | {'p99':>11}", flush=True)
 print("-" * 86, flush=True)
 server, port = start_server()

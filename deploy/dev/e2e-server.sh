@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Serve the whole product for browser tests on 127.0.0.1:PORT with a fresh database:
-# gunicorn (dashboard build + API), a Celery worker and beat, root domain "localhost" so that
+# granian, as in the image (dashboard build + API), a Celery worker and beat, root domain "localhost" so that
 # companies live at http://SUB.localhost:PORT. Stops both on SIGTERM/SIGINT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +33,7 @@ trap cleanup EXIT INT TERM
 pids+=($!)
 "$BIN/celery" -A config beat --loglevel WARNING --schedule "$CELERY_BEAT_SCHEDULE_FILENAME" &
 pids+=($!)
-"$BIN/gunicorn" apps.public_api.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 --access-logfile - --log-level warning &
+"$BIN/granian" --interface wsgi apps.public_api.wsgi:application --host 127.0.0.1 --port "$PORT" --workers 2 \
+  --blocking-threads 1 --no-ws --log-level warning &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -4,10 +4,16 @@ set -e
 cd /app
 case "${1:-web}" in
   web)
-    # Django behind the public API's cache-hit fast path (README: Public content API).
-    exec gunicorn apps.public_api.wsgi:application --bind "0.0.0.0:${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
-      --threads "${WEB_THREADS:-1}" --timeout "${WEB_TIMEOUT:-60}" --max-requests "${WEB_MAX_REQUESTS:-5000}" \
-      --max-requests-jitter 500 --preload --access-logfile - ;;
+    # Django behind the public API's cache-hit fast path (README: Public content API), served by
+    # granian (WEB_SERVER=gunicorn for gunicorn sync workers with --preload instead).
+    if [ "${WEB_SERVER:-granian}" = "gunicorn" ]; then
+      exec gunicorn apps.public_api.wsgi:application --bind "0.0.0.0:${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \
+        --threads "${WEB_THREADS:-1}" --timeout "${WEB_TIMEOUT:-60}" --max-requests "${WEB_MAX_REQUESTS:-5000}" \
+        --max-requests-jitter 500 --preload --access-logfile -
+    fi
+    exec granian --interface wsgi apps.public_api.wsgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
+      --workers "${WEB_WORKERS:-2}" --blocking-threads "${WEB_THREADS:-1}" --no-ws --respawn-failed-workers \
+      --workers-max-rss "${WEB_MAX_RSS_MB:-300}" --access-log ;;
   worker)
     exec celery -A config worker --loglevel INFO --queues "${CELERY_TASK_DEFAULT_QUEUE:-cms}" \
       --concurrency "${WORKER_CONCURRENCY:-2}" ;;
