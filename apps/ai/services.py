@@ -6,14 +6,15 @@ import hashlib
 import logging
 from contextlib import contextmanager
 from datetime import timedelta
-from functools import partial
 
+import kombu.exceptions
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from apps.ai import notify
+from apps.ai.errors import GenerationUnavailable
 from apps.ai.models import GenerationJob
 from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
@@ -24,6 +25,13 @@ logger = logging.getLogger(__name__)
 Kind, Status = GenerationJob.Kind, GenerationJob.Status
 FAILURE_MESSAGES = {Kind.BLOG: BLOG_FAILED, Kind.SEO: SEO_FAILED}
 BUSY_RETRY_AFTER = 5  # seconds: a running generation usually ends within this
+GENERATION_UNAVAILABLE = "AI generation is temporarily unavailable. Please try again shortly"
+UNAVAILABLE_RETRY_AFTER = 5  # seconds, as for the database (apps.core.middleware)
+# Enqueueing: each broker connect or command waits at most this long, and is retried once.
+ENQUEUE_TIMEOUT_SECONDS = 2.0
+ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# kombu raises connection and channel errors of any transport as OperationalError.
+BROKER_ERRORS = (kombu.exceptions.OperationalError, OSError)
 
 
 def daily_quota(plan: str) -> int:
@@ -65,7 +73,11 @@ def _check_limits(*, plan: str) -> None:
 
 def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str = "",  # noqa: A002
                           audience: str = "") -> GenerationJob:
-    """Record a job and enqueue it once the row is committed; 429 beyond the tenant's limits."""
+    """Record a job and enqueue it once the row is committed; 429 beyond the tenant's limits.
+
+    503 (GenerationUnavailable) when the broker cannot take the job: the job is then failed at
+    once (it never stays queued) and does not count against the limits. Called inside an outer
+    transaction, the enqueue waits for that commit and a broker failure only fails the job."""
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(f"ai-admission:{connection.schema_name}")])
@@ -73,21 +85,53 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
         job = GenerationJob.objects.create(
             kind=kind, input=input, tone=tone, audience=audience, created_by=user, status=Status.QUEUED
         )
-        transaction.on_commit(partial(_enqueue, job.pk))
+        # A closure, not a functools.partial: Django logs hooks by __qualname__ (see apps.media).
+        transaction.on_commit(lambda: _enqueue(job))
+    if job.status == Status.FAILED and job.error == GENERATION_UNAVAILABLE:
+        raise GenerationUnavailable(GENERATION_UNAVAILABLE, retry_after=UNAVAILABLE_RETRY_AFTER)
     return job
 
 
-def _enqueue(job_id) -> None:
+def _publish(job: GenerationJob) -> None:
+    """Send the job's task on a connection of its own, with socket timeouts and at most one
+    retry: a broker that refuses connections fails in well under a second, one that accepts
+    them and never answers (frozen, a dead proxy) in a few seconds (2 s measured). The app's
+    pooled connections have no socket timeout (such a broker held the request forever) and
+    kombu's default policy retries 3 times."""
     from apps.ai.tasks import run_generation_job
 
+    app = run_generation_job.app
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
+    bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
+    with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
+        run_generation_job.apply_async(args=[str(job.pk)], connection=broker, retry=True,
+                                       retry_policy=ENQUEUE_RETRY_POLICY, **options)
+
+
+def _enqueue(job: GenerationJob) -> None:
+    """Runs on commit. A job the broker did not take is failed at once (never left queued)."""
     try:
-        run_generation_job.apply_async(args=[str(job_id)], **options)
-    except Exception:  # noqa: BLE001 - the broker is down: the job must not stay queued forever
-        logger.exception("could not enqueue AI generation job %s", job_id)
-        job = GenerationJob.objects.filter(pk=job_id).first()
-        if job is not None and not job.is_finished:
-            _finish(job, status=Status.FAILED, error=FAILURE_MESSAGES[job.kind])
+        _publish(job)
+    except BROKER_ERRORS:
+        logger.exception("could not enqueue AI generation job %s: the broker is unavailable", job.pk)
+        _fail_unsent(job, error=GENERATION_UNAVAILABLE)
+    except Exception:
+        logger.exception("could not enqueue AI generation job %s", job.pk)
+        _fail_unsent(job, error=FAILURE_MESSAGES[job.kind])
+        raise
+
+
+def _fail_unsent(job: GenerationJob, *, error: str) -> None:
+    """Fail the job unless a worker already has it (a publish that timed out may still have
+    reached the queue); `job` is updated in place either way."""
+    now = timezone.now()
+    if GenerationJob.objects.filter(pk=job.pk, status=Status.QUEUED).update(
+        status=Status.FAILED, error=error, finished_at=now
+    ):
+        job.status, job.error, job.finished_at = Status.FAILED, error, now
+        notify.job_finished_signal(schema_name=connection.schema_name, job_id=job.pk)
+    else:
+        job.refresh_from_db()
 
 
 @contextmanager

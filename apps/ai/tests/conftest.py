@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import socket
+from contextlib import contextmanager
+
 import pytest
 
 from apps.ai.providers.gemini import GeminiProvider
@@ -59,3 +62,46 @@ def gemini_env(fake_gemini, monkeypatch):
     }.items():
         monkeypatch.setenv(name, value)
     return fake_gemini
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def _celery_broker(url: str):
+    """The Celery app publishing to `url` (its pooled broker connections dropped before and after)."""
+    from config.celery import app
+
+    def drop_pools():
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    before = app.conf.broker_url
+    app.conf.broker_url = url
+    drop_pools()
+    try:
+        yield url
+    finally:
+        app.conf.broker_url = before
+        drop_pools()
+
+
+@pytest.fixture
+def broker_down():
+    """The broker at a closed local port: every publish is refused (Redis stopped)."""
+    with _celery_broker(f"redis://127.0.0.1:{_free_port()}/0") as url:
+        yield url
+
+
+@pytest.fixture
+def broker_silent():
+    """The broker at a port that accepts connections and never answers (Redis frozen, a dead
+    proxy): without socket timeouts a publish would wait forever."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        with _celery_broker(f"redis://127.0.0.1:{listener.getsockname()[1]}/0") as url:
+            yield url

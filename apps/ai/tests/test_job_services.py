@@ -134,6 +134,46 @@ def test_an_unexpected_provider_crash_fails_the_job_with_the_kind_message(tenant
     assert outcome == "failed" and job.error == "Failed to generate blog content"
 
 
+def create(tenant, admin) -> GenerationJob:
+    with schema_context(tenant.schema_name):
+        return services.generation_job_create(user=admin, kind="blog", input={"inputContent": "Sourdough bread"},
+                                              plan="trial")
+
+
+def stored(tenant, job) -> GenerationJob:
+    with schema_context(tenant.schema_name):
+        return GenerationJob.objects.get(pk=job.pk)
+
+
+@pytest.mark.django_db(transaction=True)  # the enqueue runs on commit
+def test_an_enqueue_failing_for_another_reason_fails_the_job_and_is_raised(tenant, admin, monkeypatch):
+    def broken(job):
+        raise TypeError("not serialisable")
+
+    monkeypatch.setattr(services, "_publish", broken)
+    with pytest.raises(TypeError):  # a bug, not an outage: 500, not 503
+        create(tenant, admin)
+    with schema_context(tenant.schema_name):
+        [job] = GenerationJob.objects.all()
+    assert (job.status, job.error) == ("failed", "Failed to generate blog content")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_a_worker_took_despite_a_publish_error_is_left_to_it(tenant, admin, monkeypatch):
+    """The publish timed out after the message reached the queue and a worker started the job:
+    the job is not failed under the worker and the call is not an outage."""
+    import kombu.exceptions
+
+    def reached_the_queue_then_timed_out(job):
+        GenerationJob.objects.filter(pk=job.pk).update(status="running", runs=1)
+        raise kombu.exceptions.OperationalError("Timeout reading from socket")
+
+    monkeypatch.setattr(services, "_publish", reached_the_queue_then_timed_out)
+    job = create(tenant, admin)
+    assert job.status == "running"
+    assert stored(tenant, job).status == "running"
+
+
 def test_stale_jobs_of_every_tenant_are_failed(tenant, other_tenant, admin, settings):
     settings.AI_JOB_STALE_SECONDS = 600
     old = timezone.now() - timedelta(seconds=700)
