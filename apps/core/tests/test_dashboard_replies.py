@@ -1,0 +1,368 @@
+"""The success replies of every dashboard operation, byte for byte.
+
+`dashboard_replies.json` holds the exact body (and status) of one representative request per
+operation, recorded before the success replies were given OpenAPI schemas: documenting a reply
+must not change it (key order, nulls, date formats, number formats, envelopes). Each case runs
+on a fresh company whose rows have fixed names and timestamps; what cannot be fixed is replaced
+by a placeholder before comparing: ids (`<post:published>`), keys and tokens, and timestamps
+written during the request (`<now>`, only in the encoder's exact format, so a format change
+still shows). Re-record deliberately with RECORD_REPLIES=1 after an intended change of a reply.
+
+The second half checks the OpenAPI side: every dashboard operation documents its success
+replies with a named schema, and each recorded reply is valid against it.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from datetime import date, datetime, timedelta
+from datetime import timezone as dt_timezone
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test.client import MULTIPART_CONTENT
+from django.utils import timezone
+from django_tenants.utils import schema_context
+from PIL import Image
+
+from apps.core import testing
+
+GOLDEN = Path(__file__).with_name("dashboard_replies.json")
+RECORD = os.environ.get("RECORD_REPLIES") == "1"
+SUBDOMAIN = "golden"
+PASSWORD = testing.DEFAULT_PASSWORD
+
+# Fixed instants (with microseconds: the encoder keeps milliseconds).
+T0 = datetime(2001, 2, 3, 4, 5, 6, 789123, tzinfo=dt_timezone.utc)
+TODAY = date(2001, 2, 7)  # the analytics' "today" (UTC)
+
+
+def at(minutes: int) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+# --- a company with one row of each kind -----------------------------------------------------------
+class World:
+    def __init__(self, tenant):
+        self.tenant = tenant
+        self.names: dict[str, str] = {}  # exact value -> placeholder
+        self.objects: dict[str, object] = {}
+
+    def keep(self, name: str, obj) -> None:
+        self.objects[name] = obj
+        self.names[str(obj.pk)] = f"<{name}>"
+
+    def id(self, name: str) -> str:
+        return str(self.objects[name].pk)
+
+    def api(self, role: str = "admin") -> testing.Api:
+        return testing.Api(self.tenant, user=self.objects[f"user:{role}"])
+
+
+def build_world(tenant) -> World:
+    from apps.accounts.models import User
+    from apps.ai.models import GenerationJob
+    from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, PageView
+    from apps.content.models import Category, Post, Tag
+    from apps.media.models import Media
+    from tenants.models import Client
+
+    world = World(tenant)
+    Client.objects.filter(pk=tenant.pk).update(created_at=at(0), trial_ends_at=at(60 * 24 * 14))
+    tenant.refresh_from_db()
+    world.names[tenant.api_key] = "<apiKey>"
+    world.names[tenant.preview_key] = "<previewKey>"
+    world.names[str(tenant.uuid)] = "<company>"
+    admin = testing.tenant_admin(tenant)
+    world.keep("user:admin", admin)
+    for minute, role in enumerate(("editor", "author", "viewer"), start=1):
+        world.keep(f"user:{role}", testing.create_user(tenant, role, email=f"{role}@example.com", username=role))
+    with schema_context(tenant.schema_name):
+        for minute, user in enumerate(User.objects.order_by("created_at")):
+            User.objects.filter(pk=user.pk).update(created_at=at(minute))
+        User.objects.filter(role="editor").update(last_login=at(30))
+
+        news = Category.objects.create(name="News", slug="news", description="What happened")
+        empty = Category.objects.create(name="Empty", slug="empty")
+        python = Tag.objects.create(name="Python", slug="python")
+        django_tag = Tag.objects.create(name="Django", slug="django")
+        spare = Tag.objects.create(name="Spare", slug="spare")
+        for name, obj in (("category:news", news), ("category:empty", empty), ("tag:python", python),
+                          ("tag:django", django_tag), ("tag:spare", spare)):
+            world.keep(name, obj)
+
+        photo = Media.objects.create(
+            file_name="photo.png", file_type="image/png", file_size=1234, alt_text="A photo", width=640,
+            height=480, storage_key="placeholder-photo", uploaded_by=world.objects["user:author"],
+        )
+        key = f"{tenant.schema_name}/media/{photo.pk}/photo.png"
+        renditions = {
+            name: {"webp": f"{tenant.schema_name}/media/{photo.pk}/renditions/{width}w.webp",
+                   "original": f"{tenant.schema_name}/media/{photo.pk}/renditions/{width}w.png",
+                   "width": width, "height": width * 3 // 4}
+            for name, width in (("thumbnail", 150), ("small", 320))
+        }
+        Media.objects.filter(pk=photo.pk).update(storage_key=key, renditions=renditions, uploaded_at=at(10),
+                                                 created_at=at(10))
+        orphan = Media.objects.create(
+            file_name="orphan.gif", file_type="image/gif", file_size=99, alt_text="", width=None, height=None,
+            storage_key="placeholder-orphan", uploaded_by=None,
+        )
+        Media.objects.filter(pk=orphan.pk).update(
+            storage_key=f"{tenant.schema_name}/media/{orphan.pk}/orphan.gif", uploaded_at=at(11), created_at=at(11))
+        world.keep("media:photo", photo)
+        world.keep("media:orphan", orphan)
+
+        published = Post.objects.create(
+            title="Hello world", slug="hello-world", custom_slug="hello-world", excerpt="The first post",
+            content="<p>Hello <strong>world</strong></p>", status="published", published_at=at(20),
+            author=world.objects["user:author"], featured_image=photo, video_id="dQw4w9WgXcQ",
+            meta_title="Hello SEO", meta_description="SEO description", canonical_url="https://example.com/hello",
+            focus_keyword="hello", og_title="OG title", og_description="OG description", og_image=photo,
+        )
+        published.categories.set([news])
+        published.tags.set([python, django_tag])
+        draft = Post.objects.create(
+            title="Draft without author", slug="draft-without-author", excerpt="", content="<p>Draft</p>",
+            status="draft", author=None, allow_indexing=False, scheduled_publish_date=at(60 * 24 * 365 * 30),
+            publish_scheduled=True, twitter_image=orphan,
+        )
+        draft.categories.set([news])
+        archived = Post.objects.create(
+            title="Old news", slug="old-news", excerpt="Archived", content="<p>Old</p>", status="archived",
+            published_at=at(5), author=world.objects["user:editor"],
+        )
+        for minute, post in ((21, published), (22, draft), (19, archived)):
+            Post.objects.filter(pk=post.pk).update(created_at=at(minute), updated_at=at(minute + 100))
+        world.keep("post:published", published)
+        world.keep("post:draft", draft)
+        world.keep("post:archived", archived)
+
+        today = TODAY
+        DailyTotal.objects.create(day=today - timedelta(days=1), views=7, unique_visitors=3)
+        DailyTotal.objects.create(day=today - timedelta(days=2), views=2, unique_visitors=2)
+        DailyPostViews.objects.create(day=today - timedelta(days=1), post=published, views=6)
+        DailyPostViews.objects.create(day=today - timedelta(days=2), post=archived, views=2)
+        DailyReferrerViews.objects.create(day=today - timedelta(days=1), source="direct", views=5)
+        DailyReferrerViews.objects.create(day=today - timedelta(days=1), source="news.example.com", views=4)
+        PageView.objects.create(event_id="d:pending", occurred_at=at(60 * 24 * 4), day=today,
+                                page_url="https://site.example.com/hello-world", post_slug="hello-world",
+                                source="search.example.com", visitor_hash="v1")
+
+        admin_user = world.objects["user:admin"]
+        jobs = {
+            "job:seo": dict(kind="seo", status="succeeded", input={"title": "t"},
+                            result={"metaTitle": "Meta", "metaDescription": "Description", "keywords": ["a", "b"]}),
+            "job:failed": dict(kind="blog", status="failed", input={"inputContent": "x" * 20},
+                               error="Gemini API error: 503"),
+            "job:queued": dict(kind="blog", status="queued", input={"inputContent": "x" * 20}),
+        }
+        for name, fields in jobs.items():
+            world.keep(name, GenerationJob.objects.create(created_by=admin_user, **fields))
+    return world
+
+
+def png_bytes() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (30, 120, 200)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def run_job_now(monkeypatch):
+    """generate-* waits for its job: run it here, in the request (no worker in these tests)."""
+    from apps.ai import selectors, services
+
+    def wait(*, job, timeout):
+        services.generation_job_run(job_id=job.pk)
+        job.refresh_from_db()
+        return job
+
+    monkeypatch.setattr(selectors, "generation_job_wait", wait)
+
+
+POST_PAYLOAD = {
+    "postTitle": "Created post", "postContent": "<p>New <em>content</em></p>", "postExcerpt": "New excerpt",
+    "customSlug": "", "postStatus": "draft", "tags": [], "allowIndexing": True, "scheduledPublishDate": "",
+    "videoId": "", "seoMetadata": {"title": "SEO", "description": "Desc", "canonicalUrl": "", "focusKeyword": ""},
+}
+
+# name -> (role, method, path, body); paths and bodies may name objects as {post:published}.
+CASES: dict[str, tuple] = {
+    # accounts
+    "login": (None, "post", "/api/auth/login", {"email": "editor@example.com", "password": PASSWORD}),
+    "me": ("editor", "get", "/api/auth/me", None),
+    "register_user": ("admin", "post", "/api/auth/register-user",
+                      {"username": "newbie", "email": "newbie@example.com", "password": PASSWORD, "role": "author"}),
+    "users_list": ("admin", "get", "/api/users", None),
+    "user_get": ("admin", "get", "/api/users/{user:editor}", None),
+    "user_update": ("admin", "put", "/api/users/{user:viewer}", {"role": "author", "status": "inactive"}),
+    "user_update_own_password": ("editor", "put", "/api/users/{user:editor}", {"password": "another-pass-123"}),
+    "user_delete": ("admin", "delete", "/api/users/{user:viewer}", None),
+    # content
+    "posts_list": ("admin", "get", "/api/posts", None),
+    "posts_list_filtered": ("admin", "get", "/api/posts?status=published&limit=1&category=news&tag=python", None),
+    "posts_list_past_the_end": ("admin", "get", "/api/posts?page=9", None),
+    "post_create": ("admin", "post", "/api/posts/upload",
+                    {**POST_PAYLOAD, "categories": ["{category:news}"], "featuredMediaId": "{media:photo}"}),
+    "post_create_at_collection": ("admin", "post", "/api/posts",
+                                  {**POST_PAYLOAD, "categories": ["{category:news}"],
+                                   "featuredMediaId": "{media:photo}", "tags": ["{tag:spare}"]}),
+    "post_by_slug": ("viewer", "get", "/api/posts/slug/hello-world", None),
+    "post_by_slug_draft": ("viewer", "get", "/api/posts/slug/draft-without-author", None),
+    "post_get": ("viewer", "get", "/api/posts/{post:published}", None),
+    "post_update": ("admin", "put", "/api/posts/{post:published}", {"title": "Hello again", "videoId": None}),
+    "post_delete": ("admin", "delete", "/api/posts/{post:archived}", None),
+    "categories_list": ("viewer", "get", "/api/categories", None),
+    "category_add": ("author", "post", "/api/categories/add", {"name": "Guides", "slug": "Guides!"}),
+    "category_get": ("viewer", "get", "/api/categories/{category:news}", None),
+    "category_update": ("editor", "put", "/api/categories/{category:news}", {"description": ""}),
+    "category_delete": ("editor", "delete", "/api/categories/{category:empty}", None),
+    "tags_list": ("viewer", "get", "/api/tags?page=1&limit=2", None),
+    "tags_list_search": ("viewer", "get", "/api/tags?search=py", None),
+    "tag_add": ("author", "post", "/api/tags/add", {"name": "Rust", "slug": "rust"}),
+    "tag_get": ("viewer", "get", "/api/tags/{tag:python}", None),
+    "tag_update": ("editor", "put", "/api/tags/{tag:python}", {"name": "Python 3"}),
+    "tag_delete": ("editor", "delete", "/api/tags/{tag:spare}", None),
+    "search": ("viewer", "get", "/api/search?q=hello", None),
+    "search_nothing": ("viewer", "get", "/api/search?q=zzzz&types=posts,tags", None),
+    # media
+    "media_list": ("viewer", "get", "/api/media", None),
+    "media_list_search": ("viewer", "get", "/api/media?search=orphan&limit=1", None),
+    "media_upload": ("author", "upload", "/api/media/upload", None),
+    "media_get": ("viewer", "get", "/api/media/{media:photo}", None),
+    "media_update": ("admin", "put", "/api/media/{media:orphan}", {"altText": "Now described"}),
+    "media_delete": ("admin", "delete", "/api/media/{media:orphan}", None),
+    # analytics
+    "track": ("viewer", "post", "/api/analytics/track",
+              {"pageUrl": "https://site.example.com/hello-world", "postSlug": "hello-world"}),
+    "page_views": ("editor", "get", "/api/analytics/page-views?days=3", None),
+    "page_views_by_month": ("editor", "get", "/api/analytics/page-views?days=1&groupBy=month", None),
+    "dashboard_stats": ("editor", "get", "/api/dashboard/stats", None),
+    # ai
+    "generate_blog": ("author", "post", "/api/ai/generate-blog",
+                      {"inputContent": "Remote work productivity tips for small teams", "tone": "casual"}),
+    "generate_seo": ("author", "post", "/api/ai/generate-seo", {"title": "Sourdough bread baking"}),
+    "generate_blog_async": ("author", "post", "/api/ai/generate-blog?async=true",
+                            {"inputContent": "Remote work productivity tips for small teams"}),
+    "job_succeeded": ("admin", "get", "/api/ai/jobs/{job:seo}", None),
+    "job_failed": ("admin", "get", "/api/ai/jobs/{job:failed}", None),
+    "job_queued": ("admin", "get", "/api/ai/jobs/{job:queued}", None),
+    # company settings
+    "client_info_admin": ("admin", "get", "/api/client/info", None),
+    "client_info_viewer": ("viewer", "get", "/api/client/info", None),
+    "client_info_update": ("admin", "put", "/api/client/info",
+                           {"name": "Golden Company", "contactName": "Jo Golden", "contactEmail": "JO@golden.example"}),
+    "client_api_key_rotate": ("admin", "post", "/api/client/api-key/rotate", None),
+    # core
+    "health": (None, "get", "/api/health", None),
+    # root host
+    "register_client": ("root", "post", "/api/auth/register-client", {
+        "companyName": "Fresh Company", "contactName": "Fresh Person", "contactEmail": "fresh@example.com",
+        "subdomain": "fresh-golden", "adminUsername": "fresh", "adminEmail": "fresh@example.com",
+        "adminPassword": PASSWORD}),
+}
+
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job):[a-z]+)\}")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
+_KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request
+# DjangoJSONEncoder's format only: a timestamp in another format is left as it is (and differs).
+_STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
+_MS = re.compile(r'"ms": \d+(?:\.\d+)?')
+
+
+def _fill(value, world: World):
+    if isinstance(value, str):
+        return _REF.sub(lambda m: world.id(m.group(1)), value)
+    if isinstance(value, list):
+        return [_fill(item, world) for item in value]
+    if isinstance(value, dict):
+        return {key: _fill(item, world) for key, item in value.items()}
+    return value
+
+
+def normalise(text: str, world: World) -> str:
+    now = timezone.now()
+
+    def stamp(match):
+        value = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
+        return '"<now>"' if abs(value - now) < timedelta(hours=1) else match.group(0)
+
+    text = _STAMP.sub(stamp, text)
+    for value, name in sorted(world.names.items(), key=lambda item: -len(item[0])):
+        text = text.replace(value, name)
+    text = _TOKEN.sub("<token>", text)
+    text = _KEY.sub(lambda m: f'"{m.group(1)}": "<new key>"', text)
+    text = _UUID.sub("<uuid>", text)
+    return _MS.sub('"ms": "<ms>"', text)
+
+
+def request(world: World, name: str, monkeypatch):
+    role, method, path, body = CASES[name]
+    path, body = _fill(path, world), _fill(body, world)
+    if role == "root":
+        client = testing.Api(None)
+    elif role is None:
+        client = testing.Api(world.tenant)
+    else:
+        client = world.api(role)
+    if name.startswith("generate_") and not name.endswith("_async"):
+        run_job_now(monkeypatch)
+    if method == "upload":
+        data = png_bytes()
+        fields = {"file": SimpleUploadedFile("upload.png", data, content_type="image/png"), "fileName": "upload.png",
+                  "fileType": "image/png", "fileSize": str(len(data)), "altText": "Uploaded"}
+        return client.post(path, fields, content_type=MULTIPART_CONTENT)
+    return getattr(client, method)(path, body)
+
+
+@pytest.fixture
+def world(db, make_tenant, settings, tmp_path, monkeypatch):
+    from apps.analytics import selectors
+
+    monkeypatch.setattr(selectors, "utc_today", lambda: TODAY)
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.AI_PROVIDER = "offline"
+    settings.AI_DAILY_QUOTA = {}
+    settings.AI_DAILY_QUOTA_DEFAULT = 1000
+    from apps.analytics import redis_conn
+
+    redis_conn.reset()
+    return build_world(make_tenant(SUBDOMAIN))
+
+
+def _load() -> dict:
+    return json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_success_reply_is_unchanged(world, name, monkeypatch):
+    response = request(world, name, monkeypatch)
+    got = {"status": response.status_code, "body": normalise(response.content.decode(), world)}
+    assert 200 <= response.status_code < 300, response.content
+    if RECORD:
+        golden = _load()
+        golden[name] = got
+        GOLDEN.write_text(json.dumps(dict(sorted(golden.items())), indent=1, ensure_ascii=False) + "\n")
+        return
+    assert got == _load()[name]
+
+
+def test_every_dashboard_operation_has_a_case():
+    from config.api import dashboard_api
+
+    paths = dashboard_api.get_openapi_schema(path_prefix="/api/")["paths"]
+    covered = set()
+    for _, method, path, _ in CASES.values():
+        method = "post" if method == "upload" else method
+        covered.add((method, path.split("?")[0]))
+    missing = []
+    for template, methods in paths.items():
+        pattern = re.compile("^" + re.sub(r"\\\{[a-z_]+\\\}", r"[^/]+", re.escape(template)) + "$")
+        for method in methods:
+            if not any(m == method and pattern.match(p) for m, p in covered):
+                missing.append(f"{method.upper()} {template}")
+    assert missing == []
