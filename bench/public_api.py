@@ -37,7 +37,7 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 HOST = "bench.localhost"
 SERVER = os.environ.get("BENCH_SERVER", "granian")
 OTHER = "gunicorn" if SERVER == "granian" else "granian"
-TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each)",
+TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each, preloaded: python -m config.serve)",
          "gunicorn": f"gunicorn, {WORKERS} sync workers (--preload)"}
 ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
 SERVER_ENV = {
@@ -138,6 +138,10 @@ def start_server(kind: str, extra_env: dict | None = None, app: str = "apps.publ
     if kind == "gunicorn":
         command = [sys.executable, "-m", "gunicorn", app, "--workers", str(WORKERS), "--worker-class", "sync",
                    "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning", "--preload"]
+    elif app == "apps.public_api.wsgi:application":  # as the image serves it (application preloaded)
+        command = [sys.executable, "-m", "config.serve"]
+        env.update({"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "WEB_WORKERS": str(WORKERS), "WEB_THREADS": "1",
+                    "WEB_ACCESS_LOG": "0", "WEB_LOG_LEVEL": "warning"})
     else:
         command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
                    "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",

@@ -93,13 +93,12 @@ def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
         command = [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
                    "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level",
                    "warning"]
-    else:
-        command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
-                   "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
-                   "--log-level", "warning", "apps.public_api.wsgi:application"]
+    else:  # as the image serves it
+        command = [sys.executable, "-m", "config.serve"]
     process = subprocess.Popen(
         command,
-        cwd=ROOT, env={**SERVER_ENV, **(extra_env or {})}, start_new_session=True,
+        cwd=ROOT, env={**SERVER_ENV, **(extra_env or {}), "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port),
+                       "WEB_WORKERS": str(WORKERS), "WEB_ACCESS_LOG": "0", "WEB_LOG_LEVEL": "warning"}, start_new_session=True,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

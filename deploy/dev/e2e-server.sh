@@ -33,7 +33,6 @@ trap cleanup EXIT INT TERM
 pids+=($!)
 "$BIN/celery" -A config beat --loglevel WARNING --schedule "$CELERY_BEAT_SCHEDULE_FILENAME" &
 pids+=($!)
-"$BIN/granian" --interface wsgi apps.public_api.wsgi:application --host 127.0.0.1 --port "$PORT" --workers 2 \
-  --blocking-threads 1 --no-ws --log-level warning &
+WEB_HOST=127.0.0.1 WEB_PORT="$PORT" WEB_WORKERS=2 WEB_ACCESS_LOG=0 WEB_LOG_LEVEL=warning "$BIN/python" -m config.serve &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -11,9 +11,7 @@ case "${1:-web}" in
         --threads "${WEB_THREADS:-1}" --timeout "${WEB_TIMEOUT:-60}" --max-requests "${WEB_MAX_REQUESTS:-5000}" \
         --max-requests-jitter 500 --preload --access-logfile -
     fi
-    exec granian --interface wsgi apps.public_api.wsgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
-      --workers "${WEB_WORKERS:-2}" --blocking-threads "${WEB_THREADS:-1}" --no-ws --respawn-failed-workers \
-      --workers-max-rss "${WEB_MAX_RSS_MB:-300}" --access-log ;;
+    exec python -m config.serve ;;  # granian, application preloaded (platform/config/serve.py)
   worker)
     exec celery -A config worker --loglevel INFO --queues "${CELERY_TASK_DEFAULT_QUEUE:-cms}" \
       --concurrency "${WORKER_CONCURRENCY:-2}" ;;
