@@ -233,7 +233,9 @@ class Api(NinjaAPI):
         ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
         for methods in schema.get("paths", {}).values():
             for method, operation in methods.items():
-                responses = operation.setdefault("responses", {})
+                # ninja keys statuses by int: a "503" added as text next to a handler's own 503
+                # would be a second "503" in the JSON (the last one wins), hiding the handler's.
+                responses = operation["responses"] = {str(k): v for k, v in operation.get("responses", {}).items()}
                 for status in sorted(error_statuses(method, operation)):
                     responses.setdefault(str(status), {
                         "description": ERROR_DESCRIPTIONS[status],

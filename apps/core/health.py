@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
+from apps.core.schemas import ErrorOut, HealthOut
+
 router = Router(tags=["health"])
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
 
@@ -64,7 +66,9 @@ def _run(name: str, fn) -> dict:
         return {"status": "down", "error": exc.__class__.__name__}
 
 
-@router.get("/health", auth=None, response={200: dict, 503: dict})
+# 503: the checks' report; or the error envelope when the database is down on a tenant host (the
+# company cannot be looked up before the checks run).
+@router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
 def health(request):
     checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
     healthy = all(check["status"] == "ok" for check in checks.values())

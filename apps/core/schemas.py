@@ -1,7 +1,8 @@
-from typing import Literal
+from typing import Any, Literal
 
-from ninja import Schema
-from pydantic import ConfigDict
+from ninja import Field, Schema
+from ninja.schema import DjangoGetter
+from pydantic import ConfigDict, model_validator
 
 
 class InSchema(Schema):
@@ -11,15 +12,76 @@ class InSchema(Schema):
     model_config = ConfigDict(validate_default=True)
 
 
-class MessageOut(Schema):
-    success: bool = True
+# --- replies -------------------------------------------------------------------------------------
+class OutSchema(Schema):
+    """Reply schemas: the success bodies of API.md, declared in the order their keys are sent.
+
+    - An instance of the very class is kept as it is when a reply is validated (pydantic's own rule
+      for model instances; ninja's Schema reads it again, field by field), so a reply assembled
+      from parts built by `from_*` helpers is validated once, not once per level.
+    - In the OpenAPI document every field is `required`, defaults included (they are always
+      sent), except the ones declared with `omitted()`.
+    """
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _run_root_validator(cls, values, handler, info):  # replaces ninja's Schema validator
+        if type(values) is cls:
+            return values
+        return handler(DjangoGetter(values, cls, info.context))
+
+
+def _is_none(value) -> bool:
+    return value is None
+
+
+def omitted(**kwargs) -> Any:
+    """A key that some replies leave out: not `required` in OpenAPI, never sent as null (a field
+    left unset is dropped from the reply)."""
+    return Field(None, exclude_if=_is_none, **kwargs)
+
+
+class MessageOut(OutSchema):
+    success: Literal[True] = True
     message: str
+
+
+class PaginationOut(OutSchema):
+    """apps.core.pagination.Page.meta()"""
+
+    total: int
+    totalPages: int
+    currentPage: int
+    limit: int
+
+
+class HealthCheckOut(OutSchema):
+    status: Literal["ok", "down"]
+    ms: float = omitted(description="Duration of the check (when it answered)")
+    error: str = omitted(description="The exception's class (when it did not)")
+
+
+class HealthChecksOut(OutSchema):
+    database: HealthCheckOut
+    redis: HealthCheckOut
+    broker: HealthCheckOut
+    storage: HealthCheckOut
+
+
+class HealthOut(OutSchema):
+    """GET /api/health: 200 when every check answered, else 503 with the same body."""
+
+    success: bool
+    status: Literal["ok", "degraded"]
+    checks: HealthChecksOut
 
 
 class ErrorOut(Schema):
     """The error envelope (API.md). Every operation's OpenAPI entry documents it for its 4xx
     (apps.core.api.Api); handlers name it for the other statuses they answer with it, e.g.
-    `response={201: dict, 503: ErrorOut}`."""
+    `response={201: PostSavedOut, 503: ErrorOut}`."""
 
     success: Literal[False] = False
     message: str
