@@ -2,10 +2,22 @@ from django.db import connection
 from ninja import Router
 
 from apps.accounts import selectors, services
-from apps.accounts.schemas import LoginIn, LoginOut, SessionUserOut, UserCreateIn, UserOut, UserUpdateIn
+from apps.accounts.schemas import (
+    LoginIn,
+    LoginOut,
+    SessionUserOut,
+    UserCreatedOut,
+    UserCreateIn,
+    UserListOut,
+    UserOut,
+    UserReplyOut,
+    UserUpdatedOut,
+    UserUpdateIn,
+)
 from apps.accounts.tokens import token_issue
 from apps.core.permissions import require
 from apps.core.ratelimit import client_ip
+from apps.core.schemas import MessageOut
 
 auth_router = Router(tags=["auth"])
 users_router = Router(tags=["users"])
@@ -26,48 +38,49 @@ def login(request, payload: LoginIn):
     )
 
 
-@auth_router.get("/me")
+@auth_router.get("/me", response=UserReplyOut)
 def me(request):
-    return {"success": True, "user": UserOut.from_user(request.auth)}
+    return UserReplyOut(user=UserOut.from_user(request.auth))
 
 
-@auth_router.post("/register-user", response={201: dict})
+@auth_router.post("/register-user", response={201: UserCreatedOut})
 def register_user(request, payload: UserCreateIn):
     require(request.auth, "users.manage", ADMIN_ONLY)
     user = services.user_create(
         username=payload.username, email=payload.email, password=payload.password, role=payload.role
     )
-    return 201, {"success": True, "message": "User created successfully", "user": UserOut.from_user(user)}
+    return UserCreatedOut(message="User created successfully", user=UserOut.from_user(user))
 
 
-@users_router.get("")
+@users_router.get("", response=UserListOut)
 def list_users(request):
     require(request.auth, "users.manage", ADMIN_ONLY)
-    return {"success": True, "users": [UserOut.from_user(user) for user in selectors.user_list()]}
+    return UserListOut(users=[UserOut.from_user(user) for user in selectors.user_list()])
 
 
-@users_router.get("/{user_id}")
+@users_router.get("/{user_id}", response=UserReplyOut)
 def get_user(request, user_id: str):
     user = selectors.user_get(user_id)
     if user.pk != request.auth.pk:
         require(request.auth, "users.manage", services.CANNOT_VIEW)
-    return {"success": True, "user": UserOut.from_user(user)}
+    return UserReplyOut(user=UserOut.from_user(user))
 
 
-@users_router.put("/{user_id}")
+@users_router.put("/{user_id}", response=UserUpdatedOut)
 def update_user(request, user_id: str, payload: UserUpdateIn):
     user = selectors.user_get(user_id)
     changed_own_password = user.pk == request.auth.pk and bool(payload.password)
     user = services.user_update(actor=request.auth, user=user, **payload.dict())
-    body = {"success": True, "message": "User updated successfully", "user": UserOut.from_user(user)}
+    fresh = {}
     if changed_own_password:
         # Older tokens stopped working; hand the caller a fresh one so they stay signed in.
-        body["token"], body["expiresIn"] = token_issue(user=user, schema_name=connection.schema_name)
-    return body
+        token, expires_in = token_issue(user=user, schema_name=connection.schema_name)
+        fresh = {"token": token, "expiresIn": expires_in}
+    return UserUpdatedOut(message="User updated successfully", user=UserOut.from_user(user), **fresh)
 
 
-@users_router.delete("/{user_id}")
+@users_router.delete("/{user_id}", response=MessageOut)
 def delete_user(request, user_id: str):
     user = selectors.user_get(user_id)
     services.user_delete(actor=request.auth, user=user)
-    return {"success": True, "message": "User deleted successfully"}
+    return MessageOut(message="User deleted successfully")

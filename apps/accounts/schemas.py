@@ -1,11 +1,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
-from ninja import Schema
-
-from apps.core.schemas import InSchema
 from pydantic import field_validator
+
+from apps.core.schemas import InSchema, OutSchema, omitted
 
 from apps.core.permissions import Role
 from apps.core.validation import clean_email, clean_password, clean_username
@@ -30,13 +30,19 @@ class LoginIn(InSchema):
         return value
 
 
-class UserOut(Schema):
+RoleName = Literal["admin", "editor", "author", "viewer"]
+StatusName = Literal["active", "inactive", "suspended"]
+
+
+class UserOut(OutSchema):
+    """The User object of API.md (`id` and `userId` are the same value)."""
+
     id: str
     userId: str
     username: str
     email: str
-    role: str
-    status: str
+    role: RoleName
+    status: StatusName
     lastLogin: datetime | None
     createdAt: datetime
 
@@ -48,18 +54,43 @@ class UserOut(Schema):
         )
 
 
-class SessionUserOut(Schema):
+class SessionUserOut(OutSchema):
     userId: str
     username: str
-    role: str
+    role: RoleName
 
 
-class LoginOut(Schema):
-    success: bool = True
+class LoginOut(OutSchema):
+    success: Literal[True] = True
     message: str
     token: str
-    expiresIn: int
+    expiresIn: int  # seconds
     user: SessionUserOut
+
+
+class UserReplyOut(OutSchema):
+    """GET auth/me, GET users/{id}"""
+
+    success: Literal[True] = True
+    user: UserOut
+
+
+class UserListOut(OutSchema):
+    success: Literal[True] = True
+    users: list[UserOut]
+
+
+class UserCreatedOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    user: UserOut
+
+
+class UserUpdatedOut(UserCreatedOut):
+    """A user who changed their own password gets a fresh token (older ones stopped working)."""
+
+    token: str = omitted()
+    expiresIn: int = omitted()
 
 
 ROLE_VALUES = [role.value for role in Role]
