@@ -10,18 +10,31 @@ from ninja import Query, Router, Schema
 from apps.content import selectors, services
 from apps.content.schemas import (
     CategoryIn,
+    CategoryListOut,
     CategoryOut,
+    CategoryReplyOut,
+    CategorySavedOut,
     CategoryUpdateIn,
+    PostBySlugOut,
     PostCreateIn,
+    PostListOut,
     PostOut,
+    PostReplyOut,
+    PostSavedOut,
     PostSummaryOut,
     PostUpdateIn,
+    SearchOut,
+    SearchResultsOut,
     TagIn,
+    TagListOut,
     TagOut,
+    TagReplyOut,
+    TagSavedOut,
     TagUpdateIn,
 )
 from apps.core.pagination import page_params
 from apps.core.permissions import require
+from apps.core.schemas import MessageOut, PaginationOut
 
 posts_router = Router(tags=["posts"])
 categories_router = Router(tags=["categories"])
@@ -42,7 +55,7 @@ class PostListQuery(Schema):
     tag: str | None = None
 
 
-@posts_router.get("")
+@posts_router.get("", response=PostListOut)
 def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
     queryset = selectors.post_list(
@@ -50,88 +63,80 @@ def list_posts(request, filters: Query[PostListQuery]):
     )
     total = queryset.count()
     posts = list(queryset[page.offset: page.offset + page.limit]) if total > page.offset else []
-    return {
-        "success": True,
-        "posts": PostSummaryOut.many(posts),
-        "page": page.page,
-        "limit": page.limit,
-        "totalPosts": total,
-        "pagination": page.meta(total),
-    }
+    return PostListOut(
+        posts=PostSummaryOut.many(posts),
+        page=page.page,
+        limit=page.limit,
+        totalPosts=total,
+        pagination=PaginationOut(**page.meta(total)),
+    )
 
 
 def _create_post(request, payload: PostCreateIn):
     post = services.post_create(author=request.auth, **payload.service_kwargs())
-    return 201, {"success": True, "message": "Post created successfully", "post": PostOut.from_post(
-        selectors.post_get(post.pk)
-    )}
+    return PostSavedOut(message="Post created successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
 
 
 # Declared before "/{post_id}": Django tries the URL patterns in order.
-posts_router.post("/upload", response={201: dict})(_create_post)
-posts_router.post("", response={201: dict}, operation_id="create_post_at_collection")(_create_post)
+posts_router.post("/upload", response={201: PostSavedOut})(_create_post)
+posts_router.post("", response={201: PostSavedOut}, operation_id="create_post_at_collection")(_create_post)
 
 
-@posts_router.get("/slug/{slug}")
+@posts_router.get("/slug/{slug}", response=PostBySlugOut)
 def get_post_by_slug(request, slug: str):
-    post = selectors.post_get_by_slug(slug)
-    return {"success": True, **PostOut.from_post(post).model_dump()}
+    return PostBySlugOut.from_post(selectors.post_get_by_slug(slug))
 
 
-@posts_router.get("/{post_id}")
+@posts_router.get("/{post_id}", response=PostReplyOut)
 def get_post(request, post_id: str):
-    return {"success": True, "post": PostOut.from_post(selectors.post_get(post_id))}
+    return PostReplyOut(post=PostOut.from_post(selectors.post_get(post_id)))
 
 
-@posts_router.put("/{post_id}")
+@posts_router.put("/{post_id}", response=PostSavedOut)
 def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
     post = services.post_update(actor=request.auth, post=post, **payload.service_kwargs())
-    return {"success": True, "message": "Post updated successfully", "post": PostOut.from_post(
-        selectors.post_get(post.pk)
-    )}
+    return PostSavedOut(message="Post updated successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
 
 
-@posts_router.delete("/{post_id}")
+@posts_router.delete("/{post_id}", response=MessageOut)
 def delete_post(request, post_id: str):
     services.post_delete(actor=request.auth, post=selectors.post_get(post_id))
-    return {"success": True, "message": "Post deleted successfully"}
+    return MessageOut(message="Post deleted successfully")
 
 
 # --- categories ----------------------------------------------------------------------------------
-@categories_router.get("")
+@categories_router.get("", response=CategoryListOut)
 def list_categories(request):
-    return {"success": True, "categories": [CategoryOut.from_category(c) for c in selectors.category_list()]}
+    return CategoryListOut(categories=[CategoryOut.from_category(c) for c in selectors.category_list()])
 
 
-@categories_router.post("/add", response={201: dict})
+@categories_router.post("/add", response={201: CategorySavedOut})
 def add_category(request, payload: CategoryIn):
     require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
     category = services.category_create(name=payload.name, slug=payload.slug, description=payload.description)
-    return 201, {"success": True, "message": "Category created successfully",
-                 "category": CategoryOut.from_category(category)}
+    return CategorySavedOut(message="Category created successfully", category=CategoryOut.from_category(category))
 
 
-@categories_router.get("/{category_id}")
+@categories_router.get("/{category_id}", response=CategoryReplyOut)
 def get_category(request, category_id: str):
-    return {"success": True, "category": CategoryOut.from_category(selectors.category_get(category_id))}
+    return CategoryReplyOut(category=CategoryOut.from_category(selectors.category_get(category_id)))
 
 
-@categories_router.put("/{category_id}")
+@categories_router.put("/{category_id}", response=CategorySavedOut)
 def update_category(request, category_id: str, payload: CategoryUpdateIn):
     category = selectors.category_get(category_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     category = services.category_update(category=category, **payload.dict(exclude_none=True))
-    return {"success": True, "message": "Category updated successfully",
-            "category": CategoryOut.from_category(category)}
+    return CategorySavedOut(message="Category updated successfully", category=CategoryOut.from_category(category))
 
 
-@categories_router.delete("/{category_id}")
+@categories_router.delete("/{category_id}", response=MessageOut)
 def delete_category(request, category_id: str):
     category = selectors.category_get(category_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     services.category_delete(category=category)
-    return {"success": True, "message": "Category deleted successfully"}
+    return MessageOut(message="Category deleted successfully")
 
 
 # --- tags ----------------------------------------------------------------------------------------
@@ -141,46 +146,42 @@ class TagListQuery(Schema):
     search: str | None = None
 
 
-@tags_router.get("")
+@tags_router.get("", response=TagListOut)
 def list_tags(request, filters: Query[TagListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=1000)
     queryset = selectors.tag_list(search=filters.search)
     total = queryset.count()
     tags = list(queryset[page.offset: page.offset + page.limit]) if total > page.offset else []
-    return {
-        "success": True,
-        "tags": [TagOut.from_tag(tag) for tag in tags],
-        "pagination": page.meta(total),
-        "total": total,
-    }
+    return TagListOut(tags=[TagOut.from_tag(tag) for tag in tags], pagination=PaginationOut(**page.meta(total)),
+                      total=total)
 
 
-@tags_router.post("/add", response={201: dict})
+@tags_router.post("/add", response={201: TagSavedOut})
 def add_tag(request, payload: TagIn):
     require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
     tag = services.tag_create(name=payload.name, slug=payload.slug)
-    return 201, {"success": True, "message": "Tag created successfully", "tag": TagOut.from_tag(tag)}
+    return TagSavedOut(message="Tag created successfully", tag=TagOut.from_tag(tag))
 
 
-@tags_router.get("/{tag_id}")
+@tags_router.get("/{tag_id}", response=TagReplyOut)
 def get_tag(request, tag_id: str):
-    return {"success": True, "tag": TagOut.from_tag(selectors.tag_get(tag_id))}
+    return TagReplyOut(tag=TagOut.from_tag(selectors.tag_get(tag_id)))
 
 
-@tags_router.put("/{tag_id}")
+@tags_router.put("/{tag_id}", response=TagSavedOut)
 def update_tag(request, tag_id: str, payload: TagUpdateIn):
     tag = selectors.tag_get(tag_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     tag = services.tag_update(tag=tag, **payload.dict(exclude_none=True))
-    return {"success": True, "message": "Tag updated successfully", "tag": TagOut.from_tag(tag)}
+    return TagSavedOut(message="Tag updated successfully", tag=TagOut.from_tag(tag))
 
 
-@tags_router.delete("/{tag_id}")
+@tags_router.delete("/{tag_id}", response=MessageOut)
 def delete_tag(request, tag_id: str):
     tag = selectors.tag_get(tag_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     services.tag_delete(tag=tag)
-    return {"success": True, "message": "Tag deleted successfully"}
+    return MessageOut(message="Tag deleted successfully")
 
 
 # --- search --------------------------------------------------------------------------------------
@@ -191,20 +192,19 @@ class SearchQueryParams(Schema):
     dateRange: str | None = None
 
 
-@search_router.get("")
+@search_router.get("", response=SearchOut)
 def search(request, params: Query[SearchQueryParams]):
     results = selectors.content_search(
         query=params.q, types=params.types, status=params.status, date_range=params.dateRange
     )
-    return {
-        "success": True,
-        "query": (params.q or "").strip(),
-        "results": {
-            "posts": PostSummaryOut.many(results["posts"]),
-            "categories": [CategoryOut.from_category(category) for category in results["categories"]],
-            "tags": [TagOut.from_tag(tag) for tag in results["tags"]],
-        },
-    }
+    return SearchOut(
+        query=(params.q or "").strip(),
+        results=SearchResultsOut(
+            posts=PostSummaryOut.many(results["posts"]),
+            categories=[CategoryOut.from_category(category) for category in results["categories"]],
+            tags=[TagOut.from_tag(tag) for tag in results["tags"]],
+        ),
+    )
 
 
 ROUTES = [

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timezone as dt_timezone
+from typing import Literal
 from urllib.parse import parse_qs, urlparse
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from ninja import Schema
 from pydantic import StrictBool, field_validator, model_validator
 
 from apps.core.html import is_blank_html
-from apps.core.schemas import InSchema
+from apps.core.schemas import InSchema, OutSchema, PaginationOut
 from apps.core.validation import clean_required, clean_url, text
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
@@ -157,18 +157,18 @@ def media_urls():
     return MediaUrls.current()
 
 
-class AuthorOut(Schema):
+class AuthorOut(OutSchema):
     id: str
     username: str
 
 
-class TermRefOut(Schema):
+class TermRefOut(OutSchema):
     id: str
     name: str
     slug: str
 
 
-class FeaturedImageOut(Schema):
+class FeaturedImageOut(OutSchema):
     id: str
     spacesKey: str
     altText: str
@@ -179,12 +179,15 @@ def _terms(items) -> list[TermRefOut]:
     return [TermRefOut(id=str(item.id), name=item.name, slug=item.slug) for item in items]
 
 
-class PostSummaryOut(Schema):
+PostStatusName = Literal["draft", "published", "archived"]
+
+
+class PostSummaryOut(OutSchema):
     id: str
     title: str
     slug: str
     excerpt: str
-    status: str
+    status: PostStatusName
     createdAt: datetime
     publishedAt: datetime | None
     author: AuthorOut | None
@@ -268,7 +271,7 @@ class PostOut(PostSummaryOut):
         )
 
 
-class CategoryOut(Schema):
+class CategoryOut(OutSchema):
     id: str
     name: str
     slug: str
@@ -283,7 +286,7 @@ class CategoryOut(Schema):
         )
 
 
-class TagOut(Schema):
+class TagOut(OutSchema):
     id: str
     name: str
     slug: str
@@ -292,6 +295,85 @@ class TagOut(Schema):
     @staticmethod
     def from_tag(tag) -> "TagOut":
         return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0))
+
+
+# --- replies (API.md; keys in the order they are sent) --------------------------------------------
+class _Success(OutSchema):
+    success: Literal[True] = True
+
+
+class PostListOut(OutSchema):
+    success: Literal[True] = True
+    posts: list[PostSummaryOut]
+    page: int
+    limit: int
+    totalPosts: int
+    pagination: PaginationOut
+
+
+class PostReplyOut(OutSchema):
+    """GET posts/{id}"""
+
+    success: Literal[True] = True
+    post: PostOut
+
+
+class PostSavedOut(OutSchema):
+    """POST posts/upload (201), PUT posts/{id}"""
+
+    success: Literal[True] = True
+    message: str
+    post: PostOut
+
+
+class PostBySlugOut(PostOut, _Success):
+    """GET posts/slug/{slug}: the Post object at the top level, `success` first."""
+
+
+class CategoryListOut(OutSchema):
+    success: Literal[True] = True
+    categories: list[CategoryOut]
+
+
+class CategoryReplyOut(OutSchema):
+    success: Literal[True] = True
+    category: CategoryOut
+
+
+class CategorySavedOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    category: CategoryOut
+
+
+class TagListOut(OutSchema):
+    success: Literal[True] = True
+    tags: list[TagOut]
+    pagination: PaginationOut
+    total: int
+
+
+class TagReplyOut(OutSchema):
+    success: Literal[True] = True
+    tag: TagOut
+
+
+class TagSavedOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    tag: TagOut
+
+
+class SearchResultsOut(OutSchema):
+    posts: list[PostSummaryOut]
+    categories: list[CategoryOut]
+    tags: list[TagOut]
+
+
+class SearchOut(OutSchema):
+    success: Literal[True] = True
+    query: str  # (+) the query as searched (trimmed)
+    results: SearchResultsOut
 
 
 # --- input: posts --------------------------------------------------------------------------------
