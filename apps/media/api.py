@@ -6,33 +6,33 @@ from ninja import File, Form, Router
 from ninja.files import UploadedFile
 
 from apps.core.pagination import page_params
+from apps.core.schemas import MessageOut, PaginationOut
 from apps.media import selectors, services
-from apps.media.schemas import MediaUpdateIn, media_out
+from apps.media.schemas import MediaListOut, MediaReplyOut, MediaSavedOut, MediaUpdateIn, media_out
 from apps.media.storage import MediaUrls
 
 router = Router(tags=["media"])
 
 
-@router.get("")
+@router.get("", response=MediaListOut)
 def list_media(request, page: int | None = None, limit: int | None = None, search: str = ""):
     params = page_params(page, limit, default_limit=20, max_limit=100)
     queryset = selectors.media_list(search=search)
     total = queryset.count()
     rows = list(queryset[params.offset : params.offset + params.limit]) if total else []
     urls = MediaUrls.current()
-    meta = params.meta(total)
-    return {
-        "success": True,
-        "media": [media_out(media, urls) for media in rows],
-        "page": params.page,
-        "limit": params.limit,
-        "totalItems": total,
-        "totalPages": meta["totalPages"],
-        "pagination": meta,
-    }
+    meta = PaginationOut(**params.meta(total))
+    return MediaListOut(
+        media=[media_out(media, urls) for media in rows],
+        page=params.page,
+        limit=params.limit,
+        totalItems=total,
+        totalPages=meta.totalPages,
+        pagination=meta,
+    )
 
 
-@router.post("/upload", response={201: dict})
+@router.post("/upload", response={201: MediaSavedOut})
 def upload_media(
     request,
     file: File[UploadedFile],
@@ -42,25 +42,25 @@ def upload_media(
     altText: Form[str] = "",  # noqa: N803
 ):
     media = services.media_upload(uploaded_file=file, file_name=fileName, alt_text=altText, uploaded_by=request.auth)
-    return 201, {"success": True, "message": "File uploaded successfully", "media": media_out(media, MediaUrls.current())}
+    return MediaSavedOut(message="File uploaded successfully", media=media_out(media, MediaUrls.current()))
 
 
-@router.get("/{media_id}")
+@router.get("/{media_id}", response=MediaReplyOut)
 def get_media(request, media_id: str):
     media = selectors.media_get(media_id)
-    return {"success": True, "media": media_out(media, MediaUrls.current())}
+    return MediaReplyOut(media=media_out(media, MediaUrls.current()))
 
 
-@router.put("/{media_id}")
+@router.put("/{media_id}", response=MediaSavedOut)
 def update_media(request, media_id: str, payload: MediaUpdateIn):
     media = services.media_update(actor=request.auth, media_id=media_id, alt_text=payload.altText)
-    return {"success": True, "message": "Media updated successfully", "media": media_out(media, MediaUrls.current())}
+    return MediaSavedOut(message="Media updated successfully", media=media_out(media, MediaUrls.current()))
 
 
-@router.delete("/{media_id}")
+@router.delete("/{media_id}", response=MessageOut)
 def delete_media(request, media_id: str):
     services.media_delete(actor=request.auth, media_id=media_id)
-    return {"success": True, "message": "Media deleted successfully"}
+    return MessageOut(message="Media deleted successfully")
 
 
 ROUTES = [("/media", router)]

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
-from ninja import Schema
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema
+from apps.core.schemas import InSchema, OutSchema, PaginationOut
 from apps.core.validation import text
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
@@ -31,13 +31,24 @@ class MediaUpdateIn(InSchema):
         return clean_alt_text(value)
 
 
-class UploaderOut(Schema):
+class UploaderOut(OutSchema):
+    """Nulls once the uploader's account is deleted."""
+
     id: str | None
     username: str | None
 
 
-class MediaOut(Schema):
-    """The Media object of API.md (documentation of what `media_out` returns)."""
+class RenditionsOut(OutSchema):
+    """URLs of the resized copies; null until the rendition task has made them."""
+
+    thumbnail: str | None
+    small: str | None
+    medium: str | None
+    large: str | None
+
+
+class MediaOut(OutSchema):
+    """The Media object of API.md (built by `media_out`)."""
 
     id: str
     fileName: str
@@ -49,15 +60,38 @@ class MediaOut(Schema):
     spacesKey: str
     link: str
     cdnUrl: str
-    renditions: dict[str, str | None]
-    renditionsOriginalFormat: dict[str, str | None]
+    renditions: RenditionsOut  # WebP
+    renditionsOriginalFormat: RenditionsOut  # (+) in the original's format
     uploadedBy: UploaderOut
     uploadedAt: datetime
     createdAt: datetime
 
 
-def media_out(media: Media, urls: MediaUrls) -> dict:
-    """Media as JSON. `renditions` are WebP URLs (null until the rendition task made them);
+class MediaListOut(OutSchema):
+    success: Literal[True] = True
+    media: list[MediaOut]
+    page: int
+    limit: int
+    totalItems: int
+    totalPages: int
+    pagination: PaginationOut  # (+)
+
+
+class MediaReplyOut(OutSchema):
+    success: Literal[True] = True
+    media: MediaOut
+
+
+class MediaSavedOut(OutSchema):
+    """POST media/upload (201), PUT media/{id}"""
+
+    success: Literal[True] = True
+    message: str
+    media: MediaOut
+
+
+def media_out(media: Media, urls: MediaUrls) -> MediaOut:
+    """The Media object of a row. `renditions` are WebP URLs (null until the rendition task made them);
     `renditionsOriginalFormat` (+) the same sizes in the original's format."""
     webp: dict[str, str | None] = dict.fromkeys(RENDITION_NAMES)
     original: dict[str, str | None] = dict.fromkeys(RENDITION_NAMES)
@@ -67,20 +101,20 @@ def media_out(media: Media, urls: MediaUrls) -> dict:
             webp[name] = urls.cdn(entry["webp"])
             original[name] = urls.cdn(entry.get("original") or entry["webp"])
     user = media.uploaded_by
-    return {
-        "id": str(media.id),
-        "fileName": media.file_name,
-        "fileType": media.file_type,
-        "fileSize": media.file_size,
-        "altText": media.alt_text,
-        "width": media.width,
-        "height": media.height,
-        "spacesKey": media.storage_key,
-        "link": urls.link(media.storage_key),
-        "cdnUrl": urls.cdn(media.storage_key),
-        "renditions": webp,
-        "renditionsOriginalFormat": original,
-        "uploadedBy": {"id": str(user.id) if user else None, "username": user.username if user else None},
-        "uploadedAt": media.uploaded_at,
-        "createdAt": media.created_at,
-    }
+    return MediaOut(
+        id=str(media.id),
+        fileName=media.file_name,
+        fileType=media.file_type,
+        fileSize=media.file_size,
+        altText=media.alt_text,
+        width=media.width,
+        height=media.height,
+        spacesKey=media.storage_key,
+        link=urls.link(media.storage_key),
+        cdnUrl=urls.cdn(media.storage_key),
+        renditions=webp,
+        renditionsOriginalFormat=original,
+        uploadedBy={"id": str(user.id) if user else None, "username": user.username if user else None},
+        uploadedAt=media.uploaded_at,
+        createdAt=media.created_at,
+    )
