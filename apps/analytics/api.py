@@ -6,7 +6,7 @@ from ninja import Router
 
 from apps.analytics import selectors, services
 from apps.analytics.privacy import clean_ip
-from apps.analytics.schemas import TrackIn, clean_days, clean_group_by
+from apps.analytics.schemas import DashboardStatsOut, PageViewsOut, TrackIn, TrackOut, clean_days, clean_group_by
 from apps.core.permissions import require
 from apps.core.ratelimit import client_ip
 
@@ -34,23 +34,22 @@ def track_request(request, payload: TrackIn) -> dict:
     return {"success": recorded} if recorded else {"success": False, "message": "Page view not recorded"}
 
 
-@analytics_router.post("/track")
+@analytics_router.post("/track", response=TrackOut)
 def track(request, payload: TrackIn):
     return track_request(request, payload)
 
 
-@analytics_router.get("/page-views")
+@analytics_router.get("/page-views", response=PageViewsOut)
 def page_views(request, days: int | None = None, groupBy: str | None = None):  # noqa: N803 - wire name
     require(request.auth, "analytics.read", STATS_DENIED)
     data = selectors.page_views(days=clean_days(days), group_by=clean_group_by(groupBy))
-    return {"success": True, "message": "Page views retrieved successfully", "data": data}
+    return PageViewsOut(message="Page views retrieved successfully", data=data)
 
 
-@dashboard_router.get("/stats")
+@dashboard_router.get("/stats", response=DashboardStatsOut)
 def stats(request):
     require(request.auth, "analytics.read", STATS_DENIED)
-    return {"success": True, "message": "Dashboard statistics retrieved successfully",
-            "data": selectors.dashboard_stats()}
+    return DashboardStatsOut(message="Dashboard statistics retrieved successfully", data=selectors.dashboard_stats())
 
 
 ROUTES = [("/analytics", analytics_router), ("/dashboard", dashboard_router)]

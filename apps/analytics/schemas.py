@@ -1,10 +1,14 @@
-"""Input of the analytics endpoints (API.md: analytics/track, analytics/page-views)."""
+"""Input and replies of the analytics endpoints (API.md: analytics/track, analytics/page-views,
+dashboard/stats)."""
 from __future__ import annotations
 
-from pydantic import field_validator
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field, field_validator
 
 from apps.core.errors import ValidationFailed
-from apps.core.schemas import InSchema
+from apps.core.schemas import InSchema, OutSchema, omitted
 from apps.core.validation import clean_required, text
 
 PAGE_URL_REQUIRED = "Page URL is required"
@@ -50,3 +54,101 @@ def clean_group_by(value: str | None) -> str:
     if group_by not in GROUP_BY_CHOICES:
         raise ValidationFailed(GROUP_BY_INVALID, field="groupBy")
     return group_by
+
+
+# --- replies (keys in the order they are sent) ---------------------------------------------------
+class TrackOut(OutSchema):
+    """`success` is false (still 200) only when neither Redis nor PostgreSQL took the page view."""
+
+    success: bool
+    message: str = omitted()
+
+
+class PageViewsSummaryOut(OutSchema):
+    totalViews: int
+    uniqueVisitors: int
+    viewedPosts: int
+
+
+class TimelinePointOut(OutSchema):
+    date: str = Field(json_schema_extra={"format": "date"})  # the first day of the bucket (UTC)
+    views: int
+    uniqueVisitors: int
+
+
+class PostViewsOut(OutSchema):
+    title: str
+    slug: str
+    views: int
+
+
+class TopContentOut(OutSchema):
+    posts: list[PostViewsOut]
+
+
+class ReferrerViewsOut(OutSchema):
+    source: str  # the referring host, or "direct"
+    views: int
+
+
+class TrafficSourcesOut(OutSchema):
+    referrers: list[ReferrerViewsOut]
+
+
+class PageViewsDataOut(OutSchema):
+    summary: PageViewsSummaryOut
+    timeline: list[TimelinePointOut]  # (+)
+    topContent: TopContentOut
+    trafficSources: TrafficSourcesOut
+
+
+class PageViewsOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    data: PageViewsDataOut
+
+
+class StatsOverviewOut(OutSchema):
+    totalPosts: int
+    publishedPosts: int
+    draftPosts: int
+    totalCategories: int
+    totalTags: int
+    totalUsers: int
+    totalMedia: int
+
+
+class CategoryPostsOut(OutSchema):
+    name: str
+    slug: str
+    postCount: int
+
+
+class StatsAnalyticsOut(OutSchema):
+    postsThisMonth: int
+    postsLastMonth: int
+    growthPercentage: float  # one decimal
+    topCategories: list[CategoryPostsOut]
+
+
+class RecentPostOut(OutSchema):
+    id: str
+    title: str
+    status: Literal["draft", "published", "archived"]
+    publishedAt: datetime | None
+
+
+class RecentActivityOut(OutSchema):
+    recentPosts: list[RecentPostOut]
+
+
+class DashboardStatsDataOut(OutSchema):
+    overview: StatsOverviewOut
+    analytics: StatsAnalyticsOut
+    recentActivity: RecentActivityOut
+
+
+class DashboardStatsOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    data: DashboardStatsDataOut
