@@ -12,12 +12,17 @@ from apps.ai.schemas import (
     STILL_RUNNING,
     SUCCESS_MESSAGES,
     AsyncQuery,
+    BlogGeneratedOut,
     BlogGenerateIn,
+    JobReplyOut,
+    JobStartedOut,
+    SeoGeneratedOut,
     SeoGenerateIn,
     job_brief,
     job_full,
 )
 from apps.core.permissions import require
+from apps.core.schemas import ErrorOut
 
 router = Router(tags=["ai"])
 CANNOT_GENERATE = "You don't have permission to use the AI generator"
@@ -35,7 +40,8 @@ def _reply(job: GenerationJob, *, wait: bool):
     return 202, {"success": True, "message": STILL_RUNNING if wait else STARTED, "job": job_brief(job)}
 
 
-@router.post("/generate-blog", response={200: dict, 202: dict})
+# 502: the job failed (the spec's message, e.g. "Gemini API error: 503").
+@router.post("/generate-blog", response={200: BlogGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
 def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
     require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
@@ -46,7 +52,7 @@ def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
     return _reply(job, wait=not query.async_)
 
 
-@router.post("/generate-seo", response={200: dict, 202: dict})
+@router.post("/generate-seo", response={200: SeoGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
 def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
     require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
@@ -56,11 +62,11 @@ def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
     return _reply(job, wait=not query.async_)
 
 
-@router.get("/jobs/{job_id}", response=dict)
+@router.get("/jobs/{job_id}", response=JobReplyOut)
 def get_job(request, job_id: str):
     require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = selectors.generation_job_get(job_id=job_id, user=request.auth)
-    return {"success": True, "job": job_full(job)}
+    return JobReplyOut(job=job_full(job))
 
 
 ROUTES = [("/ai", router)]

@@ -2,6 +2,8 @@
 ai/jobs/{id}); validation messages are the spec's."""
 from __future__ import annotations
 
+from typing import Literal
+
 from django.conf import settings
 from ninja import Field, Schema
 from pydantic import field_validator, model_validator
@@ -9,7 +11,7 @@ from pydantic import field_validator, model_validator
 from apps.ai.models import GenerationJob
 from apps.ai.providers.base import AUDIENCES, BLOG_SUCCESS, SEO_SUCCESS, TONES
 from apps.ai.providers.results import plain_text
-from apps.core.schemas import InSchema
+from apps.core.schemas import InSchema, OutSchema, omitted
 from apps.core.validation import text
 
 INPUT_TOO_SHORT = "Please enter at least 10 characters of input content"
@@ -97,6 +99,80 @@ class AsyncQuery(Schema):
 
 SUCCESS_MESSAGES = {GenerationJob.Kind.BLOG: BLOG_SUCCESS, GenerationJob.Kind.SEO: SEO_SUCCESS}
 STILL_RUNNING = "Generation is still running. Check the job for the result."
+
+
+# --- replies (keys in the order they are sent) ---------------------------------------------------
+JobKind = Literal["blog", "seo"]
+JobStatus = Literal["queued", "running", "succeeded", "failed"]
+
+
+# A job's result is read back from its JSON column: PostgreSQL's jsonb keeps an object's keys
+# ordered by length, then bytewise, so that is the order of these fields in every reply.
+class BlogDraftOut(OutSchema):
+    """A generated blog draft (spec §8): `content` is sanitised HTML, `canonicalUrl` is empty."""
+
+    slug: str
+    tags: list[str]
+    title: str
+    content: str
+    excerpt: str
+    metaTitle: str
+    categories: list[str]
+    canonicalUrl: str
+    focusKeyword: str
+    metaDescription: str
+
+
+class SeoDraftOut(OutSchema):
+    keywords: list[str]
+    metaTitle: str
+    metaDescription: str
+
+
+class JobBriefOut(OutSchema):
+    id: str
+    kind: JobKind
+    status: JobStatus
+
+
+class JobOut(JobBriefOut):
+    """`data` and the success message once the job succeeded; the failure message once it failed."""
+
+    data: BlogDraftOut | SeoDraftOut = omitted()
+    message: str = omitted()
+
+
+class JobReplyOut(OutSchema):
+    """GET ai/jobs/{id}"""
+
+    success: Literal[True] = True
+    job: JobOut
+
+
+class BlogGeneratedOut(OutSchema):
+    """200 of POST ai/generate-blog: the job finished within AI_WAIT_SECONDS."""
+
+    success: Literal[True] = True
+    message: str
+    data: BlogDraftOut
+    job: JobBriefOut
+
+
+class SeoGeneratedOut(OutSchema):
+    """200 of POST ai/generate-seo: the job finished within AI_WAIT_SECONDS."""
+
+    success: Literal[True] = True
+    message: str
+    data: SeoDraftOut
+    job: JobBriefOut
+
+
+class JobStartedOut(OutSchema):
+    """202 of POST ai/generate-*: still running (or `?async=true`); poll GET ai/jobs/{id}."""
+
+    success: Literal[True] = True
+    message: str
+    job: JobBriefOut
 
 
 def job_brief(job: GenerationJob) -> dict:
