@@ -1,12 +1,12 @@
 from ninja import Router
 
 from tenants import services
-from tenants.schemas import RegisterClientIn
+from tenants.schemas import RegisterClientIn, RegisterClientOut
 
 router = Router(tags=["sign-up"])
 
 
-@router.post("/auth/register-client", response={201: dict})
+@router.post("/auth/register-client", response={201: RegisterClientOut})
 def register_client(request, payload: RegisterClientIn):
     client = services.client_register(
         company_name=payload.companyName,
@@ -17,11 +17,7 @@ def register_client(request, payload: RegisterClientIn):
         admin_email=payload.adminEmail,
         admin_password=payload.adminPassword,
     )
-    return 201, {
-        "success": True,
-        "message": "Registration successful! You can now sign in to your company dashboard.",
-        "data": {
-            "subdomain": client.subdomain,
-            "loginUrl": services.tenant_base_url(client.subdomain) + "/login",
-        },
-    }
+    return RegisterClientOut(
+        message="Registration successful! You can now sign in to your company dashboard.",
+        data={"subdomain": client.subdomain, "loginUrl": services.tenant_base_url(client.subdomain) + "/login"},
+    )

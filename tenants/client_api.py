@@ -13,13 +13,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from ninja import Router
-from pydantic import field_validator
 
 from apps.core.permissions import can, require
-from apps.core.schemas import InSchema
-from apps.core.validation import clean_email
 from tenants.models import Client
-from tenants.schemas import clean_company_name, clean_contact_name
+from tenants.schemas import ApiKeyRotatedOut, ClientInfoIn, ClientInfoOut
 from tenants.services import client_rotate_keys, tenant_base_url
 
 router = Router(tags=["company settings"])
@@ -30,28 +27,6 @@ KEY_NOTE = (
     "Send this key in the x-api-key header of every request. It reads published posts only, so it "
     "may be used in web pages; reading drafts needs the preview key, which must stay on your server."
 )
-
-
-# --- input ---------------------------------------------------------------------------------------
-class ClientInfoIn(InSchema):
-    name: str = ""
-    contactName: str = ""
-    contactEmail: str = ""
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return clean_company_name(value)
-
-    @field_validator("contactName", mode="before")
-    @classmethod
-    def _contact(cls, value):
-        return clean_contact_name(value)
-
-    @field_validator("contactEmail", mode="before")
-    @classmethod
-    def _email(cls, value):
-        return clean_email(value)
 
 
 # --- services ------------------------------------------------------------------------------------
@@ -142,24 +117,24 @@ def client_info_out(client: Client, *, user) -> dict:
 
 
 # --- routes --------------------------------------------------------------------------------------
-@router.get("/info")
+@router.get("/info", response=ClientInfoOut)
 def get_client_info(request):
-    return {"success": True, "message": "Client information retrieved successfully",
-            "data": client_info_out(request.tenant, user=request.auth)}
+    return ClientInfoOut(message="Client information retrieved successfully",
+                         data=client_info_out(request.tenant, user=request.auth))
 
 
-@router.put("/info")
+@router.put("/info", response=ClientInfoOut)
 def update_client_info(request, payload: ClientInfoIn):
     require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
                                 contact_email=payload.contactEmail)
-    return {"success": True, "message": "Client information updated successfully",
-            "data": client_info_out(client, user=request.auth)}
+    return ClientInfoOut(message="Client information updated successfully",
+                         data=client_info_out(client, user=request.auth))
 
 
-@router.post("/api-key/rotate")
+@router.post("/api-key/rotate", response=ApiKeyRotatedOut)
 def rotate_api_key(request):
     require(request.auth, "settings.manage", CANNOT_ROTATE)
     client = client_api_key_rotate(client=request.tenant)
-    return {"success": True, "message": "API key rotated. The previous key no longer works.",
-            "data": {"apiKey": client.api_key}}
+    return ApiKeyRotatedOut(message="API key rotated. The previous key no longer works.",
+                            data={"apiKey": client.api_key})

@@ -1,8 +1,10 @@
 import re
+from datetime import datetime
+from typing import Literal
 
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema
+from apps.core.schemas import InSchema, OutSchema, omitted
 from apps.core.validation import clean_email, clean_min_length, clean_password, clean_username, text
 
 _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
@@ -66,3 +68,122 @@ class RegisterClientIn(InSchema):
     @classmethod
     def _password(cls, value):
         return clean_password(value)
+
+
+class RegisteredClientOut(OutSchema):
+    subdomain: str
+    loginUrl: str  # the company's dashboard sign-in page (absolute)
+
+
+class RegisterClientOut(OutSchema):
+    """201 of POST auth/register-client (root domain)."""
+
+    success: Literal[True] = True
+    message: str
+    data: RegisteredClientOut
+
+
+# --- company settings (tenants/client_api.py) ------------------------------------------------------
+class ClientInfoIn(InSchema):
+    name: str = ""
+    contactName: str = ""
+    contactEmail: str = ""
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name(cls, value):
+        return clean_company_name(value)
+
+    @field_validator("contactName", mode="before")
+    @classmethod
+    def _contact(cls, value):
+        return clean_contact_name(value)
+
+    @field_validator("contactEmail", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return clean_email(value)
+
+
+class CompanyOut(OutSchema):
+    uuid: str
+    name: str
+    contactName: str
+    contactEmail: str
+    subdomain: str
+    status: Literal["active", "suspended", "trial"]
+    subscriptionPlan: str
+    subscriptionStatus: Literal["trialing", "expired", "active", "suspended"]
+    trialEndsAt: datetime | None
+    createdAt: datetime
+
+
+class ApiAuthenticationOut(OutSchema):
+    method: Literal["API Key"]
+    header: Literal["x-api-key"]
+    apiKey: str  # the content key: published posts only
+    note: str
+    previewKey: str = omitted(description="(+) Admins only: also reads drafts; keep it on a server")
+
+
+class PostEndpointsOut(OutSchema):
+    """Path templates under `baseUrl`."""
+
+    list: str
+    getBySlug: str
+    getByCategory: str
+    getByTag: str
+
+
+class ApiEndpointsOut(OutSchema):
+    posts: PostEndpointsOut
+    categories: str  # (+)
+    tags: str  # (+)
+    trackPageView: str  # (+) POST
+
+
+class ExampleRequestOut(OutSchema):
+    url: str
+
+
+class ExampleRequestsOut(OutSchema):
+    getAllPosts: ExampleRequestOut
+    getPostsByCategory: ExampleRequestOut
+    getPostsByTag: ExampleRequestOut
+    getPostBySlug: ExampleRequestOut
+
+
+class RateLimitOut(OutSchema):
+    requests: int  # per key and window, by the company's plan
+    windowSeconds: int
+
+
+class ApiInfoOut(OutSchema):
+    baseUrl: str
+    authentication: ApiAuthenticationOut
+    endpoints: ApiEndpointsOut
+    exampleRequests: ExampleRequestsOut
+    rateLimit: RateLimitOut  # (+)
+
+
+class ClientInfoDataOut(OutSchema):
+    company: CompanyOut
+    apiInfo: ApiInfoOut
+
+
+class ClientInfoOut(OutSchema):
+    """GET and PUT client/info"""
+
+    success: Literal[True] = True
+    message: str
+    data: ClientInfoDataOut
+
+
+class ApiKeyOut(OutSchema):
+    apiKey: str
+
+
+class ApiKeyRotatedOut(OutSchema):
+    success: Literal[True] = True
+    message: str
+    data: ApiKeyOut
