@@ -238,6 +238,7 @@ CASES: dict[str, tuple] = {
     # analytics
     "track": ("viewer", "post", "/api/analytics/track",
               {"pageUrl": "https://site.example.com/hello-world", "postSlug": "hello-world"}),
+    "track_not_recorded": ("viewer", "post", "/api/analytics/track", {"pageUrl": "https://site.example.com/"}),
     "page_views": ("editor", "get", "/api/analytics/page-views?days=3", None),
     "page_views_by_month": ("editor", "get", "/api/analytics/page-views?days=1&groupBy=month", None),
     "dashboard_stats": ("editor", "get", "/api/dashboard/stats", None),
@@ -311,6 +312,10 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
+    if name == "track_not_recorded":  # neither Redis nor PostgreSQL took it
+        from apps.analytics import services
+
+        monkeypatch.setattr(services, "pageview_track", lambda **kwargs: False)
     if method == "upload":
         data = png_bytes()
         fields = {"file": SimpleUploadedFile("upload.png", data, content_type="image/png"), "fileName": "upload.png",
@@ -338,8 +343,34 @@ def _load() -> dict:
     return json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
 
 
+# --- the documents -----------------------------------------------------------------------------------
+def served_document(host: str, path: str) -> dict:
+    from django.test import Client
+
+    return Client(HTTP_HOST=host).get(path).json()
+
+
+def operation_of(document: dict, method: str, path: str) -> dict:
+    path = path.split("?")[0]
+    for template, methods in document["paths"].items():
+        pattern = "^" + re.sub(r"\\\{[a-z_]+\\\}", r"[^/]+", re.escape(template)) + "$"
+        if method in methods and re.match(pattern, path):
+            return methods[method]
+    raise LookupError(f"{method} {path} is not documented")
+
+
+def assert_valid(document: dict, operation: dict, status: int, body) -> None:
+    """The body against the schema the document gives for this status (formats checked)."""
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    schema = operation["responses"][str(status)]["content"]["application/json"]["schema"]
+    Draft202012Validator({**schema, "components": document["components"]}, format_checker=FormatChecker()).validate(
+        body)
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_success_reply_is_unchanged(world, name, monkeypatch):
+    """The reply is byte for byte the recorded one, and valid against its OpenAPI schema."""
     response = request(world, name, monkeypatch)
     got = {"status": response.status_code, "body": normalise(response.content.decode(), world)}
     assert 200 <= response.status_code < 300, response.content
@@ -350,19 +381,53 @@ def test_success_reply_is_unchanged(world, name, monkeypatch):
         return
     assert got == _load()[name]
 
+    role, method, path, _ = CASES[name]
+    host = testing.host_of(None if role == "root" else world.tenant)
+    document = served_document(host, "/api/openapi.json")
+    method = "post" if method == "upload" else method
+    assert_valid(document, operation_of(document, method, _fill(path, world)), response.status_code, response.json())
+
 
 def test_every_dashboard_operation_has_a_case():
     from config.api import dashboard_api
 
-    paths = dashboard_api.get_openapi_schema(path_prefix="/api/")["paths"]
-    covered = set()
-    for _, method, path, _ in CASES.values():
-        method = "post" if method == "upload" else method
-        covered.add((method, path.split("?")[0]))
-    missing = []
-    for template, methods in paths.items():
-        pattern = re.compile("^" + re.sub(r"\\\{[a-z_]+\\\}", r"[^/]+", re.escape(template)) + "$")
-        for method in methods:
-            if not any(m == method and pattern.match(p) for m, p in covered):
-                missing.append(f"{method.upper()} {template}")
+    document = dashboard_api.get_openapi_schema(path_prefix="/api/")
+    covered = {id(operation_of(document, "post" if method == "upload" else method, path))
+               for role, method, path, _ in CASES.values() if role != "root"}
+    missing = [f"{method.upper()} {template}" for template, methods in document["paths"].items()
+               for method, operation in methods.items() if id(operation) not in covered]
     assert missing == []
+
+
+@pytest.mark.parametrize("api_name", ["dashboard_api", "root_api"])
+def test_every_success_reply_is_documented_by_a_named_schema(api_name):
+    """No success reply is documented as a bare object (`response=dict`) or not at all."""
+    from config import api
+
+    document = getattr(api, api_name).get_openapi_schema(path_prefix="/api/")
+    components = document["components"]["schemas"]
+    vague = []
+    for template, methods in document["paths"].items():
+        for method, operation in methods.items():
+            successes = {status: reply for status, reply in operation["responses"].items() if status.startswith("2")}
+            assert successes, f"{method.upper()} {template} documents no success reply"
+            for status, reply in successes.items():
+                schema = reply.get("content", {}).get("application/json", {}).get("schema", {})
+                refs = [item.get("$ref", "") for item in schema.get("anyOf", [schema])]
+                names = [ref.rsplit("/", 1)[-1] for ref in refs]
+                if not all(ref and components[name].get("properties") and
+                           components[name].get("additionalProperties") is not True for ref, name in zip(refs, names)):
+                    vague.append(f"{method.upper()} {template} {status}")
+    assert vague == []
+
+
+def test_a_handlers_own_error_status_is_not_replaced_by_the_envelope(db):
+    """Health answers 503 with its report; the document keeps that next to the error envelope
+    (ninja's int status keys and the envelope's text keys were two "503" keys in the JSON)."""
+    document = served_document(testing.host_of(None), "/api/openapi.json")
+    schema = document["paths"]["/api/health"]["get"]["responses"]["503"]["content"]["application/json"]["schema"]
+    assert [item["$ref"].rsplit("/", 1)[-1] for item in schema["anyOf"]] == ["HealthOut", "ErrorOut"]
+    report = {"success": False, "status": "degraded", "checks": {
+        "database": {"status": "ok", "ms": 1.5}, "redis": {"status": "down", "error": "ConnectionError"},
+        "broker": {"status": "ok", "ms": 2.0}, "storage": {"status": "ok", "ms": 0.4}}}
+    assert_valid(document, document["paths"]["/api/health"]["get"], 503, report)
