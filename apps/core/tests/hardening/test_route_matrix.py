@@ -119,8 +119,9 @@ class World:
         from apps.ai.models import GenerationJob
 
         return self._in(lambda: GenerationJob.objects.create(
-            kind="seo", input={"title": "t"}, status="succeeded", result={"metaTitle": "t"},
-            created_by=self.seeded.users[role]))
+            # A result as apps.ai.providers.results.seo_result stores it (the reply's schema checks it).
+            kind="seo", input={"title": "t"}, status="succeeded",
+            result={"metaTitle": "t", "metaDescription": "d", "keywords": ["k"]}, created_by=self.seeded.users[role]))
 
     @property
     def ids(self) -> dict:
