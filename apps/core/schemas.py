@@ -19,6 +19,8 @@ class OutSchema(Schema):
     - An instance of the very class is kept as it is when a reply is validated (pydantic's own rule
       for model instances; ninja's Schema reads it again, field by field), so a reply assembled
       from parts built by `from_*` helpers is validated once, not once per level.
+    - Keyword arguments and dicts are validated by pydantic itself: ninja's getter (attributes of
+      ORM objects, resolvers) costs about 2 µs a field, 0.9 ms on a page of 20 media.
     - In the OpenAPI document every field is `required`, defaults included (they are always
       sent), except the ones declared with `omitted()`.
     """
@@ -30,6 +32,8 @@ class OutSchema(Schema):
     def _run_root_validator(cls, values, handler, info):  # replaces ninja's Schema validator
         if type(values) is cls:
             return values
+        if isinstance(values, dict) and not cls._ninja_resolvers:
+            return handler(values)
         return handler(DjangoGetter(values, cls, info.context))
 
 
