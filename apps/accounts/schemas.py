@@ -5,9 +5,8 @@ from typing import Literal
 
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema, OutSchema, omitted
-
 from apps.core.permissions import Role
+from apps.core.schemas import InSchema, OutSchema, omitted
 from apps.core.validation import clean_email, clean_password, clean_username
 
 
