@@ -72,6 +72,11 @@ DATABASE_ROUTERS = ("django_tenants.routers.TenantSyncRouter",)
 TENANT_TEMPLATE_SCHEMA = env("TENANT_TEMPLATE_SCHEMA", "tenant_template")
 # How migrate_schemas migrates company schemas that are behind: "multiprocessing" (parallel)
 # or "standard" (one by one).
+# Issue `SET search_path` only when the connection's schema changes, not before every query
+# (django-tenants clears its record of the path on set_tenant, rollback, savepoint rollback and
+# close, which are the ways the server's path can differ from it). The Host -> company middleware
+# keeps a connection's schema when the next request is for the same company.
+TENANT_LIMIT_SET_CALLS = env_bool("TENANT_LIMIT_SET_CALLS", True)
 TENANT_MIGRATION_EXECUTOR = env("TENANT_MIGRATION_EXECUTOR", "multiprocessing")
 TENANT_MULTIPROCESSING_MAX_PROCESSES = env_int("TENANT_MULTIPROCESSING_MAX_PROCESSES", 2)
 TENANT_MULTIPROCESSING_CHUNKS = env_int("TENANT_MULTIPROCESSING_CHUNKS", 2)
