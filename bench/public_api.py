@@ -15,8 +15,6 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench import servers  # noqa: E402
+from bench.servers import stop, worker_memory  # noqa: E402
 base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
 DB_URL = f"{base}/cms_bench_public"
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -124,58 +124,8 @@ def seed(first: int, last: int) -> None:
     connection.set_schema_to_public()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(kind: str, extra_env: dict | None = None, app: str = "apps.public_api.wsgi:application"
-                 ) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    env = {**SERVER_ENV, **(extra_env or {})}
-    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(ROOT / "bench")])
-    if kind == "gunicorn":
-        command = [sys.executable, "-m", "gunicorn", app, "--workers", str(WORKERS), "--worker-class", "sync",
-                   "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning", "--preload"]
-    elif app == "apps.public_api.wsgi:application":  # as the image serves it (application preloaded)
-        command = [sys.executable, "-m", "config.serve"]
-        env.update({"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "WEB_WORKERS": str(WORKERS), "WEB_THREADS": "1",
-                    "WEB_ACCESS_LOG": "0", "WEB_LOG_LEVEL": "warning"})
-    else:
-        command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(WORKERS),
-                   "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
-                   "--log-level", "warning", app]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{kind} did not start")
-
-
-def stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(20)
-
-
-def worker_memory(process: subprocess.Popen) -> str:
-    """RSS, PSS (the worker's share of pages it shares with others) and private memory of each
-    worker, in MB."""
-    out = subprocess.run(["ps", "-o", "pid=", "-g", str(process.pid)], capture_output=True, text=True).stdout
-    found = []
-    for pid in (int(line) for line in out.split() if int(line) != process.pid):
-        try:
-            fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
-        except OSError:
-            continue
-        kb = {name: int(value.split()[0]) for name, value in fields.items()}
-        private = (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024
-        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {kb['Pss'] / 1024:.0f} MB PSS / {private:.0f} MB private")
-    return "; ".join(found)
+def start_server(kind: str, extra_env: dict | None = None, app: str = servers.APP) -> tuple[subprocess.Popen, int]:
+    return servers.start_server(kind, {**SERVER_ENV, **(extra_env or {})}, workers=WORKERS, app=app)
 
 
 def wrk(port: int, path: str, headers: dict[str, str], seconds: int, script: str | None = None) -> dict:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench import servers  # noqa: E402
+from bench.servers import stop  # noqa: E402
 base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
 DB_URL = f"{base}/cms_bench_track"
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -81,38 +81,8 @@ end
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    if SERVER == "gunicorn":
-        command = [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(WORKERS),
-                   "--worker-class", "sync", "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level",
-                   "warning"]
-    else:  # as the image serves it
-        command = [sys.executable, "-m", "config.serve"]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT, env={**SERVER_ENV, **(extra_env or {}), "WEB_HOST": "127.0.0.1", "WEB_PORT": str(port),
-                       "WEB_WORKERS": str(WORKERS), "WEB_ACCESS_LOG": "0", "WEB_LOG_LEVEL": "warning"}, start_new_session=True,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{SERVER} did not start")
-
-
-def stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(20)
+    return servers.start_server(SERVER, {**SERVER_ENV, **(extra_env or {})}, workers=WORKERS)
 
 
 def wrk(port: int, seconds: int, key: str, script: str) -> dict:
@@ -185,7 +155,7 @@ total_seconds = time.perf_counter() - started
 connection.set_schema_to_public()
 rolled_views, raw, pending = views()
 
-dead_port = free_port()
+dead_port = servers.free_port()
 server, port = start_server({"REDIS_URL": f"redis://127.0.0.1:{dead_port}/0"})
 try:
     wrk(port, WARMUP, tenant.api_key, script_path)

@@ -1,0 +1,68 @@
+"""Web servers for the load benchmarks (bench/public_api.py, bench/track.py): the image's own
+(`python -m config.serve`: granian with the application preloaded), gunicorn sync workers, or
+granian's command line for a bare app; each on a free loopback port in its own process group."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = "apps.public_api.wsgi:application"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(kind: str, env: dict, *, workers: int, app: str = APP) -> tuple[subprocess.Popen, int]:
+    """`kind` granian (config.serve for the product's app) or gunicorn; returns once it listens."""
+    port = free_port()
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT), str(ROOT / "bench")])}
+    if kind == "gunicorn":
+        command = [sys.executable, "-m", "gunicorn", app, "--workers", str(workers), "--worker-class", "sync",
+                   "--bind", f"127.0.0.1:{port}", "--backlog", "2048", "--log-level", "warning", "--preload"]
+    elif app == APP:  # as the image serves it (application preloaded)
+        command = [sys.executable, "-m", "config.serve"]
+        env.update({"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "WEB_WORKERS": str(workers), "WEB_THREADS": "1",
+                    "WEB_ACCESS_LOG": "0", "WEB_LOG_LEVEL": "warning"})
+    else:
+        command = [sys.executable, "-m", "granian", "--interface", "wsgi", "--workers", str(workers),
+                   "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
+                   "--log-level", "warning", app]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{kind} did not start")
+
+
+def stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(20)
+
+
+def worker_memory(process: subprocess.Popen) -> str:
+    """RSS, PSS (the worker's share of pages it shares with others) and private memory of each
+    worker, in MB."""
+    out = subprocess.run(["ps", "-o", "pid=", "-g", str(process.pid)], capture_output=True, text=True).stdout
+    found = []
+    for pid in (int(line) for line in out.split() if int(line) != process.pid):
+        try:
+            fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:])
+        except OSError:
+            continue
+        kb = {name: int(value.split()[0]) for name, value in fields.items()}
+        private = (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024
+        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {kb['Pss'] / 1024:.0f} MB PSS / {private:.0f} MB private")
+    return "; ".join(found)
