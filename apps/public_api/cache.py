@@ -14,7 +14,8 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
 
-One Lua script per lookup, so a lookup is one round trip whatever it needs to read.
+One Lua script per lookup, so a lookup is one round trip whatever it needs to read; scripts run
+on a connection of the calling thread's own (`_eval`).
 Callers catch redis.RedisError.
 """
 from __future__ import annotations
@@ -95,18 +96,6 @@ redis.call('EXPIRE', KEYS[1], ARGV[7])
 return 1
 """
 
-_scripts: dict[tuple[int, str], object] = {}
-
-
-def _script(source: str):
-    client = redis_conn.client()
-    key = (id(client), source)
-    script = _scripts.get(key)
-    if script is None:
-        script = _scripts[key] = client.register_script(source)
-    return script
-
-
 def query_hash(path: str, query: str) -> str:
     return hashlib.sha1(f"{path.rstrip('/')}?{query}".encode("utf-8", "replace")).hexdigest()  # noqa: S324
 
@@ -123,8 +112,8 @@ def lookup(*, schema: str, kind: str, qhash: str, host: str, client) -> tuple[st
     """(content version, ETag or None, body or None); also records host -> company for the fast
     path unless an entry exists (a rotation may have written a newer one meanwhile)."""
     fields = _host_fields(client)
-    version, etag, body = _script(_LOOKUP)(
-        keys=[content_version._key(schema), host_key(host)],
+    version, etag, body = _eval(
+        _LOOKUP, keys=(content_version._key(schema), host_key(host)),
         args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}",
               *(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
     )
@@ -162,7 +151,7 @@ class Counts:
 
 
 class _Dedicated(threading.local):
-    """One Redis connection per thread of a web worker for the fast path's scripts: taking a
+    """One Redis connection per thread of a web worker for this module's scripts: taking a
     connection from the shared pool costs more CPU than the round trip itself (the pool checks
     each one it hands out), and the fast path runs on every request of every company website."""
 
@@ -175,7 +164,8 @@ _dedicated = _Dedicated()
 _shas: dict[str, str] = {}
 
 
-def _fast_eval(source: str, args: list):
+def _eval(source: str, args: list, keys: tuple = ()):
+    """Run a script (loaded once per Redis server) on this thread's connection."""
     local = _dedicated
     client = redis_conn.client()
     connection = local.connection
@@ -186,14 +176,15 @@ def _fast_eval(source: str, args: list):
     sha = _shas.get(source)
     if sha is None:
         sha = _shas[source] = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
+    command = ("EVALSHA", sha, len(keys), *keys, *args)
     try:
         try:
-            connection.send_command("EVALSHA", sha, 0, *args)
+            connection.send_command(*command)
             return connection.read_response()
         except NoScriptError:  # a new or flushed Redis: load it once
             connection.send_command("SCRIPT", "LOAD", source)
             connection.read_response()
-            connection.send_command("EVALSHA", sha, 0, *args)
+            connection.send_command(*command)
             return connection.read_response()
     except redis.ResponseError:
         raise
@@ -203,7 +194,7 @@ def _fast_eval(source: str, args: list):
 
 
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "") -> list:
-    return _fast_eval(_FAST_LOOKUP, [host_key(host), key_hash, content_version._key(""), _response_prefix(),
+    return _eval(_FAST_LOOKUP, [host_key(host), key_hash, content_version._key(""), _response_prefix(),
                                      f":{qhash}", if_none_match, time.time(), settings.PUBLIC_API_RATE_WINDOW,
                                      local_etag])
 
@@ -212,7 +203,7 @@ def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str])
     from apps.analytics import buffer
 
     pairs = [item for pair in fields.items() for item in pair]
-    return _fast_eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
+    return _eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
                                     settings.ANALYTICS_STREAM_MAXLEN, *pairs])
 
 
@@ -220,10 +211,8 @@ def host_remember(host: str, client) -> None:
     """Record host -> company for the fast path unless an entry exists (for hosts whose only
     traffic is tracking; reads record it in their lookup)."""
     fields = _host_fields(client)
-    _script(_REMEMBER_HOST)(
-        keys=[host_key(host)],
-        args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
-    )
+    _eval(_REMEMBER_HOST, keys=(host_key(host),),
+          args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL])
 
 
 def _host_fields(client) -> dict[str, str]:
