@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema, OutSchema, omitted
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import clean_email, clean_min_length, clean_password, clean_username, text
 
 _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
@@ -75,10 +75,9 @@ class RegisteredClientOut(OutSchema):
     loginUrl: str  # the company's dashboard sign-in page (absolute)
 
 
-class RegisterClientOut(OutSchema):
+class RegisterClientOut(SuccessOut):
     """201 of POST auth/register-client (root domain)."""
 
-    success: Literal[True] = True
     message: str
     data: RegisteredClientOut
 
@@ -171,10 +170,9 @@ class ClientInfoDataOut(OutSchema):
     apiInfo: ApiInfoOut
 
 
-class ClientInfoOut(OutSchema):
+class ClientInfoOut(SuccessOut):
     """GET and PUT client/info"""
 
-    success: Literal[True] = True
     message: str
     data: ClientInfoDataOut
 
@@ -183,7 +181,6 @@ class ApiKeyOut(OutSchema):
     apiKey: str
 
 
-class ApiKeyRotatedOut(OutSchema):
-    success: Literal[True] = True
+class ApiKeyRotatedOut(SuccessOut):
     message: str
     data: ApiKeyOut

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from apps.core.permissions import Role
-from apps.core.schemas import InSchema, OutSchema, omitted
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import clean_email, clean_password, clean_username
 
 
@@ -59,28 +59,24 @@ class SessionUserOut(OutSchema):
     role: RoleName
 
 
-class LoginOut(OutSchema):
-    success: Literal[True] = True
+class LoginOut(SuccessOut):
     message: str
     token: str
     expiresIn: int  # seconds
     user: SessionUserOut
 
 
-class UserReplyOut(OutSchema):
+class UserReplyOut(SuccessOut):
     """GET auth/me, GET users/{id}"""
 
-    success: Literal[True] = True
     user: UserOut
 
 
-class UserListOut(OutSchema):
-    success: Literal[True] = True
+class UserListOut(SuccessOut):
     users: list[UserOut]
 
 
-class UserCreatedOut(OutSchema):
-    success: Literal[True] = True
+class UserCreatedOut(SuccessOut):
     message: str
     user: UserOut
 

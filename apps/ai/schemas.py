@@ -11,7 +11,7 @@ from pydantic import field_validator, model_validator
 from apps.ai.models import GenerationJob
 from apps.ai.providers.base import AUDIENCES, BLOG_SUCCESS, SEO_SUCCESS, TONES
 from apps.ai.providers.results import plain_text
-from apps.core.schemas import InSchema, OutSchema, omitted
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import text
 
 INPUT_TOO_SHORT = "Please enter at least 10 characters of input content"
@@ -142,35 +142,31 @@ class JobOut(JobBriefOut):
     message: str = omitted()
 
 
-class JobReplyOut(OutSchema):
+class JobReplyOut(SuccessOut):
     """GET ai/jobs/{id}"""
 
-    success: Literal[True] = True
     job: JobOut
 
 
-class BlogGeneratedOut(OutSchema):
+class BlogGeneratedOut(SuccessOut):
     """200 of POST ai/generate-blog: the job finished within AI_WAIT_SECONDS."""
 
-    success: Literal[True] = True
     message: str
     data: BlogDraftOut
     job: JobBriefOut
 
 
-class SeoGeneratedOut(OutSchema):
+class SeoGeneratedOut(SuccessOut):
     """200 of POST ai/generate-seo: the job finished within AI_WAIT_SECONDS."""
 
-    success: Literal[True] = True
     message: str
     data: SeoDraftOut
     job: JobBriefOut
 
 
-class JobStartedOut(OutSchema):
+class JobStartedOut(SuccessOut):
     """202 of POST ai/generate-*: still running (or `?async=true`); poll GET ai/jobs/{id}."""
 
-    success: Literal[True] = True
     message: str
     job: JobBriefOut
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from apps.core.errors import ValidationFailed
-from apps.core.schemas import InSchema, OutSchema, omitted
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import clean_required, text
 
 PAGE_URL_REQUIRED = "Page URL is required"
@@ -102,8 +102,7 @@ class PageViewsDataOut(OutSchema):
     trafficSources: TrafficSourcesOut
 
 
-class PageViewsOut(OutSchema):
-    success: Literal[True] = True
+class PageViewsOut(SuccessOut):
     message: str
     data: PageViewsDataOut
 
@@ -148,7 +147,6 @@ class DashboardStatsDataOut(OutSchema):
     recentActivity: RecentActivityOut
 
 
-class DashboardStatsOut(OutSchema):
-    success: Literal[True] = True
+class DashboardStatsOut(SuccessOut):
     message: str
     data: DashboardStatsDataOut

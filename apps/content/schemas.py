@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from pydantic import StrictBool, field_validator, model_validator
 
 from apps.core.html import is_blank_html
-from apps.core.schemas import InSchema, OutSchema, PaginationOut
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import clean_required, clean_url, text
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
@@ -298,12 +298,7 @@ class TagOut(OutSchema):
 
 
 # --- replies (API.md; keys in the order they are sent) --------------------------------------------
-class _Success(OutSchema):
-    success: Literal[True] = True
-
-
-class PostListOut(OutSchema):
-    success: Literal[True] = True
+class PostListOut(SuccessOut):
     posts: list[PostSummaryOut]
     page: int
     limit: int
@@ -311,55 +306,47 @@ class PostListOut(OutSchema):
     pagination: PaginationOut
 
 
-class PostReplyOut(OutSchema):
+class PostReplyOut(SuccessOut):
     """GET posts/{id}"""
 
-    success: Literal[True] = True
     post: PostOut
 
 
-class PostSavedOut(OutSchema):
+class PostSavedOut(SuccessOut):
     """POST posts/upload (201), PUT posts/{id}"""
 
-    success: Literal[True] = True
     message: str
     post: PostOut
 
 
-class PostBySlugOut(PostOut, _Success):
+class PostBySlugOut(PostOut, SuccessOut):
     """GET posts/slug/{slug}: the Post object at the top level, `success` first."""
 
 
-class CategoryListOut(OutSchema):
-    success: Literal[True] = True
+class CategoryListOut(SuccessOut):
     categories: list[CategoryOut]
 
 
-class CategoryReplyOut(OutSchema):
-    success: Literal[True] = True
+class CategoryReplyOut(SuccessOut):
     category: CategoryOut
 
 
-class CategorySavedOut(OutSchema):
-    success: Literal[True] = True
+class CategorySavedOut(SuccessOut):
     message: str
     category: CategoryOut
 
 
-class TagListOut(OutSchema):
-    success: Literal[True] = True
+class TagListOut(SuccessOut):
     tags: list[TagOut]
     pagination: PaginationOut
     total: int
 
 
-class TagReplyOut(OutSchema):
-    success: Literal[True] = True
+class TagReplyOut(SuccessOut):
     tag: TagOut
 
 
-class TagSavedOut(OutSchema):
-    success: Literal[True] = True
+class TagSavedOut(SuccessOut):
     message: str
     tag: TagOut
 
@@ -370,8 +357,7 @@ class SearchResultsOut(OutSchema):
     tags: list[TagOut]
 
 
-class SearchOut(OutSchema):
-    success: Literal[True] = True
+class SearchOut(SuccessOut):
     query: str  # (+) the query as searched (trimmed)
     results: SearchResultsOut
 

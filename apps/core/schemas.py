@@ -47,8 +47,13 @@ def omitted(**kwargs) -> Any:
     return Field(None, exclude_if=_is_none, **kwargs)
 
 
-class MessageOut(OutSchema):
+class SuccessOut(OutSchema):
+    """A success reply: `success: true` first, then the fields of the subclass."""
+
     success: Literal[True] = True
+
+
+class MessageOut(SuccessOut):
     message: str
 
 

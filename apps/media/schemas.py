@@ -1,11 +1,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema, OutSchema, PaginationOut
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import text
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
@@ -67,8 +66,7 @@ class MediaOut(OutSchema):
     createdAt: datetime
 
 
-class MediaListOut(OutSchema):
-    success: Literal[True] = True
+class MediaListOut(SuccessOut):
     media: list[MediaOut]
     page: int
     limit: int
@@ -77,15 +75,13 @@ class MediaListOut(OutSchema):
     pagination: PaginationOut  # (+)
 
 
-class MediaReplyOut(OutSchema):
-    success: Literal[True] = True
+class MediaReplyOut(SuccessOut):
     media: MediaOut
 
 
-class MediaSavedOut(OutSchema):
+class MediaSavedOut(SuccessOut):
     """POST media/upload (201), PUT media/{id}"""
 
-    success: Literal[True] = True
     message: str
     media: MediaOut
 
