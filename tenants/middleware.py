@@ -7,12 +7,16 @@
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.db import connection
 from django.urls import set_urlconf
 from django_tenants.middleware.main import TenantMainMiddleware
+from django_tenants.utils import get_public_schema_name
 
+from apps.core import db
 from apps.core.api import envelope
 from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
@@ -23,14 +27,35 @@ def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+@lru_cache(maxsize=1)
+def _domain_statement() -> tuple[str, list[str], list[str]]:
+    """The lookup of a host's Domain row and its company, as the ORM's select_related would
+    write it, with the public schema named: it runs on any search_path (no `SET search_path`
+    before it) and is prepared once per connection (apps.core.db)."""
+    quote = connection.ops.quote_name
+    public = quote(get_public_schema_name())
+    domain_fields = [field.attname for field in Domain._meta.concrete_fields]
+    client_fields = [field.attname for field in Client._meta.concrete_fields]
+    columns = [*(f"d.{quote(Domain._meta.get_field(name).column)}" for name in domain_fields),
+               *(f"c.{quote(Client._meta.get_field(name).column)}" for name in client_fields)]
+    sql = (f"SELECT {', '.join(columns)} FROM {public}.{quote(Domain._meta.db_table)} d "
+           f"JOIN {public}.{quote(Client._meta.db_table)} c ON c.id = d.tenant_id "
+           "WHERE d.domain = %s ORDER BY d.id LIMIT 1")
+    return sql, domain_fields, client_fields
+
+
 def _domain_lookup(hostname: str) -> Domain | None:
-    """The Domain row of a host, with its company. The tables live in the public schema, which
-    is on every search path django-tenants sets (a company's schema holds no table of that
-    name), so the lookup runs on whatever path the connection has: a connection that served
-    this company last keeps its path, and no `SET search_path` precedes the request's queries."""
-    if not connection.schema_name:
-        connection.set_schema_to_public()
-    return Domain.objects.select_related("tenant").filter(domain=hostname).first()
+    """The Domain row of a host, with its company (Domain.objects.select_related("tenant")
+    .filter(domain=hostname).first(), without compiling the query on every request)."""
+    sql, domain_fields, client_fields = _domain_statement()
+    rows = db.fetch_prepared(sql, [hostname])
+    if not rows:
+        return None
+    row = rows[0]
+    domain = Domain.from_db(connection.alias, domain_fields, row[:len(domain_fields)])
+    Domain.tenant.field.set_cached_value(domain, Client.from_db(connection.alias, client_fields,
+                                                                 row[len(domain_fields):]))
+    return domain
 
 
 def _use_tenant(tenant: Client) -> None:

@@ -150,11 +150,12 @@ def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
 
 
 # --- output --------------------------------------------------------------------------------------
-def media_urls():
-    """The media app's URL builder (absolute `link` of a storage key), made once per response."""
+def media_urls(schema: str | None = None):
+    """The media app's URL builder (absolute `link` of a storage key), made once per response:
+    of the connection's company, or of the company of `schema`."""
     from apps.media.storage import MediaUrls
 
-    return MediaUrls.current()
+    return MediaUrls.current(schema)
 
 
 class AuthorOut(OutSchema):

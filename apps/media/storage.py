@@ -131,7 +131,8 @@ class MediaUrls:
         return self.cdn_base + key
 
     @classmethod
-    def current(cls) -> "MediaUrls":
+    def current(cls, schema: str | None = None) -> "MediaUrls":
+        """The URL builder of the connection's company, or of the company of `schema`."""
         storage = media_storage()
         if isinstance(storage, FileSystemStorage):
             media_url = storage.base_url or settings.MEDIA_URL
@@ -140,7 +141,7 @@ class MediaUrls:
             else:
                 from tenants.services import tenant_base_url
 
-                link_base = tenant_base_url(_current_subdomain()) + media_url
+                link_base = tenant_base_url(_subdomain_of(schema or current_schema())) + media_url
         else:
             probe = storage.url(_PROBE)
             link_base = probe[: -len(_PROBE)]
@@ -150,15 +151,21 @@ class MediaUrls:
         return cls(link_base=link_base, cdn_base=cdn_base)
 
 
-def _current_subdomain() -> str:
+_subdomains: dict[str, str] = {}  # schema -> subdomain (neither changes for a company)
+
+
+def _subdomain_of(schema: str) -> str:
     tenant = getattr(connection, "tenant", None)
     subdomain = getattr(tenant, "subdomain", None)
-    if subdomain:
+    if subdomain and tenant.schema_name == schema:
         return subdomain
+    found = _subdomains.get(schema)
+    if found:
+        return found
     from tenants.models import Client
 
-    schema = current_schema()
     subdomain = Client.objects.filter(schema_name=schema).values_list("subdomain", flat=True).first()
     if not subdomain:
         raise RuntimeError(f"no tenant for schema {schema!r}")
+    _subdomains[schema] = subdomain
     return subdomain

@@ -49,12 +49,17 @@ return {v, entry[1], entry[2]}
 
 # The fast path's one round trip. ARGV: host key, key hash, version key prefix, response key
 # prefix, ":" .. query hash, If-None-Match, now, rate window, the ETag of the copy of this reply
-# the worker holds in memory (or ""). On a hit it also takes one entry from the key's
-# moving-window rate limit, with the `limits` library's own script and key (the host entry holds
-# the key; apps.core.ratelimit uses the same), so both paths share one limit.
-# Returns {0} unknown host or key, {1} miss, {2, etag, body} hit, {3, etag} hit whose ETag
-# matches If-None-Match (no body sent), {4, limit} over the rate limit, {6, etag} hit whose
-# ETag is the worker's copy (the body is not sent: the ETag is a hash of the body).
+# the worker holds in memory (or ""), then for a posts list the fast path can build itself
+# (apps.public_api.direct; "" otherwise): "d", the count key prefix, the list's filter key,
+# "1" when the list needs the preview key, "1" when replies are cached ("0": cache off).
+# A request it answers takes one entry from the key's moving-window rate limit, with the
+# `limits` library's own script and key (the host entry holds the key; apps.core.ratelimit uses
+# the same), so both paths share one limit.
+# Returns {0} unknown host or key, {1} miss (Django answers), {2, etag, body} hit, {3, etag} hit
+# whose ETag matches If-None-Match (no body sent), {4, limit} over the rate limit, {6, etag} hit
+# whose ETag is the worker's copy (the body is not sent: the ETag is a hash of the body),
+# {7, schema, kind, version, total or false} a posts list to build (the version is "" with the
+# cache off; the total is the list's, when counted at this version).
 _FAST_LOOKUP = """
 local function acquire(KEYS, ARGV)
 %s
@@ -66,16 +71,32 @@ local kind, limit_key
 if ARGV[2] == m[2] then kind, limit_key = 'c', m[5] elseif ARGV[2] == m[3] then kind, limit_key = 'p', m[6]
 else return {0} end
 if not limit_key then return {0} end
+local direct = ARGV[10] == 'd' and (ARGV[13] ~= '1' or kind == 'p')
+if ARGV[14] == '0' then
+  if not direct then return {1} end
+  if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
+  return {7, schema, kind, '', false}
+end
 local v = redis.call('GET', ARGV[3] .. schema)
 if not v then v = '0' end
 local ck = ARGV[4] .. schema .. ':' .. v .. ':' .. kind .. ARGV[5]
 local e = redis.call('HGET', ck, 'e')
-if not e then return {1} end
+if not e and not direct then return {1} end
 if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
+if not e then return {7, schema, kind, v, redis.call('GET', ARGV[11] .. schema .. ':' .. v .. ':' .. ARGV[12])} end
 if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
 if ARGV[9] == e then return {6, e} end
 return {2, e, redis.call('HGET', ck, 'b')}
 """ % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
+
+# A reply built on a miss, and the total it counted. KEYS: response key, count key (or "").
+# ARGV: ETag, body, TTL, total (or "").
+_STORE = """
+redis.call('HSET', KEYS[1], 'e', ARGV[1], 'b', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[3]) end
+return 1
+"""
 
 # Tracking on the fast path. ARGV: host key, key hash, schema, stream key, stream cap, then the
 # event's field/value pairs. Returns {0} unknown host or key, {5, schema} when the schema given
@@ -120,12 +141,16 @@ def lookup(*, schema: str, kind: str, qhash: str, host: str, client) -> tuple[st
     return version.decode(), etag, body
 
 
-def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: bytes) -> None:
-    key = f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}"
-    pipe = redis_conn.client().pipeline(transaction=True)
-    pipe.hset(key, mapping={"e": etag, "b": body})
-    pipe.expire(key, settings.PUBLIC_API_CACHE_TTL)
-    pipe.execute()
+def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: bytes, count_key: str = "",
+          total: int | None = None) -> None:
+    """Cache a reply (and, when given, the total of its list under `count_key`)."""
+    counted = f"{_count_prefix()}{schema}:{version}:{count_key}" if total is not None else ""
+    _eval(_STORE, keys=(f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}", counted),
+          args=[etag, body, settings.PUBLIC_API_CACHE_TTL, "" if total is None else total])
+
+
+def _count_prefix() -> str:
+    return f"{redis_conn.prefix()}:papi:count:"
 
 
 class Counts:
@@ -133,7 +158,7 @@ class Counts:
     shares its total; a write moves to a new version). Misses and Redis errors give None."""
 
     def __init__(self, schema: str, version: str) -> None:
-        self.prefix = f"{redis_conn.prefix()}:papi:count:{schema}:{version}:"
+        self.prefix = f"{_count_prefix()}{schema}:{version}:"
 
     def get(self, key: str) -> int | None:
         try:
@@ -193,10 +218,14 @@ def _eval(source: str, args: list, keys: tuple = ()):
         raise
 
 
-def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "") -> list:
+def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "",
+                list_key: str | None = None, needs_preview: bool = False, cached: bool = True) -> list:
+    """The fast path's lookup (see _FAST_LOOKUP). `list_key`: the request is a posts list the
+    fast path builds itself on a miss (the key of its filter, apps.public_api.selectors)."""
+    direct = ["d", _count_prefix(), list_key, "1" if needs_preview else "0"] if list_key is not None else ["", "", "", ""]
     return _eval(_FAST_LOOKUP, [host_key(host), key_hash, content_version._key(""), _response_prefix(),
-                                     f":{qhash}", if_none_match, time.time(), settings.PUBLIC_API_RATE_WINDOW,
-                                     local_etag])
+                                f":{qhash}", if_none_match, time.time(), settings.PUBLIC_API_RATE_WINDOW,
+                                local_etag, *direct, "1" if cached else "0"])
 
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> list:

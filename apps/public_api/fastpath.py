@@ -37,8 +37,8 @@ from apps.analytics.api import track_fields
 from apps.analytics.schemas import TrackIn
 from apps.core.security import api_security_headers, environ_is_secure
 from apps.core.validation import json_has_nul
-from apps.public_api import cache, keys
-from apps.public_api.responses import cache_headers, encode, etag_matches
+from apps.public_api import cache, direct, keys
+from apps.public_api.responses import HOST_UNKNOWN, cache_headers, encode, etag_matches
 
 PREFIX = "/api/v1/"
 TRACK_PATH = "/api/v1/analytics/track"
@@ -72,6 +72,8 @@ class _Setup:
         # The reply headers after the ETag (Vary as django-cors-headers extends it).
         self.cache_headers = [(name, value + ", origin" if name == "Vary" else value)
                               for name, value in cache_headers("", "HIT")[1:]]
+        self.miss_headers = [(name, value + ", origin" if name == "Vary" else value)
+                             for name, value in cache_headers("", "MISS")[1:]]
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
 
 
@@ -139,26 +141,35 @@ class PublicApiFastPath:
         if not key or not path.startswith(PREFIX):
             return self.app(environ, start_response)
         setup = _current()
-        if not setup.enabled or not redis_conn.available():
+        if not redis_conn.available():
             return self.app(environ, start_response)
         method = environ.get("REQUEST_METHOD")
-        if method == "POST" and path.rstrip("/") == TRACK_PATH:
+        if method == "POST" and setup.enabled and path.rstrip("/") == TRACK_PATH:
             return self._track(environ, start_response, key)
         if method != "GET":
+            return self.app(environ, start_response)
+        query_string = environ.get("QUERY_STRING", "")
+        wanted = direct.listing(path, query_string)  # a posts list this layer can build on a miss
+        if not setup.enabled and wanted is None:
             return self.app(environ, start_response)
         host = _host(environ)
         if_none_match = environ.get("HTTP_IF_NONE_MATCH", "")
         key_hash = keys.key_hash(key)
-        qhash = cache.query_hash(path, environ.get("QUERY_STRING", ""))
+        qhash = cache.query_hash(path, query_string)
         slot = (host, key_hash, qhash)
         try:
-            found = cache.fast_lookup(host=host, key_hash=key_hash, qhash=qhash,
-                                      if_none_match=_single_etag(if_none_match), local_etag=setup.bodies.etag(slot))
+            found = cache.fast_lookup(
+                host=host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(if_none_match),
+                local_etag=setup.bodies.etag(slot) if setup.enabled else "",
+                list_key=wanted.filter_key if wanted else None, needs_preview=bool(wanted and wanted.needs_preview),
+                cached=setup.enabled)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
         code = found[0]
         if code < 2:  # unknown host or key, or not cached: Django decides
+            if code == 0:
+                environ[HOST_UNKNOWN] = "1"  # Django records the host if the key passes
             return self.app(environ, start_response)
 
         extra = self._extra_headers(environ, setup)
@@ -169,6 +180,9 @@ class PublicApiFastPath:
                        ("Retry-After", str(keys.retry_after(key_hash, limit))), *extra]
             start_response("429 Too Many Requests", headers)
             return [body]
+
+        if code == 7:
+            return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
         etag_bytes = found[1]
         etag = etag_bytes.decode()
@@ -186,6 +200,23 @@ class PublicApiFastPath:
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers, *extra])
         return [body]
+
+    def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
+        """A posts list missing from the cache (or the cache off), built here (apps.public_api.direct)."""
+        schema, kind, version, total = found[1].decode(), found[2].decode(), found[3].decode(), found[4]
+        built = direct.build(wanted, schema=schema, version=version if setup.enabled else None, kind=kind,
+                             qhash=qhash, total=total)
+        if built is None:
+            return self.app(environ, start_response)
+        if setup.enabled:
+            setup.bodies.put(slot, built.etag.encode(), built.body)
+        headers = [("ETag", built.etag), *setup.miss_headers]
+        if etag_matches(if_none_match, built.etag):
+            start_response("304 Not Modified", [*headers, *extra])
+            return []
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(built.body))),
+                                  *headers, *extra])
+        return [built.body]
 
     def _track(self, environ, start_response, key: str):
         """A page view from a website: validated with the same schema as Django's endpoint,

@@ -21,6 +21,7 @@ from apps.analytics import redis_conn
 from apps.public_api import cache
 
 VARY = "x-api-key"
+HOST_UNKNOWN = "cms.public_api.host_unknown"  # set by the fast path: the host map lacks this host
 
 
 def encode(data: dict) -> bytes:
@@ -62,9 +63,9 @@ def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> Htt
     return response
 
 
-def remember_host(request) -> None:
+def remember_host(request, *, always: bool = False) -> None:
     """Let the fast path know this host (tracking calls; reads do it in their lookup)."""
-    if settings.PUBLIC_API_CACHE and redis_conn.available():
+    if (always or settings.PUBLIC_API_CACHE) and redis_conn.available():
         try:
             cache.host_remember(request.tenant.domain_url, request.tenant)
         except redis.RedisError as exc:
@@ -80,6 +81,9 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
     qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", ""))
     if_none_match = request.headers.get("If-None-Match", "")
     version = None
+    if not settings.PUBLIC_API_CACHE and request.META.get(HOST_UNKNOWN) and redis_conn.available():
+        # Cache off: the fast path still builds posts lists, once the host map knows this host.
+        remember_host(request, always=True)
     if settings.PUBLIC_API_CACHE and redis_conn.available():
         try:
             version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=request.tenant.domain_url,

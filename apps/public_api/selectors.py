@@ -15,7 +15,9 @@ a category holds.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import timezone as dt_timezone
+from functools import lru_cache
 
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
@@ -23,11 +25,13 @@ from django.db.models import Count, Q, QuerySet
 from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content.models import Category, Post, Tag
+from apps.core import db
 from apps.core.errors import NotFound
 from apps.core.pagination import Page
 from apps.media.models import Media
 
 PUBLISHED = Q(posts__status=Post.Status.PUBLISHED)
+_STATUS_LITERALS = {status.value: status.value for status in Post.Status}
 _POST = Post._meta.db_table
 
 
@@ -35,23 +39,29 @@ def _q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _terms_sql(through, column: str, model) -> str:
+def _table(model, schema: str) -> str:
+    """A table of the company's schema, named with its schema: the statement means the same
+    whatever the connection's search_path, so one prepared statement serves each company."""
+    return f"{_q(schema)}.{_q(model._meta.db_table)}"
+
+
+def _terms_sql(through, column: str, model, schema: str) -> str:
     """JSON array of {id, name, slug} of one post, ordered by name (as the content app)."""
     return (
         f"(SELECT coalesce(json_agg(json_build_object('id', t.id::text, 'name', t.name, 'slug', t.slug) "
-        f"ORDER BY t.name, t.id), '[]'::json) FROM {_q(through._meta.db_table)} x "
-        f"JOIN {_q(model._meta.db_table)} t ON t.id = x.{_q(column)} WHERE x.post_id = {_q(_POST)}.id)"
+        f"ORDER BY t.name, t.id), '[]'::json) FROM {_table(through, schema)} x "
+        f"JOIN {_table(model, schema)} t ON t.id = x.{_q(column)} WHERE x.post_id = {_q(_POST)}.id)"
     )
 
 
-def _summary_columns() -> str:
+def _summary_columns(schema: str) -> str:
     post = _q(_POST)
     return ", ".join([
         *(f"{post}.{_q(name)}" for name in ("id", "title", "slug", "excerpt", "status", "created_at", "published_at",
                                             "video_id", "publish_scheduled")),
         "author.id", "author.username", "image.id", "image.storage_key", "image.alt_text",
-        _terms_sql(Post.categories.through, "category_id", Category),
-        _terms_sql(Post.tags.through, "tag_id", Tag),
+        _terms_sql(Post.categories.through, "category_id", Category, schema),
+        _terms_sql(Post.tags.through, "tag_id", Tag, schema),
     ])
 
 
@@ -60,20 +70,21 @@ _DETAIL_FIELDS = ("content", "custom_slug", "allow_indexing", "scheduled_publish
                   "twitter_title", "twitter_description", "twitter_image_id", "updated_at")
 
 
-def _joins() -> str:
+def _joins(schema: str) -> str:
     return (
-        f"LEFT JOIN {_q(User._meta.db_table)} author ON author.id = {_q(_POST)}.author_id "
-        f"LEFT JOIN {_q(Media._meta.db_table)} image ON image.id = {_q(_POST)}.featured_image_id"
+        f"LEFT JOIN {_table(User, schema)} author ON author.id = {_q(_POST)}.author_id "
+        f"LEFT JOIN {_table(Media, schema)} image ON image.id = {_q(_POST)}.featured_image_id"
     )
 
 
-def _where(*, status: str, search: str | None, category_id=None, tag_id=None) -> tuple[str, list]:
+def _where(*, schema: str, status: str, search: str | None, category_id=None, tag_id=None) -> tuple[str, list]:
     post = _q(_POST)
     parts, params = [], []
     if status != "all":
-        parts.append(f"{post}.status = %s")
-        params.append(status)
+        # Written into the statement (one of a fixed few): each status gets a plan of its own.
+        parts.append(f"{post}.status = '{_STATUS_LITERALS[status]}'")
     if search and search.strip():
+        # The content app's condition, on the connection's search_path (the request's company).
         query = Post.objects.filter(content.search_condition(search)).query
         sql, search_params = query.get_compiler(connection=connection).compile(query.where)
         parts.append(f"({sql})")
@@ -81,7 +92,7 @@ def _where(*, status: str, search: str | None, category_id=None, tag_id=None) ->
     for through, column, value in ((Post.categories.through, "category_id", category_id),
                                    (Post.tags.through, "tag_id", tag_id)):
         if value is not None:
-            parts.append(f"EXISTS (SELECT 1 FROM {_q(through._meta.db_table)} f "
+            parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f "
                          f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s)")
             params.append(value)
     return " AND ".join(parts) or "TRUE", params
@@ -113,64 +124,114 @@ def _summary(row, urls_factory) -> dict:
 
 
 class _Urls:
-    """The media URL builder, made on first use (only pages with images need it)."""
+    """The media URL builder of the company of `schema` (the connection's when None), made on
+    first use (only pages with images need it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, schema: str | None = None) -> None:
+        self._schema = schema
         self._urls = None
 
     def __call__(self):
         if self._urls is None:
             from apps.content.schemas import media_urls
 
-            self._urls = media_urls()
+            self._urls = media_urls(self._schema)
         return self._urls
+
+
+@dataclass(frozen=True)
+class PostFilter:
+    """Which posts a listing shows (not which page): `key` names it for totals kept between
+    pages (apps.public_api.cache.Counts)."""
+    schema: str
+    where: str
+    params: list
+    key: str
+    searched: bool  # a search (see _fetch_searched)
+
+
+def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None,
+                 tag_id=None) -> PostFilter:
+    where, params = _where(schema=schema, status=status, search=search, category_id=category_id, tag_id=tag_id)
+    key = hashlib.sha1(f"{where}|{params!r}".encode()).hexdigest()  # noqa: S324
+    return PostFilter(schema=schema, where=where, params=params, key=key, searched=bool(search and search.strip()))
+
+
+@lru_cache(maxsize=512)
+def _page_sql(schema: str, where: str, with_total: bool, limit: int) -> tuple[str, str]:
+    """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
+    known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
+    does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
+    post, table = _q(_POST), _table(Post, schema)
+    count_sql = f"SELECT count(*) FROM {table} WHERE {where}"
+    # The page's ids first (an index walk, however deep the page), then the joins and the JSON
+    # of those rows only; the total (unless known) in the same statement.
+    sql = (
+        f"SELECT {_summary_columns(schema)}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
+        f"FROM (SELECT {post}.id, {post}.created_at FROM {table} WHERE {where} "
+        f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT {int(limit)} OFFSET %s) page "
+        f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
+        "ORDER BY page.created_at DESC, page.id DESC"
+    )
+    return sql, count_sql
+
+
+def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
+    """The page's rows in one prepared statement (apps.core.db), and the total (counted in the
+    same statement) when asked for, else None."""
+    sql, count_sql = _page_sql(found.schema, found.where, with_total, page.limit)
+    params = [*(found.params if with_total else []), *found.params, page.offset]
+    fetch = _fetch_searched if found.searched else db.fetch_prepared
+    rows = fetch(sql, params)
+    if not with_total:
+        return rows, None
+    if rows:
+        return rows, rows[0][-1]
+    return rows, fetch(count_sql, found.params)[0][0]
+
+
+def _fetch_searched(sql: str, params: list) -> list[tuple]:
+    """A search: the content app's condition names its tables without a schema (it runs on
+    the company's search_path), and its plan depends on the words (planned each time)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[dict]:
+    urls = _Urls(schema)
+    return [_summary(row, urls) for row in rows]
 
 
 def posts_page(*, page: Page, status: str, search: str | None = None, category_id=None, tag_id=None,
                counts=None) -> tuple[list[dict], int]:
-    """One page of post summaries (newest first) and the number of matching posts. `counts`
-    (apps.public_api.cache.Counts) keeps totals between pages of the same listing."""
-    where, params = _where(status=status, search=search, category_id=category_id, tag_id=tag_id)
-    count_key = hashlib.sha1(f"{where}|{params!r}".encode()).hexdigest()  # noqa: S324
-    total = counts.get(count_key) if counts is not None else None
-    post = _q(_POST)
-    count_sql = f"SELECT count(*) FROM {post} WHERE {where}"
-    # The page's ids first (an index walk, however deep the page), then the joins and the JSON
-    # of those rows only; the total (unless known) in the same statement.
-    sql = (
-        f"SELECT {_summary_columns()}, {'(' + count_sql + ')' if total is None else 'NULL'} AS total "
-        f"FROM (SELECT {post}.id, {post}.created_at FROM {post} WHERE {where} "
-        f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT %s OFFSET %s) page "
-        f"JOIN {post} ON {post}.id = page.id {_joins()} "
-        "ORDER BY page.created_at DESC, page.id DESC"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*(params if total is None else []), *params, page.limit, page.offset])
-        rows = cursor.fetchall()
-        if total is None:
-            if rows:
-                total = rows[0][-1]
-            else:
-                cursor.execute(count_sql, params)
-                total = cursor.fetchone()[0]
-            if counts is not None:
-                counts.set(count_key, total)
-    urls = _Urls()
-    return [_summary(row, urls) for row in rows], total
+    """One page of post summaries (newest first) and the number of matching posts, in the
+    schema of the connection (the request's company). `counts` (apps.public_api.cache.Counts)
+    keeps totals between pages of the same listing."""
+    found = posts_filter(schema=connection.schema_name, status=status, search=search, category_id=category_id,
+                         tag_id=tag_id)
+    total = counts.get(found.key) if counts is not None else None
+    rows, counted = posts_page_rows(found, page, with_total=total is None)
+    if total is None:
+        total = counted
+        if counts is not None:
+            counts.set(found.key, total)
+    return posts_page_summaries(rows), total
 
 
 def post_by_slug(slug: str, *, published_only: bool) -> dict:
     """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug."""
+    schema = connection.schema_name
     where = f"{_q(_POST)}.slug = %s"
     params: list = [(slug or "").strip().lower()]
     if published_only:
         where += f" AND {_q(_POST)}.status = %s"
         params.append(Post.Status.PUBLISHED)
     detail = ", ".join(f"{_q(_POST)}.{_q(field)}" for field in _DETAIL_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {_summary_columns()}, {detail} FROM {_q(_POST)} {_joins()} WHERE {where} LIMIT 1",
-                       params)
-        row = cursor.fetchone()
+    rows = db.fetch_prepared(
+        f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} WHERE {where} LIMIT 1",
+        params)
+    row = rows[0] if rows else None
     if row is None:
         raise NotFound(content.POST_NOT_FOUND)
     post = _summary(row, _Urls())

@@ -123,6 +123,15 @@ DATABASES = {
 }
 DATABASES["default"].setdefault("OPTIONS", {})
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+# Prepared statements for the hot reads run through apps.core.db.fetch_prepared (prepared on
+# first use, once per connection, run on their generic plan); every other query is bound on the
+# client and never prepared. Turn off behind a connection pooler in transaction mode that does
+# not keep them (PgBouncer before 1.21).
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
+DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 0 if DB_PREPARED_STATEMENTS else None)
+if DB_PREPARED_STATEMENTS:
+    DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+        [DATABASES["default"]["OPTIONS"].get("options", ""), "-c plan_cache_mode=force_generic_plan"]).strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, throttles, broker -------------------------------------------------------

@@ -211,7 +211,7 @@ def test_database_unreachable_is_503_with_retry_after_not_500(seeded, monkeypatc
     assert (response.status_code, response.json(), response["Retry-After"]) == (503, DB_DOWN, "5")
 
     with monkeypatch.context() as patch:  # before any handler: the host -> company lookup
-        patch.setattr(middleware.Domain.objects, "select_related", unreachable)
+        patch.setattr(middleware.db, "fetch_prepared", unreachable)
         response = client.get("/api/posts")
         assert (response.status_code, response.json(), response["Retry-After"]) == (503, DB_DOWN, "5")
         assert "frame-ancestors 'none'" in response["Content-Security-Policy"]

@@ -1,0 +1,37 @@
+"""Statements of the hot read paths, run as prepared statements with one plan each.
+
+Django's PostgreSQL backend binds parameters on the client and never prepares, so PostgreSQL
+parses and plans every query anew; for the public content API's page of posts that costs about
+as much as running it. `fetch_prepared` runs a statement on a server-side binding cursor of the
+thread's connection, which psycopg prepares on first use, once per connection (the
+connection's `prepare_threshold`), and PostgreSQL runs it on its generic plan (the connection's
+`plan_cache_mode`); both are set in settings from DB_PREPARED_STATEMENTS. Only statements run
+here are prepared, and they are written for a generic plan: their tables are named with their
+schema (so the statement does not depend on the search_path) and what changes the best plan
+(a page's LIMIT, a post status) is written into the text, not passed as a parameter. The
+cursor is wrapped by Django as any other (errors become django.db errors; tests capture the
+queries).
+"""
+from __future__ import annotations
+
+from django.db import connection
+from psycopg import ClientCursor
+from django.db.backends.postgresql.base import ServerBindingCursor
+
+
+def fetch_prepared(sql: str, params: list | tuple) -> list[tuple]:
+    """The rows of `sql`, a statement whose tables are all named with their schema."""
+    connection.close_if_health_check_failed()  # as Django does before any cursor (CONN_HEALTH_CHECKS)
+    connection.ensure_connection()
+    raw = ServerBindingCursor(connection.connection)
+    if not connection.queries_logged:
+        with connection.make_cursor(raw) as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    with connection.make_debug_cursor(raw) as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    logged = connection.queries_log[-1] if connection.queries_log else None
+    if logged is not None and logged["sql"] is None:  # Django reads the SQL of client-bound cursors only
+        logged["sql"] = ClientCursor(connection.connection).mogrify(sql, params)
+    return rows

@@ -1,0 +1,115 @@
+"""Posts lists that are not cached, built in the WSGI layer (apps.public_api.fastpath).
+
+A website's first request for a page after a write, and every request with the reply cache off,
+would otherwise go through Django's middleware, the Host -> company lookup in PostgreSQL, ninja
+and the key check, which together cost more than the page's SQL. For `GET /api/v1/posts` with
+nothing but `page`, `limit` and `status` (what a site's list pages send), the fast path's Redis
+round trip checks the key against the host map and takes the rate-limit entry as for a hit, and
+this module then runs the selectors' one prepared statement in the host's schema and answers
+with exactly the bytes and headers Django would (the tests compare them), storing the reply
+for the next request as Django does.
+
+Anything else, or anything this module is unsure of, goes to Django unchanged: a search, a
+repeated or malformed parameter, a value Django would refuse (400), a draft list asked with the
+content key (403), a database error.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import parse_qsl
+
+import redis
+from django.db import DatabaseError, connection
+
+from apps.analytics import redis_conn
+
+from apps.core.errors import ValidationFailed
+from apps.core.pagination import Page, page_params
+from apps.public_api import cache, schemas, selectors
+from apps.public_api.responses import encode, etag_of
+
+logger = logging.getLogger(__name__)
+
+LIST_PATH = "/api/v1/posts"
+_NAMES = ("page", "limit", "status", "search")
+_NUMBER = re.compile(r"[0-9]{1,7}")
+_MAX_QUERY = 2048
+
+
+@dataclass(frozen=True)
+class Listing:
+    page: Page
+    status: str
+    filter_key: str  # the list's total is kept under it (apps.public_api.cache.Counts)
+
+    @property
+    def needs_preview(self) -> bool:
+        return self.status != "published"
+
+
+def listing(path: str, query_string: str) -> Listing | None:
+    """The posts list this request asks for, when this module can answer it; else None."""
+    if path.rstrip("/") != LIST_PATH or len(query_string) > _MAX_QUERY:
+        return None
+    values: dict[str, str] = {}
+    for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
+        if name in _NAMES:
+            if name in values:
+                return None
+            values[name] = value
+    if values.get("search", "").strip():
+        return None
+    numbers = []
+    for name in ("page", "limit"):
+        value = values.get(name)
+        if value is not None and not _NUMBER.fullmatch(value):
+            return None
+        numbers.append(None if value is None else int(value))
+    try:
+        page = page_params(*numbers, default_limit=10, max_limit=100)
+    except ValidationFailed:
+        return None
+    status = (values.get("status") or "published").strip().lower()
+    if status not in schemas.STATUSES:
+        return None
+    return Listing(page=page, status=status, filter_key=_filter_key(status))
+
+
+@lru_cache(maxsize=8)
+def _filter_key(status: str) -> str:
+    # A list filtered by status only names no table of the company's schema: its key is the
+    # same as the Django path's (selectors.posts_filter) in every schema.
+    return selectors.posts_filter(schema="", status=status).key
+
+
+@dataclass(frozen=True)
+class Built:
+    body: bytes
+    etag: str
+
+
+def build(wanted: Listing, *, schema: str, version: str | None, kind: str, qhash: str, total) -> Built | None:
+    """The reply of the list in `schema`, stored in the cache when `version` is given; None when
+    the database failed (Django then answers, with its own handling of the error)."""
+    known = int(total) if total is not None else None
+    found = selectors.posts_filter(schema=schema, status=wanted.status)
+    try:
+        rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=known is None)
+        posts = selectors.posts_page_summaries(rows, schema)
+    except DatabaseError as exc:
+        logger.warning("posts list left to Django after a database error: %s", exc)
+        if not connection.in_atomic_block:
+            connection.close()  # a broken or restarted server: Django connects again
+        return None
+    body = encode(schemas.posts_reply(posts, wanted.page.meta(known if known is not None else counted)))
+    etag = etag_of(body)
+    if version is not None:
+        try:
+            cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body,
+                        count_key=found.key, total=counted)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+    return Built(body=body, etag=etag)
