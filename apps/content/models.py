@@ -134,3 +134,16 @@ class Post(models.Model):
     @property
     def is_scheduled(self) -> bool:
         return self.publish_scheduled and self.status == self.Status.DRAFT
+
+
+class PostCount(models.Model):
+    """How many posts have each status, kept by PostgreSQL itself: statement-level triggers on
+    the posts table (migration 0003) add what every INSERT, UPDATE, DELETE or TRUNCATE changes,
+    in the same transaction. The public content API reads a list's total from here (one row)
+    instead of counting the posts (a scan that grows with them). Never written by the app."""
+
+    status = models.CharField(max_length=16, primary_key=True)
+    total = models.BigIntegerField(default=0)
+
+    class Meta:
+        db_table = "content_post_count"

@@ -24,7 +24,7 @@ from django.db.models import Count, Q, QuerySet
 
 from apps.accounts.models import User
 from apps.content import selectors as content
-from apps.content.models import Category, Post, Tag
+from apps.content.models import Category, Post, PostCount, Tag
 from apps.core import db
 from apps.core.errors import NotFound
 from apps.core.pagination import Page
@@ -148,22 +148,30 @@ class PostFilter:
     params: list
     key: str
     searched: bool  # a search (see _fetch_searched)
+    count_sql: str  # the number of posts it shows (with `params`)
 
 
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None,
                  tag_id=None) -> PostFilter:
     where, params = _where(schema=schema, status=status, search=search, category_id=category_id, tag_id=tag_id)
     key = hashlib.sha1(f"{where}|{params!r}".encode()).hexdigest()  # noqa: S324
-    return PostFilter(schema=schema, where=where, params=params, key=key, searched=bool(search and search.strip()))
+    searched = bool(search and search.strip())
+    if not searched and category_id is None and tag_id is None:
+        # Filtered by status only: the total is read from the counts the posts table's
+        # triggers keep (apps.content.models.PostCount), one row, however many posts.
+        count_sql = f"SELECT coalesce(sum(total), 0)::bigint FROM {_table(PostCount, schema)}" + (
+            f" WHERE status = '{_STATUS_LITERALS[status]}'" if status != "all" else "")
+    else:
+        count_sql = f"SELECT count(*) FROM {_table(Post, schema)} WHERE {where}"
+    return PostFilter(schema=schema, where=where, params=params, key=key, searched=searched, count_sql=count_sql)
 
 
 @lru_cache(maxsize=512)
-def _page_sql(schema: str, where: str, with_total: bool, limit: int) -> tuple[str, str]:
+def _page_sql(schema: str, where: str, count_sql: str, with_total: bool, limit: int) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
     does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
     post, table = _q(_POST), _table(Post, schema)
-    count_sql = f"SELECT count(*) FROM {table} WHERE {where}"
     # The page's ids first (an index walk, however deep the page), then the joins and the JSON
     # of those rows only; the total (unless known) in the same statement.
     sql = (
@@ -173,13 +181,13 @@ def _page_sql(schema: str, where: str, with_total: bool, limit: int) -> tuple[st
         f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
         "ORDER BY page.created_at DESC, page.id DESC"
     )
-    return sql, count_sql
+    return sql
 
 
 def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
     """The page's rows in one prepared statement (apps.core.db), and the total (counted in the
     same statement) when asked for, else None."""
-    sql, count_sql = _page_sql(found.schema, found.where, with_total, page.limit)
+    sql = _page_sql(found.schema, found.where, found.count_sql, with_total, page.limit)
     params = [*(found.params if with_total else []), *found.params, page.offset]
     fetch = _fetch_searched if found.searched else db.fetch_prepared
     rows = fetch(sql, params)
@@ -187,7 +195,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
         return rows, None
     if rows:
         return rows, rows[0][-1]
-    return rows, fetch(count_sql, found.params)[0][0]
+    return rows, fetch(found.count_sql, found.params)[0][0]
 
 
 def _fetch_searched(sql: str, params: list) -> list[tuple]:

@@ -232,3 +232,18 @@ def test_a_database_error_leaves_the_list_to_django(wsgi_app, tenant, content, m
     response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
     assert response.status_code == 200 and len(response.json()["data"]["posts"]) == 10
     assert codes == [7] and len(calls) == 2  # this layer failed, Django answered
+
+
+def test_a_list_total_is_read_from_the_counts_not_counted(wsgi_app, tenant, content, settings):
+    settings.PUBLIC_API_CACHE = False  # every request needs its total
+    _known_host(wsgi_app, tenant)
+    wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=2")  # learns the subdomain
+    with CaptureQueriesContext(connection) as queries:
+        published = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=5")
+        everything = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.preview_key, query="status=all")
+    assert published.json()["data"]["pagination"]["total"] == 12
+    assert everything.json()["data"]["pagination"]["total"] == 13
+    assert len(queries) == 2
+    for query in queries:
+        assert f'"{tenant.schema_name}"."content_post_count"' in query["sql"]
+        assert "count(" not in query["sql"].lower()
