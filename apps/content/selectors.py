@@ -58,13 +58,19 @@ def search_condition(query: str) -> RawSQL:
     on its own and uses its GIN index (trigram / tsvector), and the ids are collected once. A
     plain `title LIKE .. OR search_vector @@ ..` makes PostgreSQL pick a sequential scan that
     de-TOASTs every row's tsvector (0.6 s at 10,000 posts instead of ~15 ms)."""
+    sql, params = search_matches(query).query.get_compiler(using=Post.objects.db).as_sql()
+    return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
+
+
+def search_matches(query: str, fields: tuple[str, ...] = ("id",)) -> QuerySet:
+    """The posts a search matches (see search_condition), as `values(*fields)` of each index's
+    matches, united: the fields come from the rows each index scan reads anyway."""
     query = query.strip()
-    matches = Post.objects.filter(title__icontains=query).order_by().values("id")
+    matches = Post.objects.filter(title__icontains=query).order_by().values(*fields)
     words = _WORD.findall(query.lower())[:16]
     if words:
-        matches = matches.union(Post.objects.filter(search_vector=_prefix_query(words)).order_by().values("id"))
-    sql, params = matches.query.get_compiler(using=Post.objects.db).as_sql()
-    return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
+        matches = matches.union(Post.objects.filter(search_vector=_prefix_query(words)).order_by().values(*fields))
+    return matches
 
 
 def _prefix_query(words: list[str]) -> SearchQuery:

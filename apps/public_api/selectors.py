@@ -7,7 +7,7 @@ computed once), on one cursor. Compared with the content app's ORM selectors (4 
 objects, then pydantic schemas) this is several times cheaper per request; the results are
 the same, which the tests check against the content app itself:
 - filters follow apps.content.selectors.post_list (status, search through its
-  `search_condition`, category, tag) and its order (newest first);
+  `search_matches`, category, tag) and its order (newest first);
 - each post is exactly the content app's PostSummaryOut / PostOut, as JSON.
 Categories and tags count published posts only here: a website must not learn how many drafts
 a category holds.
@@ -77,18 +77,12 @@ def _joins(schema: str) -> str:
     )
 
 
-def _where(*, schema: str, status: str, search: str | None, category_id=None, tag_id=None) -> tuple[str, list]:
+def _where(*, schema: str, status: str, category_id=None, tag_id=None) -> tuple[str, list]:
     post = _q(_POST)
     parts, params = [], []
     if status != "all":
         # Written into the statement (one of a fixed few): each status gets a plan of its own.
         parts.append(f"{post}.status = '{_STATUS_LITERALS[status]}'")
-    if search and search.strip():
-        # The content app's condition, on the connection's search_path (the request's company).
-        query = Post.objects.filter(content.search_condition(search)).query
-        sql, search_params = query.get_compiler(connection=connection).compile(query.where)
-        parts.append(f"({sql})")
-        params.extend(search_params)
     for through, column, value in ((Post.categories.through, "category_id", category_id),
                                    (Post.tags.through, "tag_id", tag_id)):
         if value is not None:
@@ -141,61 +135,86 @@ class _Urls:
 
 @dataclass(frozen=True)
 class PostFilter:
-    """Which posts a listing shows (not which page): `key` names it for totals kept between
-    pages (apps.public_api.cache.Counts)."""
+    """Which posts a listing shows (not which page): the rows of `source` (the posts table, or a
+    search's matches) that meet `where`. `key` names it for totals kept between pages
+    (apps.public_api.cache.Counts)."""
     schema: str
+    source: str
     where: str
-    params: list
+    params: list  # of source, then where
     key: str
     searched: bool  # a search (see _fetch_searched)
-    count_sql: str  # the number of posts it shows (with `params`)
+    count_sql: str  # the number of posts it shows
+    count_params: list
 
 
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None,
                  tag_id=None) -> PostFilter:
-    where, params = _where(schema=schema, status=status, search=search, category_id=category_id, tag_id=tag_id)
-    key = hashlib.sha1(f"{where}|{params!r}".encode()).hexdigest()  # noqa: S324
+    where, params = _where(schema=schema, status=status, category_id=category_id, tag_id=tag_id)
     searched = bool(search and search.strip())
+    source = _table(Post, schema)
+    if searched:
+        # The content app's search (each index's matches, united), with the columns the page
+        # needs read by those same scans, named as the posts table so `where` applies as is.
+        matches = content.search_matches(search, fields=("id", "created_at", "status"))
+        sql, search_params = matches.query.get_compiler(connection=connection).as_sql()
+        source = f"({sql}) {_q(_POST)}"
+        params = [*search_params, *params]
+    key = hashlib.sha1(f"{source}|{where}|{params!r}".encode()).hexdigest()  # noqa: S324
     if not searched and category_id is None and tag_id is None:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
         count_sql = f"SELECT coalesce(sum(total), 0)::bigint FROM {_table(PostCount, schema)}" + (
             f" WHERE status = '{_STATUS_LITERALS[status]}'" if status != "all" else "")
+        count_params = []
     else:
-        count_sql = f"SELECT count(*) FROM {_table(Post, schema)} WHERE {where}"
-    return PostFilter(schema=schema, where=where, params=params, key=key, searched=searched, count_sql=count_sql)
+        count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
+        count_params = params
+    return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
+                      count_sql=count_sql, count_params=count_params)
 
 
 @lru_cache(maxsize=512)
-def _page_sql(schema: str, where: str, count_sql: str, with_total: bool, limit: int) -> str:
+def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bool, with_total: bool,
+              limit: int) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
     does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
     post, table = _q(_POST), _table(Post, schema)
+    rest = (f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
+            "ORDER BY page.created_at DESC, page.id DESC")
+    if searched:
+        # A search's matches are found once (their total and their newest first come from the
+        # same set), not once per use.
+        return (
+            f"WITH matched AS MATERIALIZED (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where}) "
+            f"SELECT {_summary_columns(schema)}, {'(SELECT count(*) FROM matched)' if with_total else 'NULL'} "
+            "AS total FROM (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC "
+            f"LIMIT {int(limit)} OFFSET %s) page {rest}"
+        )
     # The page's ids first (an index walk, however deep the page), then the joins and the JSON
     # of those rows only; the total (unless known) in the same statement.
-    sql = (
+    return (
         f"SELECT {_summary_columns(schema)}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
-        f"FROM (SELECT {post}.id, {post}.created_at FROM {table} WHERE {where} "
-        f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT {int(limit)} OFFSET %s) page "
-        f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
-        "ORDER BY page.created_at DESC, page.id DESC"
+        f"FROM (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where} "
+        f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT {int(limit)} OFFSET %s) page {rest}"
     )
-    return sql
 
 
 def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
     """The page's rows in one prepared statement (apps.core.db), and the total (counted in the
     same statement) when asked for, else None."""
-    sql = _page_sql(found.schema, found.where, found.count_sql, with_total, page.limit)
-    params = [*(found.params if with_total else []), *found.params, page.offset]
+    sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
+                    page.limit)
+    counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
+    params = [*(found.count_params if counting else []), *found.params, page.offset]
     fetch = _fetch_searched if found.searched else db.fetch_prepared
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
     if rows:
         return rows, rows[0][-1]
-    return rows, fetch(found.count_sql, found.params)[0][0]
+    return rows, fetch(found.count_sql, found.count_params)[0][0]
 
 
 def _fetch_searched(sql: str, params: list) -> list[tuple]:
