@@ -4,9 +4,11 @@ For `GET /api/v1/...` with an x-api-key header it makes one Redis round trip (a 
 host -> company and key hashes, the company's content version, the cached reply and, on a hit,
 one entry of the key's rate limit) and, when the key is right and the reply is cached, returns
 the stored bytes (or 304 when If-None-Match matches) without entering Django: no
-request object, no middleware, no database. Everything else (misses, wrong or missing keys,
-other methods, an unknown host, Redis down) goes to Django unchanged, which answers exactly as
-it would without this layer. `POST /api/v1/analytics/track` is answered here too: the body is
+request object, no middleware, no database. A posts list that is not cached (or with the cache
+off) is built here too, from the same round trip and the page's one SQL statement
+(apps.public_api.direct). Everything else (other misses, wrong or missing keys, other methods,
+an unknown host, Redis down) goes to Django unchanged, which answers exactly as it would
+without this layer. `POST /api/v1/analytics/track` is answered here too: the body is
 validated with the endpoint's own schema and the event appended to the company's stream in the
 same round trip that checks the key (anything invalid goes to Django, which answers the 400).
 Replies carry the same headers as Django's (apps.public_api.responses).

@@ -1,0 +1,79 @@
+"""Prepared statements of the hot reads (apps.core.db): prepared once per connection and run on
+their generic plan; nothing else is prepared; DB_PREPARED_STATEMENTS=0 turns them off."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.db import connection
+
+from apps.analytics.tests.factories import make_post
+from apps.core import db as hot_reads
+from apps.core.pagination import page_params
+from apps.public_api import selectors
+from tenants.models import Client
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def prepared() -> dict[str, tuple[int, int]]:
+    """statement -> (generic plans, custom plans) of this connection's prepared statements."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements")
+        return {statement: (generic, custom) for statement, generic, custom in cursor.fetchall()}
+
+
+def test_a_hot_read_is_prepared_once_and_keeps_its_generic_plan(tenant):
+    for n in range(3):
+        make_post(tenant, slug=f"p{n}")
+    found = selectors.posts_filter(schema=tenant.schema_name, status="published")
+    for _ in range(6):
+        rows, total = selectors.posts_page_rows(found, page_params(1, 2), with_total=True)
+        assert (len(rows), total) == (2, 3)
+    page_statements = {sql: plans for sql, plans in prepared().items() if f'"{tenant.schema_name}"."content_post"' in sql}
+    assert len(page_statements) == 1  # one statement, prepared once, run six times
+    assert list(page_statements.values()) == [(6, 0)]  # never planned again
+
+
+def test_other_queries_are_not_prepared(tenant):
+    before = set(prepared())
+    assert Client.objects.filter(pk=tenant.pk).exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT %s::int + 1", [41])
+        assert cursor.fetchone() == (42,)
+    assert set(prepared()) == before
+
+
+def test_statements_name_their_schema_so_the_search_path_does_not_matter(tenant, other_tenant):
+    make_post(tenant, "Mine", slug="same")
+    make_post(other_tenant, "Theirs", slug="same")
+    for path_of in (tenant, other_tenant):
+        connection.set_tenant(path_of)
+        for owner, title in ((tenant, "Mine"), (other_tenant, "Theirs")):
+            found = selectors.posts_filter(schema=owner.schema_name, status="published")
+            rows, _ = selectors.posts_page_rows(found, page_params(1, 10), with_total=False)
+            assert [row[1] for row in rows] == [title]
+    connection.set_schema_to_public()
+
+
+def _options(**env) -> dict:
+    code = ("import django; django.setup(); import json; from django.conf import settings; "
+            "print(json.dumps(settings.DATABASES['default']['OPTIONS']))")
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+             "DJANGO_SETTINGS_MODULE": "config.settings", **env})
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_setting_turns_preparing_off():
+    on, off = _options(), _options(DB_PREPARED_STATEMENTS="0")
+    assert on["prepare_threshold"] == 0 and "plan_cache_mode=force_generic_plan" in on["options"]
+    assert off["prepare_threshold"] is None and "plan_cache_mode" not in off.get("options", "")
+
+
+def test_fetch_prepared_reads_rows(db):
+    assert hot_reads.fetch_prepared("SELECT %s::text, 2", ["one"]) == [("one", 2)]
