@@ -3,13 +3,13 @@
 A website's first request for a page after a write, and every request with the reply cache off,
 would otherwise go through Django's middleware, the Host -> company lookup in PostgreSQL, ninja
 and the key check, which together cost more than the page's SQL. For `GET /api/v1/posts` with
-nothing but `page`, `limit` and `status` (what a site's list pages send), the fast path's Redis
+nothing but `page`, `limit`, `status` and `search` (what a site's list pages send), the fast path's Redis
 round trip checks the key against the host map and takes the rate-limit entry as for a hit, and
 this module then runs the selectors' one prepared statement in the host's schema and answers
 with exactly the bytes and headers Django would (the tests compare them), storing the reply
 for the next request as Django does.
 
-Anything else, or anything this module is unsure of, goes to Django unchanged: a search, a
+Anything else, or anything this module is unsure of, goes to Django unchanged: a long search, a
 repeated or malformed parameter, a value Django would refuse (400), a draft list asked with the
 content key (403), a database error.
 """
@@ -37,12 +37,14 @@ LIST_PATH = "/api/v1/posts"
 _NAMES = ("page", "limit", "status", "search")
 _NUMBER = re.compile(r"[0-9]{1,7}")
 _MAX_QUERY = 2048
+MAX_SEARCH = 200  # longer searches are left to Django
 
 
 @dataclass(frozen=True)
 class Listing:
     page: Page
     status: str
+    search: str | None
     filter_key: str  # the list's total is kept under it (apps.public_api.cache.Counts)
 
     @property
@@ -60,7 +62,8 @@ def listing(path: str, query_string: str) -> Listing | None:
             if name in values:
                 return None
             values[name] = value
-    if values.get("search", "").strip():
+    search = values.get("search", "").strip() or None
+    if search is not None and (len(search) > MAX_SEARCH or "\x00" in search):
         return None
     numbers = []
     for name in ("page", "limit"):
@@ -75,14 +78,14 @@ def listing(path: str, query_string: str) -> Listing | None:
     status = (values.get("status") or "published").strip().lower()
     if status not in schemas.STATUSES:
         return None
-    return Listing(page=page, status=status, filter_key=_filter_key(status))
+    return Listing(page=page, status=status, search=search, filter_key=_filter_key(status, search))
 
 
-@lru_cache(maxsize=8)
-def _filter_key(status: str) -> str:
-    # A list filtered by status only names no table of the company's schema: its key is the
-    # same as the Django path's (selectors.posts_filter) in every schema.
-    return selectors.posts_filter(schema="", status=status).key
+@lru_cache(maxsize=1024)
+def _filter_key(status: str, search: str | None) -> str:
+    # A list filtered by status, or searched, names no table of the company's schema: its key is
+    # the same as the Django path's (selectors.posts_filter) in every schema.
+    return selectors.posts_filter(schema="", status=status, search=search).key
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,12 @@ def build(wanted: Listing, *, schema: str, version: str | None, kind: str, qhash
     """The reply of the list in `schema`, stored in the cache when `version` is given; None when
     the database failed (Django then answers, with its own handling of the error)."""
     known = int(total) if total is not None else None
-    found = selectors.posts_filter(schema=schema, status=wanted.status)
+    if wanted.search is not None:
+        # The content app's search names its tables without a schema: it runs on the search_path
+        # of the company (django-tenants sets it on the next cursor, only if it changes).
+        if connection.schema_name != schema or not connection.search_path_set_schemas:
+            connection.set_schema(schema)
+    found = selectors.posts_filter(schema=schema, status=wanted.status, search=wanted.search)
     try:
         rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=known is None)
         posts = selectors.posts_page_summaries(rows, schema)
