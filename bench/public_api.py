@@ -220,8 +220,8 @@ try:
     uncached_list = measure("posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
     measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
-    measure("search 'zephyr' (15 matches), uncached", uncached_port, SEARCH_RARE, key)
-    measure("search 'topic42' (prefix, ~2% of posts), uncached", uncached_port, SEARCH_COMMON, key)
+    measure("search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
+    measure("search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
     print(f"  uncached list = {uncached_list['rps'] / plain['rps']:.1f}x the dashboard's ORM list", flush=True)
     print(f"\nworker memory: cached server {cached_memory}; uncached server {worker_memory(uncached)}", flush=True)
 finally:
