@@ -25,7 +25,6 @@ import redis
 from django.db import DatabaseError, connection
 
 from apps.analytics import redis_conn
-
 from apps.core.errors import ValidationFailed
 from apps.core.pagination import Page, page_params
 from apps.public_api import cache, schemas, selectors
@@ -54,8 +53,8 @@ class Listing:
 
 def listing(path: str, query_string: str) -> Listing | None:
     """The posts list this request asks for, when this module can answer it; else None."""
-    if path.rstrip("/") != LIST_PATH or len(query_string) > _MAX_QUERY:
-        return None
+    if path.rstrip("/") != LIST_PATH or len(query_string) > _MAX_QUERY or not query_string.isascii():
+        return None  # (raw non-ASCII bytes: Django decodes those its own way)
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
         if name in _NAMES:

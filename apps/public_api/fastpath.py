@@ -23,6 +23,7 @@ Serve `apps.public_api.wsgi:application` (Django wrapped in this layer) to get i
 from __future__ import annotations
 
 import io
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -41,6 +42,8 @@ from apps.core.security import api_security_headers, environ_is_secure
 from apps.core.validation import json_has_nul
 from apps.public_api import cache, direct, keys
 from apps.public_api.responses import HOST_UNKNOWN, cache_headers, encode, etag_matches
+
+logger = logging.getLogger(__name__)
 
 PREFIX = "/api/v1/"
 TRACK_PATH = "/api/v1/analytics/track"
@@ -206,8 +209,12 @@ class PublicApiFastPath:
     def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
         """A posts list missing from the cache (or the cache off), built here (apps.public_api.direct)."""
         schema, kind, version, total = found[1].decode(), found[2].decode(), found[3].decode(), found[4]
-        built = direct.build(wanted, schema=schema, version=version if setup.enabled else None, kind=kind,
-                             qhash=qhash, total=total)
+        try:
+            built = direct.build(wanted, schema=schema, version=version if setup.enabled else None, kind=kind,
+                                 qhash=qhash, total=total)
+        except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
+            logger.exception("posts list left to Django after an error on the fast path")
+            built = None
         if built is None:
             return self.app(environ, start_response)
         if setup.enabled:

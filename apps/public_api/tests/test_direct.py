@@ -171,6 +171,7 @@ def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings
     ("page=1&page=2", 400, "Page must be given once"),
     ("search=" + "a" * 201, 200, None),
     ("search=a%00b", 400, None),
+    ("search=caf\u00c3\u00a9", 200, None),  # raw UTF-8 bytes as a WSGI server passes them (latin-1)
 ])
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
 def test_what_it_is_unsure_of_goes_to_django(wsgi_app, tenant, content, settings, codes, cached, query, status,
@@ -256,3 +257,21 @@ def test_a_list_total_is_read_from_the_counts_not_counted(wsgi_app, tenant, cont
     for query in queries:
         assert f'"{tenant.schema_name}"."content_post_count"' in query["sql"]
         assert "count(" not in query["sql"].lower()
+
+
+def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content, monkeypatch, codes, caplog):
+    _known_host(wsgi_app, tenant)
+    real, calls = selectors.posts_page_summaries, []
+
+    def fails_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "posts_page_summaries", fails_once)
+    codes.clear()
+    response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=3")
+    assert response.status_code == 200 and len(response.json()["data"]["posts"]) == 3
+    assert codes == [7] and len(calls) == 2
+    assert "posts list left to Django" in caplog.text
