@@ -31,7 +31,7 @@ class ApiKeyAuth(APIKeyHeader):
         if kind is None:
             raise Unauthorized(KEY_INVALID)
         api_key = keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
-        if self.throttled and redis_conn.available():
+        if self.throttled and redis_conn.available() and not request.META.get(keys.COUNTED):
             keys.throttle(api_key)
         return api_key
 

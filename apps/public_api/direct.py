@@ -3,7 +3,8 @@
 A website's first request for a page after a write, and every request with the reply cache off,
 would otherwise go through Django's middleware, the Host -> company lookup in PostgreSQL, ninja
 and the key check, which together cost more than the page's SQL. For `GET /api/v1/posts` with
-nothing but `page`, `limit`, `status` and `search` (what a site's list pages send), the fast path's Redis
+nothing but `page`, `limit`, `status` and `search`, and for `/api/v1/posts/category/{slug}` and
+`/api/v1/posts/tag/{slug}` (what a site's list pages send), the fast path's Redis
 round trip checks the key against the host map and takes the rate-limit entry as for a hit, and
 this module then runs the selectors' one prepared statement in the host's schema and answers
 with exactly the bytes and headers Django would (the tests compare them), storing the reply
@@ -11,7 +12,8 @@ for the next request as Django does.
 
 Anything else, or anything this module is unsure of, goes to Django unchanged: a long search, a
 repeated or malformed parameter, a value Django would refuse (400), a draft list asked with the
-content key (403), a database error.
+content key (403), an empty category or tag page (Django tells a missing one, 404, from a page
+past the end), a database error.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ class Listing:
     page: Page
     status: str
     search: str | None
+    term: tuple[str, str] | None  # ("category" or "tag", slug): the posts of a category or a tag
     filter_key: str  # the list's total is kept under it (apps.public_api.cache.Counts)
 
     @property
@@ -51,13 +54,27 @@ class Listing:
         return self.status != "published"
 
 
+def _term(path: str) -> tuple[str, str] | None:
+    """("category" or "tag", slug) of /api/v1/posts/category/{slug} or /api/v1/posts/tag/{slug}."""
+    for kind in ("category", "tag"):
+        prefix = f"{LIST_PATH}/{kind}/"
+        if path.startswith(prefix):
+            slug = path[len(prefix):]
+            if slug and "/" not in slug and path.isascii():  # as Django's route (normalised as its lookup)
+                return (kind, slug.strip().lower()) if slug.strip() else None
+    return None
+
+
 def listing(path: str, query_string: str) -> Listing | None:
     """The posts list this request asks for, when this module can answer it; else None."""
-    if path.rstrip("/") != LIST_PATH or len(query_string) > _MAX_QUERY or not query_string.isascii():
+    path = path.rstrip("/")
+    term = _term(path) if path != LIST_PATH else None
+    if (path != LIST_PATH and term is None) or len(query_string) > _MAX_QUERY or not query_string.isascii():
         return None  # (raw non-ASCII bytes: Django decodes those its own way)
+    names = _NAMES if term is None else _NAMES[:3]  # a category's or tag's list takes no search
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
-        if name in _NAMES:
+        if name in names:
             if name in values:
                 return None
             values[name] = value
@@ -77,14 +94,21 @@ def listing(path: str, query_string: str) -> Listing | None:
     status = (values.get("status") or "published").strip().lower()
     if status not in schemas.STATUSES:
         return None
-    return Listing(page=page, status=status, search=search, filter_key=_filter_key(status, search))
+    return Listing(page=page, status=status, search=search, term=term, filter_key=_filter_key(status, search, term))
 
 
 @lru_cache(maxsize=1024)
-def _filter_key(status: str, search: str | None) -> str:
-    # A list filtered by status, or searched, names no table of the company's schema: its key is
-    # the same as the Django path's (selectors.posts_filter) in every schema.
-    return selectors.posts_filter(schema="", status=status, search=search).key
+def _filter_key(status: str, search: str | None, term: tuple[str, str] | None) -> str:
+    # The key is the same in every schema (selectors.posts_filter), so it is known before Redis
+    # says which company the host is.
+    return selectors.posts_filter(schema="", **_filters(status, search, term)).key
+
+
+def _filters(status: str, search: str | None, term: tuple[str, str] | None) -> dict:
+    filters = {"status": status, "search": search}
+    if term is not None:
+        filters[f"{term[0]}_slug"] = term[1]
+    return filters
 
 
 @dataclass(frozen=True)
@@ -102,9 +126,11 @@ def build(wanted: Listing, *, schema: str, version: str | None, kind: str, qhash
         # of the company (django-tenants sets it on the next cursor, only if it changes).
         if connection.schema_name != schema or not connection.search_path_set_schemas:
             connection.set_schema(schema)
-    found = selectors.posts_filter(schema=schema, status=wanted.status, search=wanted.search)
+    found = selectors.posts_filter(schema=schema, **_filters(wanted.status, wanted.search, wanted.term))
     try:
         rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=known is None)
+        if not rows and wanted.term is not None:
+            return None  # no such category or tag (404), or a page past the end: Django tells which
         posts = selectors.posts_page_summaries(rows, schema)
     except DatabaseError as exc:
         logger.warning("posts list left to Django after a database error: %s", exc)

@@ -216,6 +216,7 @@ class PublicApiFastPath:
             logger.exception("posts list left to Django after an error on the fast path")
             built = None
         if built is None:
+            environ[keys.COUNTED] = "1"  # the script took this request's rate-limit entry
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)

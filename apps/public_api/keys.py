@@ -19,6 +19,10 @@ from apps.core.errors import RateLimited
 CONTENT = "c"
 PREVIEW = "p"
 RATE_LIMITED = "Too many requests for this API key. Please slow down."
+# Set in the WSGI environ by the fast path when it took this request's rate-limit entry and then
+# left the request to Django (which must not count it again). Not settable by a client: request
+# headers reach the environ as HTTP_*.
+COUNTED = "cms.public_api.counted"
 
 
 @dataclass(frozen=True)

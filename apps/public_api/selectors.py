@@ -77,18 +77,24 @@ def _joins(schema: str) -> str:
     )
 
 
-def _where(*, schema: str, status: str, category_id=None, tag_id=None) -> tuple[str, list]:
+def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
+           tag_slug=None) -> tuple[str, list]:
     post = _q(_POST)
     parts, params = [], []
     if status != "all":
         # Written into the statement (one of a fixed few): each status gets a plan of its own.
         parts.append(f"{post}.status = '{_STATUS_LITERALS[status]}'")
-    for through, column, value in ((Post.categories.through, "category_id", category_id),
-                                   (Post.tags.through, "tag_id", tag_id)):
+    for through, column, term, value, slug in (
+            (Post.categories.through, "category_id", Category, category_id, category_slug),
+            (Post.tags.through, "tag_id", Tag, tag_id, tag_slug)):
         if value is not None:
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f "
                          f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s)")
             params.append(value)
+        elif slug is not None:
+            parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
+                         f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND t.slug = %s)")
+            params.append(slug)
     return " AND ".join(parts) or "TRUE", params
 
 
@@ -149,17 +155,23 @@ class PostFilter:
     count_params: list
 
 
-def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None,
-                 tag_id=None) -> PostFilter:
-    where, params = _where(schema=schema, status=status, category_id=category_id, tag_id=tag_id)
+def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
+                 category_slug: str | None = None, tag_slug: str | None = None) -> PostFilter:
+    """The filter of a listing in `schema`: by status, and a search, or posts of a category or a
+    tag (by id, or by slug: posts of a slug no category has are simply none)."""
+    terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
+    where, params = _where(schema=schema, status=status, **terms)
     searched = bool(search and search.strip())
-    source = _table(Post, schema)
+    source, search_sql = _table(Post, schema), ""
     if searched:
-        sql, search_params = _search_source(search.strip())
-        source = f"({sql}) {_q(_POST)}"
+        search_sql, search_params = _search_source(search.strip())
+        source = f"({search_sql}) {_q(_POST)}"
         params = [*search_params, *params]
-    key = hashlib.sha1(f"{source}|{where}|{params!r}".encode()).hexdigest()  # noqa: S324
-    if not searched and category_id is None and tag_id is None:
+    # Named without the schema: the same listing has the same key in every company (the Counts
+    # of the fast path and of Django's path meet), each company's totals apart by their Redis key.
+    template, _ = _where(schema="", status=status, **terms)
+    key = hashlib.sha1(f"{search_sql}|{template}|{params!r}".encode()).hexdigest()  # noqa: S324
+    if not searched and not any(value is not None for value in terms.values()):
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
         count_sql = f"SELECT coalesce(sum(total), 0)::bigint FROM {_table(PostCount, schema)}" + (

@@ -57,25 +57,30 @@ def _comparable(response) -> dict:
     return {"status": response.status_code, "headers": headers, "body": response.content}
 
 
+LIST = "/api/v1/posts"
 CASES = [
-    ("api_key", ""), ("api_key", "page=2&limit=5"), ("api_key", "limit=100"), ("api_key", "page=9"),
-    ("api_key", "status=published&limit=3"), ("api_key", "page=1&limit=4&utm_source=mail"),
-    ("preview_key", "status=draft"), ("preview_key", "status=all&limit=20"), ("preview_key", "status=ARCHIVED"),
-    ("api_key", "search=post%201"), ("api_key", "search=+Body+&limit=3&page=2"), ("api_key", "search=zz-nothing"),
-    ("preview_key", "status=all&search=draft"), ("api_key", "search=&limit=2"),
+    ("api_key", LIST, ""), ("api_key", LIST, "page=2&limit=5"), ("api_key", LIST, "limit=100"),
+    ("api_key", LIST, "page=9"), ("api_key", LIST, "status=published&limit=3"),
+    ("api_key", LIST, "page=1&limit=4&utm_source=mail"), ("preview_key", LIST, "status=draft"),
+    ("preview_key", LIST, "status=all&limit=20"), ("preview_key", LIST, "status=ARCHIVED"),
+    ("api_key", LIST, "search=post%201"), ("api_key", LIST, "search=+Body+&limit=3&page=2"),
+    ("api_key", LIST, "search=zz-nothing"), ("preview_key", LIST, "status=all&search=draft"),
+    ("api_key", LIST, "search=&limit=2"),
+    ("api_key", f"{LIST}/category/news", ""), ("api_key", f"{LIST}/category/how-to/", "limit=2&page=2"),
+    ("preview_key", f"{LIST}/tag/python", "status=all"), ("api_key", f"{LIST}/tag/PYTHON", "search=not-applied"),
 ]
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-miss", "cache-off"])
-@pytest.mark.parametrize("key_field,query", CASES)
-def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, codes, cached, key_field, query,
+@pytest.mark.parametrize("key_field,path,query", CASES)
+def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, codes, cached, key_field, path, query,
                                           django_capture_on_commit_callbacks):
     settings.PUBLIC_API_CACHE = cached
     key = getattr(tenant, key_field)
     _known_host(wsgi_app, tenant, key)
     codes.clear()
     origin = {"Origin": "https://www.example.com"}
-    built = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=key, query=query, headers=origin)
+    built = wsgi_call(wsgi_app, tenant, path, key=key, query=query, headers=origin)
     assert codes == [7]
     if cached:  # Django must build it too: a new content version, so neither finds the other's reply
         from apps.core.content_version import content_version_bump
@@ -83,7 +88,7 @@ def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, c
 
         with django_capture_on_commit_callbacks(execute=True), schema_context(tenant.schema_name):
             content_version_bump()
-    django = wsgi_call(WSGIHandler(), tenant, "/api/v1/posts", key=key, query=query, headers=origin)
+    django = wsgi_call(WSGIHandler(), tenant, path, key=key, query=query, headers=origin)
     assert django.status_code == 200
     assert _comparable(built) == _comparable(django)
     assert built.headers["x-cache"] == "MISS"
@@ -275,3 +280,27 @@ def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content
     assert response.status_code == 200 and len(response.json()["data"]["posts"]) == 3
     assert codes == [7] and len(calls) == 2
     assert "posts list left to Django" in caplog.text
+
+
+@pytest.mark.parametrize("path,status,message", [
+    ("/api/v1/posts/category/no-such-category", 404, "Category not found"),
+    ("/api/v1/posts/tag/no-such-tag", 404, "Tag not found"),
+    ("/api/v1/posts/category/news?page=50", 200, None),  # past the end: an empty page
+    ("/api/v1/posts/category/%20", 404, "Category not found"),
+])
+def test_an_empty_category_or_tag_page_is_left_to_django_and_counted_once(wsgi_app, tenant, content, settings,
+                                                                          codes, path, status, message):
+    settings.PUBLIC_API_RATE_LIMIT = 3
+    settings.PUBLIC_API_RATE_LIMITS = {}
+    _known_host(wsgi_app, tenant)  # the first of three requests
+    path, _, query = path.partition("?")
+    codes.clear()
+    response = wsgi_call(wsgi_app, tenant, path, key=tenant.api_key, query=query)
+    assert response.status_code == status, response.content
+    if message:
+        assert response.json()["message"] == message
+    else:
+        assert response.json()["data"]["posts"] == []
+    # The fast path's script counted it; Django did not count it again: one request is left.
+    assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=7").status_code == 200
+    assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=8").status_code == 429
