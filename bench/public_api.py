@@ -220,6 +220,8 @@ try:
     uncached_list = measure("posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
     measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
+    measure("posts of a category (~1/10 of posts), uncached (fast path)", uncached_port,
+            "/api/v1/posts/category/category-3", key)
     measure("search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
     measure("search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
     print(f"  uncached list = {uncached_list['rps'] / plain['rps']:.1f}x the dashboard's ORM list", flush=True)
@@ -263,6 +265,8 @@ if SCALE_TO > POSTS:
         measure(f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
         measure(f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
         measure(f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
+        measure(f"posts of a category, uncached ({SCALE_TO:,} posts)", uncached_port,
+                "/api/v1/posts/category/category-3", key)
     finally:
         stop(uncached)
     cached, cached_port = start_server(SERVER)
