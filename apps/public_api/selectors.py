@@ -150,7 +150,8 @@ class PostFilter:
     params: list  # of source, then where
     # (source: the search's matches, named as the posts table so `where` applies as is)
     key: str
-    searched: bool  # a search (see _fetch_searched)
+    searched: bool  # a search (see _fetch_planned)
+    planned: bool  # planned on every run (_fetch_planned), not prepared
     count_sql: str  # the number of posts it shows
     count_params: list
 
@@ -180,7 +181,9 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     else:
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
         count_params = params
+    planned = searched or any(value is not None for value in terms.values())
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
+                      planned=planned,
                       count_sql=count_sql, count_params=count_params)
 
 
@@ -227,7 +230,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
-    fetch = _fetch_searched if found.searched else db.fetch_prepared
+    fetch = _fetch_planned if found.planned else db.fetch_prepared
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
@@ -236,9 +239,12 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     return rows, fetch(found.count_sql, found.count_params)[0][0]
 
 
-def _fetch_searched(sql: str, params: list) -> list[tuple]:
-    """A search: the content app's condition names its tables without a schema (it runs on
-    the company's search_path), and its plan depends on the words (planned each time)."""
+def _fetch_planned(sql: str, params: list) -> list[tuple]:
+    """A statement whose best plan depends on its values, planned on every run: a search (its
+    words; the content app's condition also names its tables without a schema, so it runs on
+    the company's search_path) and the posts of a category or a tag (a term with a tenth of all
+    posts wants the date index walked, one with a few wants its posts fetched; one generic plan
+    was 7 times slower on the first at 100,000 posts)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
