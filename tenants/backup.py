@@ -33,7 +33,7 @@ from tenants.services import schema_name_for, subdomain_check_available, tenant_
 FORMAT_VERSION = 1
 # Not carried: the migration records (the schema is built from the template), and tables kept
 # by triggers from other tables (rebuilt by those triggers as the rows are loaded).
-SKIP_TABLES = {"django_migrations", "content_post_count"}
+SKIP_TABLES = {"django_migrations", "content_post_count", "content_category_count", "content_tag_count"}
 
 
 def _media_storage():
