@@ -78,8 +78,11 @@ def _joins(schema: str) -> str:
 
 
 def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
-           tag_slug=None) -> tuple[str, list]:
+           tag_slug=None, fenced: bool = False) -> tuple[str, list]:
+    """`fenced`: the category/tag condition is checked post by post (OFFSET 0 keeps PostgreSQL
+    from turning it into a join), so a page walks the date index and stops at its last row."""
     post = _q(_POST)
+    fence = " OFFSET 0" if fenced else ""
     parts, params = [], []
     if status != "all":
         # Written into the statement (one of a fixed few): each status gets a plan of its own.
@@ -89,11 +92,11 @@ def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_
             (Post.tags.through, "tag_id", Tag, tag_id, tag_slug)):
         if value is not None:
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f "
-                         f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s)")
+                         f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s{fence})")
             params.append(value)
         elif slug is not None:
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
-                         f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND t.slug = %s)")
+                         f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND t.slug = %s{fence})")
             params.append(slug)
     return " AND ".join(parts) or "TRUE", params
 
@@ -154,6 +157,10 @@ class PostFilter:
     planned: bool  # planned on every run (_fetch_planned), not prepared
     count_sql: str  # the number of posts it shows
     count_params: list
+    # A category's or tag's list: its size and the size of all posts of its status, from the
+    # trigger-kept counts (with count_params), and `where` with the term checked post by post.
+    sizes_sql: str | None = None
+    walk_where: str | None = None
 
 
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
@@ -174,6 +181,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     key = hashlib.sha1(f"{search_sql}|{template}|{params!r}".encode()).hexdigest()  # noqa: S324
     given = [(name, value) for name, value in terms.items() if value is not None]
     status_only = f" AND c.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    sizes_sql = walk_where = None
     if not searched and not given:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
@@ -192,13 +200,16 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
         else:
             count_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {counts} c WHERE c.{column} = %s" + status_only
         count_params = [value]
+        sizes_sql = (f"SELECT ({count_sql}), (SELECT coalesce(sum(c.total), 0)::bigint "
+                     f"FROM {_table(PostCount, schema)} c WHERE TRUE{status_only})")
+        walk_where, _ = _where(schema=schema, status=status, fenced=True, **terms)
     else:
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
         count_params = params
-    planned = searched or any(value is not None for value in terms.values())
+    planned = searched or (bool(given) and sizes_sql is None)
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
-                      planned=planned,
-                      count_sql=count_sql, count_params=count_params)
+                      planned=planned, count_sql=count_sql, count_params=count_params, sizes_sql=sizes_sql,
+                      walk_where=walk_where)
 
 
 @lru_cache(maxsize=1024)
@@ -240,6 +251,8 @@ def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bo
 def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
     """The page's rows in one prepared statement (apps.core.db), and the total (counted in the
     same statement) when asked for, else None."""
+    if found.sizes_sql is not None:
+        return _term_page_rows(found, page, with_total=with_total)
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
@@ -253,12 +266,25 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     return rows, fetch(found.count_sql, found.count_params)[0][0]
 
 
+def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
+    """A page of a category's or tag's posts. Its size and the number of all posts of the status
+    come first (trigger-kept counts, one prepared statement); then the page, by whichever way
+    reads fewer rows: walking the date index and checking each post for the term, which needs
+    about (offset + limit) * all / size checks, or reading all of the term's posts and sorting
+    them (size rows). One plan for both is several times slower on one of them: a term with a
+    tenth of 100,000 posts, or a term with a few."""
+    size, everything = db.fetch_prepared(found.sizes_sql, found.count_params)[0]
+    walk = (page.offset + page.limit) * everything < size * size
+    where = found.walk_where if walk else found.where
+    sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit)
+    rows = db.fetch_prepared(sql, [*found.params, page.offset])
+    return rows, (size if with_total else None)
+
+
 def _fetch_planned(sql: str, params: list) -> list[tuple]:
     """A statement whose best plan depends on its values, planned on every run: a search (its
     words; the content app's condition also names its tables without a schema, so it runs on
-    the company's search_path) and the posts of a category or a tag (a term with a tenth of all
-    posts wants the date index walked, one with a few wants its posts fetched; one generic plan
-    was 7 times slower on the first at 100,000 posts)."""
+    the company's search_path)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
