@@ -75,5 +75,12 @@ def test_the_setting_turns_preparing_off():
     assert off["prepare_threshold"] is None and "plan_cache_mode" not in off.get("options", "")
 
 
+def test_jit_is_off_on_the_applications_connections(db):
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone() == ("off",)
+    assert "jit=off" not in _options(DB_JIT="1")["options"]
+
+
 def test_fetch_prepared_reads_rows(db):
     assert hot_reads.fetch_prepared("SELECT %s::text, 2", ["one"]) == [("one", 2)]

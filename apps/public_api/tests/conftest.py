@@ -146,3 +146,22 @@ def private_redis(settings):
     ratelimit._limiter.cache_clear()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def lookup_codes(monkeypatch):
+    """The reply codes of the fast path's Redis script, in order (apps.public_api.cache
+    _FAST_LOOKUP: 0 unknown host or key, 1 miss left to Django, 2 hit with the body, 6 hit on the
+    worker's copy, 7 a list the fast path builds, ...)."""
+    from apps.public_api import cache
+
+    seen: list[int] = []
+    real = cache.fast_lookup
+
+    def spy(**kwargs):
+        found = real(**kwargs)
+        seen.append(int(found[0]))
+        return found
+
+    monkeypatch.setattr(cache, "fast_lookup", spy)
+    return seen

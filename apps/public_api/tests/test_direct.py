@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.analytics.tests.factories import make_category, make_media, make_post, make_tag
-from apps.public_api import cache, selectors
+from apps.public_api import selectors
 from apps.public_api.tests.conftest import wsgi_call
 from tenants.services import client_rotate_keys, client_set_status
 
@@ -28,21 +28,6 @@ def content(tenant):
                        created_at=now - timedelta(minutes=n)) for n in range(12)]
     make_post(tenant, "A draft", slug="a-draft", status="draft", created_at=now + timedelta(minutes=1))
     return posts
-
-
-@pytest.fixture
-def codes(monkeypatch):
-    """The reply codes of the fast path's Redis script (7: a list built by this layer)."""
-    seen: list[int] = []
-    real = cache.fast_lookup
-
-    def spy(**kwargs):
-        found = real(**kwargs)
-        seen.append(int(found[0]))
-        return found
-
-    monkeypatch.setattr(cache, "fast_lookup", spy)
-    return seen
 
 
 def _known_host(wsgi_app, tenant, key=None):
@@ -73,15 +58,15 @@ CASES = [
 
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-miss", "cache-off"])
 @pytest.mark.parametrize("key_field,path,query", CASES)
-def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, codes, cached, key_field, path, query,
+def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, lookup_codes, cached, key_field, path, query,
                                           django_capture_on_commit_callbacks):
     settings.PUBLIC_API_CACHE = cached
     key = getattr(tenant, key_field)
     _known_host(wsgi_app, tenant, key)
-    codes.clear()
+    lookup_codes.clear()
     origin = {"Origin": "https://www.example.com"}
     built = wsgi_call(wsgi_app, tenant, path, key=key, query=query, headers=origin)
-    assert codes == [7]
+    assert lookup_codes == [7]
     if cached:  # Django must build it too: a new content version, so neither finds the other's reply
         from apps.core.content_version import content_version_bump
         from django_tenants.utils import schema_context
@@ -95,11 +80,11 @@ def test_same_bytes_and_headers_as_django(wsgi_app, tenant, content, settings, c
     assert built.headers["x-request-id"]
 
 
-def test_a_miss_is_one_sql_statement_and_the_next_request_a_hit(wsgi_app, tenant, content, codes):
+def test_a_miss_is_one_sql_statement_and_the_next_request_a_hit(wsgi_app, tenant, content, lookup_codes):
     _known_host(wsgi_app, tenant)
     # The worker learns the company's subdomain (for media links) on its first list, once.
     wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=2")
-    codes.clear()
+    lookup_codes.clear()
     with CaptureQueriesContext(connection) as queries:
         built = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=5")
     assert built.status_code == 200 and built.headers["x-cache"] == "MISS"
@@ -114,7 +99,7 @@ def test_a_miss_is_one_sql_statement_and_the_next_request_a_hit(wsgi_app, tenant
         second_page = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=5&page=2")
     assert (hit.headers["x-cache"], hit.content, hit.headers["etag"]) == ("HIT", built.content, built.headers["etag"])
     assert second_page.json()["data"]["pagination"]["total"] == 12
-    assert codes == [7, 6, 7]
+    assert lookup_codes == [7, 6, 7]
     # The second page reused the total counted by the first (stored with the reply).
     assert len(queries) == 1 and "count(" not in queries[0]["sql"].lower()
 
@@ -135,26 +120,26 @@ def test_if_none_match_on_a_miss_is_304(wsgi_app, tenant, content, settings):
     assert _comparable(again) == _comparable(django)
 
 
-def test_a_write_is_seen_by_the_next_miss(wsgi_app, api, tenant, content, codes, django_capture_on_commit_callbacks):
+def test_a_write_is_seen_by_the_next_miss(wsgi_app, api, tenant, content, lookup_codes, django_capture_on_commit_callbacks):
     _known_host(wsgi_app, tenant)
     before = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=2")
     with django_capture_on_commit_callbacks(execute=True):
         assert api.put(f"/api/posts/{content[0].id}", {"title": "Renamed"}).status_code == 200
-    codes.clear()
+    lookup_codes.clear()
     after = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=2")
-    assert codes == [7]
+    assert lookup_codes == [7]
     assert after.json()["data"]["posts"][0]["title"] == "Renamed"
     assert after.headers["etag"] != before.headers["etag"]
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
-def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings, codes, cached):
+def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings, lookup_codes, cached):
     settings.PUBLIC_API_CACHE = cached
     make_post(tenant, "Mine", slug="same")
     make_post(other_tenant, "Theirs", slug="same")
     _known_host(wsgi_app, tenant)
     _known_host(wsgi_app, other_tenant)
-    codes.clear()
+    lookup_codes.clear()
     for query in ("", "limit=3", "search=e", "search=e&limit=5"):  # a search runs on the company's search_path
         mine = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query=query)
         theirs = wsgi_call(wsgi_app, other_tenant, "/api/v1/posts", key=other_tenant.api_key, query=query)
@@ -163,7 +148,7 @@ def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings
     # Another company's key on this host: 401 from Django, never their list or this one.
     crossed = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=other_tenant.api_key)
     assert crossed.status_code == 401 and b"Mine" not in crossed.content and b"Theirs" not in crossed.content
-    assert codes[:8] == [7] * 8
+    assert lookup_codes[:8] == [7] * 8
 
 
 @pytest.mark.parametrize("query,status,message", [
@@ -179,16 +164,16 @@ def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings
     ("search=caf\u00c3\u00a9", 200, None),  # raw UTF-8 bytes as a WSGI server passes them (latin-1)
 ])
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
-def test_what_it_is_unsure_of_goes_to_django(wsgi_app, tenant, content, settings, codes, cached, query, status,
+def test_what_it_is_unsure_of_goes_to_django(wsgi_app, tenant, content, settings, lookup_codes, cached, query, status,
                                              message):
     settings.PUBLIC_API_CACHE = cached
     _known_host(wsgi_app, tenant)
-    codes.clear()
+    lookup_codes.clear()
     response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query=query)
     assert response.status_code == status, response.content
     if message:
         assert response.json()["message"] == message
-    assert 7 not in codes  # Django answered
+    assert 7 not in lookup_codes  # Django answered
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
@@ -210,29 +195,29 @@ def test_keys_are_checked_as_by_django(wsgi_app, tenant, content, settings, cach
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
-def test_lists_count_against_the_rate_limit(wsgi_app, tenant, content, settings, codes, cached):
+def test_lists_count_against_the_rate_limit(wsgi_app, tenant, content, settings, lookup_codes, cached):
     settings.PUBLIC_API_CACHE = cached
     settings.PUBLIC_API_RATE_LIMIT = 3
     settings.PUBLIC_API_RATE_LIMITS = {}
     _known_host(wsgi_app, tenant)  # one request of the three
-    codes.clear()
+    lookup_codes.clear()
     answers = [wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query=f"page={n}")
                for n in (1, 2, 3)]
     assert [a.status_code for a in answers] == [200, 200, 429]
-    assert codes == [7, 7, 4]
+    assert lookup_codes == [7, 7, 4]
     assert int(answers[2].headers["retry-after"]) >= 1
     assert answers[2].json()["error"] == "rate_limited"
 
 
-def test_cache_off_learns_the_host_from_django_first(wsgi_app, tenant, content, settings, codes):
+def test_cache_off_learns_the_host_from_django_first(wsgi_app, tenant, content, settings, lookup_codes):
     settings.PUBLIC_API_CACHE = False
     first = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
     second = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
-    assert codes == [0, 7]  # unknown host: Django answered and recorded it
+    assert lookup_codes == [0, 7]  # unknown host: Django answered and recorded it
     assert first.content == second.content and second.headers["x-cache"] == "MISS"
 
 
-def test_a_database_error_leaves_the_list_to_django(wsgi_app, tenant, content, monkeypatch, codes):
+def test_a_database_error_leaves_the_list_to_django(wsgi_app, tenant, content, monkeypatch, lookup_codes):
     _known_host(wsgi_app, tenant)
     real, calls = selectors.posts_page_rows, []
 
@@ -243,10 +228,10 @@ def test_a_database_error_leaves_the_list_to_django(wsgi_app, tenant, content, m
         return real(*args, **kwargs)
 
     monkeypatch.setattr(selectors, "posts_page_rows", fails_once)
-    codes.clear()
+    lookup_codes.clear()
     response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
     assert response.status_code == 200 and len(response.json()["data"]["posts"]) == 10
-    assert codes == [7] and len(calls) == 2  # this layer failed, Django answered
+    assert lookup_codes == [7] and len(calls) == 2  # this layer failed, Django answered
 
 
 def test_a_list_total_is_read_from_the_counts_not_counted(wsgi_app, tenant, content, settings):
@@ -264,7 +249,7 @@ def test_a_list_total_is_read_from_the_counts_not_counted(wsgi_app, tenant, cont
         assert "count(" not in query["sql"].lower()
 
 
-def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content, monkeypatch, codes, caplog):
+def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content, monkeypatch, lookup_codes, caplog):
     _known_host(wsgi_app, tenant)
     real, calls = selectors.posts_page_summaries, []
 
@@ -275,10 +260,10 @@ def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content
         return real(*args, **kwargs)
 
     monkeypatch.setattr(selectors, "posts_page_summaries", fails_once)
-    codes.clear()
+    lookup_codes.clear()
     response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=3")
     assert response.status_code == 200 and len(response.json()["data"]["posts"]) == 3
-    assert codes == [7] and len(calls) == 2
+    assert lookup_codes == [7] and len(calls) == 2
     assert "posts list left to Django" in caplog.text
 
 
@@ -289,12 +274,12 @@ def test_an_unexpected_error_leaves_the_list_to_django(wsgi_app, tenant, content
     ("/api/v1/posts/category/%20", 404, "Category not found"),
 ])
 def test_an_empty_category_or_tag_page_is_left_to_django_and_counted_once(wsgi_app, tenant, content, settings,
-                                                                          codes, path, status, message):
+                                                                          lookup_codes, path, status, message):
     settings.PUBLIC_API_RATE_LIMIT = 3
     settings.PUBLIC_API_RATE_LIMITS = {}
     _known_host(wsgi_app, tenant)  # the first of three requests
     path, _, query = path.partition("?")
-    codes.clear()
+    lookup_codes.clear()
     response = wsgi_call(wsgi_app, tenant, path, key=tenant.api_key, query=query)
     assert response.status_code == status, response.content
     if message:

@@ -7,7 +7,7 @@ import pytest
 import redis
 
 from apps.analytics import redis_conn
-from apps.public_api import cache, fastpath
+from apps.public_api import fastpath
 from apps.public_api.tests.conftest import wsgi_call
 
 
@@ -18,23 +18,7 @@ def content(tenant):
     return {"hello": make_post(tenant, "Hello world", slug="hello")}
 
 
-@pytest.fixture
-def lookups(monkeypatch):
-    """The reply codes of the fast path's Redis script, in order (2: body sent, 6: the worker's
-    copy is current, so no body)."""
-    seen: list[int] = []
-    real = cache.fast_lookup
-
-    def spy(**kwargs):
-        found = real(**kwargs)
-        seen.append(int(found[0]))
-        return found
-
-    monkeypatch.setattr(cache, "fast_lookup", spy)
-    return seen
-
-
-def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, tenant, content, lookups,
+def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, tenant, content, lookup_codes,
                                                                django_capture_on_commit_callbacks):
     def get():
         return wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=5")
@@ -45,24 +29,24 @@ def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, te
         "MISS", "HIT", "HIT"]
     # 0: the host is not known yet (Django's lookup records it); then the body crossed the wire
     # once and the worker's copy served the next hit.
-    assert lookups == [0, 2, 6]
+    assert lookup_codes == [0, 2, 6]
     assert first_hit.content == second_hit.content == miss.content
     assert second_hit.headers["etag"] == miss.headers["etag"]
     assert second_hit.headers["content-length"] == str(len(miss.content))
 
     with django_capture_on_commit_callbacks(execute=True):
         assert api.put(f"/api/posts/{content['hello'].id}", {"title": "Renamed"}).status_code == 200
-    lookups.clear()
+    lookup_codes.clear()
     rebuilt, fresh, again = get(), get(), get()
     # The old copy is never served: its ETag no longer matches. The list is built by the fast
     # path itself (7, apps.public_api.direct), which keeps the new copy, so no body crosses again.
-    assert lookups == [7, 6, 6]
+    assert lookup_codes == [7, 6, 6]
     assert rebuilt.json()["data"]["posts"][0]["title"] == "Renamed"
     assert fresh.content == again.content == rebuilt.content
     assert fresh.headers["etag"] != miss.headers["etag"]
 
 
-def test_copies_of_one_key_are_never_served_to_another(wsgi_app, tenant, other_tenant, content, lookups):
+def test_copies_of_one_key_are_never_served_to_another(wsgi_app, tenant, other_tenant, content, lookup_codes):
     from apps.analytics.tests.factories import make_post
 
     make_post(other_tenant, "Other company's post", slug="hello")
@@ -78,10 +62,10 @@ def test_copies_of_one_key_are_never_served_to_another(wsgi_app, tenant, other_t
     assert preview.headers["x-cache"] == "MISS"  # the preview key has replies of its own
 
 
-def test_worker_copies_can_be_turned_off(wsgi_app, tenant, content, lookups, settings):
+def test_worker_copies_can_be_turned_off(wsgi_app, tenant, content, lookup_codes, settings):
     settings.PUBLIC_API_LOCAL_CACHE_BYTES = 0  # read again after the change
     replies = [wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key) for _ in range(3)]
-    assert lookups == [0, 2, 2]
+    assert lookup_codes == [0, 2, 2]
     assert replies[1].content == replies[2].content == replies[0].content
 
 
@@ -98,7 +82,7 @@ def test_worker_copies_stay_within_their_byte_budget():
 
 
 def test_dedicated_connection_recovers_from_a_drop_and_a_script_flush(private_redis, wsgi_app, tenant, content,
-                                                                      lookups):
+                                                                      lookup_codes):
     def get():
         return wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
 
@@ -114,7 +98,7 @@ def test_dedicated_connection_recovers_from_a_drop_and_a_script_flush(private_re
     dropped = get()  # answered, whatever happened to the connection
     assert dropped.status_code == 200 and dropped.content == expected
     redis_conn.reset()
-    lookups.clear()
+    lookup_codes.clear()
     back = get()
     assert back.headers["x-cache"] == "HIT" and back.content == expected
-    assert lookups and lookups[-1] in (2, 6)
+    assert lookup_codes and lookup_codes[-1] in (2, 6)
