@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import parse_qsl
 
 import redis
@@ -36,6 +35,7 @@ logger = logging.getLogger(__name__)
 
 LIST_PATH = "/api/v1/posts"
 _NAMES = ("page", "limit", "status", "search")
+_TERM_NAMES = ("page", "limit", "status")  # a category's or tag's list takes no search
 _NUMBER = re.compile(r"[0-9]{1,7}")
 _MAX_QUERY = 2048
 MAX_SEARCH = 200  # longer searches are left to Django
@@ -71,7 +71,7 @@ def listing(path: str, query_string: str) -> Listing | None:
     term = _term(path) if path != LIST_PATH else None
     if (path != LIST_PATH and term is None) or len(query_string) > _MAX_QUERY or not query_string.isascii():
         return None  # (raw non-ASCII bytes: Django decodes those its own way)
-    names = _NAMES if term is None else _NAMES[:3]  # a category's or tag's list takes no search
+    names = _NAMES if term is None else _TERM_NAMES
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
         if name in names:
@@ -97,10 +97,9 @@ def listing(path: str, query_string: str) -> Listing | None:
     return Listing(page=page, status=status, search=search, term=term, filter_key=_filter_key(status, search, term))
 
 
-@lru_cache(maxsize=1024)
 def _filter_key(status: str, search: str | None, term: tuple[str, str] | None) -> str:
-    # The key is the same in every schema (selectors.posts_filter), so it is known before Redis
-    # says which company the host is.
+    # The key is the same in every schema (selectors.posts_filter, which caches it), so it is
+    # known before Redis says which company the host is.
     return selectors.posts_filter(schema="", **_filters(status, search, term)).key
 
 
@@ -142,7 +141,7 @@ def build(wanted: Listing, *, schema: str, version: str | None, kind: str, qhash
     if version is not None:
         try:
             cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body,
-                        count_key=found.key, total=counted)
+                        count_key=found.key, total=None if found.total_kept else counted)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
     return Built(body=body, etag=etag)

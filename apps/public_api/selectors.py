@@ -153,20 +153,24 @@ class PostFilter:
     params: list  # of source, then where
     # (source: the search's matches, named as the posts table so `where` applies as is)
     key: str
-    searched: bool  # a search (see _fetch_planned)
-    planned: bool  # planned on every run (_fetch_planned), not prepared
+    searched: bool  # a search: planned on every run (_fetch_planned), not prepared
     count_sql: str  # the number of posts it shows
     count_params: list
+    # The total is one row of the trigger-kept counts (status-only and category/tag lists): it is
+    # read with the page, never also kept in Redis. Search totals are counted, and kept there.
+    total_kept: bool
     # A category's or tag's list: its size and the size of all posts of its status, from the
     # trigger-kept counts (with count_params), and `where` with the term checked post by post.
     sizes_sql: str | None = None
     walk_where: str | None = None
 
 
+@lru_cache(maxsize=1024)
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
                  category_slug: str | None = None, tag_slug: str | None = None) -> PostFilter:
     """The filter of a listing in `schema`: by status, and a search, or posts of a category or a
-    tag (by id, or by slug: posts of a slug no category has are simply none)."""
+    tag (by id, or by slug: posts of a slug no category has are simply none). Built once per
+    listing and worker (it depends on its arguments only); callers never change its lists."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
     where, params = _where(schema=schema, status=status, **terms)
     searched = bool(search and search.strip())
@@ -206,10 +210,9 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     else:
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
         count_params = params
-    planned = searched or (bool(given) and sizes_sql is None)
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
-                      planned=planned, count_sql=count_sql, count_params=count_params, sizes_sql=sizes_sql,
-                      walk_where=walk_where)
+                      count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
+                      sizes_sql=sizes_sql, walk_where=walk_where)
 
 
 @lru_cache(maxsize=1024)
@@ -257,7 +260,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
-    fetch = _fetch_planned if found.planned else db.fetch_prepared
+    fetch = _fetch_planned if found.searched else db.fetch_prepared
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
@@ -302,6 +305,8 @@ def posts_page(*, page: Page, status: str, search: str | None = None, category_i
     keeps totals between pages of the same listing."""
     found = posts_filter(schema=connection.schema_name, status=status, search=search, category_id=category_id,
                          tag_id=tag_id)
+    if found.total_kept:
+        counts = None
     total = counts.get(found.key) if counts is not None else None
     rows, counted = posts_page_rows(found, page, with_total=total is None)
     if total is None:

@@ -90,8 +90,8 @@ def test_a_miss_is_one_sql_statement_and_the_next_request_a_hit(wsgi_app, tenant
     assert built.status_code == 200 and built.headers["x-cache"] == "MISS"
     assert [post["slug"] for post in built.json()["data"]["posts"]] == [f"post-{n}" for n in range(5)]
     assert built.json()["data"]["pagination"] == {"total": 12, "totalPages": 3, "currentPage": 1, "limit": 5}
-    # No Host -> company lookup, no middleware: the page in one statement, in the company's own
-    # schema (its total was counted by the list before, at this content version).
+    # No Host -> company lookup, no middleware: the page and its total in one statement, in the
+    # company's own schema.
     assert len(queries) == 1, [q["sql"][:80] for q in queries]
     assert f'"{tenant.schema_name}"."content_post"' in queries[0]["sql"]
     with CaptureQueriesContext(connection) as queries:
@@ -100,7 +100,8 @@ def test_a_miss_is_one_sql_statement_and_the_next_request_a_hit(wsgi_app, tenant
     assert (hit.headers["x-cache"], hit.content, hit.headers["etag"]) == ("HIT", built.content, built.headers["etag"])
     assert second_page.json()["data"]["pagination"]["total"] == 12
     assert lookup_codes == [7, 6, 7]
-    # The second page reused the total counted by the first (stored with the reply).
+    # The second page's total is a row of the trigger-kept counts, read with the page: no posts
+    # are counted.
     assert len(queries) == 1 and "count(" not in queries[0]["sql"].lower()
 
 
