@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
+# Benchmarks run the production settings (DEBUG off), which need signing keys: throw-away ones.
+NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
+BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium \
         flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track wrk lint clean \
@@ -68,34 +71,34 @@ flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:
 	$(BIN)/celery -A config flower --port=$${FLOWER_PORT:-5555} $${FLOWER_BASIC_AUTH:+--basic-auth=$$FLOWER_BASIC_AUTH}
 
 bench-provision: install db ## median sign-up time with 1, 100 and 500 existing tenants
-	$(BIN)/python bench/provision.py
+	$(BENCH_KEYS) $(BIN)/python bench/provision.py
 
 bench-migrate: install db ## migrate_schemas with 100 and 1000 companies: no-op and one new migration
-	$(BIN)/python bench/migrate.py
+	$(BENCH_KEYS) $(BIN)/python bench/migrate.py
 
 bench-media: install db ## media: upload checks, renditions, a refused pixel bomb, list over 1000 rows
-	$(BIN)/python bench/media.py
+	$(BENCH_KEYS) $(BIN)/python bench/media.py
 
 bench-content: install db ## content: 10,000 posts; median latency of list, search and get-by-slug
-	$(BIN)/python bench/content.py
+	$(BENCH_KEYS) $(BIN)/python bench/content.py
 
 bench-ai: install db ## AI writing: offline drafts, generate calls through a real worker and a fake Gemini
-	$(BIN)/python bench/ai.py
+	$(BENCH_KEYS) $(BIN)/python bench/ai.py
 
 wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 
 bench-public-api: install db wrk ## public API with 10,000 posts: cached, uncached, 304 and search req/s, p50/p99
-	$(BIN)/python bench/public_api.py
+	$(BENCH_KEYS) $(BIN)/python bench/public_api.py
 
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
-	$(BIN)/python bench/track.py
+	$(BENCH_KEYS) $(BIN)/python bench/track.py
 
 fuzz: install services ## schemathesis over both APIs with FUZZ_EXAMPLES (300) requests per operation
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest -n $(PYTEST_WORKERS) apps/core/tests/hardening/test_schemathesis.py
 
 bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorten): req/s, p50/p99, errors, RSS
-	$(BIN)/python bench/load.py
+	$(BENCH_KEYS) $(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist

@@ -13,6 +13,9 @@ export CELERY_TASK_DEFAULT_QUEUE="cms-e2e-$PORT"
 export ROOT_DOMAIN=localhost PUBLIC_PORT="$PORT" PUBLIC_SCHEME=http DEBUG=0
 export MEDIA_ROOT="$PWD/.data/e2e-media-$PORT" CELERY_BEAT_SCHEDULE_FILENAME="$PWD/.data/e2e-beat-$PORT"
 export PYTHONPATH="$PWD/platform:$PWD"
+# Production settings (DEBUG off) need signing keys: throw-away ones unless given.
+new_key() { "$BIN/python" -c 'import secrets; print(secrets.token_urlsafe(48))'; }
+export SECRET_KEY="${SECRET_KEY:-$(new_key)}" JWT_SECRET="${JWT_SECRET:-$(new_key)}"
 mkdir -p .data
 
 bash deploy/dev/services.sh >/dev/null

@@ -18,7 +18,10 @@ case "${1:-web}" in
   beat)
     exec celery -A config beat --loglevel INFO --schedule "${CELERY_BEAT_SCHEDULE_FILENAME:-/data/celerybeat-schedule}" ;;
   flower)
-    # FLOWER_BASIC_AUTH=user:password is read by Flower itself.
+    # FLOWER_BASIC_AUTH=user:password is read by Flower itself; without it anyone could drive the workers.
+    if [ -z "${FLOWER_BASIC_AUTH:-}" ]; then
+      echo "Refusing to start: FLOWER_BASIC_AUTH is not set (user:password)" >&2; exit 2
+    fi
     exec celery -A config flower --port="${FLOWER_PORT:-5555}" ;;
   migrate)
     python manage.py migrate_schemas --noinput

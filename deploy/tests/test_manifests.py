@@ -15,8 +15,9 @@ BIN = Path(sys.executable).parent
 
 def settings_variables() -> set[str]:
     names = set()
-    for path in [ROOT / "platform/config/settings.py"]:
-        names |= set(re.findall(r'env(?:_bool|_int|_list)?\(\s*"([A-Z0-9_]+)"', path.read_text()))
+    for path in [ROOT / "platform/config/settings.py", ROOT / "platform/config/signing_keys.py"]:
+        names |= set(re.findall(r'(?:env(?:_bool|_int|_list)?|require_secret|os\.environ\.get)\(\s*"([A-Z0-9_]+)"',
+                                path.read_text()))
     return names
 
 

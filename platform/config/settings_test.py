@@ -1,7 +1,12 @@
 """Settings for the test suite: the real PostgreSQL and Redis, isolated per xdist worker."""
 import os
+import secrets
 
 os.environ.setdefault("FAST_PASSWORD_HASHER", "1")
+# Signing keys of this run (DEBUG is off here, as in production): random, and in os.environ so
+# that every server and worker the tests start uses the same ones.
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(48))
+os.environ.setdefault("JWT_SECRET", secrets.token_urlsafe(48))
 
 from config.settings import *  # noqa: E402,F403
 from config.settings import CACHES, env, env_int  # noqa: E402

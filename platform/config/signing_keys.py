@@ -1,0 +1,85 @@
+"""The signing secrets, read once from the environment and refused when they are unsafe.
+
+With DEBUG off, the web server, the workers, beat and every management command stop at start-up
+(one line on stderr, exit status 2) when SECRET_KEY or JWT_SECRET is unset, shorter than
+MIN_SECRET_BYTES, or one of the values that ship in this repository (the development default
+below and the placeholders of the deployment examples). With DEBUG on (`make dev`) an unset
+secret falls back to the development value, which is never accepted with DEBUG off.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from datetime import datetime, timezone
+
+MIN_SECRET_BYTES = 32
+HOW_TO_MAKE_ONE = 'python -c "import secrets; print(secrets.token_urlsafe(48))"'
+DEVELOPMENT_SECRETS = {
+    "SECRET_KEY": "dev-insecure-secret-key-change-me-in-production-0123456789",
+    "JWT_SECRET": "dev-insecure-jwt-secret-change-me-in-production-0123456789",
+}
+# Values that are, or were, written in this repository (deployment examples, older defaults).
+# None of them is ever accepted with DEBUG off, whatever its length.
+PUBLISHED_SECRETS = frozenset({
+    *DEVELOPMENT_SECRETS.values(),
+    "change-me-in-production-please-0123456789abcdef",
+    "replace-with-a-long-random-value",
+    "replace-with-another-long-random-value",
+})
+
+
+class UnsafeSecret(Exception):
+    """A secret that must not be used outside development (the message names the variable)."""
+
+
+def secret_problem(name: str, value: str) -> str | None:
+    """Why `value` is not acceptable as the production value of `name`, or None."""
+    if not value:
+        return f"{name} is not set"
+    if value in PUBLISHED_SECRETS:
+        return f"{name} is a value published in the repository"
+    if len(value.encode()) < MIN_SECRET_BYTES:
+        return f"{name} is shorter than {MIN_SECRET_BYTES} bytes"
+    return None
+
+
+def require_secret(name: str, *, debug: bool) -> str:
+    value = os.environ.get(name, "").strip()
+    if debug and not value:
+        return DEVELOPMENT_SECRETS[name]
+    problem = None if debug else secret_problem(name, value)
+    if problem:
+        raise UnsafeSecret(f"{problem}: set it to a random value of at least {MIN_SECRET_BYTES} bytes, "
+                           f"e.g. the output of: {HOW_TO_MAKE_ONE}")
+    return value
+
+
+def previous_jwt_secrets(*, debug: bool) -> tuple[list[str], datetime | None]:
+    """JWT_PREVIOUS_SECRETS (comma-separated) stay valid for verification until
+    JWT_PREVIOUS_SECRETS_UNTIL (ISO 8601); both are needed together."""
+    values = [v.strip() for v in os.environ.get("JWT_PREVIOUS_SECRETS", "").split(",") if v.strip()]
+    until_text = os.environ.get("JWT_PREVIOUS_SECRETS_UNTIL", "").strip()
+    if not values:
+        return [], None
+    if not until_text:
+        raise UnsafeSecret("JWT_PREVIOUS_SECRETS is set without JWT_PREVIOUS_SECRETS_UNTIL: give the ISO 8601 "
+                           "time until which tokens signed with them are accepted (e.g. 2026-12-01T00:00:00Z)")
+    try:
+        until = datetime.fromisoformat(until_text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise UnsafeSecret(f"JWT_PREVIOUS_SECRETS_UNTIL is not an ISO 8601 time: {until_text!r}") from exc
+    if until.tzinfo is None:
+        until = until.replace(tzinfo=timezone.utc)
+    if not debug:
+        for value in values:
+            problem = secret_problem("JWT_PREVIOUS_SECRETS", value)
+            if problem:
+                raise UnsafeSecret(f"{problem} (one of its values)")
+    return values, until
+
+
+def refuse_to_start(error: UnsafeSecret) -> None:
+    """One clear line instead of a traceback, then exit: nothing may run with a guessable key."""
+    sys.stderr.write(f"Refusing to start: {error}\n")
+    sys.stderr.flush()
+    raise SystemExit(2)
