@@ -30,24 +30,31 @@ db: services
 	bash deploy/dev/createdb.sh
 
 migrate: install db ## migrate the public schema, the provisioning template and every tenant
-	$(BIN)/python manage.py migrate_schemas --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate_schemas --noinput
 
 seed: migrate ## create the demo tenant (demo) with its admin and sample content
-	$(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
 
 dashboard: ## build the dashboard (served by Django on every host)
 	@if [ -f dashboard/package.json ]; then cd dashboard && (if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi) && npm run build; \
 	else echo "no dashboard to build"; fi
 
+# The development stack: the production web server (granian) with reload, on 127.0.0.1:$(PORT).
+# PORT=9000 make dev moves it; DEV_HOST=0.0.0.0 opens it to the network (debug pages included).
+PORT ?= 8000
+DEV_HOST ?= 127.0.0.1
+DEV_ENV = PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 WEB_HOST=$(DEV_HOST) WEB_PORT=$(PORT) PUBLIC_PORT=$(PORT) \
+	WEB_RELOAD=1 WEB_WORKERS=1 WEB_THREADS=4 WEB_ACCESS_LOG=0
+
 dev: seed dashboard ## set up everything and run web + worker + beat (Ctrl-C stops all)
-	@echo ""
-	@echo "  Dashboard: http://demo.localhost:8000   login: admin@example.com / admin12345"
-	@echo "  Sign-up:   http://localhost:8000/register"
-	@echo ""
-	PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+	@$(MAKE) --no-print-directory run
 
 run: ## run web + worker + beat without setting up
-	PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
+	@echo ""
+	@echo "  Dashboard: http://demo.localhost:$(PORT)   login: admin@example.com / admin12345"
+	@echo "  Sign-up:   http://localhost:$(PORT)/register"
+	@echo ""
+	$(DEV_ENV) $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
 
 test: test-backend test-dashboard test-e2e ## run every test: backend, dashboard, browser flows
 

@@ -4,14 +4,21 @@ process before the workers are forked, as gunicorn's --preload does: the workers
 pages instead of each importing everything again. `python -m config.serve` (PYTHONPATH with
 platform/ and the project root); settings from the environment:
 
-WEB_PORT or PORT (8000), WEB_HOST (0.0.0.0), WEB_WORKERS (2), WEB_THREADS (1 blocking thread
-per worker), WEB_MAX_RSS_MB (300: a worker above it is replaced), WEB_ACCESS_LOG (1),
-WEB_LOG_LEVEL (info).
+WEB_PORT or PORT (8000), WEB_HOST (0.0.0.0; 127.0.0.1 when DEBUG is on, so that debug pages
+never reach the network), WEB_WORKERS (2), WEB_THREADS (1 blocking thread per worker),
+WEB_MAX_RSS_MB (300: a worker above it is replaced), WEB_ACCESS_LOG (1), WEB_LOG_LEVEL (info),
+WEB_RELOAD (0; `make dev` sets 1: workers restart when a Python file changes, and the
+application is then imported by each worker instead of before the fork).
+
+`make dev` serves with this server too: its request threads are a fixed pool, so persistent
+database connections (DB_CONN_MAX_AGE) stay bounded by workers x threads, where a
+thread-per-request server leaves one behind per finished thread.
 """
 from __future__ import annotations
 
 import gc
 import os
+from pathlib import Path
 
 TARGET = "apps.public_api.wsgi:application"
 
@@ -35,12 +42,24 @@ def main() -> None:
     from granian.constants import Interfaces
     from granian.log import LogLevels
 
-    preload()
+    from config.environment import env_bool
+    from config.signing_keys import signing_settings
+
+    debug = env_bool("DEBUG", False)
+    signing_settings(debug=debug)  # refuses to start on an unsafe key, before any worker is forked
+    reload = env_bool("WEB_RELOAD", False)
+    # Reloading forks fresh workers from this process: it must not have imported the application.
+    if not reload:
+        preload()
+    root = Path(__file__).resolve().parents[2]
     Granian(
         TARGET,
         interface=Interfaces.WSGI,
-        address=os.environ.get("WEB_HOST", "0.0.0.0"),  # noqa: S104 - a container's server
+        # Debug pages list settings and URL patterns: with DEBUG on, only this machine may see them.
+        address=os.environ.get("WEB_HOST") or ("127.0.0.1" if debug else "0.0.0.0"),  # noqa: S104
         port=int(os.environ.get("WEB_PORT") or os.environ.get("PORT") or 8000),
+        reload=reload,
+        reload_paths=[root / name for name in ("apps", "tenants", "platform")] if reload else None,
         workers=int(os.environ.get("WEB_WORKERS", "2")),
         blocking_threads=int(os.environ.get("WEB_THREADS", "1")),
         websockets=False,

@@ -8,42 +8,18 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.signing_keys import UnsafeSecret, previous_jwt_secrets, refuse_to_start, require_secret
+from config.environment import env, env_bool, env_int, env_list
+from config.signing_keys import UnsafeSecret, refuse_to_start, signing_settings
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
 
-def env(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
-
-
-def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value not in (None, "") else default
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in env(name, default).split(",") if item.strip()]
-
-
 DEBUG = env_bool("DEBUG", False)
 # Signing secrets: required with DEBUG off (config/signing_keys.py says what is refused).
-try:
-    SECRET_KEY = require_secret("SECRET_KEY", debug=DEBUG)
-    JWT_SECRET = require_secret("JWT_SECRET", debug=DEBUG)
-    # Key rotation: tokens signed with a previous key are accepted until the given time.
-    JWT_PREVIOUS_SECRETS, JWT_PREVIOUS_SECRETS_UNTIL = previous_jwt_secrets(debug=DEBUG)
-except UnsafeSecret as _error:
-    refuse_to_start(_error)
+# Key rotation: tokens signed with one of JWT_PREVIOUS_SECRETS are accepted until JWT_PREVIOUS_SECRETS_UNTIL.
+SECRET_KEY, JWT_SECRET, JWT_PREVIOUS_SECRETS, JWT_PREVIOUS_SECRETS_UNTIL = signing_settings(debug=DEBUG)
 ROOT_DOMAIN = env("ROOT_DOMAIN", "localhost")
 # The scheme and port used to build absolute URLs (login URL after sign-up, media links, API docs).
 PUBLIC_SCHEME = env("PUBLIC_SCHEME", "http")

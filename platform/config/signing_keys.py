@@ -78,6 +78,17 @@ def previous_jwt_secrets(*, debug: bool) -> tuple[list[str], datetime | None]:
     return values, until
 
 
+def signing_settings(*, debug: bool) -> tuple[str, str, list[str], datetime | None]:
+    """SECRET_KEY, JWT_SECRET, JWT_PREVIOUS_SECRETS, JWT_PREVIOUS_SECRETS_UNTIL; stops the process
+    when one of them is unsafe."""
+    try:
+        return (require_secret("SECRET_KEY", debug=debug), require_secret("JWT_SECRET", debug=debug),
+                *previous_jwt_secrets(debug=debug))
+    except UnsafeSecret as error:
+        refuse_to_start(error)
+        raise  # unreachable: refuse_to_start exits
+
+
 def refuse_to_start(error: UnsafeSecret) -> None:
     """One clear line instead of a traceback, then exit: nothing may run with a guessable key."""
     sys.stderr.write(f"Refusing to start: {error}\n")
