@@ -81,6 +81,7 @@ MIDDLEWARE = [
     # The dashboard's built assets are the same on every host, known or not.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.core.middleware.RequestIdMiddleware",
+    "apps.core.middleware.BodySizeLimitMiddleware",
     "apps.core.middleware.TrailingSlashMiddleware",
     "tenants.middleware.TenantMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -205,6 +206,10 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 LANGUAGE_CODE = "en-us"
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 10 * 1024 * 1024)
+# JSON bodies above these sizes get 413 before they are read (apps.core.middleware.body_limit):
+# any API call, and the writes of a post (its whole HTML).
+JSON_BODY_MAX_BYTES = env_int("JSON_BODY_MAX_BYTES", 1024 * 1024)
+POST_BODY_MAX_BYTES = env_int("POST_BODY_MAX_BYTES", 5 * 1024 * 1024)
 
 # Callables (dotted paths) that add sample content to the demo tenant; run by seed_demo.
 DEMO_SEED_HOOKS: list[str] = []
