@@ -1,5 +1,6 @@
 from ninja import Router
 
+from apps.core.ratelimit import client_ip
 from tenants import services
 from tenants.schemas import RegisterClientIn, RegisterClientOut
 
@@ -8,6 +9,7 @@ router = Router(tags=["sign-up"])
 
 @router.post("/auth/register-client", response={201: RegisterClientOut})
 def register_client(request, payload: RegisterClientIn):
+    services.signup_throttle(ip=client_ip(request), contact_email=payload.contactEmail)
     client = services.client_register(
         company_name=payload.companyName,
         contact_name=payload.contactName,

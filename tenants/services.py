@@ -8,7 +8,8 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.accounts.services import user_create
-from apps.core.errors import Conflict, NotFound
+from apps.core import ratelimit
+from apps.core.errors import Conflict, NotFound, RateLimited
 from apps.core.permissions import Role
 from tenants.models import Client, Domain, new_content_key, new_preview_key
 from tenants.provisioning import schema_create_from_template, template_current
@@ -37,6 +38,24 @@ def subdomain_check_available(subdomain: str) -> None:
         raise Conflict(SUBDOMAIN_RESERVED, errors=[{"field": "subdomain", "message": SUBDOMAIN_RESERVED}])
     if Client.objects.filter(subdomain=subdomain).exists():
         raise Conflict(SUBDOMAIN_TAKEN, errors=[{"field": "subdomain", "message": SUBDOMAIN_TAKEN}])
+
+
+def signup_throttle(*, ip: str, contact_email: str) -> None:
+    """Sign-ups are limited per client address, per contact email and in all (SIGNUP_RATE_*
+    settings): each one creates a schema, so an unlimited stream of them is a cheap attack.
+    Every attempt that reaches this point counts, accepted or not."""
+    checks = [
+        (ratelimit.parse_rate(settings.SIGNUP_RATE_PER_IP), ("signup-ip", ip)),
+        (ratelimit.parse_rate(settings.SIGNUP_RATE_PER_EMAIL), ("signup-email", contact_email.strip().lower())),
+        (ratelimit.parse_rate(settings.SIGNUP_RATE_GLOBAL), ("signup-all",)),
+    ]
+    wait = max(ratelimit.is_blocked(limit, *key) for limit, key in checks)
+    if wait == 0:
+        for limit, key in checks:
+            if not ratelimit.hit(limit, *key):  # another sign-up took the last place meanwhile
+                wait = max(1, ratelimit.is_blocked(limit, *key))
+    if wait:
+        raise RateLimited(f"Too many sign-ups. Please try again in {ratelimit.wait_phrase(wait)}.", retry_after=wait)
 
 
 def client_register(

@@ -11,7 +11,7 @@ import time
 from functools import lru_cache
 
 from django.conf import settings
-from limits import RateLimitItem, RateLimitItemPerSecond
+from limits import RateLimitItem, RateLimitItemPerSecond, parse
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
@@ -31,6 +31,20 @@ def _limiter() -> MovingWindowRateLimiter:
 
 def rate(amount: int, seconds: int) -> RateLimitItem:
     return RateLimitItemPerSecond(amount, seconds)
+
+
+def parse_rate(text: str) -> RateLimitItem:
+    """A limit written in the `limits` notation of the settings: "5/hour", "100 per 10 minutes"."""
+    return parse(text)
+
+
+def wait_phrase(seconds: int) -> str:
+    """How long a client must wait, for messages: "1 minute", "15 minutes", "2 hours"."""
+    minutes = max(1, round(seconds / 60))
+    if minutes >= 120:
+        hours = round(minutes / 60)
+        return f"{hours} hours"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 def is_blocked(limit: RateLimitItem, *identifiers: str) -> int:

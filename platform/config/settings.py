@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from limits import parse as parse_rate
 
 from config.environment import env, env_bool, env_int, env_list
-from config.signing_keys import UnsafeSecret, refuse_to_start, signing_settings
+from config.signing_keys import RefusedSetting, refuse_to_start, signing_settings
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 if str(BASE_DIR) not in sys.path:
@@ -171,7 +172,7 @@ JWT_EXPIRES_IN = env_int("JWT_EXPIRES_IN", 24 * 3600)
 # The longest lifetime (exp - iat) a token may claim; longer ones are refused at verification.
 JWT_MAX_LIFETIME = env_int("JWT_MAX_LIFETIME", 7 * 24 * 3600)
 if JWT_EXPIRES_IN > JWT_MAX_LIFETIME:
-    refuse_to_start(UnsafeSecret(f"JWT_EXPIRES_IN ({JWT_EXPIRES_IN}) is above JWT_MAX_LIFETIME ({JWT_MAX_LIFETIME})"))
+    refuse_to_start(RefusedSetting(f"JWT_EXPIRES_IN ({JWT_EXPIRES_IN}) is above JWT_MAX_LIFETIME ({JWT_MAX_LIFETIME})"))
 LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", 5)
 LOGIN_MAX_FAILURES_PER_IP = env_int("LOGIN_MAX_FAILURES_PER_IP", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
@@ -217,6 +218,16 @@ DEMO_SEED_HOOKS: list[str] = []
 # --- Plans -------------------------------------------------------------------------------------
 SUBSCRIPTION_PLANS = ("trial", "starter", "business", "enterprise")
 DEFAULT_SUBSCRIPTION_PLAN = env("DEFAULT_SUBSCRIPTION_PLAN", "trial")
+# Company sign-ups allowed (limits notation: "5/hour", "100 per 10 minutes"): per client address,
+# per contact email, and for the whole product; above them, 429 with Retry-After.
+SIGNUP_RATE_PER_IP = env("SIGNUP_RATE_PER_IP", "5/hour")
+SIGNUP_RATE_PER_EMAIL = env("SIGNUP_RATE_PER_EMAIL", "3/day")
+SIGNUP_RATE_GLOBAL = env("SIGNUP_RATE_GLOBAL", "100/hour")
+for _name in ("SIGNUP_RATE_PER_IP", "SIGNUP_RATE_PER_EMAIL", "SIGNUP_RATE_GLOBAL"):
+    try:
+        parse_rate(globals()[_name])
+    except ValueError:
+        refuse_to_start(RefusedSetting(f"{_name} is not a rate such as 5/hour: {globals()[_name]!r}"))
 TRIAL_DAYS = env_int("TRIAL_DAYS", 14)
 
 # --- Logging and error reporting ---------------------------------------------------------------

@@ -28,8 +28,8 @@ PUBLISHED_SECRETS = frozenset({
 })
 
 
-class UnsafeSecret(Exception):
-    """A secret that must not be used outside development (the message names the variable)."""
+class RefusedSetting(Exception):
+    """A setting the processes must not start with (the message names the variable)."""
 
 
 def secret_problem(name: str, value: str) -> str | None:
@@ -49,7 +49,7 @@ def require_secret(name: str, *, debug: bool) -> str:
         return DEVELOPMENT_SECRETS[name]
     problem = None if debug else secret_problem(name, value)
     if problem:
-        raise UnsafeSecret(f"{problem}: set it to a random value of at least {MIN_SECRET_BYTES} bytes, "
+        raise RefusedSetting(f"{problem}: set it to a random value of at least {MIN_SECRET_BYTES} bytes, "
                            f"e.g. the output of: {HOW_TO_MAKE_ONE}")
     return value
 
@@ -62,19 +62,19 @@ def previous_jwt_secrets(*, debug: bool) -> tuple[list[str], datetime | None]:
     if not values:
         return [], None
     if not until_text:
-        raise UnsafeSecret("JWT_PREVIOUS_SECRETS is set without JWT_PREVIOUS_SECRETS_UNTIL: give the ISO 8601 "
+        raise RefusedSetting("JWT_PREVIOUS_SECRETS is set without JWT_PREVIOUS_SECRETS_UNTIL: give the ISO 8601 "
                            "time until which tokens signed with them are accepted (e.g. 2026-12-01T00:00:00Z)")
     try:
         until = datetime.fromisoformat(until_text.replace("Z", "+00:00"))
     except ValueError as exc:
-        raise UnsafeSecret(f"JWT_PREVIOUS_SECRETS_UNTIL is not an ISO 8601 time: {until_text!r}") from exc
+        raise RefusedSetting(f"JWT_PREVIOUS_SECRETS_UNTIL is not an ISO 8601 time: {until_text!r}") from exc
     if until.tzinfo is None:
         until = until.replace(tzinfo=timezone.utc)
     if not debug:
         for value in values:
             problem = secret_problem("JWT_PREVIOUS_SECRETS", value)
             if problem:
-                raise UnsafeSecret(f"{problem} (one of its values)")
+                raise RefusedSetting(f"{problem} (one of its values)")
     return values, until
 
 
@@ -84,12 +84,12 @@ def signing_settings(*, debug: bool) -> tuple[str, str, list[str], datetime | No
     try:
         return (require_secret("SECRET_KEY", debug=debug), require_secret("JWT_SECRET", debug=debug),
                 *previous_jwt_secrets(debug=debug))
-    except UnsafeSecret as error:
+    except RefusedSetting as error:
         refuse_to_start(error)
         raise  # unreachable: refuse_to_start exits
 
 
-def refuse_to_start(error: UnsafeSecret) -> None:
+def refuse_to_start(error: RefusedSetting) -> None:
     """One clear line instead of a traceback, then exit: nothing may run with a guessable key."""
     sys.stderr.write(f"Refusing to start: {error}\n")
     sys.stderr.flush()

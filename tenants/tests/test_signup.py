@@ -1,5 +1,9 @@
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django_tenants.utils import schema_context, schema_exists
 
 from apps.accounts.models import User
@@ -172,3 +176,54 @@ def test_sign_up_is_answered_on_the_root_domain_only(tenant, db):
     response = Api(tenant).post("/api/auth/register-client", VALID)
     assert response.status_code == 404
     assert response.json()["error"] == "not_found"
+
+
+# --- throttling -----------------------------------------------------------------------------------
+def _attempt(root_api, n: int, *, ip: str = "203.0.113.7", email: str | None = None):
+    return root_api.post("/api/auth/register-client", {
+        **VALID, "subdomain": f"burst-{n}-{os.getpid()}", "contactEmail": email or f"owner{n}@example.com",
+        "adminEmail": f"owner{n}@example.com"}, REMOTE_ADDR=ip)
+
+
+def test_sign_ups_from_one_address_are_throttled_with_retry_after(root_api, db):
+    statuses = [_attempt(root_api, n).status_code for n in range(7)]
+    assert statuses == [201] * 5 + [429] * 2
+    refused = _attempt(root_api, 99)
+    body = refused.json()
+    assert body["error"] == "rate_limited" and body["success"] is False
+    assert body["message"].startswith("Too many sign-ups. Please try again in ")
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    assert Client.objects.filter(subdomain__startswith="burst-").count() == 5
+    assert _attempt(root_api, 100, ip="198.51.100.9").status_code == 201  # another address is not held back
+
+
+def test_sign_ups_with_one_contact_email_are_throttled_from_any_address(root_api, db):
+    statuses = [_attempt(root_api, n, ip=f"192.0.2.{n}", email="Same@Example.com ").status_code for n in range(4)]
+    assert statuses == [201, 201, 201, 429]
+
+
+def test_the_product_wide_ceiling_holds_across_addresses_and_emails(root_api, db, settings):
+    settings.SIGNUP_RATE_GLOBAL = "3/minute"
+    statuses = [_attempt(root_api, n, ip=f"192.0.2.{n}").status_code for n in range(4)]
+    assert statuses == [201, 201, 201, 429]
+
+
+def test_parallel_sign_ups_from_one_address_never_pass_the_limit(transactional_db):
+    barrier = threading.Barrier(10)
+
+    def attempt(n):
+        client = Api(None)
+        barrier.wait()
+        try:
+            return _attempt(client, n, ip="203.0.113.50").status_code
+        finally:
+            connections.close_all()
+
+    try:
+        with ThreadPoolExecutor(10) as pool:
+            statuses = list(pool.map(attempt, range(10)))
+        assert sorted(statuses) == [201] * 5 + [429] * 5, statuses
+    finally:
+        connection.set_schema_to_public()
+        for client in Client.objects.filter(subdomain__startswith="burst-"):
+            client.delete(force_drop=True)
