@@ -26,6 +26,7 @@ from django.db import connection, transaction
 from django_tenants.utils import quote_schema_name, schema_context
 
 from apps.core.errors import Conflict, ValidationFailed
+from apps.media.storage import media_keys, media_storage
 from tenants.models import Client, Domain
 from tenants.provisioning import applied_migrations_digest, schema_create_from_template, template_current
 from tenants.services import schema_name_for, subdomain_check_available, tenant_host
@@ -34,12 +35,6 @@ FORMAT_VERSION = 1
 # Not carried: the migration records (the schema is built from the template), and tables kept
 # by triggers from other tables (rebuilt by those triggers as the rows are loaded).
 SKIP_TABLES = {"django_migrations", "content_post_count", "content_category_count", "content_tag_count"}
-
-
-def _media_storage():
-    from apps.media.storage import media_storage
-
-    return media_storage()
 
 
 def _tables(schema: str) -> dict[str, list[str]]:
@@ -56,18 +51,6 @@ def _tables(schema: str) -> dict[str, list[str]]:
 
 def _columns_sql(columns: list[str]) -> str:
     return ", ".join('"%s"' % column.replace('"', '""') for column in columns)
-
-
-def _walk(storage, prefix: str) -> list[str]:
-    keys: list[str] = []
-    try:
-        directories, files = storage.listdir(prefix)
-    except FileNotFoundError:
-        return keys
-    keys += [f"{prefix}{name}" for name in files]
-    for directory in directories:
-        keys += _walk(storage, f"{prefix}{directory}/")
-    return sorted(keys)
 
 
 def _add_bytes(archive: tarfile.TarFile, name: str, data: bytes) -> None:
@@ -99,7 +82,7 @@ def tenant_backup(*, client: Client, path: Path) -> BackupSummary:
         "tables": {},
         "files": [],
     }
-    storage = _media_storage()
+    storage = media_storage()
     total_rows = 0
     with tarfile.open(path, "w:gz") as archive:
         outer = connection.in_atomic_block
@@ -116,7 +99,7 @@ def tenant_backup(*, client: Client, path: Path) -> BackupSummary:
                 total_rows += rows
                 manifest["tables"][table] = {"columns": columns, "rows": rows}
                 _add_bytes(archive, f"data/{table}.copy", data)
-        for key in _walk(storage, f"{schema}/"):
+        for key in media_keys(storage, f"{schema}/"):
             with storage.open(key, "rb") as handle:
                 _add_bytes(archive, "media/" + key[len(schema) + 1:], handle.read())
             manifest["files"].append(key[len(schema) + 1:])
@@ -193,10 +176,10 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
                 )
         files = {name: archive.extractfile(f"media/{name}").read() for name in manifest["files"]}
 
-    storage = _media_storage()
+    storage = media_storage()
     with schema_context(client.schema_name):
         if existing is not None:
-            for key in _walk(storage, f"{client.schema_name}/"):
+            for key in media_keys(storage, f"{client.schema_name}/"):
                 storage.delete(key)
         for name, data in files.items():
             key = f"{client.schema_name}/{name}"

@@ -15,8 +15,10 @@ from django.utils import timezone
 from ninja import Router
 
 from apps.core.permissions import can, require
+from apps.core.schemas import MessageOut
+from tenants.deletion import client_request_deletion
 from tenants.models import Client
-from tenants.schemas import ApiKeyRotatedOut, ClientInfoIn, ClientInfoOut
+from tenants.schemas import ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut
 from tenants.services import client_rotate_keys, tenant_base_url
 
 router = Router(tags=["company settings"])
@@ -138,3 +140,11 @@ def rotate_api_key(request):
     client = client_api_key_rotate(client=request.tenant)
     return ApiKeyRotatedOut(message="API key rotated. The previous key no longer works.",
                             data={"apiKey": client.api_key})
+
+
+@router.post("/delete", response={202: MessageOut})
+def delete_company(request, payload: ClientDeleteIn):
+    """(+) An admin deletes the company: it stops answering at once, its data is removed on the queue."""
+    client_request_deletion(client=request.tenant, actor=request.auth, confirm_subdomain=payload.confirmSubdomain,
+                            password=payload.password)
+    return 202, MessageOut(message="Your company is being deleted. Its data will be gone within minutes.")

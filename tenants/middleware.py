@@ -79,7 +79,7 @@ class TenantMiddleware(TenantMainMiddleware):
             return self._route_public(request)
 
         domain = _domain_lookup(hostname)
-        if domain is None:
+        if domain is None or domain.tenant.is_deleting:
             connection.set_schema_to_public()
             if request.path_info.rstrip("/") == "/api/health":
                 return self._route_public(request)

@@ -13,6 +13,12 @@ def new_preview_key() -> str:
     return "cms_preview_" + secrets.token_urlsafe(24)
 
 
+class ClientQuerySet(models.QuerySet):
+    def serving(self):
+        """Companies whose APIs answer and whose periodic work runs."""
+        return self.exclude(status__in=(Client.Status.SUSPENDED, Client.Status.DELETING))
+
+
 class Client(TenantMixin):
     """A company. Lives in the public schema; its data lives in its own schema."""
 
@@ -20,6 +26,7 @@ class Client(TenantMixin):
         ACTIVE = "active", "Active"
         SUSPENDED = "suspended", "Suspended"
         TRIAL = "trial", "Trial"
+        DELETING = "deleting", "Deleting"  # an admin asked to delete it: it answers like an unknown company
 
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=200)
@@ -32,6 +39,8 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+
+    objects = ClientQuerySet.as_manager()
 
     # Schemas are provisioned from the template (tenants.provisioning), never by migrating.
     auto_create_schema = False
@@ -46,6 +55,15 @@ class Client(TenantMixin):
     @property
     def is_suspended(self) -> bool:
         return self.status == self.Status.SUSPENDED
+
+    @property
+    def is_deleting(self) -> bool:
+        return self.status == self.Status.DELETING
+
+    @property
+    def is_serving(self) -> bool:
+        """Its APIs answer (not suspended, not being deleted)."""
+        return self.status not in (self.Status.SUSPENDED, self.Status.DELETING)
 
 
 class Domain(DomainMixin):

@@ -184,3 +184,14 @@ class ApiKeyOut(OutSchema):
 class ApiKeyRotatedOut(SuccessOut):
     message: str
     data: ApiKeyOut
+
+
+class ClientDeleteIn(InSchema):
+    """Deleting the company (admin): its subdomain typed again and the admin's password."""
+    confirmSubdomain: str = ""
+    password: str = ""
+
+    @field_validator("confirmSubdomain", "password", mode="before")
+    @classmethod
+    def _text(cls, value):
+        return text(value, "Must be text")

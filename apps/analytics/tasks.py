@@ -53,7 +53,7 @@ def active_tenants() -> list:
     from tenants.models import Client
 
     return list(
-        Client.objects.exclude(status=Client.Status.SUSPENDED)
+        Client.objects.serving()
         .exclude(schema_name=get_public_schema_name())
         .order_by("created_at")
     )

@@ -32,7 +32,7 @@ def publish_scheduled_posts() -> int:
     now = timezone.now()
     dispatched = 0
     tenants = (
-        Client.objects.exclude(status=Client.Status.SUSPENDED)
+        Client.objects.serving()
         .exclude(schema_name=get_public_schema_name())
         .order_by("pk")
     )

@@ -44,6 +44,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     # administration
     "users.manage": frozenset({ADMIN}),
     "settings.manage": frozenset({ADMIN}),
+    "company.delete": frozenset({ADMIN}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"

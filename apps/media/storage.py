@@ -56,6 +56,19 @@ def rendition_key(schema: str, media_id: uuid.UUID | str, width: int, extension:
     return f"{media_prefix(schema, media_id)}renditions/{width}w.{extension}"
 
 
+def media_keys(storage: Storage, prefix: str) -> list[str]:
+    """Every key under `prefix` (ending with "/") in `storage`, sorted."""
+    keys: list[str] = []
+    try:
+        directories, files = storage.listdir(prefix)
+    except FileNotFoundError:
+        return keys
+    keys += [f"{prefix}{name}" for name in files]
+    for directory in directories:
+        keys += media_keys(storage, f"{prefix}{directory}/")
+    return sorted(keys)
+
+
 def check_owned(key: str, schema: str) -> None:
     if not key.startswith(f"{schema}/media/") or ".." in key.split("/"):
         raise PermissionError(f"storage key {key!r} is not in schema {schema!r}")

@@ -10,7 +10,8 @@ from PIL import Image
 from apps.accounts.models import User
 from apps.core.errors import Conflict
 from apps.core.testing import create_user, tenant_admin
-from tenants.backup import _columns_sql, _tables, _walk, tenant_backup, tenant_restore
+from apps.media.storage import media_keys
+from tenants.backup import _columns_sql, _tables, tenant_backup, tenant_restore
 from tenants.models import Client
 
 
@@ -52,7 +53,7 @@ def files(schema: str) -> dict:
 
     storage = media_storage()
     out = {}
-    for key in _walk(storage, f"{schema}/"):
+    for key in media_keys(storage, f"{schema}/"):
         with storage.open(key, "rb") as handle:
             out[key[len(schema) + 1:]] = handle.read()
     return out

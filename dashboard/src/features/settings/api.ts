@@ -33,7 +33,10 @@ export const settingsApi = api.injectEndpoints({
       query: () => ({ url: 'client/api-key/rotate', method: 'POST' }),
       invalidatesTags: ['Client'],
     }),
+    deleteCompany: build.mutation<{ message: string }, { confirmSubdomain: string; password: string }>({
+      query: (body) => ({ url: 'client/delete', method: 'POST', body }),
+    }),
   }),
 });
 
-export const { useGetClientInfoQuery, useRotateApiKeyMutation } = settingsApi;
+export const { useGetClientInfoQuery, useRotateApiKeyMutation, useDeleteCompanyMutation } = settingsApi;

@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Field } from '@/components/ui';
 import { tenantLoginUrl } from '@/lib/config';
 import { useCmsConfig } from '@/lib/configContext';
@@ -9,6 +9,8 @@ import { companyLoginSchema, type CompanyLoginValues } from '../schemas';
 /** Sign-in on the root domain: asks for the company subdomain and moves to that host. */
 export function RootLogin() {
   const { rootDomain } = useCmsConfig();
+  const [params] = useSearchParams();
+  const deleted = params.get('deleted');
   const {
     register,
     handleSubmit,
@@ -23,6 +25,11 @@ export function RootLogin() {
     <main className="auth-page">
       <section className="card auth-card">
         <h1>Sign In</h1>
+        {deleted ? (
+          <p role="status" className="notice">
+            {deleted} has been deleted. Its data is being removed.
+          </p>
+        ) : null}
         <p className="muted" style={{ marginTop: 0 }}>Enter your company subdomain to continue to your sign-in page.</p>
         <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
           <Field label="Company subdomain" htmlFor="subdomain" error={errors.subdomain?.message}>

@@ -11,6 +11,7 @@ import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
 import { useGetClientInfoQuery, useRotateApiKeyMutation, type ClientInfo } from '../api';
 import { buildApiGuide } from '../guide';
+import { DeleteCompany } from '../components/DeleteCompany';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';
 
@@ -305,6 +306,8 @@ export function Settings() {
           </div>
         </section>
       </div>
+
+      {isAdmin ? <DeleteCompany subdomain={company.subdomain} name={company.name} /> : null}
 
       <ConfirmDialog
         open={confirmRotate}

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { renderApp, signedIn } from '@/test/render';
+import { ADMIN, renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 import { buildApiGuide } from '../guide';
 import type { ClientInfo } from '../api';
@@ -125,5 +125,56 @@ describe('settings', () => {
     expect(text).toContain('Base URL: http://demo.localhost:8000/api/v1');
     expect(text).toContain('GET http://demo.localhost:8000/api/v1/posts/tag/{slug}');
     expect(text).toContain('API key: cms_live_abcdef1234567890');
+  });
+});
+
+describe('deleting the company', () => {
+  it('admins confirm with the subdomain and their password; server errors land on the fields', async () => {
+    infoApi();
+    const sent: unknown[] = [];
+    let attempt = 0;
+    server.use(
+      http.post('*/api/client/delete', async ({ request }) => {
+        sent.push(await request.json());
+        attempt += 1;
+        if (attempt === 1) {
+          return HttpResponse.json(
+            { success: false, message: 'Password is incorrect', error: 'validation_error', errors: [{ field: 'password', message: 'Password is incorrect' }] },
+            { status: 400 },
+          );
+        }
+        return HttpResponse.json({ success: true, message: 'Your company is being deleted.' }, { status: 202 });
+      }),
+    );
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, port: '8000', protocol: 'http:' });
+    const user = userEvent.setup();
+    renderApp('/dashboard/settings', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Delete Company' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete company' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Forever' }));
+    expect(await within(dialog).findByText("Type your company's subdomain exactly to confirm")).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Company subdomain'), 'demo');
+    await user.type(within(dialog).getByLabelText('Your password'), 'wrong');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Forever' }));
+    expect(await within(dialog).findByText('Password is incorrect')).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+
+    await user.clear(within(dialog).getByLabelText('Your password'));
+    await user.type(within(dialog).getByLabelText('Your password'), 'right-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Forever' }));
+    await vi.waitFor(() => expect(assign).toHaveBeenCalled());
+    expect(assign.mock.calls[0][0]).toMatch(/\/login\?deleted=Demo%20Company$/);
+    expect(sent[1]).toEqual({ confirmSubdomain: 'demo', password: 'right-password' });
+    vi.unstubAllGlobals();
+  });
+
+  it('is not offered to other roles', async () => {
+    infoApi();
+    renderApp('/dashboard/settings', { session: signedIn({ ...ADMIN, role: 'editor' }) });
+    await screen.findByText('Company Information');
+    expect(screen.queryByRole('button', { name: 'Delete Company' })).not.toBeInTheDocument();
   });
 });

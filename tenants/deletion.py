@@ -1,0 +1,120 @@
+"""Deleting a company, and everything it left anywhere.
+
+`client_delete` does the whole job at once (the `tenant_delete` operator command, and the queued
+task): an optional backup first, then its media files (every storage key under `{schema}/`), its
+Redis keys (cache entries, content version, analytics stream, public API replies, AI job
+signals), and finally the company row, its domains and its schema. Tasks still queued for the
+company find no schema and are dropped (apps.core.tasks_base.CMSTask).
+
+`client_request_deletion` is what an admin does from Settings: after the typed confirmation and
+the password, the company stops answering at once (status `deleting`: its hosts answer like an
+unknown company, and the public API's host map drops it on commit), and the heavy part runs on
+the queue.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password
+from django.core.files.storage import FileSystemStorage
+from django.db import connection, transaction
+from django_tenants.utils import get_public_schema_name, schema_context
+
+from apps.core.errors import ValidationFailed
+from apps.core.permissions import require
+from tenants.models import Client
+
+logger = logging.getLogger(__name__)
+
+CONFIRM_MISMATCH = "Type your company's subdomain exactly to confirm"
+WRONG_PASSWORD = "Password is incorrect"
+CANNOT_DELETE = "Only administrators can delete the company"
+
+
+def media_purge(schema: str) -> int:
+    from apps.media.storage import media_keys, media_storage
+
+    storage = media_storage()
+    keys = media_keys(storage, f"{schema}/")
+    for key in keys:
+        storage.delete(key)
+    if isinstance(storage, FileSystemStorage):  # the emptied folders too
+        shutil.rmtree(Path(storage.location) / schema, ignore_errors=True)
+    return len(keys)
+
+
+def redis_patterns(schema: str) -> list[str]:
+    """Every key that belongs to one company names its schema as a whole `:`-separated part:
+    Django's cache (`{schema}:...`, django-tenants' key function) and the product's own keys
+    (`...:{schema}` and `...:{schema}:...`)."""
+    return [f"{schema}:*", f"*:{schema}", f"*:{schema}:*"]
+
+
+def redis_purge(schema: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    removed = 0
+    try:
+        for pattern in redis_patterns(schema):
+            batch = []
+            for key in client.scan_iter(match=pattern, count=1000):
+                batch.append(key)
+                if len(batch) >= 500:
+                    removed += client.unlink(*batch)
+                    batch = []
+            if batch:
+                removed += client.unlink(*batch)
+    finally:
+        client.close()
+    return removed
+
+
+def client_delete(*, client: Client, backup_path: Path | None = None) -> dict:
+    """Delete the company now; returns what was removed. Idempotent for what is already gone."""
+    schema = client.schema_name
+    connection.set_schema_to_public()
+    summary: dict = {"subdomain": client.subdomain, "schema": schema}
+    if backup_path is not None:
+        from tenants.backup import tenant_backup
+
+        summary["backup"] = str(tenant_backup(client=client, path=backup_path).path)
+    summary["files"] = media_purge(schema)
+    with transaction.atomic():
+        # The row first (domains go with it; the host map is rewritten on commit), the schema with it.
+        Client.objects.filter(pk=client.pk).select_for_update().first()
+        client.delete(force_drop=True)
+    summary["redis_keys"] = redis_purge(schema)  # after the drop: nothing can write them again
+    connection.set_schema_to_public()
+    logger.info("company %s deleted (%s files, %s Redis keys)", client.subdomain, summary["files"],
+                summary["redis_keys"])
+    return summary
+
+
+def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, password: str) -> None:
+    """Checks, then the company stops answering at once; the deletion itself is queued."""
+    require(actor, "company.delete", CANNOT_DELETE)
+    errors = []
+    if confirm_subdomain.strip() != client.subdomain:
+        errors.append({"field": "confirmSubdomain", "message": CONFIRM_MISMATCH})
+    if not check_password(password, actor.password):
+        errors.append({"field": "password", "message": WRONG_PASSWORD})
+    if errors:
+        raise ValidationFailed(errors[0]["message"], errors=errors)
+    with schema_context(get_public_schema_name()), transaction.atomic():
+        locked = Client.objects.select_for_update().get(pk=client.pk)
+        if locked.status != Client.Status.DELETING:
+            locked.status = Client.Status.DELETING
+            locked.save(update_fields=["status"])
+        transaction.on_commit(lambda: _queue_deletion(locked.pk))
+
+
+def _queue_deletion(client_id) -> None:
+    from tenants.tasks import delete_company
+
+    # Sent from the public schema: the task runs there (the company's schema is what it removes).
+    with schema_context(get_public_schema_name()):
+        delete_company.delay(client_id=client_id)

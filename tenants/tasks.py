@@ -1,0 +1,24 @@
+"""Queued work of the tenants app."""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from tenants.models import Client
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="tenants.delete_company", autoretry_for=(Exception,), retry_backoff=5, retry_backoff_max=300,
+             retry_jitter=True, max_retries=8)
+def delete_company(*, client_id: int) -> dict | None:
+    """The heavy part of a deletion an admin asked for (tenants.deletion). Idempotent: a company
+    already gone is done; a partial run (files removed, schema not yet) is finished by a retry."""
+    from tenants.deletion import client_delete
+
+    client = Client.objects.filter(pk=client_id, status=Client.Status.DELETING).first()
+    if client is None:
+        logger.info("company %s: nothing left to delete", client_id)
+        return None
+    return client_delete(client=client)
