@@ -115,6 +115,11 @@ class World:
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
+    def revive(self) -> None:
+        from tenants.models import Client
+
+        Client.objects.filter(pk=self.tenant.pk).update(status=self.tenant.status)
+
     def job(self, role: str):
         from apps.ai.models import GenerationJob
 
@@ -173,6 +178,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
     ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),
+    # each call starts from a company that answers (a 202 marks it deleting; the queued part never
+    # runs in these tests: tenants/tests/test_deletion.py covers it)
+    ("POST", "/api/client/delete"): Route(TOKEN, only("admin", ok=202), lambda w, who: (w.revive(), Call(body={
+        "confirmSubdomain": w.tenant.subdomain, "password": testing.DEFAULT_PASSWORD}))[1]),
     # health (tenant host and root domain)
     ("GET", "/api/health"): Route(PUBLIC, {"anonymous": 200}),
     ("GET", "root:/api/health"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
