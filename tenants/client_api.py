@@ -33,9 +33,18 @@ KEY_NOTE = (
 
 # --- services ------------------------------------------------------------------------------------
 @transaction.atomic
-def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str) -> Client:
+def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str,
+                       website_url: str | None = None, post_url_template: str | None = None,
+                       feeds_enabled: bool | None = None) -> Client:
+    """The optional fields left as None keep their value."""
     client.name, client.contact_name, client.contact_email = name, contact_name, contact_email
-    client.save(update_fields=["name", "contact_name", "contact_email"])
+    fields = ["name", "contact_name", "contact_email"]
+    for field, value in (("website_url", website_url), ("post_url_template", post_url_template),
+                         ("feeds_enabled", feeds_enabled)):
+        if value is not None:
+            setattr(client, field, value)
+            fields.append(field)
+    client.save(update_fields=fields)
     return client
 
 
@@ -74,7 +83,8 @@ def _example_slugs() -> dict[str, str]:
 def client_info_out(client: Client, *, user) -> dict:
     from apps.public_api.keys import limit_for
 
-    base_url = tenant_base_url(client.subdomain) + "/api/v1"
+    host = tenant_base_url(client.subdomain)
+    base_url = host + "/api/v1"
     slugs = _example_slugs()
     authentication = {"method": "API Key", "header": "x-api-key", "apiKey": client.api_key, "note": KEY_NOTE}
     if can(user, "settings.manage"):
@@ -91,6 +101,9 @@ def client_info_out(client: Client, *, user) -> dict:
             "subscriptionStatus": subscription_status(client),
             "trialEndsAt": client.trial_ends_at,
             "createdAt": client.created_at,
+            "websiteUrl": client.website_url,
+            "postUrlTemplate": client.post_url_template,
+            "feedsEnabled": client.feeds_enabled,
         },
         "apiInfo": {
             "baseUrl": base_url,
@@ -114,6 +127,8 @@ def client_info_out(client: Client, *, user) -> dict:
             },
             "rateLimit": {"requests": limit_for(client.subscription_plan),  # (+)
                           "windowSeconds": settings.PUBLIC_API_RATE_WINDOW},
+            "feeds": {"rss": f"{host}/feeds/rss.xml", "atom": f"{host}/feeds/atom.xml",  # (+)
+                      "sitemap": f"{host}/sitemap.xml"},
         },
     }
 
@@ -129,7 +144,8 @@ def get_client_info(request):
 def update_client_info(request, payload: ClientInfoIn):
     require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
-                                contact_email=payload.contactEmail)
+                                contact_email=payload.contactEmail, website_url=payload.websiteUrl,
+                                post_url_template=payload.postUrlTemplate, feeds_enabled=payload.feedsEnabled)
     return ClientInfoOut(message="Client information updated successfully",
                          data=client_info_out(client, user=request.auth))
 

@@ -39,6 +39,10 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+    # The company's website: feed and sitemap links point there (apps.feeds).
+    website_url = models.URLField(max_length=500, blank=True, default="")
+    post_url_template = models.CharField(max_length=500, blank=True, default="")  # e.g. https://acme.com/blog/{slug}
+    feeds_enabled = models.BooleanField(default=True)
 
     objects = ClientQuerySet.as_manager()
 
@@ -59,6 +63,17 @@ class Client(TenantMixin):
     @property
     def is_deleting(self) -> bool:
         return self.status == self.Status.DELETING
+
+    @property
+    def syndicates(self) -> bool:
+        """Its feeds, sitemap and robots.txt list posts (switched on, with a website to link to)."""
+        return self.feeds_enabled and bool(self.website_url) and self.is_serving
+
+    def post_url(self, slug: str) -> str:
+        """Where a post lives on the company's website."""
+        if self.post_url_template:
+            return self.post_url_template.replace("{slug}", slug)
+        return f"{self.website_url.rstrip('/')}/{slug}"
 
     @property
     def is_serving(self) -> bool:

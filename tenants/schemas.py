@@ -5,7 +5,7 @@ from typing import Literal
 from pydantic import field_validator
 
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
-from apps.core.validation import clean_email, clean_min_length, clean_password, clean_username, text
+from apps.core.validation import clean_email, clean_min_length, clean_password, clean_url, clean_username, text
 
 _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
 SUBDOMAIN_MAX = 50
@@ -103,6 +103,37 @@ class ClientInfoIn(InSchema):
     def _email(cls, value):
         return clean_email(value)
 
+    # (+) The company's website, for feed and sitemap links; left out: unchanged.
+    websiteUrl: str | None = None
+    postUrlTemplate: str | None = None
+    feedsEnabled: bool | None = None
+
+    @field_validator("websiteUrl", mode="before")
+    @classmethod
+    def _website(cls, value):
+        if value is None:
+            return None
+        value = clean_url(value, WEBSITE_MESSAGE)
+        if len(value) > 500:
+            raise ValueError("Website must be at most 500 characters")
+        return value
+
+    @field_validator("postUrlTemplate", mode="before")
+    @classmethod
+    def _template(cls, value):
+        if value is None:
+            return None
+        value = text(value, TEMPLATE_MESSAGE).strip()
+        if value:
+            if value.count("{slug}") != 1 or len(value) > 500:
+                raise ValueError(TEMPLATE_MESSAGE)
+            clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
+        return value
+
+
+WEBSITE_MESSAGE = "Website must be a web address starting with http:// or https://"
+TEMPLATE_MESSAGE = "Post URL template must be a web address containing {slug} once, e.g. https://acme.com/blog/{slug}"
+
 
 class CompanyOut(OutSchema):
     uuid: str
@@ -115,6 +146,9 @@ class CompanyOut(OutSchema):
     subscriptionStatus: Literal["trialing", "expired", "active", "suspended"]
     trialEndsAt: datetime | None
     createdAt: datetime
+    websiteUrl: str  # (+)
+    postUrlTemplate: str  # (+)
+    feedsEnabled: bool  # (+)
 
 
 class ApiAuthenticationOut(OutSchema):
@@ -157,12 +191,21 @@ class RateLimitOut(OutSchema):
     windowSeconds: int
 
 
+class FeedLinksOut(OutSchema):
+    """(+) Public, no key: RSS and Atom feeds, the sitemap (empty until websiteUrl is set)."""
+
+    rss: str
+    atom: str
+    sitemap: str
+
+
 class ApiInfoOut(OutSchema):
     baseUrl: str
     authentication: ApiAuthenticationOut
     endpoints: ApiEndpointsOut
     exampleRequests: ExampleRequestsOut
     rateLimit: RateLimitOut  # (+)
+    feeds: FeedLinksOut  # (+)
 
 
 class ClientInfoDataOut(OutSchema):

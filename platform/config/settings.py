@@ -48,6 +48,7 @@ TENANT_APPS = [
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
+    "apps.feeds",
 ]
 TENANT_MODEL = "tenants.Client"
 TENANT_DOMAIN_MODEL = "tenants.Domain"
@@ -416,6 +417,12 @@ CORS_ALLOW_METHODS = ("GET", "HEAD", "POST", "OPTIONS")
 CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key")
 CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Cache")
 CORS_PREFLIGHT_MAX_AGE = 86400
+
+# --- Feeds, sitemap, robots.txt (apps.feeds) --------------------------------------------------
+FEEDS_ITEMS = env_int("FEEDS_ITEMS", 20)  # posts per feed
+FEEDS_CACHE_TTL = env_int("FEEDS_CACHE_TTL", 3600)  # replies are also keyed on the content version
+FEEDS_MAX_AGE = env_int("FEEDS_MAX_AGE", 300)  # Cache-Control max-age for readers, crawlers and CDNs
+SITEMAP_MAX_URLS = env_int("SITEMAP_MAX_URLS", 50_000)  # past it, /sitemap.xml is an index of pages
 
 # --- AI writing (apps.ai) ----------------------------------------------------------------------
 # The key stays on the server: browsers never see it. Without a key the offline provider writes

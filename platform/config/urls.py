@@ -1,6 +1,6 @@
 """URLs of a tenant host."""
 from django.conf import settings
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from apps.core.api import api_not_found
 from apps.core.files import serve_tenant_media
@@ -14,4 +14,4 @@ urlpatterns = [
 ]
 if settings.SERVE_MEDIA:
     urlpatterns.append(re_path(r"^media/(?P<path>.*)$", serve_tenant_media))
-urlpatterns.append(re_path(r"^.*$", spa_view))
+urlpatterns += [path("", include("apps.feeds.urls")), re_path(r"^.*$", spa_view)]

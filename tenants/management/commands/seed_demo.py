@@ -26,6 +26,9 @@ class Command(BaseCommand):
         client = Client.objects.filter(subdomain=DEMO["subdomain"]).first()
         if client is None:
             client = client_register(**DEMO, plan="business")
+            # A website to link feeds and the sitemap to (editable in Settings).
+            client.website_url, client.post_url_template = "https://demo.example.com", "https://demo.example.com/blog/{slug}"
+            client.save(update_fields=["website_url", "post_url_template"])
             self.stdout.write(self.style.SUCCESS("Created the demo company"))
         with tenant_context(client):
             for hook in settings.DEMO_SEED_HOOKS:

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FeedsConfig(AppConfig):
+    name = "apps.feeds"
+    label = "feeds"

@@ -1,0 +1,34 @@
+"""What feeds and the sitemap list: published posts a company lets search engines index."""
+from __future__ import annotations
+
+from django.db.models import Max, QuerySet
+
+from apps.content.models import Category, Post, Tag
+from apps.core.errors import NotFound
+
+
+def syndicated_posts() -> QuerySet[Post]:
+    """Published and indexable (drafts, scheduled and archived posts are drafts or archived)."""
+    return Post.objects.filter(status=Post.Status.PUBLISHED, allow_indexing=True)
+
+
+def latest_posts(*, limit: int, category: Category | None = None, tag: Tag | None = None) -> QuerySet[Post]:
+    posts = syndicated_posts()
+    if category is not None:
+        posts = posts.filter(categories=category)
+    if tag is not None:
+        posts = posts.filter(tags=tag)
+    return (posts.select_related("author").prefetch_related("categories")
+            .order_by("-published_at", "-created_at")[:limit])
+
+
+def last_change():
+    """When the syndicated content last changed (Last-Modified of feeds and the sitemap)."""
+    return syndicated_posts().aggregate(newest=Max("updated_at"))["newest"]
+
+
+def term_by_slug(model, slug: str):
+    term = model.objects.filter(slug=slug).first()
+    if term is None:
+        raise NotFound(f"No {model._meta.verbose_name} with slug {slug!r}")
+    return term

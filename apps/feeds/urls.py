@@ -1,0 +1,13 @@
+from django.urls import path, re_path
+
+from apps.feeds import views
+
+urlpatterns = [
+    path("feeds/rss.xml", views.rss),
+    path("feeds/atom.xml", views.atom),
+    re_path(r"^feeds/(?P<kind>category|tag)/(?P<slug>[^/]+)/rss\.xml$", views.rss),
+    re_path(r"^feeds/(?P<kind>category|tag)/(?P<slug>[^/]+)/atom\.xml$", views.atom),
+    path("sitemap.xml", views.sitemap),
+    path("sitemap-<int:number>.xml", views.sitemap),
+    path("robots.txt", views.robots),
+]

@@ -1,0 +1,197 @@
+"""RSS 2.0 and Atom feeds, the sitemap and robots.txt of a company's published posts, on its own
+host, without a key (feed readers and crawlers send no headers).
+
+Feeds are Django's syndication framework. The sitemap is written here: its URLs are on the
+company's website (its own domain, from the post URL template), which Django's sitemap framework
+cannot express (it prefixes every location with the requesting host). Every reply is cached per
+company, path, content version and company settings (a write to content or settings is seen at
+once), and carries ETag and Last-Modified: a matching If-None-Match or If-Modified-Since gets 304.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from functools import wraps
+from xml.sax.saxutils import escape
+
+from django.conf import settings
+from django.contrib.syndication.views import Feed
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, quote_etag
+from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
+from django.utils.http import http_date
+
+from apps.content.models import Category, Tag
+from apps.core.content_version import content_version_get
+from apps.core.errors import NotFound
+from apps.feeds import selectors
+from tenants.services import tenant_base_url
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+NOT_AVAILABLE = "Feeds and the sitemap are not enabled for this company"
+
+
+def _settings_stamp(tenant) -> str:
+    parts = (tenant.name, tenant.website_url, tenant.post_url_template, str(tenant.feeds_enabled))
+    return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:12]
+
+
+def syndication(view):
+    """Availability per company, the cache, and conditional GET around a view returning bytes."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        tenant = request.tenant
+        if tenant is None or not tenant.syndicates:
+            return HttpResponse(NOT_AVAILABLE, status=404, content_type="text/plain; charset=utf-8")
+        version = content_version_get()
+        path_hash = hashlib.sha1(request.get_full_path().encode()).hexdigest()
+        key = f"feeds:{path_hash}:{version}:{_settings_stamp(tenant)}"
+        entry = cache.get(key) if version is not None else None
+        if entry is None:
+            try:
+                body, content_type = view(request, *args, **kwargs)
+            except NotFound as exc:
+                return HttpResponse(exc.message, status=404, content_type="text/plain; charset=utf-8")
+            changed = selectors.last_change()
+            entry = {"body": body, "type": content_type, "etag": quote_etag(hashlib.sha1(body).hexdigest()),
+                     "modified": math.floor(changed.timestamp()) if changed else None}
+            if version is not None:
+                cache.set(key, entry, settings.FEEDS_CACHE_TTL)
+        response = HttpResponse(entry["body"], content_type=entry["type"])
+        response["ETag"] = entry["etag"]
+        if entry["modified"] is not None:
+            response["Last-Modified"] = http_date(entry["modified"])
+        patch_cache_control(response, public=True, max_age=settings.FEEDS_MAX_AGE)
+        return get_conditional_response(request, etag=entry["etag"], last_modified=entry["modified"],
+                                        response=response)
+
+    return wrapper
+
+
+# --- feeds ------------------------------------------------------------------------------------------
+class PostsFeed(Feed):
+    """The latest published posts; of one category or tag when the URL names one."""
+
+    feed_type = Rss201rev2Feed
+
+    def get_object(self, request, kind: str | None = None, slug: str | None = None):
+        term = None
+        if kind is not None:
+            term = selectors.term_by_slug(Category if kind == "category" else Tag, slug)
+        return {"tenant": request.tenant, "term": term, "kind": kind}
+
+    def title(self, obj) -> str:
+        term = obj["term"]
+        return f"{obj['tenant'].name}: {term.name}" if term else obj["tenant"].name
+
+    def link(self, obj) -> str:
+        return obj["tenant"].website_url
+
+    def description(self, obj) -> str:
+        term = obj["term"]
+        if term is None:
+            return f"The latest posts of {obj['tenant'].name}"
+        return f"The latest posts of {obj['tenant'].name} in {term.name}"
+
+    subtitle = description  # Atom
+
+    def items(self, obj):
+        term = obj["term"]
+        return selectors.latest_posts(limit=settings.FEEDS_ITEMS, category=term if obj["kind"] == "category" else None,
+                                      tag=term if obj["kind"] == "tag" else None)
+
+    def item_title(self, post) -> str:
+        return post.title
+
+    def item_description(self, post) -> str:
+        return post.excerpt or post.content
+
+    def item_link(self, post) -> str:
+        return self._tenant.post_url(post.slug)
+
+    def item_guid(self, post) -> str:
+        return f"urn:uuid:{post.id}"
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, post):
+        return post.published_at
+
+    def item_updateddate(self, post):
+        return post.updated_at
+
+    def item_author_name(self, post) -> str:
+        return post.author.username if post.author else ""
+
+    def item_categories(self, post) -> list[str]:
+        return [category.name for category in post.categories.all()]
+
+    def get_feed(self, obj, request):
+        self._tenant = obj["tenant"]
+        return super().get_feed(obj, request)
+
+
+class AtomPostsFeed(PostsFeed):
+    feed_type = Atom1Feed
+
+
+def _feed_bytes(feed_class):
+    def view(request, *args, **kwargs):
+        response = feed_class()(request, *args, **kwargs)
+        return response.content, response["Content-Type"]
+    return view
+
+
+rss = syndication(_feed_bytes(PostsFeed))
+atom = syndication(_feed_bytes(AtomPostsFeed))
+
+
+# --- sitemap and robots.txt -------------------------------------------------------------------------
+def _sitemap_page(tenant, number: int) -> bytes:
+    size = settings.SITEMAP_MAX_URLS
+    posts = (selectors.syndicated_posts().order_by("published_at", "id")
+             .values_list("slug", "updated_at")[(number - 1) * size:number * size])
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}">']
+    for slug, updated_at in posts:
+        lines.append(f"<url><loc>{escape(tenant.post_url(slug))}</loc>"
+                     f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod></url>")
+    lines.append("</urlset>")
+    return "\n".join(lines).encode()
+
+
+def _sitemap(request, number: int | None = None):
+    tenant = request.tenant
+    total = selectors.syndicated_posts().count()
+    pages = max(1, math.ceil(total / settings.SITEMAP_MAX_URLS))
+    if number is None and pages == 1:
+        return _sitemap_page(tenant, 1), "application/xml"
+    if number is None:  # past SITEMAP_MAX_URLS: an index of the pages
+        base = tenant_base_url(tenant.subdomain)
+        changed = selectors.last_change()
+        lastmod = f"<lastmod>{changed.isoformat(timespec='seconds')}</lastmod>" if changed else ""
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<sitemapindex xmlns="{SITEMAP_NS}">']
+        lines += [f"<sitemap><loc>{escape(base)}/sitemap-{n}.xml</loc>{lastmod}</sitemap>" for n in range(1, pages + 1)]
+        lines.append("</sitemapindex>")
+        return "\n".join(lines).encode(), "application/xml"
+    if not 1 <= number <= pages:
+        raise NotFound("No such sitemap page")
+    return _sitemap_page(tenant, number), "application/xml"
+
+
+sitemap = syndication(_sitemap)
+
+
+def robots(request: HttpRequest) -> HttpResponse:
+    """This host serves the dashboard: crawlers may read the feeds and the sitemap only."""
+    tenant = request.tenant
+    lines = ["User-agent: *"]
+    if tenant is not None and tenant.syndicates:
+        lines += ["Allow: /feeds/", "Allow: /sitemap", "Disallow: /",
+                  f"Sitemap: {tenant_base_url(tenant.subdomain)}/sitemap.xml"]
+    else:
+        lines.append("Disallow: /")
+    response = HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=settings.FEEDS_MAX_AGE)
+    return response
