@@ -11,7 +11,7 @@ from apps.accounts.models import User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.core import ratelimit
-from apps.core.errors import Conflict, NotFound, PermissionDenied, RateLimited, Unauthorized
+from apps.core.errors import Conflict, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
 from apps.core.permissions import Role, can
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -22,6 +22,8 @@ CANNOT_DELETE_SELF = "You cannot delete your own account"
 CANNOT_DELETE = "You don't have permission to delete users"
 LAST_ADMIN = "The company must keep at least one active admin"
 ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
+CURRENT_PASSWORD_REQUIRED = "Current password is required to change your password or email"
+CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
 
@@ -90,6 +92,8 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     user = _locked_user(user.pk)
     new_username = username if username else user.username
     new_email = email if email else user.email
+    if actor.pk == user.pk and (password or new_email != user.email):
+        _check_current_password(user, current_password)
     _check_unique(email=new_email, username=new_username, exclude_id=user.pk)
 
     new_role = role or user.role
@@ -124,6 +128,27 @@ def user_delete(*, actor: User, user: User) -> None:
     if _would_leave_no_admin(user, admins, role="", status=""):
         raise Conflict(LAST_ADMIN)
     user.delete()
+
+
+def _check_current_password(user: User, current_password: str | None) -> None:
+    """Users changing their own password or email prove they know the current password (a
+    stolen session alone must not take the account over). Wrong guesses are throttled per user
+    as failed logins are (LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW)."""
+    if not current_password:
+        raise ValidationFailed(CURRENT_PASSWORD_REQUIRED, field="currentPassword")
+    limit = ratelimit.rate(settings.LOGIN_MAX_FAILURES, settings.LOGIN_FAILURE_WINDOW)
+    key = ("current-password-failures", connection.schema_name, str(user.pk))
+    wait = ratelimit.is_blocked(limit, *key)
+    if wait:
+        raise RateLimited(_too_many(wait), retry_after=wait)
+    if not check_password(current_password, user.password):
+        ratelimit.hit(limit, *key)
+        raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
+
+
+def _too_many(wait: int) -> str:
+    minutes = max(1, round(wait / 60))
+    return f"Too many failed attempts. Please try again in {minutes} minute{'s' if minutes != 1 else ''}."
 
 
 def _login_limits():
