@@ -117,18 +117,46 @@ def celery_worker_process(transactional_db):
     handle.stop()
 
 
+def child_process_env(database_name: str, **extra: str) -> dict:
+    """Environment of a process (worker, server) of the test settings on this test database and
+    this xdist worker's Redis database."""
+    db = connection.settings_dict
+    password = db.get("PASSWORD") or ""
+    auth = f"{db.get('USER') or 'postgres'}{':' + password if password else ''}"
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings_test",
+        "DATABASE_URL": f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{database_name}",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+        "PYTEST_XDIST_WORKER": os.environ.get("PYTEST_XDIST_WORKER", "gw0"),
+        **extra,
+    }
+
+
+@pytest.fixture(scope="session")
+def live_app(django_db_setup, django_db_blocker, tmp_path_factory):
+    """gunicorn (2 gthread workers x 10 threads, the production WSGI app, the test settings) on this
+    test database, started once per test process: real HTTP requests that run at the same moment.
+    Use it from `transaction=True` tests (the server only sees committed rows), with
+    apps.core.testing.parallel() to fire requests together."""
+    from apps.core.testing import LiveApp
+    from apps.core.tests.hardening.services import Gunicorn
+
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    # No persistent connections: each request opens and closes its own (the database is shared).
+    env = child_process_env(name, DB_CONN_MAX_AGE="0", LOG_LEVEL="WARNING")
+    log = tmp_path_factory.mktemp("live-app") / "gunicorn.log"
+    server = Gunicorn(env, workers=2, threads=10, log=log).start()
+    try:
+        yield LiveApp(server.base_url, log)
+    finally:
+        server.stop()
+
+
 class WorkerProcess:
     def __init__(self, database_name: str):
-        db = connection.settings_dict
-        password = db.get("PASSWORD") or ""
-        auth = f"{db.get('USER') or 'postgres'}{':' + password if password else ''}"
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings_test",
-            "DATABASE_URL": f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{database_name}",
-            "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
-            "PYTEST_XDIST_WORKER": os.environ.get("PYTEST_XDIST_WORKER", "gw0"),
-        }
+        self.env = child_process_env(database_name)
         self.process: subprocess.Popen | None = None
         self.log_path = Path(f"/tmp/cms-test-worker-{os.getpid()}.log")  # noqa: S108
 

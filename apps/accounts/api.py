@@ -70,7 +70,7 @@ def get_user(request, user_id: str):
 def update_user(request, user_id: str, payload: UserUpdateIn):
     user = selectors.user_get(user_id)
     changed_own_password = user.pk == request.auth.pk and bool(payload.password)
-    user = services.user_update(actor=request.auth, user=user, **payload.dict())
+    user = services.user_update(actor=request.auth, user=user, **payload.service_kwargs())
     fresh = {}
     if changed_own_password:
         # Older tokens stopped working; hand the caller a fresh one so they stay signed in.

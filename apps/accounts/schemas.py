@@ -135,6 +135,21 @@ class UserUpdateIn(InSchema):
     password: str | None = None
     role: str | None = None
     status: str | None = None
+    # (+) needed when users change their own password or email (OWASP ASVS 6.2.3)
+    currentPassword: str | None = None
+
+    @field_validator("currentPassword", mode="before")
+    @classmethod
+    def _current_password(cls, value):
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            raise ValueError("Current password is incorrect")
+        return value
+
+    def service_kwargs(self) -> dict:
+        return {"username": self.username, "email": self.email, "password": self.password, "role": self.role,
+                "status": self.status, "current_password": self.currentPassword}
 
     @field_validator("username", mode="before")
     @classmethod

@@ -7,6 +7,8 @@ from django.db.models import QuerySet
 from apps.accounts.models import User
 from apps.core.errors import NotFound
 
+USER_NOT_FOUND = "User not found"
+
 
 def user_list() -> QuerySet[User]:
     return User.objects.all().order_by("created_at")
@@ -16,7 +18,7 @@ def user_get(user_id: str | uuid.UUID) -> User:
     try:
         return User.objects.get(pk=uuid.UUID(str(user_id)))
     except (ValueError, User.DoesNotExist) as exc:
-        raise NotFound("User not found") from exc
+        raise NotFound(USER_NOT_FOUND) from exc
 
 
 def user_get_by_email(email: str) -> User | None:

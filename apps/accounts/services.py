@@ -8,10 +8,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.accounts.selectors import user_get_by_email
+from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.core import ratelimit
-from apps.core.errors import Conflict, PermissionDenied, RateLimited, Unauthorized
+from apps.core.errors import Conflict, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
 from apps.core.permissions import Role, can
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -19,8 +19,11 @@ USERNAME_TAKEN = "This username is already taken"
 CANNOT_EDIT = "You don't have permission to edit this user"
 CANNOT_VIEW = "You don't have permission to view this user"
 CANNOT_DELETE_SELF = "You cannot delete your own account"
+CANNOT_DELETE = "You don't have permission to delete users"
 LAST_ADMIN = "The company must keep at least one active admin"
 ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
+CURRENT_PASSWORD_REQUIRED = "Current password is required to change your password or email"
+CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
 
@@ -46,31 +49,57 @@ def user_create(*, username: str, email: str, password: str, role: str = Role.VI
         raise Conflict(EMAIL_TAKEN) from exc
 
 
-def _active_admins_other_than(user: User) -> int:
-    return User.objects.filter(role=Role.ADMIN, status=User.Status.ACTIVE).exclude(pk=user.pk).count()
+def _lock_active_admins() -> set:
+    """Lock every active admin row, in id order (so two transactions never wait on each other
+    in a cycle), until commit, and return their ids. Every write that needs admin rights, or
+    that can take an admin away (demote, suspend, deactivate, delete), takes this lock first: the
+    last-admin rule and the actor's own rights are then checked on rows no one else can change
+    meanwhile. A row another transaction demoted while we waited is re-checked by PostgreSQL
+    and left out."""
+    return set(
+        User.objects.select_for_update()
+        .filter(role=Role.ADMIN, status=User.Status.ACTIVE)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _locked_user(pk) -> User:
+    try:
+        return User.objects.select_for_update().get(pk=pk)
+    except User.DoesNotExist as exc:  # deleted by a concurrent request
+        raise NotFound(USER_NOT_FOUND) from exc
+
+
+def _would_leave_no_admin(user: User, admins: set, *, role: str, status: str) -> bool:
+    removed = user.pk in admins and (role != Role.ADMIN or status != User.Status.ACTIVE)
+    return removed and not (admins - {user.pk})
 
 
 @transaction.atomic
 def user_update(*, actor: User, user: User, username: str | None = None, email: str | None = None,
-                password: str | None = None, role: str | None = None, status: str | None = None) -> User:
+                password: str | None = None, role: str | None = None, status: str | None = None,
+                current_password: str | None = None) -> User:
     is_admin = can(actor, "users.manage")
     if not is_admin and actor.pk != user.pk:
         raise PermissionDenied(CANNOT_EDIT)
     if not is_admin and ((role and role != user.role) or (status and status != user.status)):
         raise PermissionDenied(ROLE_CHANGE_DENIED)
 
-    user = User.objects.select_for_update().get(pk=user.pk)
+    admins = _lock_active_admins() if is_admin else set()
+    if is_admin and actor.pk not in admins:  # demoted, suspended or deleted by a concurrent request
+        raise PermissionDenied(CANNOT_EDIT)
+    user = _locked_user(user.pk)
     new_username = username if username else user.username
     new_email = email if email else user.email
+    if actor.pk == user.pk and (password or new_email != user.email):
+        _check_current_password(user, current_password)
     _check_unique(email=new_email, username=new_username, exclude_id=user.pk)
 
     new_role = role or user.role
     new_status = status or user.status
-    if user.role == Role.ADMIN and user.status == User.Status.ACTIVE and (
-        new_role != Role.ADMIN or new_status != User.Status.ACTIVE
-    ):
-        if _active_admins_other_than(user) == 0:
-            raise Conflict(LAST_ADMIN)
+    if _would_leave_no_admin(user, admins, role=new_role, status=new_status):
+        raise Conflict(LAST_ADMIN)
 
     bump = False
     if password:  # a blank password keeps the old one
@@ -91,10 +120,35 @@ def user_delete(*, actor: User, user: User) -> None:
     if actor.pk == user.pk:
         raise PermissionDenied(CANNOT_DELETE_SELF)
     if not can(actor, "users.manage"):
-        raise PermissionDenied("You don't have permission to delete users")
-    if user.role == Role.ADMIN and user.status == User.Status.ACTIVE and _active_admins_other_than(user) == 0:
+        raise PermissionDenied(CANNOT_DELETE)
+    admins = _lock_active_admins()
+    if actor.pk not in admins:  # demoted, suspended or deleted by a concurrent request
+        raise PermissionDenied(CANNOT_DELETE)
+    user = _locked_user(user.pk)
+    if _would_leave_no_admin(user, admins, role="", status=""):
         raise Conflict(LAST_ADMIN)
     user.delete()
+
+
+def _check_current_password(user: User, current_password: str | None) -> None:
+    """Users changing their own password or email prove they know the current password (a
+    stolen session alone must not take the account over). Wrong guesses are throttled per user
+    as failed logins are (LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW)."""
+    if not current_password:
+        raise ValidationFailed(CURRENT_PASSWORD_REQUIRED, field="currentPassword")
+    limit = ratelimit.rate(settings.LOGIN_MAX_FAILURES, settings.LOGIN_FAILURE_WINDOW)
+    key = ("current-password-failures", connection.schema_name, str(user.pk))
+    wait = ratelimit.is_blocked(limit, *key)
+    if wait:
+        raise RateLimited(_too_many(wait), retry_after=wait)
+    if not check_password(current_password, user.password):
+        ratelimit.hit(limit, *key)
+        raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
+
+
+def _too_many(wait: int) -> str:
+    minutes = max(1, round(wait / 60))
+    return f"Too many failed attempts. Please try again in {minutes} minute{'s' if minutes != 1 else ''}."
 
 
 def _login_limits():

@@ -6,7 +6,11 @@ Publishing rules:
 - "published" with a scheduledPublishDate in the future schedules the post: it stays a draft
   with `publish_scheduled` set until the scheduler (tasks.publish_scheduled_posts) publishes it;
 - publishedAt is set the first time a post becomes published and kept afterwards;
-- authors edit and delete their own posts only, and cannot change a post once published.
+- authors edit and delete their own posts only, and cannot change or delete a post once it is
+  published or scheduled (`post.change_live`);
+- a write to an object that a concurrent request deleted is 404 (rows are locked, then re-read);
+- post slugs of one family (`launch`, `launch-2`, ...) are given out one transaction at a time
+  (a transaction-scoped advisory lock), so parallel creates with one slug all succeed.
 """
 from __future__ import annotations
 
@@ -21,8 +25,9 @@ from django.utils import timezone
 
 from apps.content.models import Category, Post, Tag
 from apps.content.schemas import FEATURED_REQUIRED
+from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND
 from apps.core.content_version import content_version_bump
-from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
+from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
@@ -33,6 +38,9 @@ CANNOT_EDIT = "You don't have permission to edit this post"
 CANNOT_DELETE = "You don't have permission to delete this post"
 CANNOT_PUBLISH = "Authors cannot publish posts. Ask an editor or admin to publish it."
 CANNOT_EDIT_PUBLISHED = "Authors cannot change a published post. Ask an editor or admin to make the change."
+CANNOT_EDIT_SCHEDULED = "Authors cannot change a scheduled post. Ask an editor or admin to make the change."
+CANNOT_DELETE_LIVE = "Authors cannot delete a published or scheduled post. Ask an editor or admin to remove it."
+POST_SLUG_TAKEN = "A post with this slug already exists"
 UNKNOWN_CATEGORIES = "One or more selected categories do not exist"
 UNKNOWN_TAGS = "One or more selected tags do not exist"
 UNKNOWN_FEATURED = "The featured image does not exist in the media library"
@@ -88,18 +96,41 @@ def _unique_post_slug(source: str, *, exclude_id=None) -> str:
     return f"{base}-{max([1, *suffixes]) + 1}"
 
 
+def _lock_slug_family(base: str) -> None:
+    """Hold, until this transaction ends, the lock of the slugs `base` can become (`base`,
+    `base-2`, ...). The family is named by `base` without a numeric suffix, so `launch` and
+    `launch-2` share one lock: a custom slug `launch-2` cannot race the second `launch`."""
+    family = _SLUG_SUFFIX.sub("", base) or base
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                       [f"post-slug:{connection.schema_name}:{family}"])
+
+
 def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = False) -> None:
-    """Save, retrying with the next suffix when a concurrent write took the slug meanwhile."""
-    for attempt in range(5):
+    """Save with the first free slug of `source`. Parallel saves of one family wait for each
+    other (each sees the slugs the ones before it committed); the unique index stays the
+    last word: a clash it still reports is retried, then answered 409, never 500."""
+    _lock_slug_family(slugify(source)[:SLUG_MAX].strip("-") or "post")
+    for _attempt in range(5):
         post.slug = _unique_post_slug(source, exclude_id=None if force_insert else post.pk)
         try:
             with transaction.atomic():
                 post.save(force_insert=force_insert)
             return
-        except IntegrityError:
-            slug_taken = Post.objects.filter(slug=post.slug).exclude(pk=post.pk).exists()
-            if not slug_taken or attempt == 4:
+        except IntegrityError as exc:
+            if not Post.objects.filter(slug=post.slug).exclude(pk=post.pk).exists():
                 raise
+            error = exc
+    raise Conflict(POST_SLUG_TAKEN, errors=[{"field": "customSlug", "message": POST_SLUG_TAKEN}]) from error
+
+
+def _locked(queryset, pk, message: str):
+    """The row, locked until commit and read after any concurrent write to it committed; 404
+    when a concurrent request deleted it meanwhile."""
+    try:
+        return queryset.select_for_update().get(pk=pk)
+    except queryset.model.DoesNotExist as exc:
+        raise NotFound(message) from exc
 
 
 def _is_owner(actor, post: Post) -> bool:
@@ -195,18 +226,27 @@ _PLAIN_FIELDS = (
 )
 
 
+def _check_can_change_live(actor, post: Post, *, published: str, scheduled: str) -> None:
+    """A published or scheduled post is changed or deleted only with `post.change_live`."""
+    if can(actor, "post.change_live"):
+        return
+    if post.status == Post.Status.PUBLISHED:
+        raise PermissionDenied(published)
+    if post.publish_scheduled:
+        raise PermissionDenied(scheduled)
+
+
 def _check_can_edit(actor, post: Post) -> None:
     if not can(actor, "post.edit_any"):
         if not (can(actor, "post.edit_own") and _is_owner(actor, post)):
             raise PermissionDenied(CANNOT_EDIT)
-        if post.status == Post.Status.PUBLISHED and not can(actor, "post.publish"):
-            raise PermissionDenied(CANNOT_EDIT_PUBLISHED)
+    _check_can_change_live(actor, post, published=CANNOT_EDIT_PUBLISHED, scheduled=CANNOT_EDIT_SCHEDULED)
 
 
 @transaction.atomic
 def post_update(*, actor, post: Post, **changes) -> Post:
     """Partial update: only the keyword arguments given change (names as in post_create)."""
-    post = Post.objects.select_for_update().defer("search_vector").get(pk=post.pk)
+    post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     _check_can_edit(actor, post)
     for name in _PLAIN_FIELDS:
         if name in changes:
@@ -261,10 +301,13 @@ def post_update(*, actor, post: Post, **changes) -> Post:
 
 @transaction.atomic
 def post_delete(*, actor, post: Post) -> None:
-    """Removes the post and its category/tag links; never the categories, tags or media."""
+    """Removes the post and its category/tag links; never the categories, tags or media. The
+    rules are checked on the locked row (a concurrent publish or delete has committed by then)."""
+    post = _locked(Post.objects.only("id", "author_id", "status", "publish_scheduled"), post.pk, POST_NOT_FOUND)
     allowed = can(actor, "post.delete_any") or (can(actor, "post.delete_own") and _is_owner(actor, post))
     if not allowed:
         raise PermissionDenied(CANNOT_DELETE)
+    _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
     content_version_bump()
 
@@ -318,7 +361,7 @@ def _term_update(term, *, taken: str, slug: str | None, **fields):
     """Update a category or tag: a new slug must be free (409 `taken`); None keeps a value."""
     model = type(term)
     post_count = getattr(term, "post_count", 0)
-    term = model.objects.select_for_update().get(pk=term.pk)
+    term = _locked(model.objects, term.pk, CATEGORY_NOT_FOUND if model is Category else TAG_NOT_FOUND)
     if slug is not None and slug != term.slug:
         if model.objects.filter(slug=slug).exclude(pk=term.pk).exists():
             raise _slug_conflict(taken)
@@ -344,7 +387,7 @@ def category_update(*, category: Category, name: str | None = None, slug: str | 
 
 @transaction.atomic
 def category_delete(*, category: Category) -> None:
-    category = Category.objects.select_for_update().get(pk=category.pk)
+    category = _locked(Category.objects, category.pk, CATEGORY_NOT_FOUND)
     count = Post.categories.through.objects.filter(category_id=category.pk).count()
     if count:
         raise Conflict(
@@ -377,7 +420,7 @@ def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None) ->
 
 @transaction.atomic
 def tag_delete(*, tag: Tag) -> None:
-    tag = Tag.objects.select_for_update().get(pk=tag.pk)
+    tag = _locked(Tag.objects, tag.pk, TAG_NOT_FOUND)
     count = Post.tags.through.objects.filter(tag_id=tag.pk).count()
     if count:
         raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}')

@@ -1,8 +1,8 @@
 """Role permissions, in one place. Every app asks `can(user, capability)` or
 `require(user, capability)`; nothing else compares role names.
 
-viewer reads; author creates and edits own posts but cannot publish; editor manages and
-publishes all content; admin does everything, including users and company settings.
+viewer reads; author creates and edits own posts but cannot publish, and cannot change or delete
+a post once it is published or scheduled; editor manages and publishes all content; admin does everything, including users and company settings.
 """
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "post.edit_own": frozenset({ADMIN, EDITOR, AUTHOR}),
     "post.edit_any": frozenset({ADMIN, EDITOR}),
     "post.publish": frozenset({ADMIN, EDITOR}),
+    # changing or deleting a post that is live or waiting to go live (published, or scheduled by an
+    # editor): an author's change would reach readers unreviewed
+    "post.change_live": frozenset({ADMIN, EDITOR}),
     "post.delete_own": frozenset({ADMIN, EDITOR, AUTHOR}),
     "post.delete_any": frozenset({ADMIN, EDITOR}),
     # categories and tags: authors may add one while writing; changing or removing is editorial

@@ -106,3 +106,48 @@ class Api:
 
     def delete(self, path, data=None, **kw):
         return self._call("delete", path, data, **kw)
+
+
+class LiveApp:
+    """A running server (the `live_app` fixture): JSON requests to a tenant's host over real HTTP."""
+
+    def __init__(self, base_url: str, log_path):
+        self.base_url = base_url
+        self.log_path = log_path
+
+    def request(self, method: str, tenant: Client | None, path: str, *, token: str | None = None,
+                json_body=None, headers: dict | None = None):
+        import requests
+
+        all_headers = {"Host": host_of(tenant), **(headers or {})}
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        return requests.request(method, self.base_url + path, json=json_body, headers=all_headers, timeout=60)
+
+    def log(self) -> str:
+        """The server's output (tracebacks of 500s end up here)."""
+        try:
+            return self.log_path.read_text(errors="replace")[-5000:]
+        except FileNotFoundError:
+            return ""
+
+
+def parallel(calls: list) -> list:
+    """Run every callable in its own thread, released together by a barrier, so the requests
+    they make overlap; returns their results in order."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    barrier = threading.Barrier(len(calls))
+
+    def run(call):
+        barrier.wait(timeout=30)
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def token_for(tenant: Client, user: User) -> str:
+    token, _ = token_issue(user=user, schema_name=tenant.schema_name)
+    return token

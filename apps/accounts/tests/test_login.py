@@ -115,7 +115,8 @@ def test_suspended_or_inactive_users_cannot_sign_in_and_their_tokens_stop(tenant
 
 def test_password_change_invalidates_older_tokens(tenant, admin):
     token = login(tenant).json()["token"]
-    response = Api(tenant, token=token).put(f"/api/users/{admin.id}", {"password": "brand-new-pass"})
+    response = Api(tenant, token=token).put(f"/api/users/{admin.id}", {"password": "brand-new-pass",
+                                                                          "currentPassword": DEFAULT_PASSWORD})
     assert response.status_code == 200
     assert Api(tenant, token=token).get("/api/auth/me").status_code == 401
     assert Api(tenant, token=response.json()["token"]).get("/api/auth/me").status_code == 200

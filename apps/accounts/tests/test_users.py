@@ -2,7 +2,7 @@ import pytest
 from django_tenants.utils import schema_context
 
 from apps.accounts.models import User
-from apps.core.testing import Api, create_user
+from apps.core.testing import DEFAULT_PASSWORD, Api, create_user
 
 ROLES = ["admin", "editor", "author", "viewer"]
 NEW_USER = {"username": "newbie", "email": "newbie@example.com", "password": "password123", "role": "editor"}
@@ -134,7 +134,8 @@ def test_non_admins_edit_only_their_own_name_email_and_password(tenant, admin, r
     assert other.json()["message"] == "You don't have permission to edit this user"
 
     own = client.put(f"/api/users/{user.id}", {"username": f"me-{role}", "email": f"me-{role}@example.com",
-                                               "password": "changed-pass"})
+                                               "password": "changed-pass",
+                                               "currentPassword": DEFAULT_PASSWORD})
     assert own.status_code == 200
     assert own.json()["user"]["username"] == f"me-{role}"
 
@@ -202,3 +203,61 @@ def test_users_of_another_company_are_invisible(api, tenant, other_tenant):
     assert "stranger" not in [u["username"] for u in api.get("/api/users").json()["users"]]
     with schema_context(other_tenant.schema_name):
         assert User.objects.get(pk=stranger.pk).username == "stranger"
+
+
+# --- changing one's own password or email needs the current password (OWASP ASVS 6.2.3) ---------
+
+CURRENT_REQUIRED = "Current password is required to change your password or email"
+CURRENT_WRONG = "Current password is incorrect"
+
+
+@pytest.mark.parametrize("role", ["admin", "editor", "author", "viewer"])
+@pytest.mark.parametrize("change", [{"password": "brand-new-pass"}, {"email": "moved@example.com"}],
+                         ids=["password", "email"])
+def test_own_password_or_email_change_needs_the_current_password(tenant, admin, role, change):
+    user = admin if role == "admin" else create_user(tenant, role)
+    client = Api(tenant, user=user)
+    for extra, message in (({}, CURRENT_REQUIRED), ({"currentPassword": ""}, CURRENT_REQUIRED),
+                           ({"currentPassword": "not-my-password"}, CURRENT_WRONG)):
+        refused = client.put(f"/api/users/{user.id}", {**change, **extra})
+        assert refused.status_code == 400, refused.json()
+        assert refused.json() == {"success": False, "message": message, "error": "validation_error",
+                                  "errors": [{"field": "currentPassword", "message": message}]}
+    with schema_context(tenant.schema_name):
+        unchanged = User.objects.get(pk=user.pk)
+    assert unchanged.email == user.email and unchanged.password == user.password
+
+    accepted = client.put(f"/api/users/{user.id}", {**change, "currentPassword": DEFAULT_PASSWORD})
+    assert accepted.status_code == 200, accepted.json()
+    email = change.get("email", user.email)
+    password = change.get("password", DEFAULT_PASSWORD)
+    assert Api(tenant).post("/api/auth/login", {"email": email, "password": password}).status_code == 200
+
+
+def test_own_name_and_unchanged_email_need_no_current_password(tenant):
+    """The edit form sends the whole record back: the same email is not a change."""
+    user = create_user(tenant, "editor", email="same@example.com")
+    response = Api(tenant, user=user).put(f"/api/users/{user.id}", {"username": "new-name", "email": "SAME@example.com",
+                                                                     "password": ""})
+    assert response.status_code == 200
+    assert response.json()["user"]["username"] == "new-name"
+
+
+def test_an_admin_changes_another_users_email_and_password_without_theirs(api, tenant):
+    user = create_user(tenant, "editor")
+    response = api.put(f"/api/users/{user.id}", {"email": "reset@example.com", "password": "reset-pass-123"})
+    assert response.status_code == 200
+    login = Api(tenant).post("/api/auth/login", {"email": "reset@example.com", "password": "reset-pass-123"})
+    assert login.status_code == 200
+
+
+def test_guessing_the_current_password_is_throttled(tenant):
+    """A stolen session must not become a way to guess the password without limit."""
+    user = create_user(tenant, "author")
+    client = Api(tenant, user=user)
+    for _ in range(5):
+        response = client.put(f"/api/users/{user.id}", {"password": "brand-new-pass", "currentPassword": "guess-guess"})
+        assert response.status_code == 400
+    blocked = client.put(f"/api/users/{user.id}", {"password": "brand-new-pass", "currentPassword": DEFAULT_PASSWORD})
+    assert blocked.status_code == 429 and blocked.json()["error"] == "rate_limited"
+    assert int(blocked["Retry-After"]) > 0

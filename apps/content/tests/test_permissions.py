@@ -2,7 +2,10 @@
 is 403 with a clear message and changes nothing."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.content.models import Category, Post, Tag
@@ -38,6 +41,9 @@ class World:
                                    featured_image=self.media)
         self.own_published = make_post(tenant, title="Own live", author=self.actor, status="published",
                                        categories=[self.category], featured_image=self.media)
+        self.own_scheduled = make_post(tenant, title="Own scheduled", author=self.actor, status="draft",
+                                       publish_scheduled=True, scheduled_publish_date=timezone.now() + timedelta(days=2),
+                                       categories=[self.category], featured_image=self.media)
         self.others_draft = make_post(tenant, title="Other's draft", author=self.other, categories=[self.category],
                                       featured_image=self.media)
 
@@ -55,6 +61,10 @@ MATRIX = [
     ("publish own draft", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
     ("schedule own draft", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
     ("edit own published post", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
+    # scheduled by an editor: an author's change would go live unreviewed
+    ("edit own scheduled post", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
+    ("delete own published post", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
+    ("delete own scheduled post", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY}, None),
     ("edit other's draft", {"admin": ALLOW, "editor": ALLOW, "author": DENY, "viewer": DENY},
      "You don't have permission to edit this post"),
     ("delete own post", {"admin": ALLOW, "editor": ALLOW, "author": ALLOW, "viewer": DENY},
@@ -77,6 +87,10 @@ MATRIX = [
 
 PUBLISH_DENIED = "Authors cannot publish posts. Ask an editor or admin to publish it."
 PUBLISHED_LOCKED = "Authors cannot change a published post. Ask an editor or admin to make the change."
+SCHEDULED_LOCKED = "Authors cannot change a scheduled post. Ask an editor or admin to make the change."
+LIVE_DELETE_LOCKED = "Authors cannot delete a published or scheduled post. Ask an editor or admin to remove it."
+AUTHOR_MESSAGES = {"edit own published post": PUBLISHED_LOCKED, "edit own scheduled post": SCHEDULED_LOCKED,
+                   "delete own published post": LIVE_DELETE_LOCKED, "delete own scheduled post": LIVE_DELETE_LOCKED}
 
 
 def perform(world: World, action: str):
@@ -94,6 +108,12 @@ def perform(world: World, action: str):
                        {"status": "published", "scheduledPublishDate": "2099-01-01"}), 200
     if action == "edit own published post":
         return api.put(f"/api/posts/{world.own_published.id}", {"title": "Edited live"}), 200
+    if action == "edit own scheduled post":
+        return api.put(f"/api/posts/{world.own_scheduled.id}", {"title": "Edited while scheduled"}), 200
+    if action == "delete own published post":
+        return api.delete(f"/api/posts/{world.own_published.id}"), 200
+    if action == "delete own scheduled post":
+        return api.delete(f"/api/posts/{world.own_scheduled.id}"), 200
     if action == "edit other's draft":
         return api.put(f"/api/posts/{world.others_draft.id}", {"title": "Hijacked"}), 200
     if action == "delete own post":
@@ -131,9 +151,10 @@ def test_permission_matrix(tenant, action, role, outcome, message):
     body = response.json()
     assert body["success"] is False and body["error"] == "forbidden"
     if message is None:  # the author's publishing rules
-        message = PUBLISHED_LOCKED if action == "edit own published post" else PUBLISH_DENIED
+        message = AUTHOR_MESSAGES.get(action, PUBLISH_DENIED)
         if role == "viewer":
-            message = {"create published post": "You don't have permission to create posts"}.get(
+            message = "You don't have permission to delete this post" if action.startswith("delete") else {
+                "create published post": "You don't have permission to create posts"}.get(
                 action, "You don't have permission to edit this post")
     assert body["message"] == message
     assert _snapshot(tenant) == before

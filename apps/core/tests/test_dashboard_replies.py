@@ -199,7 +199,8 @@ CASES: dict[str, tuple] = {
     "users_list": ("admin", "get", "/api/users", None),
     "user_get": ("admin", "get", "/api/users/{user:editor}", None),
     "user_update": ("admin", "put", "/api/users/{user:viewer}", {"role": "author", "status": "inactive"}),
-    "user_update_own_password": ("editor", "put", "/api/users/{user:editor}", {"password": "another-pass-123"}),
+    "user_update_own_password": ("editor", "put", "/api/users/{user:editor}",
+                                 {"password": "another-pass-123", "currentPassword": PASSWORD}),
     "user_delete": ("admin", "delete", "/api/users/{user:viewer}", None),
     # content
     "posts_list": ("admin", "get", "/api/posts", None),

@@ -214,10 +214,12 @@ def migrate(env: dict) -> None:
 
 class Gunicorn:
     """gunicorn with sync workers serving apps.public_api.wsgi:application (Django behind the
-    public API's cache-hit fast path), as in production."""
+    public API's cache-hit fast path), as in production. `threads` > 1 runs gthread workers, so
+    more requests than workers are served at the same moment (races between requests)."""
 
-    def __init__(self, env: dict, *, workers: int = 2, log: Path, timeout: int = 30):
+    def __init__(self, env: dict, *, workers: int = 2, log: Path, timeout: int = 30, threads: int = 1):
         self.env, self.workers, self.log, self.timeout = env, workers, Path(log), timeout
+        self.threads = threads
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
@@ -225,7 +227,9 @@ class Gunicorn:
         log = open(self.log, "ab")  # noqa: SIM115 - closed with the process
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "apps.public_api.wsgi:application", "--workers", str(self.workers),
-             "--worker-class", "sync", "--bind", f"127.0.0.1:{self.port}", "--timeout", str(self.timeout),
+             *(("--worker-class", "gthread", "--threads", str(self.threads)) if self.threads > 1
+               else ("--worker-class", "sync")),
+             "--bind", f"127.0.0.1:{self.port}", "--timeout", str(self.timeout),
              "--backlog", "2048", "--log-level", "warning"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
