@@ -34,6 +34,7 @@ def spa_response(request, *, tenant=None, status: int = 200) -> HttpResponse:
         "rootDomain": settings.ROOT_DOMAIN,
         "tenant": tenant.subdomain if tenant is not None else None,
         "tenantFound": status != 404,
+        "companyName": tenant.name if tenant is not None else None,
     }
     body = "window.__CMS__ = %s;" % json.dumps(config).replace("<", "\\u003c")
     script = f"<script>{body}</script>"

@@ -173,7 +173,7 @@ async function main() {
     });
 
     await run.step('search finds it', async () => {
-      const box = page.getByRole('searchbox', { name: 'Search' }).first();
+      const box = page.getByRole('combobox', { name: 'Search' }).first();
       await box.fill(sub);
       await page.getByRole('option', { name: new RegExp(title) }).waitFor();
       await shot('14-search');

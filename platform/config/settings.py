@@ -190,6 +190,10 @@ DASHBOARD_DIST = Path(env("DASHBOARD_DIST", str(BASE_DIR / "dashboard" / "dist")
 STATIC_URL = "/static/"
 WHITENOISE_ROOT = DASHBOARD_DIST if DASHBOARD_DIST.is_dir() else None
 WHITENOISE_AUTOREFRESH = DEBUG
+# Vite names every built script, style sheet and image after its content (name-<8 chars>.ext):
+# those are cached for a year as immutable. The build writes .br and .gz siblings of each
+# (vite-plugin-compression2); WhiteNoise sends the smallest one the browser accepts.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/?assets/.+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$"
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env("MEDIA_ROOT", str(BASE_DIR / ".data" / "media")))
 # Serve MEDIA_ROOT at /media from Django (local-disk storage without a front web server).

@@ -52,6 +52,16 @@ def test_tenant_host_serves_the_spa_with_its_config(tenant):
     assert page.status_code == 200
     assert f'"tenant": "{tenant.subdomain}"'.encode() in page.content
     assert b'"rootDomain": "testserver.local"' in page.content
+    # The sign-in page names the company, not only its subdomain.
+    assert f'"companyName": "{tenant.name}"'.encode() in page.content
+
+
+def test_company_name_in_the_page_config_cannot_close_the_script(tenant):
+    Client.objects.filter(pk=tenant.pk).update(name="Acme </script><script>alert(1)</script>")
+    page = HttpClient(HTTP_HOST=f"{tenant.subdomain}.testserver.local").get("/login")
+    assert page.status_code == 200
+    assert b"</script><script>alert(1)" not in page.content
+    assert b"Acme \\u003c/script>" in page.content
 
 
 def test_suspended_company_api_answers_403(tenant, admin):

@@ -12,7 +12,15 @@ export function AppProviders({ store, config, children }: { store: AppStore; con
       <CmsConfigProvider value={config}>
         <SessionWatcher />
         {children}
-        <Toaster position="bottom-right" richColors closeButton />
+        {/* At most three at once; bottom left on wide screens (the sticky save bar and dialog
+            buttons sit at the right), above the bottom edge on phones (clear of the save bar). */}
+        <Toaster
+          position="bottom-left"
+          visibleToasts={3}
+          richColors
+          closeButton
+          mobileOffset={{ bottom: 84, left: 12, right: 12 }}
+        />
       </CmsConfigProvider>
     </Provider>
   );

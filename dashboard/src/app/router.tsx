@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Layout } from '@/components/Layout';
 import { NotFound } from '@/components/NotFound';
@@ -6,9 +6,29 @@ import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
 import { RequireAuth } from './guards';
 
-/** A route component loaded on first use (each screen is its own chunk). */
-function lazyNamed<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+type Screen = ComponentType & { preload: () => Promise<unknown> };
+
+/**
+ * A route component loaded on first use (each screen is its own chunk). Its route's loader
+ * fetches the chunk before the navigation commits (`preload`), so a screen renders at once
+ * instead of suspending behind a fallback (React holds a revealed fallback for 300 ms).
+ */
+function lazyNamed<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T): Screen {
+  let loaded: ComponentType | undefined;
+  let pending: Promise<ComponentType> | undefined;
+  const preload = () => (pending ??= load().then((m) => (loaded = m[name] as ComponentType)));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  const Screen = ((props: object) => createElement(loaded ?? Lazy, props)) as Screen;
+  Screen.preload = preload;
+  return Screen;
+}
+
+/** Requests of the dashboard home started with its chunk (the store's session is set by then). */
+export type DashboardPrefetch = () => void;
+
+/** The dashboard home's code, fetched while the user types on the sign-in form. */
+export function preloadAfterSignIn() {
+  void DashboardHome.preload();
 }
 
 const TenantLogin = lazyNamed(() => import('@/features/auth/routes/TenantLogin'), 'TenantLogin');
@@ -35,41 +55,56 @@ const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrar
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
 
-export function buildRoutes(config: CmsConfig): RouteObject[] {
+/** A route for a screen: its chunk is loaded by the route's loader, then it renders. */
+function screen(path: string | undefined, Component: Screen, extra?: () => void): RouteObject {
+  return {
+    ...(path === undefined ? { index: true } : { path }),
+    element: page(<Component />),
+    loader: async () => {
+      extra?.();
+      await Component.preload().catch(() => undefined); // a failed chunk is retried by React.lazy
+      return null;
+    },
+  };
+}
+
+export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPrefetch): RouteObject[] {
   // A host that names no registered company: every path is the 404 page.
   if (!config.tenantFound) {
     return [{ path: '*', element: <NotFound /> }];
   }
   const onTenant = !!config.tenant;
+  const hydrate = { hydrateFallbackElement: <LoadingState /> };
   return [
     { path: '/', element: <Navigate to="/login" replace /> },
-    { path: '/login', element: page(onTenant ? <TenantLogin /> : <RootLogin />) },
-    { path: '/register', element: page(onTenant ? <RegisterOnRootDomain /> : <Register />) },
+    { ...screen('/login', onTenant ? TenantLogin : RootLogin), ...hydrate },
+    { ...screen('/register', onTenant ? RegisterOnRootDomain : Register), ...hydrate },
     {
       path: '/dashboard',
+      ...hydrate,
       element: (
         <RequireAuth>
           <Layout />
         </RequireAuth>
       ),
       children: [
-        { index: true, element: page(<DashboardHome />) },
-        { path: 'posts', element: page(<PostsList />) },
-        { path: 'posts/new', element: page(<PostCreate />) },
-        { path: 'posts/edit/:id', element: page(<PostEdit />) },
-        { path: 'posts/:slug', element: page(<PostDetail />) },
-        { path: 'categories', element: page(<CategoriesList />) },
-        { path: 'categories/new', element: page(<CategoryCreate />) },
-        { path: 'categories/edit/:id', element: page(<CategoryEdit />) },
-        { path: 'tags', element: page(<TagsList />) },
-        { path: 'tags/new', element: page(<TagCreate />) },
-        { path: 'tags/edit/:id', element: page(<TagEdit />) },
-        { path: 'media', element: page(<MediaLibrary />) },
-        { path: 'ai-generator', element: page(<AiGenerator />) },
-        { path: 'users', element: page(<UsersList />) },
-        { path: 'users/new', element: page(<UserCreate />) },
-        { path: 'users/edit/:userId', element: page(<UserEdit />) },
-        { path: 'settings', element: page(<Settings />) },
+        screen(undefined, DashboardHome, prefetchDashboard),
+        screen('posts', PostsList),
+        screen('posts/new', PostCreate),
+        screen('posts/edit/:id', PostEdit),
+        screen('posts/:slug', PostDetail),
+        screen('categories', CategoriesList),
+        screen('categories/new', CategoryCreate),
+        screen('categories/edit/:id', CategoryEdit),
+        screen('tags', TagsList),
+        screen('tags/new', TagCreate),
+        screen('tags/edit/:id', TagEdit),
+        screen('media', MediaLibrary),
+        screen('ai-generator', AiGenerator),
+        screen('users', UsersList),
+        screen('users/new', UserCreate),
+        screen('users/edit/:userId', UserEdit),
+        screen('settings', Settings),
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -1,20 +1,23 @@
-import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   FileText,
   Folder,
   Image,
   LayoutDashboard,
   LogOut,
+  Menu,
   PanelLeftClose,
   PanelLeftOpen,
   Settings,
   Sparkles,
   Tag,
   Users,
+  X,
 } from 'lucide-react';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
+import { useFocusTrap } from './focus';
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -28,25 +31,33 @@ const NAV = [
 ];
 
 const COLLAPSED_KEY = 'sidebarCollapsed';
-const SMALL_SCREEN = '(max-width: 768px)';
+/** Below this width the sidebar is a drawer behind a menu button; above it, the 70/250 px rail. */
+export const PHONE = '(max-width: 767px)';
 
-const isSmallScreen = () => window.matchMedia(SMALL_SCREEN).matches;
+function useMedia(query: string) {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const onChange = () => setMatches(list.matches);
+    list.addEventListener?.('change', onChange);
+    return () => list.removeEventListener?.('change', onChange);
+  }, [query]);
+  return matches;
+}
 
 export function Layout() {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1' || isSmallScreen());
+  const location = useLocation();
+  const phone = useMedia(PHONE);
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === '1');
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const drawer = useFocusTrap<HTMLElement>(phone && drawerOpen, () => setDrawerOpen(false));
 
-  // On small screens the open sidebar covers the page: close it when the screen shrinks.
-  useEffect(() => {
-    const query = window.matchMedia(SMALL_SCREEN);
-    const onChange = () => {
-      if (query.matches) setCollapsed(true);
-    };
-    query.addEventListener?.('change', onChange);
-    return () => query.removeEventListener?.('change', onChange);
-  }, []);
+  // A new screen, or a wider window, closes the drawer.
+  useEffect(() => setDrawerOpen(false), [location.pathname, phone]);
 
   function toggle() {
     setCollapsed((c) => {
@@ -60,39 +71,58 @@ export function Layout() {
     navigate('/login', { replace: true });
   }
 
+  const rail = !phone && collapsed;
+  const asideClass = phone ? `sidebar drawer${drawerOpen ? ' open' : ''}` : rail ? 'sidebar collapsed' : 'sidebar';
+
   return (
     <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      {phone ? (
+        <div className="topbar">
+          <button
+            ref={menuButton}
+            type="button"
+            className="topbar-menu"
+            aria-label="Open menu"
+            aria-expanded={drawerOpen}
+            aria-controls="sidebar"
+            onClick={() => setDrawerOpen(true)}
+          >
+            <Menu size={22} />
+          </button>
+          <span className="sidebar-brand">Headless CMS</span>
+        </div>
+      ) : null}
+      {phone && drawerOpen ? <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" /> : null}
       <aside
-        className={collapsed ? 'sidebar collapsed' : 'sidebar'}
-        style={{ width: collapsed ? 70 : 250 }}
+        id="sidebar"
+        ref={drawer}
+        className={asideClass}
+        style={phone ? undefined : { width: rail ? 70 : 250 }}
         aria-label="Sidebar"
-        data-collapsed={collapsed}
+        data-collapsed={rail}
+        hidden={phone && !drawerOpen ? true : undefined}
+        {...(phone ? { role: 'dialog', 'aria-modal': true } : {})}
       >
         <div className="sidebar-top">
-          {!collapsed ? <span className="sidebar-brand">Headless CMS</span> : null}
-          <button
-            type="button"
-            className="sidebar-toggle"
-            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-            onClick={toggle}
-          >
-            {collapsed ? <PanelLeftOpen size={18} /> : <PanelLeftClose size={18} />}
-          </button>
+          {!rail ? <span className="sidebar-brand">Headless CMS</span> : null}
+          {phone ? (
+            <button type="button" className="sidebar-toggle" aria-label="Close menu" onClick={() => setDrawerOpen(false)}>
+              <X size={18} />
+            </button>
+          ) : (
+            <button type="button" className="sidebar-toggle" aria-label={rail ? 'Expand sidebar' : 'Collapse sidebar'} onClick={toggle}>
+              {rail ? <PanelLeftOpen size={18} /> : <PanelLeftClose size={18} />}
+            </button>
+          )}
         </div>
         <nav aria-label="Main">
           {NAV.filter((n) => !n.adminOnly || user?.role === 'admin').map(({ to, label, icon: Icon, end }) => (
-            <NavLink
-              key={to}
-              to={to}
-              end={end}
-              className="nav-link"
-              title={collapsed ? label : undefined}
-              onClick={() => {
-                if (isSmallScreen()) setCollapsed(true);
-              }}
-            >
+            <NavLink key={to} to={to} end={end} className="nav-link" title={rail ? label : undefined}>
               <Icon size={18} aria-hidden="true" />
-              {collapsed ? <span className="sr-only">{label}</span> : <span>{label}</span>}
+              {rail ? <span className="sr-only">{label}</span> : <span>{label}</span>}
             </NavLink>
           ))}
         </nav>
@@ -100,7 +130,7 @@ export function Layout() {
           <div className="avatar" aria-hidden="true">
             {(user?.username ?? '?').charAt(0).toUpperCase()}
           </div>
-          {!collapsed ? (
+          {!rail ? (
             <div className="sidebar-user-info">
               <div className="name">{user?.username}</div>
               <div className="role">{user?.role}</div>
@@ -111,7 +141,7 @@ export function Layout() {
           </button>
         </div>
       </aside>
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         <Outlet />
       </main>
     </div>

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
 import { capitalize } from '@/lib/format';
+import { focusables, useFocusTrap } from './focus';
 
 export function Spinner({ small, label = 'Loading' }: { small?: boolean; label?: string }) {
   return <span className={small ? 'spinner sm' : 'spinner'} role="status" aria-label={label} />;
@@ -78,17 +79,24 @@ interface DialogProps {
   wide?: boolean;
 }
 
-export function Dialog({ open, title, onClose, children, footer, wide }: DialogProps) {
+export function Dialog(props: DialogProps) {
+  if (!props.open) return null;
+  return <OpenDialog {...props} />;
+}
+
+/** A modal dialog: focus moves into it, Tab stays inside it, Escape closes it, and focus goes
+ * back to the control that opened it. */
+function OpenDialog({ title, onClose, children, footer, wide }: DialogProps) {
   const titleId = useId();
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [open, onClose]);
-  if (!open) return null;
+  const ref: RefObject<HTMLDivElement | null> = useFocusTrap<HTMLDivElement>(true, onClose, (): HTMLElement | null => {
+    // The first control of the body (a field), else of the footer (Cancel), else Close.
+    for (const part of ['.dialog-body', '.dialog-footer']) {
+      const el: HTMLElement | null | undefined = ref.current?.querySelector<HTMLElement>(part);
+      const first: HTMLElement | undefined = el ? focusables(el)[0] : undefined;
+      if (first) return first;
+    }
+    return null;
+  });
   // Rendered into <body> so a dialog with its own form never nests inside the page's form.
   return createPortal(
     <div
@@ -97,7 +105,7 @@ export function Dialog({ open, title, onClose, children, footer, wide }: DialogP
         if (e.target === e.currentTarget) onClose();
       }}
     >
-      <div className={wide ? 'dialog wide' : 'dialog'} role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <div ref={ref} className={wide ? 'dialog wide' : 'dialog'} role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <div className="dialog-header">
           <h2 id={titleId} className="card-title">
             {title}
@@ -175,7 +183,7 @@ export function Field({ label, htmlFor, error, hint, children, aside }: FieldPro
 }
 
 interface TabsProps<T extends string> {
-  tabs: { id: T; label: ReactNode }[];
+  tabs: { id: T; label: ReactNode; describedBy?: string }[];
   value: T;
   onChange: (id: T) => void;
   label: string;
@@ -190,6 +198,7 @@ export function Tabs<T extends string>({ tabs, value, onChange, label }: TabsPro
           type="button"
           role="tab"
           aria-selected={value === t.id}
+          aria-describedby={t.describedBy}
           className="tab"
           onClick={() => onChange(t.id)}
         >

@@ -5,6 +5,8 @@ export interface CmsConfig {
   tenant: string | null;
   /** False when the host names a tenant that does not exist. */
   tenantFound: boolean;
+  /** The company's name on its own host (shown on its sign-in page). */
+  companyName?: string | null;
 }
 
 declare global {
@@ -32,6 +34,7 @@ export function readConfig(win: Window = window): CmsConfig {
       rootDomain,
       tenant: injected.tenant ?? null,
       tenantFound: injected.tenantFound ?? true,
+      companyName: injected.companyName ?? null,
     };
   }
   return {

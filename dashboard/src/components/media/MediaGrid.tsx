@@ -62,11 +62,11 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
               </button>
             ))}
           </div>
-          <div className="row-between">
+          <nav className="pager" aria-label="Media pages">
             <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
               <ChevronLeft size={14} /> Previous
             </button>
-            <span className="small muted">
+            <span className="small muted pager-status" aria-live="polite">
               Page {data.page} of {data.totalPages}
             </span>
             <button
@@ -77,7 +77,7 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
             >
               Next <ChevronRight size={14} />
             </button>
-          </div>
+          </nav>
         </>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { FileText, Filter, Folder, Search, Tag as TagIcon, X } from 'lucide-react';
 import { toast } from 'sonner';
@@ -56,6 +56,16 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
   const closeResults = useCallback(() => setResultsOpen(false), []);
   const filtersRef = useDismiss(filtersOpen, closeFilters);
   const boxRef = useDismiss(resultsOpen, closeResults);
+  const filterButton = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(-1);
+  const listId = useId();
+  const optionId = (i: number) => `${listId}-option-${i}`;
+
+  // The filter popover takes focus when it opens (its first control).
+  useEffect(() => {
+    if (filtersOpen) popover.current?.querySelector<HTMLElement>('select, button')?.focus();
+  }, [filtersOpen]);
 
   const searchable = VARIANT_TYPES[variant];
   const types = filters.type === 'all' ? searchable : [filters.type];
@@ -119,6 +129,35 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
   const showResults = resultsOpen && trimmed.length >= SEARCH_MIN_CHARS;
   const pending = isFetching || debounced !== trimmed;
 
+  // A new list of results starts with nothing highlighted.
+  useEffect(() => setActive(-1), [rows]);
+  useEffect(() => {
+    if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active]);
+
+  /** Combobox keys: arrows move through the results, Enter opens one, Escape closes the list
+   * (a second Escape clears the box). Focus stays in the box. */
+  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      setResultsOpen(true);
+      if (rows.length === 0) return;
+      if (e.key === 'ArrowDown') setActive((a) => (a + 1) % rows.length);
+      else setActive((a) => (a <= 0 ? rows.length - 1 : a - 1));
+    } else if (e.key === 'Enter') {
+      if (showResults && active >= 0 && rows[active]) {
+        e.preventDefault();
+        choose(rows[active]);
+      }
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      if (showResults) setResultsOpen(false);
+      else setQuery('');
+    }
+  }
+
   function choose(row: Row) {
     setResultsOpen(false);
     setQuery('');
@@ -136,7 +175,13 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
         <Search size={16} className="muted" aria-hidden="true" />
         <input
           type="search"
+          role="combobox"
           aria-label="Search"
+          aria-expanded={showResults}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={showResults && active >= 0 ? optionId(active) : undefined}
+          onKeyDown={onKeyDown}
           placeholder={placeholder}
           value={query}
           onChange={(e) => {
@@ -154,16 +199,30 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
         {hasFilters ? (
           <div className="relative" ref={filtersRef}>
             <button
+              ref={filterButton}
               type="button"
               className="btn btn-ghost btn-icon"
               aria-label="Search filters"
+              aria-haspopup="dialog"
               aria-expanded={filtersOpen}
               onClick={() => setFiltersOpen((o) => !o)}
             >
               <Filter size={14} />
             </button>
             {filtersOpen ? (
-              <div className="popover card stack" role="dialog" aria-label="Search Filters">
+              <div
+                ref={popover}
+                className="popover card stack"
+                role="dialog"
+                aria-label="Search Filters"
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') {
+                    e.stopPropagation();
+                    setFiltersOpen(false);
+                    filterButton.current?.focus();
+                  }
+                }}
+              >
                 <div className="row-between">
                   <strong>Search Filters</strong>
                   <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFilters(NO_FILTERS)}>
@@ -224,7 +283,7 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
         ) : null}
       </div>
       {showResults ? (
-        <div className="search-results card" role="listbox" aria-label="Search results">
+        <div className="search-results card" role="listbox" id={listId} aria-label="Search results">
           {!data && pending ? (
             <div className="search-empty">
               <Spinner small label="Searching" />
@@ -235,8 +294,17 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
               <div className="small muted">Try adjusting your search terms or filters</div>
             </div>
           ) : (
-            rows.map((row) => (
-              <button key={row.key} type="button" role="option" aria-selected={false} className="search-result" onClick={() => choose(row)}>
+            rows.map((row, i) => (
+              <div
+                key={row.key}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? 'search-result active' : 'search-result'}
+                onMouseDown={(e) => e.preventDefault()}
+                onMouseEnter={() => setActive(i)}
+                onClick={() => choose(row)}
+              >
                 <span className="search-result-icon" aria-hidden="true">
                   {row.kind === 'posts' ? <FileText size={16} /> : row.kind === 'categories' ? <Folder size={16} /> : <TagIcon size={16} />}
                 </span>
@@ -257,7 +325,7 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
                     ) : null}
                   </span>
                 </span>
-              </button>
+              </div>
             ))
           )}
         </div>

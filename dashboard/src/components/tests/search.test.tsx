@@ -39,7 +39,7 @@ async function openDashboard() {
   const app = renderApp('/dashboard', { session: signedIn() });
   await screen.findByRole('heading', { name: 'Dashboard' });
   // The header renders the box twice (desktop and small screens); use the first.
-  const input = screen.getAllByRole('searchbox', { name: 'Search' })[0];
+  const input = screen.getAllByRole('combobox', { name: 'Search' })[0];
   return { ...app, input };
 }
 
@@ -152,7 +152,7 @@ describe('search box', () => {
     server.use(http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })));
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard/posts', { session: signedIn() });
-    const input = (await screen.findAllByRole('searchbox', { name: 'Search' }))[0];
+    const input = (await screen.findAllByRole('combobox', { name: 'Search' }))[0];
     await user.click(screen.getAllByRole('button', { name: 'Search filters' })[0]);
     expect(screen.queryByLabelText('Content Type')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Post Status')).toBeInTheDocument();

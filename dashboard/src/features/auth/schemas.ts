@@ -1,30 +1,35 @@
-import { z } from 'zod';
+// zod's tree-shakable "mini" build: the sign-in page loads only the checks it uses (the full
+// zod build alone was a quarter of the sign-in page's JavaScript).
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod/mini';
 
-const email = z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address'));
+const trimmed = () => z.string().check(z.trim());
+
+const email = trimmed().check(z.minLength(1, 'Email is required'), z.email('Please enter a valid email address'));
 
 export const loginSchema = z.object({
   email,
-  password: z.string().min(1, 'Password is required'),
+  password: z.string().check(z.minLength(1, 'Password is required')),
 });
 export type LoginValues = z.infer<typeof loginSchema>;
+export const loginResolver = zodResolver(loginSchema);
 
-const subdomain = z
-  .string()
-  .trim()
-  .min(3, 'Subdomain must be at least 3 characters')
-  .regex(/^[a-z0-9-]+$/, 'Subdomain can only contain lowercase letters, numbers, and hyphens');
+const subdomain = trimmed().check(
+  z.minLength(3, 'Subdomain must be at least 3 characters'),
+  z.regex(/^[a-z0-9-]+$/, 'Subdomain can only contain lowercase letters, numbers, and hyphens'),
+);
 
 export const companyLoginSchema = z.object({ subdomain });
 export type CompanyLoginValues = z.infer<typeof companyLoginSchema>;
 
 export const registerSchema = z.object({
-  companyName: z.string().trim().min(2, 'Company name must be at least 2 characters'),
-  contactName: z.string().trim().min(2, 'Contact name is required'),
-  contactEmail: z.string().trim().pipe(z.email('Please enter a valid email address')),
+  companyName: trimmed().check(z.minLength(2, 'Company name must be at least 2 characters')),
+  contactName: trimmed().check(z.minLength(2, 'Contact name is required')),
+  contactEmail: trimmed().check(z.email('Please enter a valid email address')),
   subdomain,
-  adminUsername: z.string().trim().min(3, 'Username must be at least 3 characters'),
-  adminEmail: z.string().trim().pipe(z.email('Please enter a valid email address')),
-  adminPassword: z.string().min(8, 'Password must be at least 8 characters'),
+  adminUsername: trimmed().check(z.minLength(3, 'Username must be at least 3 characters')),
+  adminEmail: trimmed().check(z.email('Please enter a valid email address')),
+  adminPassword: z.string().check(z.minLength(8, 'Password must be at least 8 characters')),
 });
 export type RegisterValues = z.infer<typeof registerSchema>;
 

@@ -22,6 +22,10 @@ const EMPTY: RegisterValues = {
   adminPassword: '',
 };
 
+export function withCreatedFlag(url: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}created=1`;
+}
+
 export function Register() {
   const { rootDomain } = useCmsConfig();
   const [step, setStep] = useState<1 | 2>(1);
@@ -42,7 +46,8 @@ export function Register() {
     try {
       const reply = await registerClient(values).unwrap();
       toast.success(reply.message || 'Registration successful');
-      window.location.assign(reply.data?.loginUrl || '/login');
+      // The company's sign-in page says that it was created, with its name.
+      window.location.assign(withCreatedFlag(reply.data?.loginUrl || '/login'));
     } catch (err) {
       toast.error(errorMessage(err, 'Registration failed'));
       if (isApiError(err) && err.errors?.length) {

@@ -1,6 +1,5 @@
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, Navigate, useLocation, useNavigate, type Location } from 'react-router';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
 import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
@@ -10,10 +9,18 @@ import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectIsAuthenticated } from '@/lib/session';
 import { useLoginMutation, userFromToken } from '../api';
 import { AuthCard } from '../components/AuthCard';
-import { loginSchema, type LoginValues } from '../schemas';
+import type { LoginValues } from '../schemas';
+
+// The form's zod schema is fetched when the form is first used (it is most of a validation
+// library, which the sign-in page does not need to show), and is ready by the time of a submit.
+const loadSchemas = () => import('../schemas');
+const resolver: Resolver<LoginValues> = async (values, context, options) =>
+  (await loadSchemas()).loginResolver(values, context, options);
 
 export function TenantLogin() {
-  const { tenant } = useCmsConfig();
+  const { tenant, companyName } = useCmsConfig();
+  const [params] = useSearchParams();
+  const created = params.get('created') === '1';
   const authed = useAppSelector(selectIsAuthenticated);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -24,7 +31,7 @@ export function TenantLogin() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  } = useForm<LoginValues>({ resolver, defaultValues: { email: '', password: '' } });
 
   const target = from?.pathname?.startsWith('/dashboard')
     ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`
@@ -46,8 +53,25 @@ export function TenantLogin() {
   }
 
   return (
-    <AuthCard title="Sign In" subtitle={tenant ? <>Sign in to <strong>{tenant}</strong></> : 'Sign in to your account'}>
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <AuthCard
+      title="Sign In"
+      subtitle={
+        tenant ? (
+          <>
+            Sign in to <strong>{companyName || tenant}</strong>
+            {companyName ? <span className="muted"> ({tenant})</span> : null}
+          </>
+        ) : (
+          'Sign in to your account'
+        )
+      }
+    >
+      {created ? (
+        <div className="notice notice-success" role="status">
+          <strong>{companyName || tenant} was created.</strong> Sign in with the administrator account you just set up.
+        </div>
+      ) : null}
+      <form className="stack" onSubmit={handleSubmit(onSubmit)} onFocus={() => void loadSchemas()} noValidate>
         <Field label="Email" htmlFor="email" error={errors.email?.message}>
           <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
         </Field>

@@ -3,10 +3,22 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { baseHandlers } from '@/test/fixtures';
-import { renderApp, ROOT } from '@/test/render';
+import { renderApp, ROOT, TENANT } from '@/test/render';
 import { server } from '@/test/server';
 
 describe('tenant sign-in', () => {
+  it('names the company, and says it was just created when coming from sign-up', async () => {
+    renderApp('/login?created=1', { config: { ...TENANT, companyName: 'Acme Inc' } });
+    expect(await screen.findByRole('status')).toHaveTextContent('Acme Inc was created.');
+    expect(screen.getByText('Acme Inc', { selector: 'strong' })).toBeInTheDocument();
+  });
+
+  it('says nothing about creation on a normal visit', async () => {
+    renderApp('/login', { config: { ...TENANT, companyName: 'Acme Inc' } });
+    await screen.findByRole('button', { name: 'Sign In' });
+    expect(screen.queryByText(/was created/)).not.toBeInTheDocument();
+  });
+
   it('requires email and password', async () => {
     const user = userEvent.setup();
     renderApp('/login');

@@ -87,7 +87,8 @@ describe('registration, step 2', () => {
     await user.type(screen.getByLabelText('Email'), 'admin@acme.test');
     await user.type(screen.getByLabelText('Password'), 'supersecret');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://acme.localhost:8000/login'));
+    // The sign-in page is told that the company was just created (it then says so, with the name).
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://acme.localhost:8000/login?created=1'));
     expect(sent).toEqual({
       companyName: 'Acme Inc',
       contactName: 'Ann Smith',

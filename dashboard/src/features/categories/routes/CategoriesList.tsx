@@ -74,7 +74,7 @@ export function CategoriesList() {
         ) : (
           <>
             <div className="table-wrap">
-              <table className="table">
+              <table className="table stack-table">
                 <thead>
                   <tr>
                     <th>Name</th>
@@ -87,13 +87,13 @@ export function CategoriesList() {
                 <tbody>
                   {rows.map((c) => (
                     <tr key={c.id}>
-                      <td>
+                      <td className="cell-primary">
                         <strong>{c.name}</strong>
                       </td>
-                      <td className="muted">{c.slug}</td>
-                      <td className="muted">{c.description || '—'}</td>
-                      <td>{c.postCount ?? 0}</td>
-                      <td>
+                      <td className="muted" data-label="Slug">{c.slug}</td>
+                      <td className="muted" data-label="Description">{c.description || '—'}</td>
+                      <td data-label="Posts">{c.postCount ?? 0}</td>
+                      <td className="cell-actions">
                         <div className="row" style={{ gap: 2 }}>
                           <button
                             type="button"

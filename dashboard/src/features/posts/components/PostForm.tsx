@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
@@ -12,7 +12,7 @@ import {
   useGetCategoriesQuery,
   useGetTagsQuery,
 } from '@/lib/taxonomyApi';
-import { SERVER_FIELD } from '../payload';
+import { scheduleFor, SERVER_FIELD } from '../payload';
 import { createPostSchema, editPostSchema, FIELD_TAB, type PostFormValues } from '../schemas';
 import { FeaturedImageField } from './FeaturedImageField';
 import { SeoGenerator } from './SeoGenerator';
@@ -33,6 +33,36 @@ interface Props {
   onSubmit: (values: PostFormValues) => Promise<FieldError[] | undefined>;
   /** Category and tag names to select once the lists are loaded (AI prefill). */
   preselectNames?: { categories: string[]; tags: string[] };
+}
+
+/** The save button says what saving will do with the chosen status and date. */
+export function submitLabel(mode: 'create' | 'edit', status: PostFormValues['status'], publishDate: string, initialStatus: PostFormValues['status']): string {
+  if (status === 'draft') return 'Save draft';
+  if (status === 'published' && scheduleFor(publishDate)) return 'Schedule';
+  if (mode === 'edit' && status === initialStatus) return 'Update';
+  if (status === 'published') return 'Publish';
+  return mode === 'edit' ? 'Update' : 'Save';
+}
+
+const TAB_FIELDS: Record<'content' | 'seo', (keyof PostFormValues)[]> = {
+  content: (Object.keys(FIELD_TAB) as (keyof PostFormValues)[]).filter((k) => FIELD_TAB[k] === 'content' && k !== 'title'),
+  seo: (Object.keys(FIELD_TAB) as (keyof PostFormValues)[]).filter((k) => FIELD_TAB[k] === 'seo'),
+};
+
+function TabLabel({ text, invalid, id }: { text: string; invalid: boolean; id: string }) {
+  return (
+    <>
+      {text}
+      {invalid ? (
+        <>
+          <span className="tab-error-dot" aria-hidden="true" />
+          <span id={id} hidden>
+            This section has a field to correct
+          </span>
+        </>
+      ) : null}
+    </>
+  );
 }
 
 function Counter({ value, guide }: { value: string; guide: number }) {
@@ -74,7 +104,10 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
   } = useForm<PostFormValues>({
     resolver: zodResolver(mode === 'create' ? createPostSchema : editPostSchema),
     defaultValues,
+    // Focus is moved by focusFirstError once the tab holding the field is shown.
+    shouldFocusError: false,
   });
+  const formRef = useRef<HTMLFormElement>(null);
 
   const categories = useGetCategoriesQuery();
   const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
@@ -100,10 +133,28 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
   const seoDescription = watch('seoDescription');
   const content = watch('content');
 
+  /** The first field to correct gets focus (its tab is opened first). */
+  function focusFirstError() {
+    requestAnimationFrame(() => {
+      const form = formRef.current;
+      if (!form) return;
+      const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+      const message = form.querySelector<HTMLElement>('.field-error');
+      const target =
+        invalid ??
+        message?.closest('.field')?.querySelector<HTMLElement>('input, textarea, select, button, [contenteditable="true"]') ??
+        null;
+      if (!target) return;
+      target.focus();
+      target.scrollIntoView({ block: 'center' });
+    });
+  }
+
   function onInvalid(errs: FieldErrors<PostFormValues>) {
     const first = (Object.keys(FIELD_TAB) as (keyof PostFormValues)[]).find((k) => errs[k]);
     if (first && FIELD_TAB[first] === 'seo') setTab('seo');
     else if (first && FIELD_TAB[first] === 'content') setTab('content');
+    focusFirstError();
   }
 
   function onTitleBlur() {
@@ -114,9 +165,14 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
   }
 
   const titleField = register('title');
+  const status = watch('status');
+  const publishDate = watch('publishDate');
+  const label = submitLabel(mode, status, publishDate ?? '', defaultValues.status);
+  const invalidTab = (t: 'content' | 'seo') => TAB_FIELDS[t].some((k) => !!errors[k]);
 
   return (
     <form
+      ref={formRef}
       className="post-form"
       noValidate
       onSubmit={handleSubmit(async (values) => {
@@ -146,8 +202,16 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
             value={tab}
             onChange={setTab}
             tabs={[
-              { id: 'content', label: 'Content' },
-              { id: 'seo', label: 'SEO' },
+              {
+                id: 'content',
+                label: <TabLabel text="Content" invalid={invalidTab('content')} id="tab-content-error" />,
+                describedBy: invalidTab('content') ? 'tab-content-error' : undefined,
+              },
+              {
+                id: 'seo',
+                label: <TabLabel text="SEO" invalid={invalidTab('seo')} id="tab-seo-error" />,
+                describedBy: invalidTab('seo') ? 'tab-seo-error' : undefined,
+              },
               { id: 'preview', label: 'Preview' },
             ]}
           />
@@ -298,16 +362,19 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
             render={({ field }) => <YouTubeField value={field.value} onChange={field.onChange} />}
           />
         </section>
-        <div className="row">
-          <Link to="/dashboard/posts" className="btn btn-secondary grow">
-            Cancel
-          </Link>
-          <button type="submit" className="btn btn-primary grow" disabled={submitting}>
-            {submitting ? <Spinner small label="Saving" /> : null}
-            {mode === 'create' ? 'Publish Post' : 'Update Post'}
-          </button>
-        </div>
       </aside>
+      <div className="form-actions" role="group" aria-label="Save the post">
+        <span className="small muted form-actions-note">
+          {status === 'draft' ? 'Not visible on the site' : label === 'Schedule' ? `Goes live on ${publishDate}` : null}
+        </span>
+        <Link to="/dashboard/posts" className="btn btn-secondary">
+          Cancel
+        </Link>
+        <button type="submit" className="btn btn-primary" disabled={submitting}>
+          {submitting ? <Spinner small label="Saving" /> : null}
+          {label}
+        </button>
+      </div>
     </form>
   );
 }

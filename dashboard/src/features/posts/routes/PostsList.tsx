@@ -76,7 +76,7 @@ export function PostsList() {
         ) : (
           <>
             <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
-              <table className="table">
+              <table className="table stack-table">
                 <thead>
                   <tr>
                     <th>Title</th>
@@ -90,7 +90,7 @@ export function PostsList() {
                 <tbody>
                   {data.posts.map((post) => (
                     <tr key={post.id}>
-                      <td>
+                      <td className="cell-primary">
                         <div className="row wrap">
                           <Link to={`/dashboard/posts/${post.slug}`}>
                             <strong>{post.title}</strong>
@@ -99,8 +99,8 @@ export function PostsList() {
                         </div>
                         {post.excerpt ? <div className="small muted line-clamp-2">{post.excerpt}</div> : null}
                       </td>
-                      <td>
-                        <div className="row wrap" style={{ gap: 4 }}>
+                      <td data-label="Categories">
+                        <div className="row wrap" style={{ gap: 4, display: 'inline-flex' }}>
                           {(post.categories ?? []).map((c) => (
                             <Badge key={c.id} tone="primary">
                               {c.name}
@@ -108,8 +108,8 @@ export function PostsList() {
                           ))}
                         </div>
                       </td>
-                      <td className="small">{formatDate(post.publishedAt)}</td>
-                      <td>
+                      <td className="small" data-label="Published">{formatDate(post.publishedAt)}</td>
+                      <td className="cell-actions">
                         <RowMenu
                           label={`Actions for ${post.title}`}
                           items={[

@@ -83,7 +83,7 @@ export function TagsList() {
         ) : (
           <>
             <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
-              <table className="table">
+              <table className="table stack-table">
                 <thead>
                   <tr>
                     <th>Name</th>
@@ -95,12 +95,12 @@ export function TagsList() {
                 <tbody>
                   {tags.map((t) => (
                     <tr key={t.id}>
-                      <td>
+                      <td className="cell-primary">
                         <strong>{t.name}</strong>
                       </td>
-                      <td className="muted">{t.slug}</td>
-                      <td>{t.postCount ?? 0}</td>
-                      <td>
+                      <td className="muted" data-label="Slug">{t.slug}</td>
+                      <td data-label="Posts">{t.postCount ?? 0}</td>
+                      <td className="cell-actions">
                         <RowMenu
                           label={`Actions for ${t.name}`}
                           items={[

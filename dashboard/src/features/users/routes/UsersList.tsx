@@ -68,7 +68,7 @@ export function UsersList() {
           <EmptyState>No users found. Create your first user!</EmptyState>
         ) : (
           <div className="table-wrap">
-            <table className="table">
+            <table className="table stack-table">
               <thead>
                 <tr>
                   <th>Username</th>
@@ -82,18 +82,18 @@ export function UsersList() {
               <tbody>
                 {users.map((u) => (
                   <tr key={userId(u)}>
-                    <td>
+                    <td className="cell-primary">
                       <strong>{u.username}</strong>
                     </td>
-                    <td className="muted">{u.email}</td>
-                    <td>
+                    <td className="muted" data-label="Email">{u.email}</td>
+                    <td data-label="Role">
                       <Badge tone="primary">{u.role}</Badge>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <Badge tone={STATUS_TONE[u.status]}>{u.status}</Badge>
                     </td>
-                    <td className="small">{u.lastLogin ? formatDateTime(u.lastLogin) : 'Never'}</td>
-                    <td>
+                    <td className="small" data-label="Last Login">{u.lastLogin ? formatDateTime(u.lastLogin) : 'Never'}</td>
+                    <td className="cell-actions">
                       <RowMenu
                         label={`Actions for ${u.username}`}
                         items={[
