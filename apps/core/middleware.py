@@ -1,5 +1,5 @@
+import os
 import sys
-import uuid
 
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
@@ -9,6 +9,12 @@ from apps.core.errors import STATUS_CODES, error_body
 from apps.core.logging import request_id_var, tenant_var
 
 
+def request_id(incoming: str) -> str:
+    """The id of a request: the client's X-Request-ID when it sent a printable one (at most 64
+    characters kept), else 32 random hex digits. Also used by the public API's WSGI layer."""
+    return incoming[:64] if incoming and incoming.isprintable() else os.urandom(16).hex()
+
+
 class RequestIdMiddleware:
     """Gives every request an id (kept from X-Request-ID when sent) and echoes it back."""
 
@@ -16,8 +22,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
-        incoming = request.headers.get("X-Request-ID", "")
-        request.id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
+        request.id = request_id(request.headers.get("X-Request-ID", ""))
         request_token = request_id_var.set(request.id)
         tenant_token = tenant_var.set("-")
         try:
