@@ -41,7 +41,8 @@ from apps.core.validation import json_has_nul
 from apps.public_api import cache, direct, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
-from apps.public_api.responses import HOST_UNKNOWN, encode, etag_matches
+from apps.core.api import envelope
+from apps.public_api.responses import HOST_UNKNOWN, etag_matches
 
 logger = logging.getLogger(__name__)
 
@@ -73,9 +74,12 @@ class _Setup:
         # The reply headers after the ETag (Vary as django-cors-headers extends it).
         self.cache_headers = self.edge.with_vary(public.reply_headers("", "HIT")[1:])
         self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
-        self.track_headers = [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(TRACKED))),
-                              *([("Vary", self.edge.vary)] if self.edge.vary else [])]
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+        # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
+        self.rate_limited = envelope(429, keys.RATE_LIMITED).content
+        self.error_vary = [("Vary", self.edge.vary)] if self.edge.vary else []
+        self.track_headers = [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(TRACKED))),
+                              *self.error_vary]
 
 
 class _Bodies:
@@ -177,9 +181,9 @@ class PublicApiFastPath:
 
         extra = setup.edge.of(environ)
         if code == Code.RATE_LIMITED:
-            body = encode({"success": False, "message": keys.RATE_LIMITED, "error": "rate_limited"})
+            body = setup.rate_limited
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                       ("Retry-After", str(keys.retry_after(key_hash, found.limit))), *extra]
+                       ("Retry-After", str(keys.retry_after(key_hash, found.limit))), *setup.error_vary, *extra]
             start_response("429 Too Many Requests", headers)
             return [body]
 
