@@ -8,7 +8,6 @@ page); it shares `search_matches` and the rules of apps.content.models: which po
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import timedelta
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
@@ -18,6 +17,7 @@ from django.utils import timezone
 
 from apps.content.models import SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, Tag
 from apps.core.errors import NotFound, ValidationFailed
+from apps.core.selectors import as_uuid, get_or_404
 
 POST_NOT_FOUND = "Post not found"
 CATEGORY_NOT_FOUND = "Category not found"
@@ -28,13 +28,6 @@ DATE_RANGES = {"week": 7, "month": 30, "year": 365}
 SEARCH_MIN_LENGTH = 2
 SEARCH_LIMITS = {"posts": 10, "categories": 5, "tags": 5}
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _uuid(value) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 # --- posts ---------------------------------------------------------------------------------------
@@ -84,9 +77,9 @@ def _term_condition(relation: str, value: str) -> Q:
     value = value.strip()
     through = getattr(Post, relation).through
     term = "category" if relation == "categories" else "tag"
-    as_uuid = _uuid(value)
-    if as_uuid is not None:
-        links = through.objects.filter(**{f"{term}_id": as_uuid})
+    term_id = as_uuid(value)
+    if term_id is not None:
+        links = through.objects.filter(**{f"{term}_id": term_id})
     else:
         links = through.objects.filter(**{f"{term}__slug": value.lower()})
     return Q(id__in=links.values("post_id"))
@@ -118,11 +111,7 @@ def post_list(
 
 
 def post_get(post_id) -> Post:
-    as_uuid = _uuid(post_id)
-    post = post_queryset().filter(pk=as_uuid).first() if as_uuid else None
-    if post is None:
-        raise NotFound(POST_NOT_FOUND)
-    return post
+    return get_or_404(post_queryset(), post_id, POST_NOT_FOUND)
 
 
 def post_get_by_slug(slug: str, *, published_only: bool = False) -> Post:
@@ -141,11 +130,7 @@ def category_list() -> QuerySet[Category]:
 
 
 def category_get(category_id) -> Category:
-    as_uuid = _uuid(category_id)
-    category = category_list().filter(pk=as_uuid).first() if as_uuid else None
-    if category is None:
-        raise NotFound(CATEGORY_NOT_FOUND)
-    return category
+    return get_or_404(category_list(), category_id, CATEGORY_NOT_FOUND)
 
 
 def tag_list(*, search: str | None = None) -> QuerySet[Tag]:
@@ -156,11 +141,7 @@ def tag_list(*, search: str | None = None) -> QuerySet[Tag]:
 
 
 def tag_get(tag_id) -> Tag:
-    as_uuid = _uuid(tag_id)
-    tag = tag_list().filter(pk=as_uuid).first() if as_uuid else None
-    if tag is None:
-        raise NotFound(TAG_NOT_FOUND)
-    return tag
+    return get_or_404(tag_list(), tag_id, TAG_NOT_FOUND)
 
 
 # --- GET /api/search -----------------------------------------------------------------------------

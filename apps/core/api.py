@@ -14,7 +14,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from apps.core.errors import STATUS_CODES, ApplicationError, ValidationFailed, error_body
+from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
 from apps.core.validation import NUL_MESSAGE, json_has_nul
 
@@ -69,8 +69,10 @@ def validation_errors(raw: list[dict]) -> list[dict]:
     return errors
 
 
-def envelope(status: int, message: str, code: str | None = None, errors=None, headers=None) -> JsonResponse:
-    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors), status=status)
+def envelope(status: int, message: str, code: str | None = None, errors=None, headers=None,
+             detail=None) -> JsonResponse:
+    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors, detail),
+                            status=status)
     for key, value in (headers or {}).items():
         response[key] = value
     return response
@@ -79,7 +81,7 @@ def envelope(status: int, message: str, code: str | None = None, errors=None, he
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers)
+        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail)
 
     @api.exception_handler(ValidationError)
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
@@ -138,6 +140,8 @@ ERROR_SCHEMA = {
         "success": {"const": False},
         "message": {"type": "string"},
         "error": {"type": "string"},
+        # Additive, where a client must tell cases of one `error` apart (apps.core.errors.ErrorCode).
+        "code": {"type": "string", "enum": [str(code) for code in ErrorCode]},
         "errors": {
             "type": "array",
             "items": {

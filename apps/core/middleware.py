@@ -35,18 +35,27 @@ class RequestIdMiddleware:
 
 
 class TrailingSlashMiddleware:
-    """API paths are accepted with and without a trailing slash; routes are declared
-    without one. Non-JSON error pages produced under /api (405 from the router, Django's
-    own 404/500) are turned into the error envelope."""
+    """API paths are accepted with and without a trailing slash; routes are declared without one."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
         path = request.path_info
-        is_api = path == "/api" or path.startswith("/api/")
-        if is_api and len(path) > 5 and path.endswith("/"):
+        if _is_api(path) and len(path) > 5 and path.endswith("/"):
             request.path_info = path.rstrip("/")
+        return self.get_response(request)
+
+
+class ApiErrorEnvelopeMiddleware:
+    """Non-JSON error pages produced under /api (405 from the router, Django's own 404/500) are
+    turned into the error envelope (the APIs' own errors already are)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        is_api = _is_api(request.path_info)
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and "json" not in response.get("Content-Type", ""):
             status = response.status_code

@@ -24,7 +24,7 @@ def _limiter() -> MovingWindowRateLimiter:
         settings.REDIS_URL,
         socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
         socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        key_prefix=f"{settings.CACHES['default']['KEY_PREFIX']}:limits",
+        key_prefix=f"{redis_conn.prefix()}:limits",
     )
     return MovingWindowRateLimiter(storage)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from apps.core.errors import PayloadTooLarge, ValidationFailed
+from apps.core.errors import ErrorCode, PayloadTooLarge, ValidationFailed
 
 # Pillow format name -> (mime type, file extension)
 FORMATS: dict[str, tuple[str, str]] = {
@@ -73,7 +73,7 @@ class PreparedImage:
 
 def check_size(size: int, *, max_bytes: int) -> None:
     if size > max_bytes:
-        raise PayloadTooLarge(too_large_message(max_bytes))
+        raise PayloadTooLarge(too_large_message(max_bytes), detail=ErrorCode.FILE_TOO_LARGE)
     if size <= 0:
         raise ValidationFailed(EMPTY, field="file")
 
@@ -88,8 +88,8 @@ def open_checked(data: bytes, *, max_pixels: int) -> Image.Image:
         raise ValidationFailed(pixels_message(max_pixels), field="file") from exc
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         if looks_like_svg(data):
-            raise ValidationFailed(SVG_REFUSED, field="file") from exc
-        raise ValidationFailed(NOT_AN_IMAGE, field="file") from exc
+            raise ValidationFailed(SVG_REFUSED, field="file", detail=ErrorCode.UNSUPPORTED_FILE_TYPE) from exc
+        raise ValidationFailed(NOT_AN_IMAGE, field="file", detail=ErrorCode.UNSUPPORTED_FILE_TYPE) from exc
     width, height = image.size
     if width <= 0 or height <= 0:
         raise ValidationFailed(DAMAGED, field="file")

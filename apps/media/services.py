@@ -7,19 +7,24 @@ import os
 import uuid
 
 from botocore.exceptions import BotoCoreError, ClientError
+from celery import current_app
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import ProtectedError
 
 from apps.core.content_version import content_version_bump
-from apps.core.errors import ApplicationError, Conflict, ValidationFailed
+from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
 from apps.media import images, selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
 
 logger = logging.getLogger(__name__)
+# The background work (apps.media.tasks), found by name in Celery's registry: the tasks call
+# these services, so the services do not import the tasks module.
+RENDITIONS_TASK = "media.make_renditions"
+DELETE_FILES_TASK = "media.delete_files"
 STORAGE_ERRORS = (OSError, BotoCoreError, ClientError)
 
 UPLOAD_DENIED = "You don't have permission to upload media"
@@ -109,9 +114,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
 
 
 def _enqueue_renditions(media_id: str) -> None:
-    from apps.media.tasks import media_make_renditions
-
-    media_make_renditions.delay(media_id)
+    current_app.tasks[RENDITIONS_TASK].delay(media_id)
 
 
 def _delete_quietly(keys: list[str], prefix: str) -> None:
@@ -155,7 +158,7 @@ def media_delete(*, actor, media_id: str) -> None:
         _require_can_change(actor, media, DELETE_DENIED)
         count = selectors.media_featured_post_count(media)
         if count:
-            raise Conflict(FEATURED_CONFLICT.format(count=count))
+            raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE)
         keys = media_file_keys(media)
         prefix = storage.media_prefix(storage.current_schema(), media.id)
         try:
@@ -164,7 +167,7 @@ def media_delete(*, actor, media_id: str) -> None:
         except ProtectedError as exc:
             # A post took it as featured image between the count and the delete.
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
-            raise Conflict(FEATURED_CONFLICT.format(count=count)) from exc
+            raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE) from exc
         content_version_bump()
         transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above
 
@@ -175,9 +178,7 @@ def media_files_delete(keys: list[str], prefix: str) -> None:
         storage.delete_keys(keys, prefix)
     except Exception:  # noqa: BLE001
         logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
-        from apps.media.tasks import media_delete_files
-
-        media_delete_files.delay(keys, prefix)
+        current_app.tasks[DELETE_FILES_TASK].delay(keys, prefix)
 
 
 def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:

@@ -31,7 +31,7 @@ import redis
 from django.conf import settings
 from limits.storage.redis import RedisStorage
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.core import content_version
 from apps.public_api import redis_thread
 from apps.public_api.request import host_fields
@@ -105,7 +105,7 @@ def query_hash(path: str, query: str) -> str:
 
 
 def _response_prefix() -> str:
-    return f"{redis_conn.prefix()}:papi:resp:"
+    return redis_conn.tenant_key("papi:resp", "")
 
 
 def host_key(host: str) -> str:
@@ -133,7 +133,7 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
 
 
 def _count_prefix() -> str:
-    return f"{redis_conn.prefix()}:papi:count:"
+    return redis_conn.tenant_key("papi:count", "")
 
 
 class Counts:

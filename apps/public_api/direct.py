@@ -26,7 +26,7 @@ from django.db import DatabaseError, connection
 from django.http import QueryDict
 from ninja.errors import ValidationError
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.core.errors import ApplicationError
 from apps.public_api import cache
 from apps.public_api import request as public

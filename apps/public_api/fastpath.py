@@ -34,7 +34,8 @@ from django.core.signals import setting_changed
 from django.http.request import HttpHeaders
 from django.utils import timezone
 
-from apps.analytics import redis_conn, services
+from apps.core import redis_conn
+from apps.analytics import services
 from apps.analytics.api import track_fields
 from apps.analytics.schemas import TrackIn
 from apps.core.validation import json_has_nul

@@ -30,7 +30,7 @@ from ninja.errors import ValidationError
 
 from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS
 from apps.core.api import refuse_repeated
-from apps.core.errors import NotFound, PermissionDenied, Unauthorized, ValidationFailed
+from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
 from apps.core.middleware import request_id
 from apps.core.pagination import Page, page_params
 from apps.core.security import api_security_headers, environ_is_secure
@@ -136,7 +136,7 @@ def term_of(path: str) -> tuple[str, str] | None:
 def check_may_read(wanted: ListQuery, api_key: keys.ApiKey) -> None:
     """Posts that are not public need the preview key (403 with the content key)."""
     if wanted.needs_preview and not api_key.is_preview:
-        raise PermissionDenied(PREVIEW_REQUIRED)
+        raise PermissionDenied(PREVIEW_REQUIRED, detail=ErrorCode.PREVIEW_KEY_REQUIRED)
 
 
 def term_missing(kind: str) -> NotFound:
@@ -148,17 +148,17 @@ def identify(tenant, key: str | None) -> keys.ApiKey:
     """The key of the request, compared with the keys of the company of its host only (a
     missing, wrong, rotated-out or other company's key: 401)."""
     if not key:
-        raise Unauthorized(KEY_REQUIRED)
+        raise Unauthorized(KEY_REQUIRED, detail=ErrorCode.API_KEY_REQUIRED)
     kind = keys.kind_of(tenant, key) if tenant is not None else None
     if kind is None:
-        raise Unauthorized(KEY_INVALID)
+        raise Unauthorized(KEY_INVALID, detail=ErrorCode.API_KEY_INVALID)
     return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
 
 
 def count(api_key: keys.ApiKey, environ) -> None:
     """Take this request's entry of the key's rate limit (429), unless the fast path took it
     already before leaving the request to Django."""
-    from apps.analytics import redis_conn
+    from apps.core import redis_conn
 
     if redis_conn.available() and not environ.get(keys.COUNTED):
         keys.throttle(api_key)

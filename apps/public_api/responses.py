@@ -17,7 +17,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.public_api import cache
 from apps.public_api.request import reply_headers
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection, transaction
 from django_tenants.utils import schema_context
 
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.content.models import Post, PostCount
 from apps.core.pagination import page_params
 
@@ -88,7 +88,7 @@ def term_actual(tenant) -> dict[tuple[str, str], int]:
 
 
 def test_term_counts_follow_links_and_status_changes(tenant):
-    from apps.analytics.tests.factories import make_category, make_tag
+    from apps.content.tests.factories import make_category, make_tag
 
     news, howto, python = (make_category(tenant, slug="news"), make_category(tenant, slug="how-to"),
                            make_tag(tenant, slug="python"))
@@ -122,7 +122,7 @@ def test_term_counts_of_links_written_before_their_post(tenant):
     """Foreign keys are checked at commit: links may come first; the post's insert counts them."""
     import uuid
 
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
 
     news = make_category(tenant, slug="news")
     post_id = uuid.uuid4()
@@ -133,7 +133,7 @@ def test_term_counts_of_links_written_before_their_post(tenant):
 
 
 def test_the_public_list_total_of_a_term_is_read_from_its_counts(tenant):
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
     from apps.public_api import selectors
 
     news = make_category(tenant, slug="news")
@@ -153,7 +153,7 @@ def test_a_term_page_reads_the_same_posts_whichever_way_it_is_read(tenant):
     from django.db import connection as db_connection
     from django.test.utils import CaptureQueriesContext
 
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
     from apps.content import selectors as content_selectors
     from apps.public_api import selectors
 

@@ -14,7 +14,7 @@ import redis
 from django.core import signals
 from django.db import close_old_connections, connection
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.core import ratelimit
 from apps.core.testing import Api, host_of
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
-from apps.analytics.tests.factories import make_category, make_post, make_tag
+from apps.content.tests.factories import make_category, make_post, make_tag
 from apps.public_api.tests.conftest import wsgi_call
 from tenants.services import client_set_status
 
@@ -20,7 +20,7 @@ ORIGIN = {"Origin": "https://www.example.com"}
 def content(tenant):
     news, tag = make_category(tenant, "News", slug="news"), make_tag(tenant, "Python", slug="python")
     for n in range(3):
-        make_post(tenant, f"Post {n}", slug=f"post-{n}", categories=[news], tags=[tag] if n else [])
+        make_post(tenant, f"Post {n}", slug=f"post-{n}", categories=[news], tags=[tag] if n else [], status="published")
     make_post(tenant, "A draft", slug="a-draft", status="draft", categories=[news])
 
 
