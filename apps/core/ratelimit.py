@@ -15,6 +15,8 @@ from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from apps.core import redis_conn
+
 logger = logging.getLogger(__name__)
 
 

@@ -17,9 +17,15 @@ import io
 import warnings
 from dataclasses import dataclass
 
+from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from apps.core.errors import ErrorCode, PayloadTooLarge, ValidationFailed
+
+# Pillow's own decompression-bomb guard follows our pixel limit (it refuses outright above twice
+# the value); uploads are checked against MEDIA_MAX_PIXELS before that. Set when Pillow is first
+# needed (this module is loaded on the first upload, not when a web worker starts).
+Image.MAX_IMAGE_PIXELS = settings.MEDIA_MAX_PIXELS
 
 # Pillow format name -> (mime type, file extension)
 FORMATS: dict[str, tuple[str, str]] = {

@@ -8,14 +8,14 @@ from celery import shared_task
 
 from apps.core.errors import ApplicationError
 from apps.media import storage
-from apps.media.services import DELETE_FILES_TASK, RENDITIONS_TASK, STORAGE_ERRORS, media_renditions_make
+from apps.media.services import DELETE_FILES_TASK, RENDITIONS_TASK, media_renditions_make, storage_errors
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(
     name=RENDITIONS_TASK,
-    autoretry_for=STORAGE_ERRORS,
+    autoretry_for=storage_errors(),
     retry_backoff=2,
     retry_backoff_max=300,
     retry_jitter=True,
@@ -35,7 +35,7 @@ def media_make_renditions(media_id: str) -> dict | None:
 
 @shared_task(
     name=DELETE_FILES_TASK,
-    autoretry_for=STORAGE_ERRORS,
+    autoretry_for=storage_errors(),
     retry_backoff=5,
     retry_backoff_max=600,
     retry_jitter=True,
