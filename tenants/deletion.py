@@ -23,6 +23,7 @@ from django.core.files.storage import FileSystemStorage
 from django.db import connection, transaction
 from django_tenants.utils import get_public_schema_name, schema_context
 
+from apps.core import redis_conn
 from apps.core.errors import ValidationFailed
 from apps.core.permissions import require
 from tenants.models import Client
@@ -49,27 +50,22 @@ def media_purge(schema: str) -> int:
 def redis_patterns(schema: str) -> list[str]:
     """Every key that belongs to one company names its schema as a whole `:`-separated part:
     Django's cache (`{schema}:...`, django-tenants' key function) and the product's own keys
-    (`...:{schema}` and `...:{schema}:...`)."""
+    (apps.core.redis_conn.tenant_key: `{prefix}:{kind}:{schema}[:...]`)."""
     return [f"{schema}:*", f"*:{schema}", f"*:{schema}:*"]
 
 
 def redis_purge(schema: str) -> int:
-    import redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    client = redis_conn.client(read_timeout=10)
     removed = 0
-    try:
-        for pattern in redis_patterns(schema):
-            batch = []
-            for key in client.scan_iter(match=pattern, count=1000):
-                batch.append(key)
-                if len(batch) >= 500:
-                    removed += client.unlink(*batch)
-                    batch = []
-            if batch:
+    for pattern in redis_patterns(schema):
+        batch = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
                 removed += client.unlink(*batch)
-    finally:
-        client.close()
+                batch = []
+        if batch:
+            removed += client.unlink(*batch)
     return removed
 
 

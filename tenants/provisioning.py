@@ -18,7 +18,7 @@ import subprocess
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django_tenants.utils import quote_schema_name, schema_exists
 
@@ -205,8 +205,3 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
                     f'COALESCE((SELECT max("{column}") FROM {target}."{table}"), 1))',
                     [f'{target}."{table}"', column],
                 )
-
-
-def schema_drop(schema_name: str) -> None:
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"DROP SCHEMA IF EXISTS {quote_schema_name(schema_name)} CASCADE")

@@ -9,7 +9,7 @@ from django_tenants.utils import schema_context
 
 from apps.accounts.services import user_create
 from apps.core import ratelimit
-from apps.core.errors import Conflict, NotFound, RateLimited
+from apps.core.errors import Conflict, ErrorCode, NotFound, RateLimited
 from apps.core.permissions import Role
 from tenants.models import Client, Domain, new_content_key, new_preview_key
 from tenants.provisioning import schema_create_from_template, template_current
@@ -35,9 +35,11 @@ def tenant_base_url(subdomain: str) -> str:
 
 def subdomain_check_available(subdomain: str) -> None:
     if subdomain in settings.RESERVED_SUBDOMAINS or subdomain.startswith("pg"):
-        raise Conflict(SUBDOMAIN_RESERVED, errors=[{"field": "subdomain", "message": SUBDOMAIN_RESERVED}])
+        raise Conflict(SUBDOMAIN_RESERVED, errors=[{"field": "subdomain", "message": SUBDOMAIN_RESERVED}],
+                       detail=ErrorCode.SUBDOMAIN_RESERVED)
     if Client.objects.filter(subdomain=subdomain).exists():
-        raise Conflict(SUBDOMAIN_TAKEN, errors=[{"field": "subdomain", "message": SUBDOMAIN_TAKEN}])
+        raise Conflict(SUBDOMAIN_TAKEN, errors=[{"field": "subdomain", "message": SUBDOMAIN_TAKEN}],
+                       detail=ErrorCode.SUBDOMAIN_TAKEN)
 
 
 def signup_throttle(*, ip: str, contact_email: str) -> None:
@@ -95,7 +97,7 @@ def client_register(
     except (IntegrityError, ProgrammingError) as exc:
         # Another sign-up took the subdomain between the check and the insert.
         if Client.objects.filter(subdomain=subdomain).exists() or "already exists" in str(exc):
-            raise Conflict(SUBDOMAIN_TAKEN) from exc
+            raise Conflict(SUBDOMAIN_TAKEN, detail=ErrorCode.SUBDOMAIN_TAKEN) from exc
         raise
     finally:
         connection.set_schema_to_public()

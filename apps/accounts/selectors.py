@@ -5,7 +5,7 @@ import uuid
 from django.db.models import QuerySet
 
 from apps.accounts.models import User
-from apps.core.errors import NotFound
+from apps.core.selectors import get_or_404
 
 USER_NOT_FOUND = "User not found"
 
@@ -15,10 +15,7 @@ def user_list() -> QuerySet[User]:
 
 
 def user_get(user_id: str | uuid.UUID) -> User:
-    try:
-        return User.objects.get(pk=uuid.UUID(str(user_id)))
-    except (ValueError, User.DoesNotExist) as exc:
-        raise NotFound(USER_NOT_FOUND) from exc
+    return get_or_404(User.objects.all(), user_id, USER_NOT_FOUND)
 
 
 def user_get_by_email(email: str) -> User | None:

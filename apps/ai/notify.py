@@ -12,27 +12,21 @@ import time
 import redis
 from django.conf import settings
 
+from apps.core import redis_conn
+
 logger = logging.getLogger(__name__)
 
 SLICE_SECONDS = 1.0
 SIGNAL_TTL_SECONDS = 300
-_client: redis.Redis | None = None
 
 
 def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(
-            settings.REDIS_URL,
-            # BLPOP blocks up to SLICE_SECONDS: the socket must wait longer than that.
-            socket_timeout=SLICE_SECONDS + max(settings.REDIS_SOCKET_TIMEOUT, 1.0),
-            socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        )
-    return _client
+    # BLPOP blocks up to SLICE_SECONDS: the socket must wait longer than that.
+    return redis_conn.client(read_timeout=SLICE_SECONDS + max(settings.REDIS_SOCKET_TIMEOUT, 1.0))
 
 
 def _key(schema_name: str, job_id) -> str:
-    return f"{settings.CACHES['default']['KEY_PREFIX']}:ai-job-done:{schema_name}:{job_id}"
+    return redis_conn.tenant_key("ai-job-done", schema_name, job_id)
 
 
 def job_finished_signal(*, schema_name: str, job_id) -> None:

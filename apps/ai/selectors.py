@@ -2,23 +2,19 @@
 from __future__ import annotations
 
 import time
-import uuid
 
 from django.db import connection
 
 from apps.ai import notify
 from apps.ai.models import GenerationJob
-from apps.core.errors import NotFound
+from apps.core.selectors import get_or_404
 
 JOB_NOT_FOUND = "Generation job not found"
 
 
 def generation_job_get(*, job_id: str, user) -> GenerationJob:
     """A job of the current tenant started by `user` (anyone else's is 'not found')."""
-    try:
-        return GenerationJob.objects.get(pk=uuid.UUID(str(job_id)), created_by=user)
-    except (ValueError, GenerationJob.DoesNotExist) as exc:
-        raise NotFound(JOB_NOT_FOUND) from exc
+    return get_or_404(GenerationJob.objects.filter(created_by=user), job_id, JOB_NOT_FOUND)
 
 
 def generation_job_wait(*, job: GenerationJob, timeout: float) -> GenerationJob:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 import kombu.exceptions
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
@@ -28,6 +29,7 @@ BUSY_RETRY_AFTER = 5  # seconds: a running generation usually ends within this
 GENERATION_UNAVAILABLE = "AI generation is temporarily unavailable. Please try again shortly"
 UNAVAILABLE_RETRY_AFTER = 5  # seconds, as for the database (apps.core.middleware)
 # Enqueueing: each broker connect or command waits at most this long, and is retried once.
+RUN_JOB_TASK = "ai.run_generation_job"  # apps.ai.tasks.run_generation_job
 ENQUEUE_TIMEOUT_SECONDS = 2.0
 ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 # kombu raises connection and channel errors of any transport as OperationalError.
@@ -98,14 +100,13 @@ def _publish(job: GenerationJob) -> None:
     them and never answers (frozen, a dead proxy) in a few seconds (2 s measured). The app's
     pooled connections have no socket timeout (such a broker held the request forever) and
     kombu's default policy retries 3 times."""
-    from apps.ai.tasks import run_generation_job
-
-    app = run_generation_job.app
+    app = current_app
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
     bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
     with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
-        run_generation_job.apply_async(args=[str(job.pk)], connection=broker, retry=True,
-                                       retry_policy=ENQUEUE_RETRY_POLICY, **options)
+        # Found by name in Celery's registry (apps.ai.tasks calls these services: they do not import it).
+        app.tasks[RUN_JOB_TASK].apply_async(args=[str(job.pk)], connection=broker, retry=True,
+                                            retry_policy=ENQUEUE_RETRY_POLICY, **options)
 
 
 def _enqueue(job: GenerationJob) -> None:

@@ -6,9 +6,9 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
-from django_tenants.utils import get_public_schema_name, schema_context
 
 from apps.ai import services
+from apps.core.tenancy import for_each_active_tenant
 
 logger = logging.getLogger(__name__)
 
@@ -17,7 +17,7 @@ if settings.AI_PROVIDER == "gemini":
     import apps.ai.providers.gemini  # noqa: F401
 
 
-@shared_task(name="ai.run_generation_job", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=services.RUN_JOB_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_generation_job(job_id: str) -> str:
     """Idempotent: acknowledged only after the job ran, so a worker crash redelivers it; a
     finished job is never run again, and one being run elsewhere is left to that worker."""
@@ -27,14 +27,10 @@ def run_generation_job(job_id: str) -> str:
 @shared_task(name="ai.fail_stale_jobs", ignore_result=True)
 def fail_stale_jobs() -> int:
     """Periodic (beat): end every tenant's jobs stuck unfinished, so pollers get an answer."""
-    from tenants.models import Client
-
-    total = 0
-    for schema_name in Client.objects.exclude(schema_name=get_public_schema_name()).values_list(
-        "schema_name", flat=True
-    ):
-        with schema_context(schema_name):
-            total += services.generation_jobs_fail_stale(older_than_seconds=settings.AI_JOB_STALE_SECONDS)
+    failed = for_each_active_tenant(
+        lambda tenant: services.generation_jobs_fail_stale(older_than_seconds=settings.AI_JOB_STALE_SECONDS),
+        include_suspended=True, what="failing stale AI jobs")  # a suspended company's pollers get an answer too
+    total = sum(failed.values())
     if total:
         logger.warning("failed %d stale AI generation jobs", total)
     return total

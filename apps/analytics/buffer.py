@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 
 
 def stream_key(schema: str) -> str:
-    return f"{redis_conn.prefix()}:analytics:events:{schema}"
+    return redis_conn.tenant_key("analytics:events", schema)
 
 
 def append(schema: str, fields: dict[str, str]) -> str:

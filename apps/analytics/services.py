@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from apps.analytics import buffer, redis_conn
+from apps.analytics import buffer
+from apps.core import redis_conn
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, DailyVisitor, PageView
 from apps.analytics.privacy import referrer_source, visitor_hash
 from apps.content.models import Post

@@ -15,15 +15,15 @@ import redis
 from celery import shared_task
 from django.conf import settings
 from django.db import connection
-from django_tenants.utils import get_public_schema_name, tenant_context
 
-from apps.analytics import buffer, redis_conn, services
+from apps.analytics import buffer, services
+from apps.core import redis_conn, tenancy
 
 logger = logging.getLogger(__name__)
 
 
 def _queued_key(schema: str) -> str:
-    return f"{redis_conn.prefix()}:analytics:flush-queued:{schema}"
+    return redis_conn.tenant_key("analytics:flush-queued", schema)
 
 
 @shared_task(name="analytics.flush_events", acks_late=True, ignore_result=True)
@@ -50,20 +50,12 @@ def purge() -> dict:
 
 
 def active_tenants() -> list:
-    from tenants.models import Client
-
-    return list(
-        Client.objects.serving()
-        .exclude(schema_name=get_public_schema_name())
-        .order_by("created_at")
-    )
+    return list(tenancy.active_tenants())
 
 
 def _send_each(task, tenants) -> int:
-    for tenant in tenants:
-        with tenant_context(tenant):
-            task.delay()
-    return len(tenants)
+    """The task sent in each tenant's context (tenant-schemas-celery carries the schema)."""
+    return len(tenancy.for_each_active_tenant(lambda tenant: task.delay(), tenants=tenants, what=task.name))
 
 
 @shared_task(name="analytics.dispatch_flush", ignore_result=True)

@@ -33,6 +33,7 @@ from apps.content.schemas import (
     TagUpdateIn,
 )
 from apps.core.pagination import page_params
+from apps.core.selectors import paginate
 from apps.core.permissions import require
 from apps.core.schemas import MessageOut, PaginationOut
 
@@ -58,11 +59,9 @@ class PostListQuery(Schema):
 @posts_router.get("", response=PostListOut)
 def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
-    queryset = selectors.post_list(
+    posts, total = paginate(selectors.post_list(
         status=filters.status, search=filters.search, category=filters.category, tag=filters.tag
-    )
-    total = queryset.count()
-    posts = list(queryset[page.offset: page.offset + page.limit]) if total > page.offset else []
+    ), page)
     return PostListOut(
         posts=PostSummaryOut.many(posts),
         page=page.page,
@@ -149,9 +148,7 @@ class TagListQuery(Schema):
 @tags_router.get("", response=TagListOut)
 def list_tags(request, filters: Query[TagListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=1000)
-    queryset = selectors.tag_list(search=filters.search)
-    total = queryset.count()
-    tags = list(queryset[page.offset: page.offset + page.limit]) if total > page.offset else []
+    tags, total = paginate(selectors.tag_list(search=filters.search), page)
     return TagListOut(tags=[TagOut.from_tag(tag) for tag in tags], pagination=PaginationOut(**page.meta(total)),
                       total=total)
 

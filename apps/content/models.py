@@ -54,11 +54,42 @@ class Tag(models.Model):
         return self.name
 
 
+class PostStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    ARCHIVED = "archived", "Archived"
+
+
+# The statuses, in the order messages name them. A post's own status is one of POST_STATUSES;
+# a list is filtered by one of STATUS_FILTERS (every status, or "all"); the dashboard's list also
+# takes "scheduled" (drafts waiting for their publish date).
+POST_STATUSES = tuple(PostStatus.values)  # draft, published, archived
+STATUS_FILTERS = (PostStatus.PUBLISHED.value, PostStatus.DRAFT.value, PostStatus.ARCHIVED.value, "all")
+STATUS_FILTER_INVALID = "Status must be one of " + ", ".join(STATUS_FILTERS)
+# Which posts are public (a website, the public content API, published counts): this status only.
+PUBLIC_STATUS = PostStatus.PUBLISHED
+
+
+def public_sql(table: str) -> str:
+    """The SQL condition of a public post of `table` (a quoted table name or an alias), as
+    PostQuerySet.public() filters it. Written into the statement: it is a constant."""
+    return f"{table}.status = '{PUBLIC_STATUS.value}'"
+
+
+def public_q(prefix: str = "") -> Q:
+    """Public posts as a Q, from a model that reaches the posts through `prefix` (e.g. "posts__")."""
+    return Q(**{f"{prefix}status": PUBLIC_STATUS})
+
+
+class PostQuerySet(models.QuerySet):
+    def public(self) -> "PostQuerySet":
+        """The posts a website may read (public_sql in raw statements)."""
+        return self.filter(public_q())
+
+
 class Post(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        ARCHIVED = "archived", "Archived"
+    Status = PostStatus
+    objects = PostQuerySet.as_manager()
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     title = models.CharField(max_length=500)

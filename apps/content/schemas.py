@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timezone as dt_timezone
-from typing import Literal
 from urllib.parse import parse_qs, urlparse
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from pydantic import StrictBool, field_validator, model_validator
 
+from apps.content import post_fields
+from apps.content.models import POST_STATUSES
 from apps.core.html import is_blank_html
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import clean_required, clean_url, text
@@ -25,14 +26,13 @@ SEO_TITLE_REQUIRED = "SEO title is required"
 SEO_DESCRIPTION_REQUIRED = "SEO description is required"
 NAME_REQUIRED = "Name is required"
 SLUG_REQUIRED = "Slug is required"
-STATUS_INVALID = "Status must be one of draft, published, archived"
+STATUS_INVALID = "Status must be one of " + ", ".join(POST_STATUSES)
 DATE_INVALID = "Please enter a valid date"
 VIDEO_INVALID = "Please enter a valid YouTube video URL or ID"
 CATEGORIES_INVALID = "Categories must be a list of category ids"
 TAGS_INVALID = "Tags must be a list of tag ids"
 IMAGE_INVALID = "Image must be a media id"
 
-POST_STATUSES = ("draft", "published", "archived")
 _YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 _YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com",
                   "youtube-nocookie.com", "www.youtube-nocookie.com"}
@@ -180,48 +180,46 @@ def _terms(items) -> list[TermRefOut]:
     return [TermRefOut(id=str(item.id), name=item.name, slug=item.slug) for item in items]
 
 
-PostStatusName = Literal["draft", "published", "archived"]
+def _author(post, urls) -> AuthorOut | None:
+    return AuthorOut(id=str(post.author.id), username=post.author.username) if post.author else None
+
+
+def _featured_image(post, urls) -> FeaturedImageOut | None:
+    image = post.featured_image
+    if image is None:
+        return None
+    return FeaturedImageOut(id=str(image.id), spacesKey=image.storage_key, altText=image.alt_text or "",
+                            link=(urls or media_urls()).link(image.storage_key))
+
+
+# The fields of apps.content.post_fields built from joins, from ORM objects: (type, value of a post).
+_JOINED = {
+    "author": (AuthorOut | None, _author),
+    "categories": (list[TermRefOut], lambda post, urls: _terms(post.categories.all())),
+    "tags": (list[TermRefOut], lambda post, urls: _terms(post.tags.all())),
+    "featured_image": (FeaturedImageOut | None, _featured_image),
+    "scheduled": (bool, lambda post, urls: post.is_scheduled),
+}
+
+
+def _annotations(fields) -> dict:
+    return {field.name: _JOINED[field.kind][0] if field.column is None else field.type for field in fields}
+
+
+def _values(post, fields, urls) -> dict:
+    return {field.name: _JOINED[field.kind][1](post, urls) if field.column is None
+            else field.from_column(getattr(post, field.column)) for field in fields}
 
 
 class PostSummaryOut(OutSchema):
-    id: str
-    title: str
-    slug: str
-    excerpt: str
-    status: PostStatusName
-    createdAt: datetime
-    publishedAt: datetime | None
-    author: AuthorOut | None
-    categories: list[TermRefOut]
-    tags: list[TermRefOut]
-    featuredImage: FeaturedImageOut | None
-    videoId: str | None
-    # (+) true while the post waits for its scheduledPublishDate (status is still "draft")
-    isScheduled: bool
+    # The fields, their order and types: apps.content.post_fields.SUMMARY.
+    __annotations__ = _annotations(post_fields.SUMMARY)
 
     @staticmethod
     def fields_of(post, urls=None) -> dict:
         """Needs author, featured_image (select_related) and categories, tags (prefetched).
         `urls`: a media_urls() shared by every post of one response."""
-        image = post.featured_image
-        return {
-            "id": str(post.id),
-            "title": post.title,
-            "slug": post.slug,
-            "excerpt": post.excerpt,
-            "status": post.status,
-            "createdAt": post.created_at,
-            "publishedAt": post.published_at,
-            "author": AuthorOut(id=str(post.author.id), username=post.author.username) if post.author else None,
-            "categories": _terms(post.categories.all()),
-            "tags": _terms(post.tags.all()),
-            "featuredImage": FeaturedImageOut(
-                id=str(image.id), spacesKey=image.storage_key, altText=image.alt_text or "",
-                link=(urls or media_urls()).link(image.storage_key),
-            ) if image else None,
-            "videoId": post.video_id or None,
-            "isScheduled": post.is_scheduled,
-        }
+        return _values(post, post_fields.SUMMARY, urls)
 
     @classmethod
     def from_post(cls, post, urls=None) -> "PostSummaryOut":
@@ -234,42 +232,12 @@ class PostSummaryOut(OutSchema):
 
 
 class PostOut(PostSummaryOut):
-    content: str
-    customSlug: str
-    allowIndexing: bool
-    scheduledPublishDate: datetime | None
-    metaTitle: str
-    metaDescription: str
-    canonicalUrl: str
-    focusKeyword: str
-    ogTitle: str
-    ogDescription: str
-    ogImageId: str | None
-    twitterTitle: str
-    twitterDescription: str
-    twitterImageId: str | None
-    updatedAt: datetime
+    # The summary's fields, then apps.content.post_fields.DETAIL.
+    __annotations__ = _annotations(post_fields.DETAIL)
 
     @classmethod
     def from_post(cls, post, urls=None) -> "PostOut":
-        return cls(
-            **PostSummaryOut.fields_of(post, urls),
-            content=post.content,
-            customSlug=post.custom_slug,
-            allowIndexing=post.allow_indexing,
-            scheduledPublishDate=post.scheduled_publish_date,
-            metaTitle=post.meta_title,
-            metaDescription=post.meta_description,
-            canonicalUrl=post.canonical_url,
-            focusKeyword=post.focus_keyword,
-            ogTitle=post.og_title,
-            ogDescription=post.og_description,
-            ogImageId=str(post.og_image_id) if post.og_image_id else None,
-            twitterTitle=post.twitter_title,
-            twitterDescription=post.twitter_description,
-            twitterImageId=str(post.twitter_image_id) if post.twitter_image_id else None,
-            updatedAt=post.updated_at,
-        )
+        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls))
 
 
 class CategoryOut(OutSchema):

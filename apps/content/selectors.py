@@ -1,13 +1,13 @@
 """Reads of the content app. Each returns a QuerySet (or object) with the joins and prefetches
 its output needs, so a list costs a fixed number of queries whatever its length.
 
-The public content API reuses these: `post_list(status="published", ...)`,
-`post_get_by_slug(slug, published_only=True)`, `category_list()`, `tag_list()`.
+The public content API has reads of its own (apps.public_api.selectors, one SQL statement a
+page); it shares `search_matches` and the rules of apps.content.models: which posts are public
+(`PostQuerySet.public`, `public_sql`) and the status filters (`STATUS_FILTERS`).
 """
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import timedelta
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
@@ -15,25 +15,19 @@ from django.db.models import BooleanField, Count, F, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from apps.content.models import SEARCH_CONFIG, Category, Post, Tag
+from apps.content.models import SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, Tag
 from apps.core.errors import NotFound, ValidationFailed
+from apps.core.selectors import as_uuid, get_or_404
 
 POST_NOT_FOUND = "Post not found"
 CATEGORY_NOT_FOUND = "Category not found"
 TAG_NOT_FOUND = "Tag not found"
 
-LIST_STATUSES = ("published", "draft", "archived", "all", "scheduled")
+LIST_STATUSES = (*STATUS_FILTERS, "scheduled")  # the dashboard's list also shows the scheduled drafts
 DATE_RANGES = {"week": 7, "month": 30, "year": 365}
 SEARCH_MIN_LENGTH = 2
 SEARCH_LIMITS = {"posts": 10, "categories": 5, "tags": 5}
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _uuid(value) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 # --- posts ---------------------------------------------------------------------------------------
@@ -83,9 +77,9 @@ def _term_condition(relation: str, value: str) -> Q:
     value = value.strip()
     through = getattr(Post, relation).through
     term = "category" if relation == "categories" else "tag"
-    as_uuid = _uuid(value)
-    if as_uuid is not None:
-        links = through.objects.filter(**{f"{term}_id": as_uuid})
+    term_id = as_uuid(value)
+    if term_id is not None:
+        links = through.objects.filter(**{f"{term}_id": term_id})
     else:
         links = through.objects.filter(**{f"{term}__slug": value.lower()})
     return Q(id__in=links.values("post_id"))
@@ -101,7 +95,7 @@ def post_list(
 ) -> QuerySet[Post]:
     status = (status or "all").strip().lower()
     if status not in LIST_STATUSES:
-        raise ValidationFailed("Status must be one of published, draft, archived, all", field="status")
+        raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     queryset = post_queryset(with_content=with_content)
     if status == "scheduled":
         queryset = queryset.filter(status=Post.Status.DRAFT, publish_scheduled=True)
@@ -117,17 +111,13 @@ def post_list(
 
 
 def post_get(post_id) -> Post:
-    as_uuid = _uuid(post_id)
-    post = post_queryset().filter(pk=as_uuid).first() if as_uuid else None
-    if post is None:
-        raise NotFound(POST_NOT_FOUND)
-    return post
+    return get_or_404(post_queryset(), post_id, POST_NOT_FOUND)
 
 
 def post_get_by_slug(slug: str, *, published_only: bool = False) -> Post:
     queryset = post_queryset().filter(slug=(slug or "").strip().lower())
     if published_only:
-        queryset = queryset.filter(status=Post.Status.PUBLISHED)
+        queryset = queryset.public()
     post = queryset.first()
     if post is None:
         raise NotFound(POST_NOT_FOUND)
@@ -140,18 +130,7 @@ def category_list() -> QuerySet[Category]:
 
 
 def category_get(category_id) -> Category:
-    as_uuid = _uuid(category_id)
-    category = category_list().filter(pk=as_uuid).first() if as_uuid else None
-    if category is None:
-        raise NotFound(CATEGORY_NOT_FOUND)
-    return category
-
-
-def category_get_by_slug(slug: str) -> Category:
-    category = category_list().filter(slug=(slug or "").strip().lower()).first()
-    if category is None:
-        raise NotFound(CATEGORY_NOT_FOUND)
-    return category
+    return get_or_404(category_list(), category_id, CATEGORY_NOT_FOUND)
 
 
 def tag_list(*, search: str | None = None) -> QuerySet[Tag]:
@@ -162,18 +141,7 @@ def tag_list(*, search: str | None = None) -> QuerySet[Tag]:
 
 
 def tag_get(tag_id) -> Tag:
-    as_uuid = _uuid(tag_id)
-    tag = tag_list().filter(pk=as_uuid).first() if as_uuid else None
-    if tag is None:
-        raise NotFound(TAG_NOT_FOUND)
-    return tag
-
-
-def tag_get_by_slug(slug: str) -> Tag:
-    tag = tag_list().filter(slug=(slug or "").strip().lower()).first()
-    if tag is None:
-        raise NotFound(TAG_NOT_FOUND)
-    return tag
+    return get_or_404(tag_list(), tag_id, TAG_NOT_FOUND)
 
 
 # --- GET /api/search -----------------------------------------------------------------------------
@@ -204,8 +172,8 @@ def content_search(*, query: str | None, types: str | None = None, status: str |
         raise ValidationFailed(f"Search query must be at least {SEARCH_MIN_LENGTH} characters", field="q")
     chosen = parse_search_types(types)
     status = (status or "all").strip().lower()
-    if status not in ("published", "draft", "archived", "all"):
-        raise ValidationFailed("Status must be one of published, draft, archived, all", field="status")
+    if status not in STATUS_FILTERS:
+        raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     date_range = (date_range or "").strip().lower()
     if date_range and date_range not in DATE_RANGES and date_range != "all":
         raise ValidationFailed("Date range must be week, month or year", field="dateRange")

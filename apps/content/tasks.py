@@ -15,10 +15,11 @@ from celery import shared_task
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
-from django_tenants.utils import get_public_schema_name, tenant_context
+from django_tenants.utils import get_public_schema_name
 
 from apps.content.models import Post
 from apps.content.services import publish_due_posts
+from apps.core.tenancy import for_each_active_tenant
 
 logger = logging.getLogger(__name__)
 
@@ -26,29 +27,17 @@ logger = logging.getLogger(__name__)
 @shared_task(name="content.publish_scheduled_posts", ignore_result=True)
 def publish_scheduled_posts() -> int:
     """Dispatch per tenant; returns how many tenants had due posts."""
-    from tenants.models import Client
-
     connection.set_schema_to_public()
     now = timezone.now()
-    dispatched = 0
-    tenants = (
-        Client.objects.serving()
-        .exclude(schema_name=get_public_schema_name())
-        .order_by("pk")
-    )
-    for tenant in tenants.iterator(chunk_size=500):
-        try:
-            with tenant_context(tenant):
-                due = Post.objects.filter(
-                    publish_scheduled=True, status=Post.Status.DRAFT, scheduled_publish_date__lte=now
-                ).exists()
-                if due:
-                    publish_tenant_scheduled_posts.apply_async(expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
-                    dispatched += 1
-        except Exception:  # noqa: BLE001 - one broken schema must not stop the others
-            logger.exception("scheduled publishing: could not check tenant %s", tenant.schema_name)
-    connection.set_schema_to_public()
-    return dispatched
+
+    def dispatch(tenant) -> bool:
+        due = Post.objects.filter(publish_scheduled=True, status=Post.Status.DRAFT,
+                                  scheduled_publish_date__lte=now).exists()
+        if due:
+            publish_tenant_scheduled_posts.apply_async(expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
+        return due
+
+    return sum(for_each_active_tenant(dispatch, what="scheduled publishing").values())
 
 
 @shared_task(name="content.publish_tenant_scheduled_posts", ignore_result=True)

@@ -14,7 +14,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
-from apps.core.errors import STATUS_CODES, ApplicationError, ValidationFailed, error_body
+from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
 from apps.core.validation import NUL_MESSAGE, json_has_nul
 
@@ -69,8 +69,10 @@ def validation_errors(raw: list[dict]) -> list[dict]:
     return errors
 
 
-def envelope(status: int, message: str, code: str | None = None, errors=None, headers=None) -> JsonResponse:
-    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors), status=status)
+def envelope(status: int, message: str, code: str | None = None, errors=None, headers=None,
+             detail=None) -> JsonResponse:
+    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors, detail),
+                            status=status)
     for key, value in (headers or {}).items():
         response[key] = value
     return response
@@ -79,7 +81,7 @@ def envelope(status: int, message: str, code: str | None = None, errors=None, he
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers)
+        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail)
 
     @api.exception_handler(ValidationError)
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
@@ -138,6 +140,8 @@ ERROR_SCHEMA = {
         "success": {"const": False},
         "message": {"type": "string"},
         "error": {"type": "string"},
+        # Additive, where a client must tell cases of one `error` apart (apps.core.errors.ErrorCode).
+        "code": {"type": "string", "enum": [str(code) for code in ErrorCode]},
         "errors": {
             "type": "array",
             "items": {
@@ -184,13 +188,54 @@ class JsonObjectParser(Parser):
         return data
 
     def parse_querydict(self, data, list_fields, request: HttpRequest):
-        """Query and form values: a name given twice is refused unless it is a list (Django
-        would silently keep the last one)."""
-        for key, values in data.lists():
-            if len(values) > 1 and key not in list_fields:
-                label = _label(key)
-                raise ValidationFailed(f"{label} must be given once", field=key)
+        refuse_repeated(data, list_fields)
         return super().parse_querydict(data, list_fields, request)
+
+
+def refuse_repeated(data, list_fields=()) -> None:
+    """Query and form values: a name given twice is refused unless it is a list (Django would
+    silently keep the last one)."""
+    for key, values in data.lists():
+        if len(values) > 1 and key not in list_fields:
+            raise ValidationFailed(f"{_label(key)} must be given once", field=key)
+
+
+_QUERY_SCHEMAS: dict[int, type] = {}  # id of a documented parameter -> the schema it came from
+
+
+def _json_schema(schema) -> dict:
+    from ninja.openapi.schema import REF_TEMPLATE, NinjaGenerateJsonSchema
+
+    return schema.model_json_schema(ref_template=REF_TEMPLATE, schema_generator=NinjaGenerateJsonSchema)
+
+
+def query_parameters(schema) -> list[dict]:
+    """The OpenAPI parameters of a query a handler reads itself (from request.GET), as ninja
+    documents a `Query[schema]` argument: for `openapi_extra={"parameters": ...}`. Api adds the
+    schema to the document's components, as ninja does."""
+    document = _json_schema(schema)
+    required = set(document.get("required", []))
+    parameters = [{"in": "query", "name": name, "schema": details, "required": name in required}
+                  for name, details in document["properties"].items()]
+    for parameter in parameters:
+        _QUERY_SCHEMAS[id(parameter)] = schema
+    return parameters
+
+
+def _add_query_components(document: dict) -> None:
+    """The components of the queries documented by query_parameters (ninja lists those of its
+    own Query arguments first: they are collected while the paths are)."""
+    documented = []
+    for methods in document.get("paths", {}).values():
+        for operation in methods.values():
+            for parameter in operation.get("parameters", []):
+                schema = _QUERY_SCHEMAS.get(id(parameter))
+                if schema is not None and schema not in documented:
+                    documented.append(schema)
+    if documented:
+        components = document.setdefault("components", {})
+        components["schemas"] = {**{schema.__name__: _json_schema(schema) for schema in documented},
+                                 **components.get("schemas", {})}
 
 
 def request_has_nul(request: HttpRequest) -> bool:
@@ -229,6 +274,7 @@ class Api(NinjaAPI):
 
     def get_openapi_schema(self, *, path_prefix=None, path_params=None):
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        _add_query_components(schema)
         schema.setdefault("components", {}).setdefault("schemas", {})[ERROR_SCHEMA_NAME] = ERROR_SCHEMA
         ref = {"$ref": f"#/components/schemas/{ERROR_SCHEMA_NAME}"}
         for methods in schema.get("paths", {}).values():

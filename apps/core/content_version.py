@@ -6,28 +6,15 @@ from __future__ import annotations
 import logging
 
 import redis
-from django.conf import settings
 from django.db import connection, transaction
 
+from apps.core.redis_conn import client as redis_client, tenant_key
+
 logger = logging.getLogger(__name__)
-_clients: dict[str, redis.Redis] = {}
-
-
-def redis_client() -> redis.Redis:
-    """One pooled client per Redis URL (the URL can change under test settings)."""
-    url = settings.REDIS_URL
-    client = _clients.get(url)
-    if client is None:
-        client = _clients[url] = redis.Redis.from_url(
-            url,
-            socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
-            socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        )
-    return client
 
 
 def _key(schema_name: str) -> str:
-    return f"{settings.CACHES['default']['KEY_PREFIX']}:content-version:{schema_name}"
+    return tenant_key("content-version", schema_name)
 
 
 def content_version_get(schema_name: str | None = None) -> int | None:

@@ -1,6 +1,30 @@
 """Application errors. One exception handler per NinjaAPI turns them into the envelope
-`{"success": false, "message": ..., "error": <code>}` (API.md)."""
+`{"success": false, "message": ..., "error": <kind>}` (API.md), plus `code` (an ErrorCode) where a
+client must tell cases of one kind apart without reading the message."""
 from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Stable, specific codes sent as the envelope's additive `code` (README: error codes). The
+    envelope's `error` stays the contract's kind (validation_error, conflict, ...)."""
+
+    SLUG_TAKEN = "slug_taken"
+    CATEGORY_IN_USE = "category_in_use"
+    TAG_IN_USE = "tag_in_use"
+    MEDIA_IN_USE = "media_in_use"
+    FILE_TOO_LARGE = "file_too_large"
+    UNSUPPORTED_FILE_TYPE = "unsupported_file_type"
+    EMAIL_TAKEN = "email_taken"
+    USERNAME_TAKEN = "username_taken"
+    SUBDOMAIN_TAKEN = "subdomain_taken"
+    SUBDOMAIN_RESERVED = "subdomain_reserved"
+    LAST_ADMIN = "last_admin"
+    INVALID_CREDENTIALS = "invalid_credentials"
+    PREVIEW_KEY_REQUIRED = "preview_key_required"
+    API_KEY_REQUIRED = "api_key_required"
+    API_KEY_INVALID = "api_key_invalid"
 
 
 class ApplicationError(Exception):
@@ -13,11 +37,13 @@ class ApplicationError(Exception):
         *,
         errors: list[dict] | None = None,
         headers: dict[str, str] | None = None,
+        detail: ErrorCode | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors
         self.headers = headers or {}
+        self.detail = detail  # the envelope's `code`
 
 
 class ValidationFailed(ApplicationError):
@@ -79,8 +105,10 @@ STATUS_CODES = {
 }
 
 
-def error_body(message: str, code: str, errors: list[dict] | None = None) -> dict:
+def error_body(message: str, code: str, errors: list[dict] | None = None, detail: ErrorCode | None = None) -> dict:
     body = {"success": False, "message": message, "error": code}
+    if detail is not None:
+        body["code"] = str(detail)
     if errors:
         body["errors"] = errors
     return body

@@ -1,6 +1,6 @@
+import os
 import re
 import sys
-import uuid
 
 from django.conf import settings
 from django.core.signals import got_request_exception
@@ -11,6 +11,12 @@ from apps.core.errors import STATUS_CODES, error_body
 from apps.core.logging import request_id_var, tenant_var
 
 
+def request_id(incoming: str) -> str:
+    """The id of a request: the client's X-Request-ID when it sent a printable one (at most 64
+    characters kept), else 32 random hex digits. Also used by the public API's WSGI layer."""
+    return incoming[:64] if incoming and incoming.isprintable() else os.urandom(16).hex()
+
+
 class RequestIdMiddleware:
     """Gives every request an id (kept from X-Request-ID when sent) and echoes it back."""
 
@@ -18,8 +24,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
-        incoming = request.headers.get("X-Request-ID", "")
-        request.id = incoming[:64] if incoming and incoming.isprintable() else uuid.uuid4().hex
+        request.id = request_id(request.headers.get("X-Request-ID", ""))
         request_token = request_id_var.set(request.id)
         tenant_token = tenant_var.set("-")
         try:
@@ -32,18 +37,27 @@ class RequestIdMiddleware:
 
 
 class TrailingSlashMiddleware:
-    """API paths are accepted with and without a trailing slash; routes are declared
-    without one. Non-JSON error pages produced under /api (405 from the router, Django's
-    own 404/500) are turned into the error envelope."""
+    """API paths are accepted with and without a trailing slash; routes are declared without one."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
         path = request.path_info
-        is_api = path == "/api" or path.startswith("/api/")
-        if is_api and len(path) > 5 and path.endswith("/"):
+        if _is_api(path) and len(path) > 5 and path.endswith("/"):
             request.path_info = path.rstrip("/")
+        return self.get_response(request)
+
+
+class ApiErrorEnvelopeMiddleware:
+    """Non-JSON error pages produced under /api (405 from the router, Django's own 404/500) are
+    turned into the error envelope (the APIs' own errors already are)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        is_api = _is_api(request.path_info)
         response = self.get_response(request)
         if is_api and response.status_code >= 400 and "json" not in response.get("Content-Type", ""):
             status = response.status_code

@@ -15,6 +15,8 @@ from limits import RateLimitItem, RateLimitItemPerSecond, parse
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from apps.core import redis_conn
+
 logger = logging.getLogger(__name__)
 
 
@@ -24,7 +26,7 @@ def _limiter() -> MovingWindowRateLimiter:
         settings.REDIS_URL,
         socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
         socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        key_prefix=f"{settings.CACHES['default']['KEY_PREFIX']}:limits",
+        key_prefix=f"{redis_conn.prefix()}:limits",
     )
     return MovingWindowRateLimiter(storage)
 

@@ -6,6 +6,7 @@ from ninja import File, Form, Router
 from ninja.files import UploadedFile
 
 from apps.core.pagination import page_params
+from apps.core.selectors import paginate
 from apps.core.schemas import MessageOut, PaginationOut
 from apps.media import selectors, services
 from apps.media.schemas import MediaListOut, MediaReplyOut, MediaSavedOut, MediaUpdateIn, media_out
@@ -17,9 +18,7 @@ router = Router(tags=["media"])
 @router.get("", response=MediaListOut)
 def list_media(request, page: int | None = None, limit: int | None = None, search: str = ""):
     params = page_params(page, limit, default_limit=20, max_limit=100)
-    queryset = selectors.media_list(search=search)
-    total = queryset.count()
-    rows = list(queryset[params.offset : params.offset + params.limit]) if total else []
+    rows, total = paginate(selectors.media_list(search=search), params)
     urls = MediaUrls.current()
     meta = PaginationOut(**params.meta(total))
     return MediaListOut(

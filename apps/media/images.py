@@ -17,9 +17,15 @@ import io
 import warnings
 from dataclasses import dataclass
 
+from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from apps.core.errors import PayloadTooLarge, ValidationFailed
+from apps.core.errors import ErrorCode, PayloadTooLarge, ValidationFailed
+
+# Pillow's own decompression-bomb guard follows our pixel limit (it refuses outright above twice
+# the value); uploads are checked against MEDIA_MAX_PIXELS before that. Set when Pillow is first
+# needed (this module is loaded on the first upload, not when a web worker starts).
+Image.MAX_IMAGE_PIXELS = settings.MEDIA_MAX_PIXELS
 
 # Pillow format name -> (mime type, file extension)
 FORMATS: dict[str, tuple[str, str]] = {
@@ -73,7 +79,7 @@ class PreparedImage:
 
 def check_size(size: int, *, max_bytes: int) -> None:
     if size > max_bytes:
-        raise PayloadTooLarge(too_large_message(max_bytes))
+        raise PayloadTooLarge(too_large_message(max_bytes), detail=ErrorCode.FILE_TOO_LARGE)
     if size <= 0:
         raise ValidationFailed(EMPTY, field="file")
 
@@ -88,8 +94,8 @@ def open_checked(data: bytes, *, max_pixels: int) -> Image.Image:
         raise ValidationFailed(pixels_message(max_pixels), field="file") from exc
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         if looks_like_svg(data):
-            raise ValidationFailed(SVG_REFUSED, field="file") from exc
-        raise ValidationFailed(NOT_AN_IMAGE, field="file") from exc
+            raise ValidationFailed(SVG_REFUSED, field="file", detail=ErrorCode.UNSUPPORTED_FILE_TYPE) from exc
+        raise ValidationFailed(NOT_AN_IMAGE, field="file", detail=ErrorCode.UNSUPPORTED_FILE_TYPE) from exc
     width, height = image.size
     if width <= 0 or height <= 0:
         raise ValidationFailed(DAMAGED, field="file")

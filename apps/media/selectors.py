@@ -4,7 +4,7 @@ import uuid
 
 from django.db.models import Q, QuerySet
 
-from apps.core.errors import NotFound
+from apps.core.selectors import get_or_404
 from apps.media.models import Media
 
 NOT_FOUND = "Media not found"
@@ -20,17 +20,10 @@ def media_list(*, search: str = "") -> QuerySet[Media]:
 
 
 def media_get(media_id: str | uuid.UUID, *, for_update: bool = False) -> Media:
-    try:
-        pk = uuid.UUID(str(media_id))
-    except ValueError as exc:
-        raise NotFound(NOT_FOUND) from exc
     queryset = Media.objects.select_related("uploaded_by")
     if for_update:
         queryset = queryset.select_for_update(of=("self",))
-    media = queryset.filter(pk=pk).first()
-    if media is None:
-        raise NotFound(NOT_FOUND)
-    return media
+    return get_or_404(queryset, media_id, NOT_FOUND)
 
 
 def media_featured_post_count(media: Media) -> int:

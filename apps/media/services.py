@@ -5,22 +5,43 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+from functools import lru_cache
 
-from botocore.exceptions import BotoCoreError, ClientError
+from celery import current_app
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import ProtectedError
 
 from apps.core.content_version import content_version_bump
-from apps.core.errors import ApplicationError, Conflict, ValidationFailed
+from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
-from apps.media import images, selectors, storage
+from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
 
 logger = logging.getLogger(__name__)
-STORAGE_ERRORS = (OSError, BotoCoreError, ClientError)
+# The background work (apps.media.tasks), found by name in Celery's registry: the tasks call
+# these services, so the services do not import the tasks module.
+RENDITIONS_TASK = "media.make_renditions"
+DELETE_FILES_TASK = "media.delete_files"
+
+
+# The web process loads neither botocore nor Pillow until it handles an upload (or a storage
+# error): they are megabytes per worker that most requests never use.
+@lru_cache(maxsize=1)
+def storage_errors() -> tuple[type[BaseException], ...]:
+    """What a failing storage raises (local disk or S3): retried by the tasks, 503 on upload."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    return OSError, BotoCoreError, ClientError
+
+
+def _images():
+    from apps.media import images
+
+    return images
+
 
 UPLOAD_DENIED = "You don't have permission to upload media"
 EDIT_DENIED = "You don't have permission to edit this media"
@@ -56,7 +77,7 @@ def _display_name(file_name: str | None, extension: str) -> str:
 def media_upload(*, uploaded_file: UploadedFile, file_name: str | None, alt_text: str | None, uploaded_by) -> Media:
     """The upload endpoint: the size is checked before the file is read into memory."""
     require(uploaded_by, "media.upload", UPLOAD_DENIED)
-    images.check_size(uploaded_file.size or 0, max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES)
+    _images().check_size(uploaded_file.size or 0, max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES)
     uploaded_file.seek(0)
     data = uploaded_file.read(settings.MEDIA_MAX_UPLOAD_BYTES + 1)
     return media_create_from_bytes(
@@ -70,7 +91,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
     stored when it raises. Needs a tenant schema (request, tenant_context or schema_context)."""
     schema = storage.current_schema()
     alt = _alt_text(alt_text)
-    prepared = images.prepare_upload(
+    prepared = _images().prepare_upload(
         data,
         max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES,
         max_pixels=settings.MEDIA_MAX_PIXELS,
@@ -79,7 +100,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
     key = storage.original_key(schema, media_id, file_name, prepared.extension)
     try:
         storage.save_bytes(key, prepared.data)
-    except STORAGE_ERRORS as exc:
+    except storage_errors() as exc:
         logger.exception("media storage failed to store %s", key)
         _delete_quietly([key], storage.media_prefix(schema, media_id))
         raise StorageUnavailable(STORAGE_DOWN) from exc
@@ -109,9 +130,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
 
 
 def _enqueue_renditions(media_id: str) -> None:
-    from apps.media.tasks import media_make_renditions
-
-    media_make_renditions.delay(media_id)
+    current_app.tasks[RENDITIONS_TASK].delay(media_id)
 
 
 def _delete_quietly(keys: list[str], prefix: str) -> None:
@@ -155,7 +174,7 @@ def media_delete(*, actor, media_id: str) -> None:
         _require_can_change(actor, media, DELETE_DENIED)
         count = selectors.media_featured_post_count(media)
         if count:
-            raise Conflict(FEATURED_CONFLICT.format(count=count))
+            raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE)
         keys = media_file_keys(media)
         prefix = storage.media_prefix(storage.current_schema(), media.id)
         try:
@@ -164,7 +183,7 @@ def media_delete(*, actor, media_id: str) -> None:
         except ProtectedError as exc:
             # A post took it as featured image between the count and the delete.
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
-            raise Conflict(FEATURED_CONFLICT.format(count=count)) from exc
+            raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE) from exc
         content_version_bump()
         transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above
 
@@ -175,9 +194,7 @@ def media_files_delete(keys: list[str], prefix: str) -> None:
         storage.delete_keys(keys, prefix)
     except Exception:  # noqa: BLE001
         logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
-        from apps.media.tasks import media_delete_files
-
-        media_delete_files.delay(keys, prefix)
+        current_app.tasks[DELETE_FILES_TASK].delay(keys, prefix)
 
 
 def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:
@@ -195,7 +212,7 @@ def media_renditions_make(*, media_id: str, force: bool = False) -> Media | None
         return media
     schema = storage.current_schema()
     data = storage.read_bytes(media.storage_key)
-    renditions = images.make_renditions(
+    renditions = _images().make_renditions(
         data,
         widths,
         max_pixels=settings.MEDIA_MAX_PIXELS,

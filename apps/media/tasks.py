@@ -7,14 +7,15 @@ import logging
 from celery import shared_task
 
 from apps.core.errors import ApplicationError
-from apps.media.services import STORAGE_ERRORS
+from apps.media import storage
+from apps.media.services import DELETE_FILES_TASK, RENDITIONS_TASK, media_renditions_make, storage_errors
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(
-    name="media.make_renditions",
-    autoretry_for=STORAGE_ERRORS,
+    name=RENDITIONS_TASK,
+    autoretry_for=storage_errors(),
     retry_backoff=2,
     retry_backoff_max=300,
     retry_jitter=True,
@@ -22,8 +23,6 @@ logger = logging.getLogger(__name__)
     acks_late=True,
 )
 def media_make_renditions(media_id: str) -> dict | None:
-    from apps.media.services import media_renditions_make
-
     try:
         media = media_renditions_make(media_id=media_id)
     except ApplicationError as exc:
@@ -35,8 +34,8 @@ def media_make_renditions(media_id: str) -> dict | None:
 
 
 @shared_task(
-    name="media.delete_files",
-    autoretry_for=STORAGE_ERRORS,
+    name=DELETE_FILES_TASK,
+    autoretry_for=storage_errors(),
     retry_backoff=5,
     retry_backoff_max=600,
     retry_jitter=True,
@@ -44,8 +43,6 @@ def media_make_renditions(media_id: str) -> dict | None:
     acks_late=True,
 )
 def media_delete_files(keys: list[str], prefix: str) -> None:
-    from apps.media import storage
-
     schema = storage.current_schema()
     if not prefix.startswith(f"{schema}/"):
         logger.error("refusing to delete %s from schema %s", prefix, schema)

@@ -7,74 +7,70 @@ GET  posts/tag/{slug}        page, limit, status: posts of a tag
 GET  categories, tags        with their published post counts
 POST analytics/track         a page view of the website (not rate limited; never an error
                              status for a well-formed body)
-Every GET reply is cached in Redis (apps.public_api.responses) and carries ETag and
-Cache-Control; cache hits are usually answered before Django by apps.public_api.fastpath.
+
+Thin handlers: every rule of a public request (query, key, rate limit, bodies, headers) is in
+apps.public_api.request, which the WSGI layer in front of Django (apps.public_api.fastpath)
+follows too. Every GET reply is cached in Redis (apps.public_api.responses) and carries ETag
+and Cache-Control; cache hits are usually answered before Django by the fast path.
 """
 from __future__ import annotations
 
 from django.db import connection
-from ninja import Query, Router
+from ninja import Router
 
 from apps.analytics.api import track_request
 from apps.analytics.schemas import TrackIn
-from apps.core.pagination import page_params
-from apps.public_api import schemas, selectors
+from apps.core.api import query_parameters
+from apps.public_api import request as public
+from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
-from apps.public_api.cache import Counts
 from apps.public_api.responses import cached_json, remember_host
 
 router = Router(tags=["public content"], auth=api_key_auth)
+# The query is read by apps.public_api.request.parse_list (as the fast path reads it); these
+# document it.
+_POSTS_QUERY = {"parameters": query_parameters(public.PostsQuery)}
+_PAGE_QUERY = {"parameters": query_parameters(public.PageQuery)}
 
 
-def _posts(request, query, **filters):
-    page = page_params(query.page, query.limit, default_limit=10, max_limit=100)
-    status = schemas.clean_status(query.status, request.auth)
-
-    def build(version: str | None) -> dict:
-        resolved = dict(filters)
-        if version is not None:
-            resolved["counts"] = Counts(connection.schema_name, version)
-        if "category" in resolved:
-            resolved["category_id"] = selectors.category_id_by_slug(resolved.pop("category"))
-        if "tag" in resolved:
-            resolved["tag_id"] = selectors.tag_id_by_slug(resolved.pop("tag"))
-        posts, total = selectors.posts_page(page=page, status=status, **resolved)
-        return schemas.posts_reply(posts, page.meta(total))
-
-    return cached_json(request, build)
+def _posts(request, term: tuple[str, str] | None = None):
+    wanted = public.parse_list(request.GET, term=term)
+    public.check_may_read(wanted, request.auth)
+    return cached_json(request, lambda version: public.list_reply(wanted, schema=connection.schema_name,
+                                                                  version=version))
 
 
-@router.get("/posts")
-def list_posts(request, query: Query[schemas.PostsQuery]):
-    return _posts(request, query, search=query.search)
+@router.get("/posts", openapi_extra=_POSTS_QUERY)
+def list_posts(request):
+    return _posts(request)
 
 
 @router.get("/posts/slug/{slug}")
 def get_post_by_slug(request, slug: str):
     published_only = not request.auth.is_preview
     return cached_json(
-        request, lambda _: schemas.post_reply(selectors.post_by_slug(slug, published_only=published_only))
+        request, lambda _: public.post_reply(selectors.post_by_slug(slug, published_only=published_only))
     )
 
 
-@router.get("/posts/category/{slug}")
-def list_posts_by_category(request, slug: str, query: Query[schemas.PageQuery]):
-    return _posts(request, query, category=slug)
+@router.get("/posts/category/{slug}", openapi_extra=_PAGE_QUERY)
+def list_posts_by_category(request, slug: str):
+    return _posts(request, ("category", slug))
 
 
-@router.get("/posts/tag/{slug}")
-def list_posts_by_tag(request, slug: str, query: Query[schemas.PageQuery]):
-    return _posts(request, query, tag=slug)
+@router.get("/posts/tag/{slug}", openapi_extra=_PAGE_QUERY)
+def list_posts_by_tag(request, slug: str):
+    return _posts(request, ("tag", slug))
 
 
 @router.get("/categories")
 def list_categories(request):
-    return cached_json(request, lambda _: schemas.categories_reply(selectors.categories()))
+    return cached_json(request, lambda _: public.categories_reply(selectors.categories()))
 
 
 @router.get("/tags")
 def list_tags(request):
-    return cached_json(request, lambda _: schemas.tags_reply(selectors.tags()))
+    return cached_json(request, lambda _: public.tags_reply(selectors.tags()))
 
 
 @router.post("/analytics/track", auth=tracking_key_auth)

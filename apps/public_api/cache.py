@@ -14,115 +14,98 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
 
-One Lua script per lookup, so a lookup is one round trip whatever it needs to read; scripts run
-on a connection of the calling thread's own (`_eval`).
+One Lua script per lookup (lua/*.lua, each key it touches commented there), so a lookup is one
+round trip whatever it needs to read; their reply codes are `Code`; scripts run on a connection
+of the calling thread's own (`_eval`, apps.public_api.redis_thread).
 Callers catch redis.RedisError.
 """
 from __future__ import annotations
 
 import hashlib
-import os
-import threading
 import time
+from enum import IntEnum
+from pathlib import Path
+from typing import NamedTuple
 
 import redis
-from redis.exceptions import NoScriptError
 from django.conf import settings
 from limits.storage.redis import RedisStorage
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.core import content_version
+from apps.public_api import redis_thread
+from apps.public_api.request import host_fields
 
-# The Django path's one round trip: remember the host for the fast path (only if absent), read
-# the content version and the cached reply. KEYS: version key, host key. ARGV: response key
-# prefix, ":" .. kind .. ":" .. query hash, then the host fields (s, c, p, l, rc, rp) and their TTL.
-_LOOKUP = """
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  redis.call('HSET', KEYS[2], 's', ARGV[3], 'c', ARGV[4], 'p', ARGV[5], 'l', ARGV[6], 'rc', ARGV[7], 'rp', ARGV[8])
-  redis.call('EXPIRE', KEYS[2], ARGV[9])
-end
-local v = redis.call('GET', KEYS[1])
-if not v then v = '0' end
-local entry = redis.call('HMGET', ARGV[1] .. v .. ARGV[2], 'e', 'b')
-return {v, entry[1], entry[2]}
-"""
+class Code(IntEnum):
+    """What a script answers (first item of its reply); prepended to each script as Lua locals."""
 
-# The fast path's one round trip. ARGV: host key, key hash, version key prefix, response key
-# prefix, ":" .. query hash, If-None-Match, now, rate window, the ETag of the copy of this reply
-# the worker holds in memory (or ""), then for a posts list the fast path can build itself
-# (apps.public_api.direct; "" otherwise): "d", the count key prefix, the list's filter key,
-# "1" when the list needs the preview key, "1" when replies are cached ("0": cache off).
-# A request it answers takes one entry from the key's moving-window rate limit, with the
-# `limits` library's own script and key (the host entry holds the key; apps.core.ratelimit uses
-# the same), so both paths share one limit.
-# Returns {0} unknown host or key, {1} miss (Django answers), {2, etag, body} hit, {3, etag} hit
-# whose ETag matches If-None-Match (no body sent), {4, limit} over the rate limit, {6, etag} hit
-# whose ETag is the worker's copy (the body is not sent: the ETag is a hash of the body),
-# {7, schema, kind, version, total or false} a posts list to build (the version is "" with the
-# cache off; the total is the list's, when counted at this version).
-_FAST_LOOKUP = """
-local function acquire(KEYS, ARGV)
-%s
-end
-local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p', 'l', 'rc', 'rp')
-local schema = m[1]
-if not schema then return {0} end
-local kind, limit_key
-if ARGV[2] == m[2] then kind, limit_key = 'c', m[5] elseif ARGV[2] == m[3] then kind, limit_key = 'p', m[6]
-else return {0} end
-if not limit_key then return {0} end
-local direct = ARGV[10] == 'd' and (ARGV[13] ~= '1' or kind == 'p')
-if ARGV[14] == '0' then
-  if not direct then return {1} end
-  if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
-  return {7, schema, kind, '', false}
-end
-local v = redis.call('GET', ARGV[3] .. schema)
-if not v then v = '0' end
-local ck = ARGV[4] .. schema .. ':' .. v .. ':' .. kind .. ARGV[5]
-local e = redis.call('HGET', ck, 'e')
-if not e and not direct then return {1} end
-if not acquire({limit_key}, {ARGV[7], m[4], ARGV[8], 1}) then return {4, m[4]} end
-if not e then return {7, schema, kind, v, redis.call('GET', ARGV[11] .. schema .. ':' .. v .. ':' .. ARGV[12])} end
-if ARGV[6] ~= '' and ARGV[6] == e then return {3, e} end
-if ARGV[9] == e then return {6, e} end
-return {2, e, redis.call('HGET', ck, 'b')}
-""" % RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
+    UNKNOWN = 0  # unknown host, or a key that is not the host's: Django decides (401, 404, 403)
+    MISS = 1  # not cached and not a list the fast path builds: Django answers
+    HIT = 2  # cached: {HIT, etag, body}
+    NOT_MODIFIED = 3  # cached, and its ETag is If-None-Match's: {NOT_MODIFIED, etag}
+    RATE_LIMITED = 4  # the key is over its limit: {RATE_LIMITED, limit}
+    OTHER_SCHEMA = 5  # (tracking) the host is another schema than the caller's: {OTHER_SCHEMA, schema}
+    WORKER_COPY = 6  # cached, and the worker holds this ETag's body: {WORKER_COPY, etag}
+    BUILD = 7  # a posts list for the fast path to build: {BUILD, schema, kind, version, total or false}
+    APPENDED = 8  # (tracking) the event was appended
 
-# A reply built on a miss, and the total it counted. KEYS: response key, count key (or "").
-# ARGV: ETag, body, TTL, total (or "").
-_STORE = """
-redis.call('HSET', KEYS[1], 'e', ARGV[1], 'b', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[3]) end
-return 1
-"""
 
-# Tracking on the fast path. ARGV: host key, key hash, schema, stream key, stream cap, then the
-# event's field/value pairs. Returns {0} unknown host or key, {5, schema} when the schema given
-# is not the host's (the caller learns it and retries), {1} appended.
-_FAST_TRACK = """
-local m = redis.call('HMGET', ARGV[1], 's', 'c', 'p')
-if not m[1] then return {0} end
-if ARGV[2] ~= m[2] and ARGV[2] ~= m[3] then return {0} end
-if m[1] ~= ARGV[3] then return {5, m[1]} end
-redis.call('XADD', ARGV[4], 'MAXLEN', '~', ARGV[5], '*', unpack(ARGV, 6))
-return {1}
-"""
+class Found(NamedTuple):
+    """The fast path's lookup, by name (fields a code does not carry are None)."""
 
-_REMEMBER_HOST = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'c', ARGV[2], 'p', ARGV[3], 'l', ARGV[4], 'rc', ARGV[5], 'rp', ARGV[6])
-redis.call('EXPIRE', KEYS[1], ARGV[7])
-return 1
-"""
+    code: Code
+    etag: bytes | None = None
+    body: bytes | None = None
+    limit: int | None = None
+    schema: str | None = None
+    kind: str | None = None
+    version: str | None = None  # "" with the cache off
+    total: int | None = None  # the list's total at this version, when counted
+
+    @classmethod
+    def of(cls, reply: list) -> "Found":
+        code = Code(reply[0])
+        if code in (Code.HIT, Code.NOT_MODIFIED, Code.WORKER_COPY):
+            return cls(code, etag=reply[1], body=reply[2] if code == Code.HIT else None)
+        if code == Code.RATE_LIMITED:
+            return cls(code, limit=int(reply[1]))
+        if code == Code.BUILD:
+            return cls(code, schema=reply[1].decode(), kind=reply[2].decode(), version=reply[3].decode(),
+                       total=int(reply[4]) if reply[4] is not None else None)
+        if code == Code.OTHER_SCHEMA:
+            return cls(code, schema=reply[1].decode())
+        return cls(code)
+
+
+class Script:
+    """A Lua script of this folder's lua/ (package data), read and loaded once per process (and
+    into Redis once per server: EVALSHA, SCRIPT LOAD after a NOSCRIPT)."""
+
+    def __init__(self, name: str, *, codes: bool = False, acquire: bool = False) -> None:
+        source = (Path(__file__).with_name("lua") / f"{name}.lua").read_text()
+        if acquire:  # the `limits` library's own moving window, so both paths share one limit
+            source = source.replace("-- @acquire: the `limits` library's moving-window script, inserted here when "
+                                    "loaded", RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode())
+        if codes:
+            source = "".join(f"local {code.name} = {code.value}\n" for code in Code) + source
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
+
+
+_LOOKUP = Script("lookup")
+_FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True)
+_STORE = Script("store")
+_FAST_TRACK = Script("fast_track", codes=True)
+_REMEMBER_HOST = Script("remember_host")
+_HOST_FIELDS = ("s", "c", "p", "l", "rc", "rp")
+
 
 def query_hash(path: str, query: str) -> str:
     return hashlib.sha1(f"{path.rstrip('/')}?{query}".encode("utf-8", "replace")).hexdigest()  # noqa: S324
 
 
 def _response_prefix() -> str:
-    return f"{redis_conn.prefix()}:papi:resp:"
+    return redis_conn.tenant_key("papi:resp", "")
 
 
 def host_key(host: str) -> str:
@@ -132,11 +115,11 @@ def host_key(host: str) -> str:
 def lookup(*, schema: str, kind: str, qhash: str, host: str, client) -> tuple[str, bytes | None, bytes | None]:
     """(content version, ETag or None, body or None); also records host -> company for the fast
     path unless an entry exists (a rotation may have written a newer one meanwhile)."""
-    fields = _host_fields(client)
+    fields = host_fields(client)
     version, etag, body = _eval(
         _LOOKUP, keys=(content_version._key(schema), host_key(host)),
         args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}",
-              *(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL],
+              *(fields[name] for name in _HOST_FIELDS), settings.PUBLIC_API_HOST_MAP_TTL],
     )
     return version.decode(), etag, body
 
@@ -150,7 +133,7 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
 
 
 def _count_prefix() -> str:
-    return f"{redis_conn.prefix()}:papi:count:"
+    return redis_conn.tenant_key("papi:count", "")
 
 
 class Counts:
@@ -175,94 +158,41 @@ class Counts:
             redis_conn.failed(exc, "public API served uncached")
 
 
-class _Dedicated(threading.local):
-    """One Redis connection per thread of a web worker for this module's scripts: taking a
-    connection from the shared pool costs more CPU than the round trip itself (the pool checks
-    each one it hands out), and the fast path runs on every request of every company website."""
-
-    connection = None
-    pid = 0
-    client = None
-
-
-_dedicated = _Dedicated()
-_shas: dict[str, str] = {}
-
-
-def _eval(source: str, args: list, keys: tuple = ()):
-    """Run a script (loaded once per Redis server) on this thread's connection."""
-    local = _dedicated
-    client = redis_conn.client()
-    connection = local.connection
-    if connection is None or local.client is not client or local.pid != os.getpid():
-        pool = client.connection_pool
-        connection = local.connection = pool.connection_class(**pool.connection_kwargs)
-        local.client, local.pid = client, os.getpid()
-    sha = _shas.get(source)
-    if sha is None:
-        sha = _shas[source] = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
-    command = ("EVALSHA", sha, len(keys), *keys, *args)
-    try:
-        try:
-            connection.send_command(*command)
-            return connection.read_response()
-        except NoScriptError:  # a new or flushed Redis: load it once
-            connection.send_command("SCRIPT", "LOAD", source)
-            connection.read_response()
-            connection.send_command(*command)
-            return connection.read_response()
-    except redis.ResponseError:
-        raise
-    except BaseException:
-        connection.disconnect()  # never reuse a connection left half-read
-        raise
+def _eval(script: Script, args: list, keys: tuple = ()):
+    return redis_thread.evalsha(redis_conn.client(), script.sha, script.source, keys, args)
 
 
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "",
-                list_key: str | None = None, needs_preview: bool = False, cached: bool = True) -> list:
-    """The fast path's lookup (see _FAST_LOOKUP). `list_key`: the request is a posts list the
-    fast path builds itself on a miss (the key of its filter, apps.public_api.selectors)."""
-    direct = ["d", _count_prefix(), list_key, "1" if needs_preview else "0"] if list_key is not None else ["", "", "", ""]
-    return _eval(_FAST_LOOKUP, [host_key(host), key_hash, content_version._key(""), _response_prefix(),
-                                f":{qhash}", if_none_match, time.time(), settings.PUBLIC_API_RATE_WINDOW,
-                                local_etag, *direct, "1" if cached else "0"])
+                list_key: str | None = None, needs_preview: bool = False, cached: bool = True) -> Found:
+    """The fast path's lookup (lua/fast_lookup.lua). `list_key`: the request is a posts list the
+    fast path builds itself on a miss (the key of its filter, apps.public_api.request.ListQuery)."""
+    return Found.of(_eval(_FAST_LOOKUP, [
+        host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
+        time.time(), settings.PUBLIC_API_RATE_WINDOW, local_etag, "1" if list_key is not None else "0",
+        _count_prefix(), list_key or "", "1" if needs_preview else "0", "1" if cached else "0"]))
 
 
-def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> list:
+def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> Found:
+    """A page view on the fast path (lua/fast_track.lua)."""
     from apps.analytics import buffer
 
     pairs = [item for pair in fields.items() for item in pair]
-    return _eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
-                                    settings.ANALYTICS_STREAM_MAXLEN, *pairs])
+    return Found.of(_eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
+                                        settings.ANALYTICS_STREAM_MAXLEN, *pairs]))
 
 
 def host_remember(host: str, client) -> None:
     """Record host -> company for the fast path unless an entry exists (for hosts whose only
     traffic is tracking; reads record it in their lookup)."""
-    fields = _host_fields(client)
+    fields = host_fields(client)
     _eval(_REMEMBER_HOST, keys=(host_key(host),),
-          args=[*(fields[name] for name in ("s", "c", "p", "l", "rc", "rp")), settings.PUBLIC_API_HOST_MAP_TTL])
-
-
-def _host_fields(client) -> dict[str, str]:
-    from apps.public_api.keys import key_hash, limit_for, throttle_key
-
-    limit = limit_for(client.subscription_plan)
-    content, preview = key_hash(client.api_key or "-"), key_hash(client.preview_key or "-")
-    return {
-        "s": client.schema_name,
-        "c": content if client.api_key else "-",
-        "p": preview if client.preview_key else "-",
-        "l": str(limit),
-        "rc": throttle_key(content, limit),
-        "rp": throttle_key(preview, limit),
-    }
+          args=[*(fields[name] for name in _HOST_FIELDS), settings.PUBLIC_API_HOST_MAP_TTL])
 
 
 def host_replace(hosts: list[str], client, *, usable: bool) -> None:
     """Overwrite the entries of these hosts: the company's current keys, or a tombstone (the
     fast path then steps aside and Django answers, e.g. 403 for a suspended company)."""
-    fields = _host_fields(client) if usable else {"x": "1"}
+    fields = host_fields(client) if usable else {"x": "1"}
     pipe = redis_conn.client().pipeline(transaction=True)
     for host in hosts:
         pipe.delete(host_key(host))

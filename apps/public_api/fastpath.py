@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 import threading
 from collections import OrderedDict
 from types import SimpleNamespace
@@ -35,17 +34,19 @@ from django.core.signals import setting_changed
 from django.http.request import HttpHeaders
 from django.utils import timezone
 
-from apps.analytics import redis_conn, services
+from apps.core import redis_conn
+from apps.analytics import services
 from apps.analytics.api import track_fields
 from apps.analytics.schemas import TrackIn
-from apps.core.security import api_security_headers, environ_is_secure
 from apps.core.validation import json_has_nul
 from apps.public_api import cache, direct, keys
-from apps.public_api.responses import HOST_UNKNOWN, cache_headers, encode, etag_matches
+from apps.public_api import request as public
+from apps.public_api.cache import Code
+from apps.core.api import envelope
+from apps.public_api.responses import HOST_UNKNOWN, etag_matches
 
 logger = logging.getLogger(__name__)
 
-PREFIX = "/api/v1/"
 TRACK_PATH = "/api/v1/analytics/track"
 MAX_TRACK_BODY = 64 * 1024
 TRACKED = b'{"success": true}'  # what Django's endpoint answers
@@ -70,16 +71,16 @@ class _Setup:
 
     def __init__(self) -> None:
         self.enabled = settings.PUBLIC_API_CACHE
-        self.security = {secure: api_security_headers(secure=secure) for secure in (False, True)}
-        self.cors = [("Access-Control-Allow-Origin", "*")]
-        if settings.CORS_EXPOSE_HEADERS:
-            self.cors.append(("Access-Control-Expose-Headers", ", ".join(settings.CORS_EXPOSE_HEADERS)))
+        self.edge = public.EdgeHeaders()
         # The reply headers after the ETag (Vary as django-cors-headers extends it).
-        self.cache_headers = [(name, value + ", origin" if name == "Vary" else value)
-                              for name, value in cache_headers("", "HIT")[1:]]
-        self.miss_headers = [(name, value + ", origin" if name == "Vary" else value)
-                             for name, value in cache_headers("", "MISS")[1:]]
+        self.cache_headers = self.edge.with_vary(public.reply_headers("", "HIT")[1:])
+        self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+        # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
+        self.rate_limited = envelope(429, keys.RATE_LIMITED).content
+        self.error_vary = [("Vary", self.edge.vary)] if self.edge.vary else []
+        self.track_headers = [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(TRACKED))),
+                              *self.error_vary]
 
 
 class _Bodies:
@@ -143,14 +144,16 @@ class PublicApiFastPath:
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         key = environ.get("HTTP_X_API_KEY")
-        if not key or not path.startswith(PREFIX):
+        if not key or not path.startswith(public.PREFIX):
             return self.app(environ, start_response)
         setup = _current()
         if not redis_conn.available():
             return self.app(environ, start_response)
+        if not setup.edge.answers(environ):  # headers only Django's middleware can make
+            return self.app(environ, start_response)
         method = environ.get("REQUEST_METHOD")
         if method == "POST" and setup.enabled and path.rstrip("/") == TRACK_PATH:
-            return self._track(environ, start_response, key)
+            return self._track(environ, start_response, key, setup)
         if method != "GET":
             return self.app(environ, start_response)
         query_string = environ.get("QUERY_STRING", "")
@@ -171,47 +174,44 @@ class PublicApiFastPath:
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
-        code = found[0]
-        if code < 2:  # unknown host or key, or not cached: Django decides
-            if code == 0:
+        code = found.code
+        if code in (Code.UNKNOWN, Code.MISS):  # Django decides
+            if code == Code.UNKNOWN:
                 environ[HOST_UNKNOWN] = "1"  # Django records the host if the key passes
             return self.app(environ, start_response)
 
-        extra = self._extra_headers(environ, setup)
-        if code == 4:
-            body = encode({"success": False, "message": keys.RATE_LIMITED, "error": "rate_limited"})
-            limit = int(found[1])
+        extra = setup.edge.of(environ)
+        if code == Code.RATE_LIMITED:
+            body = setup.rate_limited
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                       ("Retry-After", str(keys.retry_after(key_hash, limit))), *extra]
+                       ("Retry-After", str(keys.retry_after(key_hash, found.limit))), *setup.error_vary, *extra]
             start_response("429 Too Many Requests", headers)
             return [body]
 
-        if code == 7:
+        if code == Code.BUILD:
             return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
-        etag_bytes = found[1]
-        etag = etag_bytes.decode()
+        etag = found.etag.decode()
         headers = [("ETag", etag), *setup.cache_headers]
-        if code == 3 or etag_matches(if_none_match, etag):
+        if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []
-        if code == 6:
-            body = setup.bodies.get(slot, etag_bytes)
+        if code == Code.WORKER_COPY:
+            body = setup.bodies.get(slot, found.etag)
             if body is None:  # dropped meanwhile by another thread: Django answers from the cache
                 return self.app(environ, start_response)
         else:
-            body = found[2]
-            setup.bodies.put(slot, etag_bytes, body)
+            body = found.body
+            setup.bodies.put(slot, found.etag, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers, *extra])
         return [body]
 
     def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
         """A posts list missing from the cache (or the cache off), built here (apps.public_api.direct)."""
-        schema, kind, version, total = found[1].decode(), found[2].decode(), found[3].decode(), found[4]
         try:
-            built = direct.build(wanted, schema=schema, version=version if setup.enabled else None, kind=kind,
-                                 qhash=qhash, total=total)
+            built = direct.build(wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                                 kind=found.kind, qhash=qhash, total=found.total)
         except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
             logger.exception("posts list left to Django after an error on the fast path")
             built = None
@@ -228,7 +228,7 @@ class PublicApiFastPath:
                                   *headers, *extra])
         return [built.body]
 
-    def _track(self, environ, start_response, key: str):
+    def _track(self, environ, start_response, key: str, setup: _Setup):
         """A page view from a website: validated with the same schema as Django's endpoint,
         appended to the company's stream in one round trip that also checks the key."""
         try:
@@ -251,30 +251,17 @@ class PublicApiFastPath:
         key_hash = keys.key_hash(key)
         schema = _schemas.get(host, "-")
         try:
-            found = [0]
+            found = cache.Found(Code.UNKNOWN)
             for _ in range(2):  # a second time only to learn the host's schema
                 fields = services.pageview_event(**event_args, schema=schema)
                 found = cache.fast_track(host=host, key_hash=key_hash, schema=schema, fields=fields)
-                if found[0] != 5:
+                if found.code != Code.OTHER_SCHEMA:
                     break
-                schema = _schemas[host] = found[1].decode()
+                schema = _schemas[host] = found.schema
         except redis.RedisError as exc:
             redis_conn.failed(exc, "page views are written straight to PostgreSQL")
             return self.app(environ, start_response)
-        if found[0] != 1:  # unknown host or key: Django decides
+        if found.code != Code.APPENDED:  # unknown host or key: Django decides
             return self.app(environ, start_response)
-        start_response("200 OK", [("Content-Type", "application/json; charset=utf-8"),
-                                  ("Content-Length", str(len(TRACKED))), ("Vary", "origin"),
-                                  *self._extra_headers(environ)])
+        start_response("200 OK", [*setup.track_headers, *setup.edge.of(environ)])
         return [TRACKED]
-
-    @staticmethod
-    def _extra_headers(environ, setup: _Setup | None = None) -> list[tuple[str, str]]:
-        setup = setup or _current()
-        incoming = environ.get("HTTP_X_REQUEST_ID", "")
-        request_id = incoming[:64] if incoming and incoming.isprintable() else os.urandom(16).hex()
-        # The security headers Django's middleware would add (this reply bypasses it).
-        headers = [("X-Request-ID", request_id), *setup.security[environ_is_secure(environ)]]
-        if environ.get("HTTP_ORIGIN"):  # as django-cors-headers answers (CORS_ALLOW_ALL_ORIGINS)
-            headers.extend(setup.cors)
-        return headers

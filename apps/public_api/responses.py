@@ -17,10 +17,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.http import HttpResponse, HttpResponseNotModified
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.public_api import cache
+from apps.public_api.request import reply_headers
 
-VARY = "x-api-key"
 HOST_UNKNOWN = "cms.public_api.host_unknown"  # set by the fast path: the host map lacks this host
 
 
@@ -42,23 +42,13 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
     return False
 
 
-def cache_headers(etag: str, cache_status: str) -> list[tuple[str, str]]:
-    """Headers of a 200 or 304 (shared with the fast path, so both answer alike)."""
-    return [
-        ("ETag", etag),
-        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}"),
-        ("Vary", VARY),
-        ("X-Cache", cache_status),
-    ]
-
-
 def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> HttpResponse:
     response = (
         HttpResponseNotModified()
         if etag_matches(if_none_match, etag)
         else HttpResponse(body, content_type="application/json")
     )
-    for name, value in cache_headers(etag, cache_status):
+    for name, value in reply_headers(etag, cache_status):
         response[name] = value
     return response
 

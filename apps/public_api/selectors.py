@@ -16,21 +16,22 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timezone as dt_timezone
 from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from apps.accounts.models import User
 from apps.content import selectors as content
-from apps.content.models import Category, Post, PostCount, Tag
+from apps.content import post_fields
+from apps.content.models import Category, Post, PostCount, Tag, public_q, public_sql
+from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
 from apps.core.pagination import Page
 from apps.media.models import Media
 
-PUBLISHED = Q(posts__status=Post.Status.PUBLISHED)
+PUBLISHED = public_q("posts__")
 _STATUS_LITERALS = {status.value: status.value for status in Post.Status}
 _POST = Post._meta.db_table
 
@@ -54,20 +55,74 @@ def _terms_sql(through, column: str, model, schema: str) -> str:
     )
 
 
+def _author(values, urls) -> dict | None:
+    author_id, username = values
+    return {"id": str(author_id), "username": username} if author_id else None
+
+
+def _featured_image(values, urls) -> dict | None:
+    image_id, storage_key, alt_text = values
+    if not image_id:
+        return None
+    return {"id": str(image_id), "spacesKey": storage_key, "altText": alt_text or "", "link": urls().link(storage_key)}
+
+
+def _first(values, urls):
+    return values[0]
+
+
+# The fields of apps.content.post_fields built from joins (or derived): their SQL, given the
+# schema, and their JSON from those columns.
+_JOINED = {
+    "author": (lambda schema: ["author.id", "author.username"], _author),
+    "categories": (lambda schema: [_terms_sql(Post.categories.through, "category_id", Category, schema)], _first),
+    "tags": (lambda schema: [_terms_sql(Post.tags.through, "tag_id", Tag, schema)], _first),
+    "featured_image": (lambda schema: ["image.id", "image.storage_key", "image.alt_text"], _featured_image),
+    "scheduled": (lambda schema: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
+                                  f"'{Post.Status.DRAFT.value}')"], _first),
+}
+
+
+def _columns(fields, schema: str) -> list[str]:
+    columns = []
+    for field in fields:
+        columns.extend(_JOINED[field.kind][0](schema) if field.column is None else
+                       [f"{_q(_POST)}.{_q(field.column)}"])
+    return columns
+
+
+def _one_column(convert):
+    return lambda values, urls: convert(values[0])
+
+
+def _reader(fields) -> list[tuple]:
+    """Per field: its JSON name, the slice of the row that holds it, and its JSON from that slice."""
+    steps, at = [], 0
+    for field in fields:
+        if field.column is None:
+            width, convert = len(_JOINED[field.kind][0]("-")), _JOINED[field.kind][1]
+        else:
+            width = 1
+            convert = _one_column(iso if field.kind in post_fields.TIMES else field.from_column)
+        steps.append((field.name, at, at + width, convert))
+        at += width
+    return steps
+
+
+_SUMMARY_READER = _reader(post_fields.SUMMARY)
+_DETAIL_READER = _reader(post_fields.DETAIL)
+_SUMMARY_WIDTH = _SUMMARY_READER[-1][2]
+
+
+def _read(row, reader, urls, into: dict | None = None) -> dict:
+    out = {} if into is None else into
+    for name, start, stop, convert in reader:
+        out[name] = convert(row[start:stop], urls)
+    return out
+
+
 def _summary_columns(schema: str) -> str:
-    post = _q(_POST)
-    return ", ".join([
-        *(f"{post}.{_q(name)}" for name in ("id", "title", "slug", "excerpt", "status", "created_at", "published_at",
-                                            "video_id", "publish_scheduled")),
-        "author.id", "author.username", "image.id", "image.storage_key", "image.alt_text",
-        _terms_sql(Post.categories.through, "category_id", Category, schema),
-        _terms_sql(Post.tags.through, "tag_id", Tag, schema),
-    ])
-
-
-_DETAIL_FIELDS = ("content", "custom_slug", "allow_indexing", "scheduled_publish_date", "meta_title",
-                  "meta_description", "canonical_url", "focus_keyword", "og_title", "og_description", "og_image_id",
-                  "twitter_title", "twitter_description", "twitter_image_id", "updated_at")
+    return ", ".join(_columns(post_fields.SUMMARY, schema))
 
 
 def _joins(schema: str) -> str:
@@ -101,29 +156,8 @@ def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_
     return " AND ".join(parts) or "TRUE", params
 
 
-def _iso(value) -> str | None:
-    return value.astimezone(dt_timezone.utc).isoformat().replace("+00:00", "Z") if value is not None else None
-
-
-def _summary(row, urls_factory) -> dict:
-    (post_id, title, slug, excerpt, status, created_at, published_at, video_id, scheduled, author_id, username,
-     image_id, storage_key, alt_text, categories, tags) = row[:16]
-    return {
-        "id": str(post_id),
-        "title": title,
-        "slug": slug,
-        "excerpt": excerpt,
-        "status": status,
-        "createdAt": _iso(created_at),
-        "publishedAt": _iso(published_at),
-        "author": {"id": str(author_id), "username": username} if author_id else None,
-        "categories": categories,
-        "tags": tags,
-        "featuredImage": {"id": str(image_id), "spacesKey": storage_key, "altText": alt_text or "",
-                          "link": urls_factory().link(storage_key)} if image_id else None,
-        "videoId": video_id or None,
-        "isScheduled": bool(scheduled and status == Post.Status.DRAFT),
-    }
+def _summary(row, urls) -> dict:
+    return _read(row, _SUMMARY_READER, urls)
 
 
 class _Urls:
@@ -298,74 +332,26 @@ def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[d
     return [_summary(row, urls) for row in rows]
 
 
-def posts_page(*, page: Page, status: str, search: str | None = None, category_id=None, tag_id=None,
-               counts=None) -> tuple[list[dict], int]:
-    """One page of post summaries (newest first) and the number of matching posts, in the
-    schema of the connection (the request's company). `counts` (apps.public_api.cache.Counts)
-    keeps totals between pages of the same listing."""
-    found = posts_filter(schema=connection.schema_name, status=status, search=search, category_id=category_id,
-                         tag_id=tag_id)
-    if found.total_kept:
-        counts = None
-    total = counts.get(found.key) if counts is not None else None
-    rows, counted = posts_page_rows(found, page, with_total=total is None)
-    if total is None:
-        total = counted
-        if counts is not None:
-            counts.set(found.key, total)
-    return posts_page_summaries(rows), total
-
-
 def post_by_slug(slug: str, *, published_only: bool) -> dict:
     """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug."""
     schema = connection.schema_name
     where = f"{_q(_POST)}.slug = %s"
     params: list = [(slug or "").strip().lower()]
     if published_only:
-        where += f" AND {_q(_POST)}.status = %s"
-        params.append(Post.Status.PUBLISHED)
-    detail = ", ".join(f"{_q(_POST)}.{_q(field)}" for field in _DETAIL_FIELDS)
+        where += f" AND {public_sql(_q(_POST))}"
+    detail = ", ".join(_columns(post_fields.DETAIL, schema))
     rows = db.fetch_prepared(
         f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} WHERE {where} LIMIT 1",
         params)
-    row = rows[0] if rows else None
-    if row is None:
+    if not rows:
         raise NotFound(content.POST_NOT_FOUND)
-    post = _summary(row, _Urls())
-    (body, custom_slug, allow_indexing, scheduled_date, meta_title, meta_description, canonical_url, focus_keyword,
-     og_title, og_description, og_image_id, twitter_title, twitter_description, twitter_image_id, updated_at) = row[16:]
-    post.update({
-        "content": body,
-        "customSlug": custom_slug,
-        "allowIndexing": allow_indexing,
-        "scheduledPublishDate": _iso(scheduled_date),
-        "metaTitle": meta_title,
-        "metaDescription": meta_description,
-        "canonicalUrl": canonical_url,
-        "focusKeyword": focus_keyword,
-        "ogTitle": og_title,
-        "ogDescription": og_description,
-        "ogImageId": str(og_image_id) if og_image_id else None,
-        "twitterTitle": twitter_title,
-        "twitterDescription": twitter_description,
-        "twitterImageId": str(twitter_image_id) if twitter_image_id else None,
-        "updatedAt": _iso(updated_at),
-    })
-    return post
+    row = rows[0]
+    return _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, None, into=_summary(row, _Urls()))
 
 
-def category_id_by_slug(slug: str):
-    found = Category.objects.filter(slug=(slug or "").strip().lower()).values_list("id", flat=True).first()
-    if found is None:
-        raise NotFound(content.CATEGORY_NOT_FOUND)
-    return found
-
-
-def tag_id_by_slug(slug: str):
-    found = Tag.objects.filter(slug=(slug or "").strip().lower()).values_list("id", flat=True).first()
-    if found is None:
-        raise NotFound(content.TAG_NOT_FOUND)
-    return found
+def term_exists(kind: str, slug: str) -> bool:
+    """A category ("category") or tag ("tag") of this slug (normalised) exists."""
+    return (Category if kind == "category" else Tag).objects.filter(slug=slug).exists()
 
 
 def categories() -> QuerySet[Category]:

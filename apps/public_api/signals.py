@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.public_api import cache
 from tenants.models import Client, Domain
 

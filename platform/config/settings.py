@@ -76,15 +76,23 @@ RESERVED_SUBDOMAINS = set(
     )
 )
 
+# The whole stack, outermost first (the only place it is written).
 MIDDLEWARE = [
+    # CORS for the public API only (CORS_URLS_REGEX below); answers preflights.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "apps.core.security.ContentSecurityPolicyMiddleware",
     # The dashboard's built assets are the same on every host, known or not.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.core.middleware.RequestIdMiddleware",
+    # Non-JSON error pages under /api (405 from a router, Django's own 404/500) become the envelope.
+    "apps.core.middleware.ApiErrorEnvelopeMiddleware",
+    # JSON bodies above their limit: 413 before they are read.
     "apps.core.middleware.BodySizeLimitMiddleware",
     "apps.core.middleware.TrailingSlashMiddleware",
+    # PostgreSQL unreachable: 503 with Retry-After (the envelope under /api) instead of 500.
+    "apps.core.middleware.DatabaseUnavailableMiddleware",
     "tenants.middleware.TenantMiddleware",
     "django.middleware.common.CommonMiddleware",
 ]
@@ -414,7 +422,6 @@ PUBLIC_API_RATE_LIMITS = {
 }
 # CORS (django-cors-headers) for the public API only: any origin may read with the key header.
 INSTALLED_APPS += ["corsheaders"]
-MIDDLEWARE.insert(0, "corsheaders.middleware.CorsMiddleware")
 CORS_URLS_REGEX = r"^/api/v1(?:/.*)?$"
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ("GET", "HEAD", "POST", "OPTIONS")
@@ -474,6 +481,3 @@ CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
 }
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------
-# PostgreSQL unreachable: 503 with Retry-After (the envelope under /api) instead of 500.
-MIDDLEWARE.insert(MIDDLEWARE.index("tenants.middleware.TenantMiddleware"),
-                  "apps.core.middleware.DatabaseUnavailableMiddleware")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.analytics.tests.factories import make_category, make_post, make_tag
+from apps.content.tests.factories import make_category, make_post, make_tag
 from apps.core.testing import Api, tenant_admin
 from tenants.models import Client
 
@@ -11,7 +11,7 @@ from tenants.models import Client
 def test_info_describes_the_company_and_its_public_api(api, tenant):
     make_category(tenant, "News", slug="news")
     make_tag(tenant, "Python", slug="python")
-    make_post(tenant, "Hello", slug="hello")
+    make_post(tenant, "Hello", slug="hello", status="published")
     make_post(tenant, "Draft", slug="secret-draft", status="draft")
     response = api.get("/api/client/info")
     assert response.status_code == 200, response.json()
@@ -44,7 +44,7 @@ def test_info_describes_the_company_and_its_public_api(api, tenant):
 def test_example_urls_work_with_the_key_shown(api, tenant):
     make_category(tenant, "News", slug="news")
     make_tag(tenant, "Python", slug="python")
-    make_post(tenant, "Hello", slug="hello")
+    make_post(tenant, "Hello", slug="hello", status="published")
     info = api.get("/api/client/info").json()["data"]["apiInfo"]
     site = Api(tenant, headers={"x-api-key": info["authentication"]["apiKey"]})
     for example in info["exampleRequests"].values():
@@ -108,7 +108,7 @@ def test_only_admins_update_or_rotate(role_api, tenant, role):
 
 
 def test_rotation_invalidates_the_old_key_at_once(api, tenant, django_capture_on_commit_callbacks):
-    make_post(tenant, "Hello", slug="hello")
+    make_post(tenant, "Hello", slug="hello", status="published")
     old = Api(tenant, headers={"x-api-key": tenant.api_key})
     assert old.get("/api/v1/posts").status_code == 200
     assert old.get("/api/v1/posts")["X-Cache"] == "HIT"

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from django.test import Client as HttpClient
 
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.core.testing import host_of
 
 
@@ -45,7 +45,7 @@ def sets(queries) -> list[str]:
 
 
 def test_same_company_again_needs_no_set_search_path(tenant):
-    make_post(tenant, "Mine", slug="mine")
+    make_post(tenant, "Mine", slug="mine", status="published")
     site = key_client(tenant, tenant.api_key)
     assert titles(site.get("/api/v1/posts")) == ["Mine"]
     with CaptureQueriesContext(connection) as queries:
@@ -55,8 +55,8 @@ def test_same_company_again_needs_no_set_search_path(tenant):
 
 
 def test_alternating_companies_each_read_their_own_schema(tenant, other_tenant):
-    make_post(tenant, "Mine", slug="same-slug")
-    make_post(other_tenant, "Theirs", slug="same-slug")
+    make_post(tenant, "Mine", slug="same-slug", status="published")
+    make_post(other_tenant, "Theirs", slug="same-slug", status="published")
     mine, theirs = key_client(tenant, tenant.api_key), key_client(other_tenant, other_tenant.api_key)
     for _ in range(3):
         with CaptureQueriesContext(connection) as queries:
@@ -73,7 +73,7 @@ def test_alternating_companies_each_read_their_own_schema(tenant, other_tenant):
 
 
 def test_unknown_host_and_root_domain_leave_the_companys_schema(tenant, root_api):
-    make_post(tenant, "Mine", slug="mine")
+    make_post(tenant, "Mine", slug="mine", status="published")
     site = key_client(tenant, tenant.api_key)
     assert titles(site.get("/api/v1/posts")) == ["Mine"]
     assert root_api.get("/api/health").status_code == 200
@@ -88,8 +88,8 @@ def test_unknown_host_and_root_domain_leave_the_companys_schema(tenant, root_api
 def test_a_rolled_back_savepoint_does_not_leave_a_stale_path(tenant, other_tenant):
     """ROLLBACK TO SAVEPOINT undoes a SET issued inside it; the next query sets the path again.
     (Searches run on the search_path: the content app's search condition names no schema.)"""
-    make_post(tenant, "Mine", slug="mine")
-    make_post(other_tenant, "Theirs", slug="theirs")
+    make_post(tenant, "Mine", slug="mine", status="published")
+    make_post(other_tenant, "Theirs", slug="theirs", status="published")
     mine, theirs = key_client(tenant, tenant.api_key), key_client(other_tenant, other_tenant.api_key)
     assert titles(mine.get("/api/v1/posts?search=mine")) == ["Mine"]
     try:

@@ -2,7 +2,7 @@ import socket
 
 import pytest
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.analytics import selectors
-from apps.analytics.tests.factories import make_category, make_media, make_post, make_tag
+from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.core.testing import Api, tenant_admin
 
 
@@ -80,10 +80,10 @@ def test_stats_numbers(api, content):
 def test_growth_percentage(tenant, this_month, last_month, growth):
     now = datetime(2026, 5, 20, 12, tzinfo=dt_timezone.utc)
     for _ in range(this_month):
-        make_post(tenant, created_at=datetime(2026, 5, 1, tzinfo=dt_timezone.utc))
+        make_post(tenant, created_at=datetime(2026, 5, 1, tzinfo=dt_timezone.utc), status="published")
     for _ in range(last_month):
-        make_post(tenant, created_at=datetime(2026, 4, 30, 23, 59, tzinfo=dt_timezone.utc))
-    make_post(tenant, created_at=datetime(2026, 3, 31, 23, 59, tzinfo=dt_timezone.utc))  # neither
+        make_post(tenant, created_at=datetime(2026, 4, 30, 23, 59, tzinfo=dt_timezone.utc), status="published")
+    make_post(tenant, created_at=datetime(2026, 3, 31, 23, 59, tzinfo=dt_timezone.utc), status="published")  # neither
     with schema_context(tenant.schema_name):
         stats = selectors.dashboard_stats(now=now)["analytics"]
     assert (stats["postsThisMonth"], stats["postsLastMonth"], stats["growthPercentage"]) == (this_month, last_month,
@@ -91,7 +91,7 @@ def test_growth_percentage(tenant, this_month, last_month, growth):
 
 
 def test_january_compares_with_the_previous_december(tenant):
-    make_post(tenant, created_at=datetime(2025, 12, 15, tzinfo=dt_timezone.utc))
+    make_post(tenant, created_at=datetime(2025, 12, 15, tzinfo=dt_timezone.utc), status="published")
     with schema_context(tenant.schema_name):
         stats = selectors.dashboard_stats(now=datetime(2026, 1, 3, tzinfo=dt_timezone.utc))["analytics"]
     assert (stats["postsThisMonth"], stats["postsLastMonth"]) == (0, 1)
@@ -111,10 +111,10 @@ def test_another_company_sees_its_own_counts(content, other_tenant):
 
 def test_query_count_is_constant(api, tenant, django_assert_max_num_queries):
     # 9 queries (tenant, user, 7 reads), each after django-tenants' SET search_path.
-    make_post(tenant, categories=[make_category(tenant)])
+    make_post(tenant, categories=[make_category(tenant)], status="published")
     with django_assert_max_num_queries(18):
         assert api.get("/api/dashboard/stats").status_code == 200
     for _ in range(30):
-        make_post(tenant, categories=[make_category(tenant)], tags=[make_tag(tenant)])
+        make_post(tenant, categories=[make_category(tenant)], tags=[make_tag(tenant)], status="published")
     with django_assert_max_num_queries(18):
         assert api.get("/api/dashboard/stats").status_code == 200

@@ -12,7 +12,7 @@ from django_tenants.utils import schema_context
 
 from apps.analytics import buffer, privacy, services
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, DailyVisitor, PageView
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.core.testing import Api
 
 IP = "203.0.113.77"
@@ -56,7 +56,7 @@ def test_track_answers_success_and_buffers_the_event_without_ip_or_user_agent(ap
 
 
 def test_flush_moves_events_to_postgres_and_rolls_them_up(api, tenant):
-    post = make_post(tenant, slug="hello")
+    post = make_post(tenant, slug="hello", status="published")
     for n in range(5):
         assert track(api, postSlug="hello", ipAddress=f"198.51.100.{n % 2}", userAgent=UA).status_code == 200
     track(api, referrer="https://news.ycombinator.com/item?id=1", ipAddress="198.51.100.9", userAgent=UA)

@@ -13,7 +13,7 @@ from django_tenants.utils import schema_context
 
 from apps.analytics import buffer, tasks
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, PageView
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.core.testing import Api, tenant_admin
 from tenants.models import Client
 
@@ -80,7 +80,7 @@ def stored_text_containing(needle: str) -> list[str]:
 def test_burst_is_counted_in_full_by_the_worker(make_tenant, celery_worker_process):
     tenant, other = make_tenant(), make_tenant()
     admin = tenant_admin(tenant)
-    post = make_post(tenant, "Burst", slug="burst")
+    post = make_post(tenant, "Burst", slug="burst", status="published")
     total = THREADS * PER_THREAD
 
     with ThreadPoolExecutor(THREADS) as pool:

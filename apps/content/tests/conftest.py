@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from datetime import datetime
 
 import pytest
-from django.utils import timezone
 from django_tenants.utils import schema_context
 
-from apps.content.models import Category, Post, Tag
+from apps.content.models import Category, Tag
+from apps.content.tests.factories import make_post  # noqa: F401 - the one post factory, re-exported
 from apps.media.models import Media
 
 _n = itertools.count(1)
@@ -35,22 +34,6 @@ def make_media(tenant, name: str = "photo.png") -> Media:
             id=media_id, file_name=name, file_type="image/png", file_size=100, alt_text=f"Alt of {name}",
             width=10, height=10, storage_key=f"{tenant.schema_name}/media/{media_id}/{name}",
         )
-
-
-def make_post(tenant, *, title: str | None = None, status: str = "draft", author=None, categories=(), tags=(),
-              featured_image=None, content: str = "<p>Body text</p>", published_at: datetime | None = None,
-              **fields) -> Post:
-    number = next(_n)
-    title = title or f"Post number {number}"
-    with schema_context(tenant.schema_name):
-        post = Post.objects.create(
-            title=title, slug=fields.pop("slug", f"post-{number}"), excerpt=f"Excerpt {number}", content=content,
-            status=status, author=author, featured_image=featured_image,
-            published_at=published_at or (timezone.now() if status == "published" else None), **fields,
-        )
-        post.categories.set(categories)
-        post.tags.set(tags)
-        return post
 
 
 def post_payload(category, media, **overrides) -> dict:

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection, transaction
 from django_tenants.utils import schema_context
 
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.content.models import Post, PostCount
 from apps.core.pagination import page_params
 
@@ -27,7 +27,7 @@ def actual(tenant) -> dict[str, int]:
 
 def test_counts_follow_every_kind_of_write(tenant):
     assert counted(tenant) == {}
-    first = make_post(tenant, slug="a")
+    first = make_post(tenant, slug="a", status="published")
     make_post(tenant, slug="b", status="draft")
     assert counted(tenant) == actual(tenant) == {"published": 1, "draft": 1}
     with schema_context(tenant.schema_name):
@@ -51,16 +51,16 @@ def test_counts_follow_every_kind_of_write(tenant):
 
 
 def test_a_rolled_back_write_leaves_the_counts_as_they_were(tenant):
-    make_post(tenant, slug="kept")
+    make_post(tenant, slug="kept", status="published")
     with pytest.raises(RuntimeError), transaction.atomic():
-        make_post(tenant, slug="gone")
+        make_post(tenant, slug="gone", status="published")
         assert counted(tenant) == {"published": 2}
         raise RuntimeError("roll back")
     assert counted(tenant) == actual(tenant) == {"published": 1}
 
 
 def test_each_company_has_its_own_counts(tenant, other_tenant):
-    make_post(tenant, slug="mine")
+    make_post(tenant, slug="mine", status="published")
     for n in range(3):
         make_post(other_tenant, slug=f"theirs-{n}", status="draft")
     assert counted(tenant) == {"published": 1}
@@ -88,11 +88,11 @@ def term_actual(tenant) -> dict[tuple[str, str], int]:
 
 
 def test_term_counts_follow_links_and_status_changes(tenant):
-    from apps.analytics.tests.factories import make_category, make_tag
+    from apps.content.tests.factories import make_category, make_tag
 
     news, howto, python = (make_category(tenant, slug="news"), make_category(tenant, slug="how-to"),
                            make_tag(tenant, slug="python"))
-    first = make_post(tenant, slug="a", categories=[news], tags=[python])
+    first = make_post(tenant, slug="a", categories=[news], tags=[python], status="published")
     second = make_post(tenant, slug="b", status="draft", categories=[news, howto])
     assert term_counted(tenant) == term_actual(tenant) == {
         ("news", "published"): 1, ("python", "published"): 1, ("news", "draft"): 1, ("how-to", "draft"): 1}
@@ -122,7 +122,7 @@ def test_term_counts_of_links_written_before_their_post(tenant):
     """Foreign keys are checked at commit: links may come first; the post's insert counts them."""
     import uuid
 
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
 
     news = make_category(tenant, slug="news")
     post_id = uuid.uuid4()
@@ -133,7 +133,7 @@ def test_term_counts_of_links_written_before_their_post(tenant):
 
 
 def test_the_public_list_total_of_a_term_is_read_from_its_counts(tenant):
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
     from apps.public_api import selectors
 
     news = make_category(tenant, slug="news")
@@ -153,13 +153,13 @@ def test_a_term_page_reads_the_same_posts_whichever_way_it_is_read(tenant):
     from django.db import connection as db_connection
     from django.test.utils import CaptureQueriesContext
 
-    from apps.analytics.tests.factories import make_category
+    from apps.content.tests.factories import make_category
     from apps.content import selectors as content_selectors
     from apps.public_api import selectors
 
     everywhere, rare = make_category(tenant, slug="everywhere"), make_category(tenant, slug="rare")
     for n in range(30):
-        make_post(tenant, slug=f"p{n}", categories=[everywhere, rare] if n in (3, 17) else [everywhere])
+        make_post(tenant, slug=f"p{n}", categories=[everywhere, rare] if n in (3, 17) else [everywhere], status="published")
     with schema_context(tenant.schema_name):
         expected = {slug: [str(post.id) for post in content_selectors.post_list(status="published", category=slug)]
                     for slug in ("everywhere", "rare")}

@@ -335,7 +335,7 @@ def world(db, make_tenant, settings, tmp_path, monkeypatch):
     settings.AI_PROVIDER = "offline"
     settings.AI_DAILY_QUOTA = {}
     settings.AI_DAILY_QUOTA_DEFAULT = 1000
-    from apps.analytics import redis_conn
+    from apps.core import redis_conn
 
     redis_conn.reset()
     return build_world(make_tenant(SUBDOMAIN))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.db import connection
 
-from apps.analytics.tests.factories import make_post
+from apps.content.tests.factories import make_post
 from apps.core import db as hot_reads
 from apps.core.pagination import page_params
 from apps.public_api import selectors
@@ -28,7 +28,7 @@ def prepared() -> dict[str, tuple[int, int]]:
 
 def test_a_hot_read_is_prepared_once_and_keeps_its_generic_plan(tenant):
     for n in range(3):
-        make_post(tenant, slug=f"p{n}")
+        make_post(tenant, slug=f"p{n}", status="published")
     found = selectors.posts_filter(schema=tenant.schema_name, status="published")
     for _ in range(6):
         rows, total = selectors.posts_page_rows(found, page_params(1, 2), with_total=True)
@@ -48,8 +48,8 @@ def test_other_queries_are_not_prepared(tenant):
 
 
 def test_statements_name_their_schema_so_the_search_path_does_not_matter(tenant, other_tenant):
-    make_post(tenant, "Mine", slug="same")
-    make_post(other_tenant, "Theirs", slug="same")
+    make_post(tenant, "Mine", slug="same", status="published")
+    make_post(other_tenant, "Theirs", slug="same", status="published")
     for path_of in (tenant, other_tenant):
         connection.set_tenant(path_of)
         for owner, title in ((tenant, "Mine"), (other_tenant, "Theirs")):

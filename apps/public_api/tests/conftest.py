@@ -14,8 +14,8 @@ import redis
 from django.core import signals
 from django.db import close_old_connections, connection
 
-from apps.analytics import redis_conn
-from apps.core import content_version, ratelimit
+from apps.core import redis_conn
+from apps.core import ratelimit
 from apps.core.testing import Api, host_of
 
 
@@ -24,7 +24,6 @@ def _fresh_redis_state():
     redis_conn.reset()
     yield
     redis_conn.reset()
-    content_version._client = None
     ratelimit._limiter.cache_clear()
 
 
@@ -142,7 +141,6 @@ def private_redis(settings):
     server.start()
     settings.REDIS_URL = server.url
     settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": server.url}}
-    content_version._client = None
     ratelimit._limiter.cache_clear()
     yield server
     server.stop()
@@ -150,9 +148,9 @@ def private_redis(settings):
 
 @pytest.fixture
 def lookup_codes(monkeypatch):
-    """The reply codes of the fast path's Redis script, in order (apps.public_api.cache
-    _FAST_LOOKUP: 0 unknown host or key, 1 miss left to Django, 2 hit with the body, 6 hit on the
-    worker's copy, 7 a list the fast path builds, ...)."""
+    """The reply codes of the fast path's Redis script, in order (apps.public_api.cache.Code:
+    0 unknown host or key, 1 miss left to Django, 2 hit with the body, 6 hit on the worker's
+    copy, 7 a list the fast path builds, ...)."""
     from apps.public_api import cache
 
     seen: list[int] = []
@@ -160,7 +158,7 @@ def lookup_codes(monkeypatch):
 
     def spy(**kwargs):
         found = real(**kwargs)
-        seen.append(int(found[0]))
+        seen.append(found.code)
         return found
 
     monkeypatch.setattr(cache, "fast_lookup", spy)

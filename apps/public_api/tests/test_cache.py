@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.analytics.tests.factories import make_category, make_post
+from apps.content.tests.factories import make_category, make_post
 from apps.public_api.tests.conftest import key_client, wsgi_call
 from tenants.models import Client
 from tenants.services import client_rotate_keys, client_set_status
@@ -18,7 +18,7 @@ GETS = ["/api/v1/posts", "/api/v1/posts/slug/hello", "/api/v1/posts/category/new
 @pytest.fixture
 def content(tenant):
     news = make_category(tenant, "News", slug="news")
-    return {"hello": make_post(tenant, "Hello world", slug="hello", categories=[news]), "news": news}
+    return {"hello": make_post(tenant, "Hello world", slug="hello", categories=[news], status="published"), "news": news}
 
 
 def content_queries(queries) -> list[str]:
@@ -113,7 +113,7 @@ def test_content_and_preview_keys_never_share_a_cached_reply(site, preview, tena
 
 
 def test_one_companys_cached_reply_is_never_served_on_another_host(wsgi_app, tenant, other_tenant, content):
-    make_post(other_tenant, "Theirs", slug="hello")  # the same slug on the other company
+    make_post(other_tenant, "Theirs", slug="hello", status="published")  # the same slug on the other company
     mine = wsgi_call(wsgi_app, tenant, "/api/v1/posts/slug/hello", key=tenant.api_key)
     assert wsgi_call(wsgi_app, tenant, "/api/v1/posts/slug/hello", key=tenant.api_key).headers["x-cache"] == "HIT"
     # Same path and query on the other host, with that host's key: its own post, built there.
@@ -175,14 +175,14 @@ def test_pages_of_a_listing_share_one_count_until_the_next_write(site, tenant, d
     from apps.core.content_version import content_version_bump
 
     for n in range(25):
-        make_post(tenant, slug=f"p{n}")
+        make_post(tenant, slug=f"p{n}", status="published")
     assert site.get("/api/v1/posts", {"page": 1}).json()["data"]["pagination"]["total"] == 25
     with CaptureQueriesContext(connection) as queries:
         page2 = site.get("/api/v1/posts", {"page": 2}).json()["data"]
     assert page2["pagination"] == {"total": 25, "totalPages": 3, "currentPage": 2, "limit": 10}
     assert not any("count(" in sql.lower() for sql in content_queries(queries))
     with django_capture_on_commit_callbacks(execute=True):
-        make_post(tenant, slug="new")
+        make_post(tenant, slug="new", status="published")
         from django_tenants.utils import schema_context
 
         with schema_context(tenant.schema_name):

@@ -11,7 +11,7 @@ from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.analytics.tests.factories import make_category, make_media, make_post, make_tag
+from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.public_api import selectors
 from apps.public_api.tests.conftest import wsgi_call
 from tenants.services import client_rotate_keys, client_set_status
@@ -25,7 +25,7 @@ def content(tenant):
     now = timezone.now()
     posts = [make_post(tenant, f"Post {n}", slug=f"post-{n}", categories=[news, howto] if n % 2 else [news],
                        tags=[tag] if n % 3 == 0 else [], featured_image=image if n % 2 == 0 else None,
-                       created_at=now - timedelta(minutes=n)) for n in range(12)]
+                       created_at=now - timedelta(minutes=n), status="published") for n in range(12)]
     make_post(tenant, "A draft", slug="a-draft", status="draft", created_at=now + timedelta(minutes=1))
     return posts
 
@@ -136,8 +136,8 @@ def test_a_write_is_seen_by_the_next_miss(wsgi_app, api, tenant, content, lookup
 @pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
 def test_companies_never_see_each_other(wsgi_app, tenant, other_tenant, settings, lookup_codes, cached):
     settings.PUBLIC_API_CACHE = cached
-    make_post(tenant, "Mine", slug="same")
-    make_post(other_tenant, "Theirs", slug="same")
+    make_post(tenant, "Mine", slug="same", status="published")
+    make_post(other_tenant, "Theirs", slug="same", status="published")
     _known_host(wsgi_app, tenant)
     _known_host(wsgi_app, other_tenant)
     lookup_codes.clear()

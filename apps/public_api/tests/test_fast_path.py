@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 import redis
 
-from apps.analytics import redis_conn
+from apps.core import redis_conn
 from apps.public_api import fastpath
 from apps.public_api.tests.conftest import wsgi_call
 
 
 @pytest.fixture
 def content(tenant):
-    from apps.analytics.tests.factories import make_post
+    from apps.content.tests.factories import make_post
 
-    return {"hello": make_post(tenant, "Hello world", slug="hello")}
+    return {"hello": make_post(tenant, "Hello world", slug="hello", status="published")}
 
 
 def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, tenant, content, lookup_codes,
@@ -47,9 +47,9 @@ def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, te
 
 
 def test_copies_of_one_key_are_never_served_to_another(wsgi_app, tenant, other_tenant, content, lookup_codes):
-    from apps.analytics.tests.factories import make_post
+    from apps.content.tests.factories import make_post
 
-    make_post(other_tenant, "Other company's post", slug="hello")
+    make_post(other_tenant, "Other company's post", slug="hello", status="published")
     for company in (tenant, other_tenant):
         for _ in range(3):
             wsgi_call(wsgi_app, company, "/api/v1/posts/slug/hello", key=company.api_key)

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
 from apps.analytics.models import PageView
-from apps.analytics.tests.factories import make_category, make_media, make_post, make_tag
+from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.public_api.tests.conftest import key_client
 from tenants.services import client_rotate_keys
 
@@ -23,8 +23,8 @@ def content(tenant):
     image = make_media(tenant, alt_text="Cover")
     posts = {
         "hello": make_post(tenant, "Hello world", slug="hello", categories=[news], tags=[python],
-                           featured_image=image, video_id="dQw4w9WgXcQ", meta_title="Hello SEO"),
-        "second": make_post(tenant, "Second post", slug="second", categories=[news]),
+                           featured_image=image, video_id="dQw4w9WgXcQ", meta_title="Hello SEO", status="published"),
+        "second": make_post(tenant, "Second post", slug="second", categories=[news], status="published"),
         "draft": make_post(tenant, "Secret draft", slug="secret", status="draft", categories=[news], tags=[python]),
         "old": make_post(tenant, "Old news", slug="old", status="archived", categories=[news]),
     }
@@ -37,7 +37,7 @@ def test_missing_key_is_401(tenant, content, path):
     response = key_client(tenant).get(path)
     assert response.status_code == 401
     assert response.json() == {"success": False, "message": "API key is required. Send it in the x-api-key header.",
-                               "error": "unauthorized"}
+                               "error": "unauthorized", "code": "api_key_required"}
 
 
 @pytest.mark.parametrize("path", READS)
@@ -45,6 +45,7 @@ def test_wrong_key_is_401(tenant, content, path):
     response = key_client(tenant, "cms_live_made-up").get(path)
     assert response.status_code == 401
     assert response.json()["message"] == "Invalid API key"
+    assert response.json()["code"] == "api_key_invalid"
 
 
 @pytest.mark.parametrize("path", READS)
@@ -64,7 +65,7 @@ def test_rotated_out_key_is_401_and_the_new_one_works(tenant, content, site):
 
 
 def test_the_key_of_one_company_reads_nothing_on_another_host(tenant, other_tenant, content):
-    make_post(other_tenant, "Theirs", slug="theirs")
+    make_post(other_tenant, "Theirs", slug="theirs", status="published")
     response = key_client(other_tenant, tenant.api_key).get("/api/v1/posts/slug/hello")
     assert response.status_code == 401
     mine = key_client(other_tenant, other_tenant.api_key)
@@ -92,7 +93,7 @@ def test_content_key_asking_for_other_statuses_is_403(site, content, status):
     response = site.get("/api/v1/posts", {"status": status})
     assert response.status_code == 403
     assert response.json() == {"success": False, "message": "Reading unpublished posts needs the preview key",
-                               "error": "forbidden"}
+                               "error": "forbidden", "code": "preview_key_required"}
     assert site.get("/api/v1/posts/category/news", {"status": status}).status_code == 403
 
 
@@ -159,7 +160,7 @@ def test_unknown_category_or_tag_is_404(site, content):
 def test_pagination_and_search(site, tenant):
     for n in range(23):
         make_post(tenant, f"Gardening tip {n}" if n % 2 else f"Cooking note {n}", slug=f"p{n}",
-                  content="<p>Tomatoes like sun</p>" if n % 2 else "<p>Pasta and basil</p>")
+                  content="<p>Tomatoes like sun</p>" if n % 2 else "<p>Pasta and basil</p>", status="published")
     page3 = site.get("/api/v1/posts", {"page": 3, "limit": 10}).json()["data"]
     assert len(page3["posts"]) == 3
     assert page3["pagination"] == {"total": 23, "totalPages": 3, "currentPage": 3, "limit": 10}
@@ -196,10 +197,10 @@ def test_list_query_count_does_not_grow_with_posts(site, tenant, settings):
         return len(queries)
 
     for n in range(3):
-        make_post(tenant, categories=[news], tags=[tag], featured_image=image)
+        make_post(tenant, categories=[news], tags=[tag], featured_image=image, status="published")
     few = count()
     for n in range(40):
-        make_post(tenant, categories=[news], tags=[tag], featured_image=image)
+        make_post(tenant, categories=[news], tags=[tag], featured_image=image, status="published")
     assert count() == few
     assert few <= 4  # the tenant lookup and one statement for the page, each after SET search_path
 
@@ -250,7 +251,7 @@ def test_posts_are_exactly_the_content_apps_post_objects(site, preview, tenant, 
 
     author = make_user(tenant, "author")
     make_post(tenant, "With author", slug="authored", author=author, categories=[content["news"], content["empty"]],
-              tags=[content["python"]], og_image=content["image"])
+              tags=[content["python"]], og_image=content["image"], status="published")
     listed = preview.get("/api/v1/posts", {"status": "all", "limit": 100}).json()["data"]["posts"]
     with schema_context(tenant.schema_name):
         expected = [post.model_dump(mode="json")

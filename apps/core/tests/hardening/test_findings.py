@@ -14,7 +14,7 @@ SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referr
 
 @pytest.fixture
 def seeded(db):
-    from apps.analytics import redis_conn
+    from apps.core import redis_conn
 
     redis_conn.reset()
     return seed_tenant()
@@ -268,7 +268,8 @@ def test_the_production_image_serves_the_public_api_fast_path():
 def test_tracking_on_the_fast_path_refuses_nul_characters(seeded):
     """The fast path validates page views itself (no Django middleware): a NUL went into the
     company's stream, where the flush to PostgreSQL would fail on it."""
-    from apps.analytics import buffer, redis_conn
+    from apps.analytics import buffer
+    from apps.core import redis_conn
 
     app = production_wsgi_app()
     key = {"x-api-key": seeded.api_key}

@@ -283,7 +283,7 @@ def _send(host: str, method: str, path_template: str, call: Call, headers: dict)
 
 @pytest.fixture
 def worlds(db, settings, tmp_path):
-    from apps.analytics import redis_conn
+    from apps.core import redis_conn
 
     redis_conn.reset()
     settings.MEDIA_ROOT = tmp_path / "media"

@@ -117,7 +117,7 @@ def fuzz_settings(settings, tmp_path):
 
 @pytest.fixture
 def seeded(db, fuzz_settings):
-    from apps.analytics import redis_conn
+    from apps.core import redis_conn
 
     redis_conn.reset()
     seeded = seed_tenant()

@@ -1,5 +1,5 @@
-"""Content rows for analytics and public API tests, written with the ORM in a tenant schema
-(the content app's services are not needed to count views)."""
+"""Content rows for tests of every app, written with the ORM in a tenant schema (no services:
+no permission checks, no content-version bumps). The one post factory of the test suites."""
 from __future__ import annotations
 
 import itertools
@@ -41,7 +41,7 @@ def make_media(tenant, file_name: str = "photo.png", alt_text: str = "A photo") 
     return media
 
 
-def make_post(tenant, title: str | None = None, *, slug: str | None = None, status: str = "published",
+def make_post(tenant, title: str | None = None, *, slug: str | None = None, status: str = Post.Status.DRAFT,
               content: str = "<p>Body text</p>", excerpt: str = "An excerpt", author=None, categories=(), tags=(),
               featured_image=None, created_at: datetime | None = None, published_at: datetime | None = None,
               **fields) -> Post:

@@ -1,0 +1,306 @@
+"""A request of the public content API, from its query string to its reply headers.
+
+The API has two entry points, and both are adapters over this module: the ninja endpoints
+(apps.public_api.api, with apps.public_api.auth) and the WSGI layer in front of Django
+(apps.public_api.fastpath, with apps.public_api.direct), which answers cache hits and builds
+posts lists without entering Django. Each rule of a public request is one function here:
+
+- the query of a posts list (page, limit, status, search; the same 400s): `parse_list`
+- the key may read what it asks for (drafts need the preview key, 403): `check_may_read`
+- the company and the key (401): `identify`; the fast path makes the same comparison inside
+  Redis, against the host entry written from `host_fields`
+- the rate limit (429 with Retry-After): `count`; the fast path's script takes its entry from
+  the same moving window (`keys.throttle_key`)
+- the body of a posts list: `list_body` (its posts: apps.public_api.selectors, whose fields are
+  apps.content.post_fields); replies: `posts_reply`, `post_reply`, `categories_reply`, `tags_reply`
+- the headers of a reply: `reply_headers` (ETag, Cache-Control, Vary, X-Cache) and, for replies
+  made in front of Django, `EdgeHeaders` (what Django's middleware adds: the request id, the
+  security headers and django-cors-headers' own headers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import pydantic
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from ninja import Schema
+from ninja.errors import ValidationError
+
+from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS
+from apps.core.api import refuse_repeated
+from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
+from apps.core.middleware import request_id
+from apps.core.pagination import Page, page_params
+from apps.core.security import api_security_headers, environ_is_secure
+from apps.core.validation import NUL_MESSAGE
+from apps.public_api import keys
+
+PREFIX = "/api/v1/"
+LIST_PATH = "/api/v1/posts"
+TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
+DEFAULT_LIMIT, MAX_LIMIT = 10, 100
+VARY = "x-api-key"
+
+KEY_REQUIRED = "API key is required. Send it in the x-api-key header."
+KEY_INVALID = "Invalid API key"
+PREVIEW_REQUIRED = "Reading unpublished posts needs the preview key"
+CATEGORY_NOT_FOUND = "Category not found"
+TAG_NOT_FOUND = "Tag not found"
+
+
+# --- the query -----------------------------------------------------------------------------------
+class PostsQuery(Schema):  # the query of GET /posts (also its OpenAPI parameters: no docstring)
+    page: int | None = None
+    limit: int | None = None
+    status: str | None = None
+    search: str | None = None
+
+
+class PageQuery(Schema):  # the query of a category's or tag's posts: no search
+    page: int | None = None
+    limit: int | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    page: Page
+    status: str  # one of STATUS_FILTERS
+    search: str | None  # stripped; None when empty
+    term: tuple[str, str] | None  # ("category" or "tag", slug as given): a category's or tag's posts
+
+    @property
+    def needs_preview(self) -> bool:
+        return self.status != PUBLIC_STATUS
+
+    @cached_property
+    def filters(self) -> dict:
+        """The arguments of selectors.posts_filter (a term by its normalised slug)."""
+        filters = {"status": self.status, "search": self.search}
+        if self.term is not None:
+            filters[f"{self.term[0]}_slug"] = self.term[1].strip().lower()
+        return filters
+
+    @cached_property
+    def _shape(self):
+        from apps.public_api import selectors
+
+        return selectors.posts_filter(schema="", **self.filters)
+
+    @property
+    def filter_key(self) -> str:
+        """The key its total is kept under: the same in every schema (selectors.posts_filter),
+        so the fast path knows it before Redis says which company the host is."""
+        return self._shape.key
+
+    @property
+    def total_kept(self) -> bool:
+        """Its total is a row of the trigger-kept counts, read with the page (never cached)."""
+        return self._shape.total_kept
+
+
+def parse_list(params, *, term: tuple[str, str] | None = None) -> ListQuery:
+    """The posts list a query asks for (`params`: a QueryDict), or the 400 both paths answer
+    (ValidationFailed, or ninja's ValidationError for values that are not numbers)."""
+    refuse_repeated(params)
+    if any("\x00" in value for values in params.lists() for value in values[1]):
+        raise ValidationFailed(NUL_MESSAGE)
+    schema = PostsQuery if term is None else PageQuery
+    try:
+        query = schema.model_validate({name: params[name] for name in schema.model_fields if name in params})
+    except pydantic.ValidationError as exc:  # answered as ninja answers its own query parameters
+        raise ValidationError([{**error, "loc": ("query", *error["loc"])}
+                               for error in exc.errors(include_url=False, include_input=False)]) from None
+    page = page_params(query.page, query.limit, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
+    status = (query.status or PUBLIC_STATUS).strip().lower()
+    if status not in STATUS_FILTERS:
+        raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
+    search = (getattr(query, "search", None) or "").strip() or None
+    return ListQuery(page=page, status=status, search=search, term=term)
+
+
+def term_of(path: str) -> tuple[str, str] | None:
+    """("category" or "tag", slug) of /api/v1/posts/category/{slug} or .../tag/{slug}, as
+    Django's routes match them (a non-empty segment without "/"); else None."""
+    for kind in TERMS:
+        prefix = f"{LIST_PATH}/{kind}/"
+        if path.startswith(prefix):
+            slug = path[len(prefix):]
+            if slug and "/" not in slug:
+                return kind, slug
+    return None
+
+
+def check_may_read(wanted: ListQuery, api_key: keys.ApiKey) -> None:
+    """Posts that are not public need the preview key (403 with the content key)."""
+    if wanted.needs_preview and not api_key.is_preview:
+        raise PermissionDenied(PREVIEW_REQUIRED, detail=ErrorCode.PREVIEW_KEY_REQUIRED)
+
+
+def term_missing(kind: str) -> NotFound:
+    return NotFound(CATEGORY_NOT_FOUND if kind == "category" else TAG_NOT_FOUND)
+
+
+# --- the company and the key ---------------------------------------------------------------------
+def identify(tenant, key: str | None) -> keys.ApiKey:
+    """The key of the request, compared with the keys of the company of its host only (a
+    missing, wrong, rotated-out or other company's key: 401)."""
+    if not key:
+        raise Unauthorized(KEY_REQUIRED, detail=ErrorCode.API_KEY_REQUIRED)
+    kind = keys.kind_of(tenant, key) if tenant is not None else None
+    if kind is None:
+        raise Unauthorized(KEY_INVALID, detail=ErrorCode.API_KEY_INVALID)
+    return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
+
+
+def count(api_key: keys.ApiKey, environ) -> None:
+    """Take this request's entry of the key's rate limit (429), unless the fast path took it
+    already before leaving the request to Django."""
+    from apps.core import redis_conn
+
+    if redis_conn.available() and not environ.get(keys.COUNTED):
+        keys.throttle(api_key)
+
+
+def host_fields(client) -> dict[str, str]:
+    """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
+    its two keys, its rate limit and the rate-limit keys of both keys."""
+    limit = keys.limit_for(client.subscription_plan)
+    content, preview = keys.key_hash(client.api_key or "-"), keys.key_hash(client.preview_key or "-")
+    return {
+        "s": client.schema_name,
+        "c": content if client.api_key else "-",
+        "p": preview if client.preview_key else "-",
+        "l": str(limit),
+        "rc": keys.throttle_key(content, limit),
+        "rp": keys.throttle_key(preview, limit),
+    }
+
+
+# --- bodies --------------------------------------------------------------------------------------
+def posts_reply(posts: list[dict], pagination: dict) -> dict:
+    return {"success": True, "message": "Posts retrieved successfully",
+            "data": {"posts": posts, "pagination": pagination}}
+
+
+def post_reply(post: dict) -> dict:
+    return {"success": True, "message": "Post retrieved successfully", "data": {"post": post}}
+
+
+def categories_reply(categories) -> dict:
+    from apps.content.schemas import CategoryOut
+
+    return {"success": True, "message": "Categories retrieved successfully",
+            "data": {"categories": [CategoryOut.from_category(c).model_dump(mode="json") for c in categories]}}
+
+
+def tags_reply(tags) -> dict:
+    from apps.content.schemas import TagOut
+
+    return {"success": True, "message": "Tags retrieved successfully",
+            "data": {"tags": [TagOut.from_tag(t).model_dump(mode="json") for t in tags]}}
+
+
+@dataclass(frozen=True)
+class ListBody:
+    reply: dict
+    filter_key: str
+    counted: int | None  # the total, when this call counted it (for the cache)
+    total_kept: bool  # the total is a row of the trigger-kept counts (never cached)
+    # An empty page of a category's or tag's posts: the term may not exist (404), which only
+    # Django's path tells (`term_exists`).
+    unsure: bool
+
+
+def list_body(wanted: ListQuery, *, schema: str, total: int | None) -> ListBody:
+    """The reply of a posts list in `schema`: one SQL statement (apps.public_api.selectors);
+    `total`, when known (cached for this listing), is not counted again."""
+    from apps.public_api import selectors
+
+    found = selectors.posts_filter(schema=schema, **wanted.filters)
+    rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=total is None)
+    posts = selectors.posts_page_summaries(rows, schema)
+    reply = posts_reply(posts, wanted.page.meta(total if total is not None else counted))
+    return ListBody(reply, found.key, counted, found.total_kept, unsure=not rows and wanted.term is not None)
+
+
+def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
+    """The reply of a posts list on Django's path: a search's total is kept in Redis at the
+    company's content version (apps.public_api.cache.Counts), shared with the fast path."""
+    from apps.public_api.cache import Counts
+
+    counts = Counts(schema, version) if version is not None and not wanted.total_kept else None
+    total = counts.get(wanted.filter_key) if counts is not None else None
+    body = list_body(wanted, schema=schema, total=total)
+    if body.unsure:
+        check_term_exists(wanted)
+    if counts is not None and total is None and body.counted is not None:
+        counts.set(body.filter_key, body.counted)
+    return body.reply
+
+
+def check_term_exists(wanted: ListQuery) -> None:
+    """404 for the posts of a category or tag that does not exist (not an empty page)."""
+    from apps.public_api import selectors
+
+    kind, slug = wanted.term
+    if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"]):
+        raise term_missing(kind)
+
+
+# --- headers -------------------------------------------------------------------------------------
+def reply_headers(etag: str, cache_status: str) -> list[tuple[str, str]]:
+    """Headers of a 200 or 304 of a GET (both paths)."""
+    return [
+        ("ETag", etag),
+        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}"),
+        ("Vary", VARY),
+        ("X-Cache", cache_status),
+    ]
+
+
+def _django_cors(origin: str | None) -> tuple[list[tuple[str, str]], str]:
+    """What django-cors-headers (the library, as configured) adds to a public GET reply: its
+    headers, and what it adds to Vary."""
+    from corsheaders.middleware import CorsMiddleware
+
+    request = HttpRequest()
+    request.method, request.path_info, request.path = "GET", LIST_PATH, LIST_PATH
+    if origin:
+        request.META["HTTP_ORIGIN"] = origin
+    response = HttpResponse()
+    CorsMiddleware(lambda request: response).add_response_headers(request, response)
+    added = [(name, value) for name, value in response.headers.items() if name.lower().startswith("access-control")]
+    return added, response.headers.get("Vary", "")
+
+
+class EdgeHeaders:
+    """The headers Django's middleware adds to a public API reply, for replies made in front of
+    Django (read once from settings and the libraries; again after a settings change)."""
+
+    def __init__(self) -> None:
+        self.security = {secure: api_security_headers(secure=secure) for secure in (False, True)}
+        cors, self.vary = _django_cors("https://origin.example")
+        # django-cors-headers answers every origin alike only when it allows all (no credentials);
+        # otherwise replies to a browser are left to Django.
+        self.cors = cors if cors and _django_cors("https://other.example")[0] == cors else None
+
+    def answers(self, environ) -> bool:
+        """False when only Django can make the headers (CORS answered per origin)."""
+        return self.cors is not None or not environ.get("HTTP_ORIGIN")
+
+    def of(self, environ) -> list[tuple[str, str]]:
+        """The request id (kept from X-Request-ID when sent), security and CORS headers."""
+        headers = [("X-Request-ID", request_id(environ.get("HTTP_X_REQUEST_ID", ""))),
+                   *self.security[environ_is_secure(environ)]]
+        if environ.get("HTTP_ORIGIN"):
+            headers.extend(self.cors)
+        return headers
+
+    def with_vary(self, headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """`headers` with Vary extended as django-cors-headers extends it."""
+        if not self.vary:
+            return headers
+        return [(name, f"{value}, {self.vary}" if name == "Vary" else value) for name, value in headers]
