@@ -104,9 +104,10 @@ def _publish(job: GenerationJob) -> None:
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
     bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
     with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
-        # Found by name in Celery's registry (apps.ai.tasks calls these services: they do not import it).
-        app.tasks[RUN_JOB_TASK].apply_async(args=[str(job.pk)], connection=broker, retry=True,
-                                            retry_policy=ENQUEUE_RETRY_POLICY, **options)
+        # Sent by name (apps.ai.tasks calls these services: they do not import it; a web process
+        # never imports the tasks modules, so Celery's registry does not hold them there).
+        app.send_task(RUN_JOB_TASK, args=[str(job.pk)], connection=broker, retry=True,
+                      retry_policy=ENQUEUE_RETRY_POLICY, **options)
 
 
 def _enqueue(job: GenerationJob) -> None:

@@ -21,8 +21,8 @@ from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
 
 logger = logging.getLogger(__name__)
-# The background work (apps.media.tasks), found by name in Celery's registry: the tasks call
-# these services, so the services do not import the tasks module.
+# The background work (apps.media.tasks), sent by name: the tasks call these services, so the
+# services do not import the tasks module (and a web process never imports it at all).
 RENDITIONS_TASK = "media.make_renditions"
 DELETE_FILES_TASK = "media.delete_files"
 
@@ -130,7 +130,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
 
 
 def _enqueue_renditions(media_id: str) -> None:
-    current_app.tasks[RENDITIONS_TASK].delay(media_id)
+    current_app.send_task(RENDITIONS_TASK, args=[media_id])
 
 
 def _delete_quietly(keys: list[str], prefix: str) -> None:
@@ -194,7 +194,7 @@ def media_files_delete(keys: list[str], prefix: str) -> None:
         storage.delete_keys(keys, prefix)
     except Exception:  # noqa: BLE001
         logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
-        current_app.tasks[DELETE_FILES_TASK].delay(keys, prefix)
+        current_app.send_task(DELETE_FILES_TASK, args=[keys, prefix])
 
 
 def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:
