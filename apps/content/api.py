@@ -23,6 +23,10 @@ from apps.content.schemas import (
     PostSavedOut,
     PostSummaryOut,
     PostUpdateIn,
+    RevisionListOut,
+    RevisionOut,
+    RevisionReplyOut,
+    RevisionSummaryOut,
     SearchOut,
     SearchResultsOut,
     TagIn,
@@ -96,6 +100,40 @@ def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
     post = services.post_update(actor=request.auth, post=post, **payload.service_kwargs())
     return PostSavedOut(message="Post updated successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
+
+
+class RevisionListQuery(Schema):
+    page: int | None = None
+    limit: int | None = None
+
+
+@posts_router.get("/{post_id}/revisions", response=RevisionListOut)
+def list_revisions(request, post_id: str, filters: Query[RevisionListQuery]):
+    """(+) The post's saves, newest first (whoever may edit the post)."""
+    post = selectors.post_get(post_id)
+    services.check_can_see_history(request.auth, post)
+    page = page_params(filters.page, filters.limit, default_limit=20, max_limit=100)
+    revisions, total = paginate(selectors.revision_list(post), page)
+    return RevisionListOut(revisions=[RevisionSummaryOut.from_revision(r) for r in revisions],
+                           pagination=PaginationOut(**page.meta(total)))
+
+
+@posts_router.get("/{post_id}/revisions/{revision_id}", response=RevisionReplyOut)
+def get_revision(request, post_id: str, revision_id: str):
+    """(+) One revision with every field it kept."""
+    post = selectors.post_get(post_id)
+    services.check_can_see_history(request.auth, post)
+    return RevisionReplyOut(revision=RevisionOut.from_revision(selectors.revision_get(post, revision_id)))
+
+
+@posts_router.post("/{post_id}/revisions/{revision_id}/restore", response=PostSavedOut)
+def restore_revision(request, post_id: str, revision_id: str):
+    """(+) The post as the revision left it, saved as a new revision."""
+    post = selectors.post_get(post_id)
+    services.check_can_see_history(request.auth, post)
+    revision = selectors.revision_get(post, revision_id)
+    post = services.revision_restore(actor=request.auth, post=post, revision=revision)
+    return PostSavedOut(message="Revision restored", post=PostOut.from_post(selectors.post_get(post.pk)))
 
 
 @posts_router.delete("/{post_id}", response=MessageOut)

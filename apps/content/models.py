@@ -167,6 +167,34 @@ class Post(models.Model):
         return self.publish_scheduled and self.status == self.Status.DRAFT
 
 
+class PostRevision(models.Model):
+    """A post as one save left it (apps.content.services.revision_record): who, when, which
+    action, and every editable field. Kept: the newest CONTENT_REVISIONS_KEEP of a post and every
+    one that left it published (apps.content.tasks.prune_revisions)."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", "Created"
+        UPDATE = "update", "Updated"
+        PUBLISH = "publish", "Published"
+        UNPUBLISH = "unpublish", "Unpublished"
+        SCHEDULE = "schedule", "Scheduled"
+        SCHEDULED_PUBLISH = "scheduled_publish", "Published on schedule"
+        RESTORE = "restore", "Restored"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()  # 1, 2, ... per post
+    action = models.CharField(max_length=32, choices=Action.choices)
+    author = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    published = models.BooleanField(default=False)  # the post was live after this save
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ("post", "-number")
+        constraints = [models.UniqueConstraint(fields=["post", "number"], name="content_revision_number_uniq")]
+
+
 class PostCount(models.Model):
     """How many posts have each status, kept by PostgreSQL itself: statement-level triggers on
     the posts table (migration 0003) add what every INSERT, UPDATE, DELETE or TRUNCATE changes,

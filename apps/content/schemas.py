@@ -514,6 +514,8 @@ class PostUpdateIn(_SocialFields):
     categories: list[str] | None = None
     tags: list[str] | None = None
     featuredImage: MediaRef | None = None
+    # (+) The post's updatedAt when the editor opened it: a save made from an older copy gets 409.
+    baseUpdatedAt: datetime | None = None
     featuredMediaId: MediaRef | None = None  # (+) the create payload's name, accepted too
     metaTitle: str | None = None
     metaDescription: str | None = None
@@ -637,6 +639,8 @@ class PostUpdateIn(_SocialFields):
         image = self.featuredImage if self.featuredImage is not None else self.featuredMediaId
         if image is not None:
             changes["featured_image_id"] = image
+        if self.baseUpdatedAt is not None:
+            changes["base_updated_at"] = self.baseUpdatedAt
         return changes
 
 
@@ -727,3 +731,60 @@ class TagUpdateIn(InSchema):
     @classmethod
     def _slug(cls, value):
         return None if value is None else _clean_term_slug(value)
+
+
+# --- revisions -----------------------------------------------------------------------------------
+# A revision's fields under their wire names (apps.content.services.REVISION_FIELDS).
+_REVISION_NAMES = {
+    "title": "title", "content": "content", "excerpt": "excerpt", "slug": "slug", "custom_slug": "customSlug",
+    "status": "status", "publish_scheduled": "isScheduled", "scheduled_publish_date": "scheduledPublishDate",
+    "published_at": "publishedAt", "allow_indexing": "allowIndexing", "video_id": "videoId",
+    "meta_title": "metaTitle", "meta_description": "metaDescription", "canonical_url": "canonicalUrl",
+    "focus_keyword": "focusKeyword", "og_title": "ogTitle", "og_description": "ogDescription",
+    "twitter_title": "twitterTitle", "twitter_description": "twitterDescription",
+    "featured_image_id": "featuredImageId", "og_image_id": "ogImageId", "twitter_image_id": "twitterImageId",
+    "category_ids": "categories", "tag_ids": "tags",
+}
+
+
+class RevisionAuthorOut(OutSchema):
+    id: str
+    username: str
+
+
+class RevisionSummaryOut(OutSchema):
+    id: str
+    number: int
+    action: str  # create | update | publish | unpublish | schedule | scheduled_publish | restore
+    published: bool  # the post was live after this save (such revisions are always kept)
+    author: RevisionAuthorOut | None  # null: the scheduler, or a deleted user
+    createdAt: datetime
+
+    @classmethod
+    def from_revision(cls, revision, **extra):
+        author = revision.author
+        return cls(id=str(revision.id), number=revision.number, action=revision.action,
+                   published=revision.published, createdAt=revision.created_at,
+                   author=RevisionAuthorOut(id=str(author.id), username=author.username) if author else None, **extra)
+
+
+class RevisionOut(RevisionSummaryOut):
+    snapshot: dict  # the post's editable fields as this save left them (categories and tags: ids)
+
+    @classmethod
+    def from_revision(cls, revision, **extra):
+        snapshot = {_REVISION_NAMES[name]: value for name, value in revision.data.items() if name in _REVISION_NAMES}
+        return super().from_revision(revision, snapshot=snapshot, **extra)
+
+
+class RevisionListOut(SuccessOut):
+    """GET posts/{id}/revisions (+), newest first"""
+
+    revisions: list[RevisionSummaryOut]
+    pagination: PaginationOut
+
+
+class RevisionReplyOut(SuccessOut):
+    """GET posts/{id}/revisions/{rid} (+)"""
+
+    revision: RevisionOut

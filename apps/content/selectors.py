@@ -15,7 +15,7 @@ from django.db.models import BooleanField, Count, F, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from apps.content.models import SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, Tag
+from apps.content.models import SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostRevision, Tag
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.selectors import as_uuid, get_or_404
 
@@ -198,3 +198,17 @@ def content_search(*, query: str | None, types: str | None = None, status: str |
     if "tags" in chosen:
         results["tags"] = list(tag_list().filter(term_match)[: SEARCH_LIMITS["tags"]])
     return results
+
+
+# --- revisions -----------------------------------------------------------------------------------
+REVISION_NOT_FOUND = "Revision not found"
+
+
+def revision_list(post) -> QuerySet:
+    """A post's revisions, newest first, with their authors."""
+    return PostRevision.objects.filter(post=post).select_related("author").defer("data").order_by("-number")
+
+
+def revision_get(post, revision_id):
+    return get_or_404(PostRevision.objects.filter(post=post).select_related("author"), revision_id,
+                      REVISION_NOT_FOUND)

@@ -23,11 +23,11 @@ from django.db.models import Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from apps.content.models import Category, Post, Tag
+from apps.content.models import Category, Post, PostRevision, Tag
 from apps.content.schemas import FEATURED_REQUIRED
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND
 from apps.core.content_version import content_version_bump
-from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
@@ -216,6 +216,7 @@ def post_create(
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     post.tags.set(tags)
+    revision_record(post=post, actor=author, action=PostRevision.Action.CREATE)
     content_version_bump()
     return post
 
@@ -243,11 +244,30 @@ def _check_can_edit(actor, post: Post) -> None:
     _check_can_change_live(actor, post, published=CANNOT_EDIT_PUBLISHED, scheduled=CANNOT_EDIT_SCHEDULED)
 
 
+def _check_not_stale(post: Post, base_updated_at: datetime | None) -> None:
+    """A save made from an older copy of the post (its `updatedAt` when the editor opened it)
+    is refused: nothing is silently overwritten."""
+    def to_ms(value: datetime) -> datetime:  # replies carry times to the millisecond (Django's JSON encoder)
+        return value.replace(microsecond=value.microsecond // 1000 * 1000)
+
+    if base_updated_at is None or to_ms(post.updated_at) == to_ms(base_updated_at):
+        return
+    last = post.revisions.select_related("author").order_by("-number").first()
+    who = last.author.username if last is not None and last.author is not None else "someone else"
+    when = post.updated_at.strftime("%Y-%m-%d %H:%M UTC")
+    raise Conflict(f"This post was changed by {who} at {when} since you opened it. Reload it or compare the "
+                   "changes before saving.", detail=ErrorCode.EDIT_CONFLICT)
+
+
 @transaction.atomic
-def post_update(*, actor, post: Post, **changes) -> Post:
-    """Partial update: only the keyword arguments given change (names as in post_create)."""
+def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, action: str | None = None,
+                **changes) -> Post:
+    """Partial update: only the keyword arguments given change (names as in post_create).
+    `base_updated_at`: the post's updatedAt the change was made from (409 when it moved on)."""
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     _check_can_edit(actor, post)
+    _check_not_stale(post, base_updated_at)
+    was_live, was_scheduled = post.status == Post.Status.PUBLISHED, post.is_scheduled
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -295,8 +315,20 @@ def post_update(*, actor, post: Post, **changes) -> Post:
         post.categories.set(categories)
     if tags is not None:
         post.tags.set(tags)
+    revision_record(post=post, actor=actor, action=action or _update_action(post, was_live, was_scheduled))
     content_version_bump()
     return post
+
+
+def _update_action(post: Post, was_live: bool, was_scheduled: bool) -> str:
+    live = post.status == Post.Status.PUBLISHED
+    if live and not was_live:
+        return PostRevision.Action.PUBLISH
+    if was_live and not live:
+        return PostRevision.Action.UNPUBLISH
+    if post.is_scheduled and not was_scheduled:
+        return PostRevision.Action.SCHEDULE
+    return PostRevision.Action.UPDATE
 
 
 @transaction.atomic
@@ -330,8 +362,89 @@ def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
             published_at=Coalesce("published_at", Value(now)),
             updated_at=now,
         )
+        for post in Post.objects.filter(pk__in=[pk for pk, _ in due]).defer("search_vector"):
+            revision_record(post=post, actor=None, action=PostRevision.Action.SCHEDULED_PUBLISH)
         content_version_bump()
     return [pk for pk, _ in due]
+
+
+# --- revisions ----------------------------------------------------------------------------------
+# What a revision keeps of a post: every field a writer can change, as JSON.
+REVISION_FIELDS = (
+    "title", "content", "excerpt", "slug", "custom_slug", "status", "publish_scheduled", "scheduled_publish_date",
+    "published_at", "allow_indexing", "video_id", "meta_title", "meta_description", "canonical_url",
+    "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
+    "featured_image_id", "og_image_id", "twitter_image_id",
+)
+_REVISION_TIMES = ("scheduled_publish_date", "published_at")
+
+
+def _snapshot(post: Post) -> dict:
+    data = {}
+    for name in REVISION_FIELDS:
+        value = getattr(post, name)
+        data[name] = value.isoformat() if isinstance(value, datetime) else (
+            str(value) if isinstance(value, uuid.UUID) else value)
+    data["category_ids"] = sorted(str(pk) for pk in post.categories.values_list("id", flat=True))
+    data["tag_ids"] = sorted(str(pk) for pk in post.tags.values_list("id", flat=True))
+    return data
+
+
+def revision_record(*, post: Post, actor, action: str) -> PostRevision:
+    """One more revision of a post, numbered after the last (the post's row is locked or new)."""
+    last = PostRevision.objects.filter(post=post).order_by("-number").values_list("number", flat=True).first()
+    return PostRevision.objects.create(
+        post=post, number=(last or 0) + 1, action=action, author=actor if getattr(actor, "pk", None) else None,
+        published=post.status == Post.Status.PUBLISHED, data=_snapshot(post),
+    )
+
+
+def check_can_see_history(actor, post: Post) -> None:
+    """The history of a post is for whoever may edit it (an author: their own posts)."""
+    if not (can(actor, "post.edit_any") or (can(actor, "post.edit_own") and _is_owner(actor, post))):
+        raise PermissionDenied(CANNOT_EDIT)
+
+
+def revision_restore(*, actor, post: Post, revision: PostRevision) -> Post:
+    """The post as the revision left it, saved as a new revision ("restore") through the same
+    rules as any edit. Categories, tags and images deleted since are left out (with no category
+    or featured image left, the post keeps its own); an author's restore is a draft (authors
+    cannot publish)."""
+    data = revision.data
+    changes = {name: data[name] for name in REVISION_FIELDS
+               if name not in ("slug", "status", "publish_scheduled", "published_at", "featured_image_id",
+                               "og_image_id", "twitter_image_id")}
+    for name in _REVISION_TIMES:
+        if changes.get(name):
+            changes[name] = datetime.fromisoformat(changes[name])
+    changes["custom_slug"] = data.get("custom_slug") or data["slug"]
+    categories = [str(pk) for pk in Category.objects.filter(pk__in=data["category_ids"]).values_list("id", flat=True)]
+    if categories:  # none left (all deleted since): the post keeps its own
+        changes["category_ids"] = categories
+    changes["tag_ids"] = [str(pk) for pk in Tag.objects.filter(pk__in=data["tag_ids"]).values_list("id", flat=True)]
+    images = {pk for pk in (data.get(n) for n in ("featured_image_id", "og_image_id", "twitter_image_id")) if pk}
+    existing = {str(pk) for pk in Media.objects.filter(pk__in=images).values_list("id", flat=True)}
+    for name in ("featured_image_id", "og_image_id", "twitter_image_id"):
+        # Gone since, or never set: the post keeps what it has (a featured image is never removed).
+        if data.get(name) in existing or (data.get(name) is None and name != "featured_image_id"):
+            changes[name] = data.get(name)
+    wanted = Post.Status.PUBLISHED if data["status"] == Post.Status.PUBLISHED or data["publish_scheduled"] else (
+        data["status"])
+    changes["status"] = wanted if can(actor, "post.publish") else Post.Status.DRAFT
+    return post_update(actor=actor, post=post, action=PostRevision.Action.RESTORE, **changes)
+
+
+def revisions_prune(*, keep: int) -> int:
+    """Per post, the newest `keep` revisions and every published one stay; returns how many went."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {PostRevision._meta.db_table} r USING ("
+            f"  SELECT id, row_number() OVER (PARTITION BY post_id ORDER BY number DESC) AS rank "
+            f"  FROM {PostRevision._meta.db_table}) ranked "
+            "WHERE r.id = ranked.id AND ranked.rank > %s AND NOT r.published",
+            [keep],
+        )
+        return cursor.rowcount
 
 
 # --- categories ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django_tenants.utils import get_public_schema_name
 
 from apps.content.models import Post
-from apps.content.services import publish_due_posts
+from apps.content.services import publish_due_posts, revisions_prune
 from apps.core.tenancy import for_each_active_tenant
 
 logger = logging.getLogger(__name__)
@@ -50,3 +50,12 @@ def publish_tenant_scheduled_posts() -> int:
     if published:
         logger.info("scheduled publishing: %d post(s) published in %s", len(published), connection.schema_name)
     return len(published)
+
+
+@shared_task(name="content.prune_revisions", ignore_result=True)
+def prune_revisions() -> int:
+    """Beat, public schema: in every company, revisions past the newest CONTENT_REVISIONS_KEEP of
+    each post go, except those that left a post published."""
+    removed = for_each_active_tenant(lambda tenant: revisions_prune(keep=settings.CONTENT_REVISIONS_KEEP),
+                                     include_suspended=True, what="revision pruning")
+    return sum(removed.values())

@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     PREVIEW_KEY_REQUIRED = "preview_key_required"
     API_KEY_REQUIRED = "api_key_required"
     API_KEY_INVALID = "api_key_invalid"
+    EDIT_CONFLICT = "edit_conflict"
 
 
 class ApplicationError(Exception):

@@ -303,6 +303,13 @@ CELERY_BEAT_SCHEDULE["content-publish-scheduled-posts"] = {
     "options": {"expires": CONTENT_PUBLISH_INTERVAL},
 }
 DEMO_SEED_HOOKS.append("apps.content.seed.seed_demo_content")
+# Revisions: every save of a post keeps one; a daily task keeps the newest CONTENT_REVISIONS_KEEP of
+# each post plus every one that left it published.
+CONTENT_REVISIONS_KEEP = env_int("CONTENT_REVISIONS_KEEP", 50)
+CELERY_BEAT_SCHEDULE["content-prune-revisions"] = {
+    "task": "content.prune_revisions",
+    "schedule": float(env_int("CONTENT_REVISIONS_PRUNE_SECONDS", 24 * 3600)),
+}
 
 # --- Media (apps.media) ----------------------------------------------------------------------
 # Where media files live: "local" (MEDIA_ROOT, served at MEDIA_URL) or "s3" (any S3-compatible

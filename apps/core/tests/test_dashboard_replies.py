@@ -140,6 +140,13 @@ def build_world(tenant) -> World:
         world.keep("post:published", published)
         world.keep("post:draft", draft)
         world.keep("post:archived", archived)
+        from apps.content.models import PostRevision
+        from apps.content.services import revision_record
+
+        published.refresh_from_db()
+        first = revision_record(post=published, actor=world.objects["user:editor"], action="create")
+        PostRevision.objects.filter(pk=first.pk).update(created_at=at(21))
+        world.keep("revision:first", first)
 
         today = TODAY
         DailyTotal.objects.create(day=today - timedelta(days=1), views=7, unique_visitors=3)
@@ -216,6 +223,10 @@ CASES: dict[str, tuple] = {
     "post_get": ("viewer", "get", "/api/posts/{post:published}", None),
     "post_update": ("admin", "put", "/api/posts/{post:published}", {"title": "Hello again", "videoId": None}),
     "post_delete": ("admin", "delete", "/api/posts/{post:archived}", None),
+    "post_revisions": ("editor", "get", "/api/posts/{post:published}/revisions", None),
+    "post_revision": ("editor", "get", "/api/posts/{post:published}/revisions/{revision:first}", None),
+    "post_revision_restore": ("admin", "post", "/api/posts/{post:published}/revisions/{revision:first}/restore",
+                              None),
     "categories_list": ("viewer", "get", "/api/categories", None),
     "category_add": ("author", "post", "/api/categories/add", {"name": "Guides", "slug": "Guides!"}),
     "category_get": ("viewer", "get", "/api/categories/{category:news}", None),
@@ -268,7 +279,7 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job):[a-z]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision):[a-z]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request

@@ -115,6 +115,13 @@ class World:
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
+    def revision(self):
+        """A post (of `owner`) and its first revision."""
+        from apps.content.services import revision_record
+
+        post = self.post()
+        return post, self._in(lambda: revision_record(post=post, actor=self.owner, action="create"))
+
     def revive(self) -> None:
         from tenants.models import Client
 
@@ -198,6 +205,13 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/posts/{post_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
         {"post_id": str(w.post().id)}, {"title": "Changed title"})),
     ("DELETE", "/api/posts/{post_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call({"post_id": str(w.post().id)})),
+    # revisions: whoever may edit the post (these posts belong to another editor: authors get 403)
+    ("GET", "/api/posts/{post_id}/revisions"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.post().id)})),
+    ("GET", "/api/posts/{post_id}/revisions/{revision_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pr: Call({"post_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision())),
+    ("POST", "/api/posts/{post_id}/revisions/{revision_id}/restore"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pr: Call({"post_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision())),
     # categories
     ("GET", "/api/categories"): Route(TOKEN, everyone()),
     ("POST", "/api/categories/add"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: (lambda u: Call(body={
