@@ -170,9 +170,14 @@ CELERY_BEAT_SCHEDULE_FILENAME = env("CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DI
 # --- Auth ------------------------------------------------------------------------------------
 JWT_SECRET = env("JWT_SECRET", SECRET_KEY)
 JWT_EXPIRES_IN = env_int("JWT_EXPIRES_IN", 24 * 3600)
+# Failed logins (apps.accounts.services.auth_login): per (company, email, client address) and per
+# client address within LOGIN_FAILURE_WINDOW; per (company, email) from every address together within
+# LOGIN_ACCOUNT_FAILURE_WINDOW, a ceiling on distributed guessing.
 LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", 5)
 LOGIN_MAX_FAILURES_PER_IP = env_int("LOGIN_MAX_FAILURES_PER_IP", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
+LOGIN_MAX_FAILURES_PER_ACCOUNT = env_int("LOGIN_MAX_FAILURES_PER_ACCOUNT", 50)
+LOGIN_ACCOUNT_FAILURE_WINDOW = env_int("LOGIN_ACCOUNT_FAILURE_WINDOW", 3600)
 PASSWORD_HASHERS = [
     "apps.accounts.hashers.Argon2idHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
