@@ -247,6 +247,10 @@ LOGGING = {
 
 # Seconds each dependency gets to answer GET /api/health.
 HEALTH_CHECK_TIMEOUT = float(env("HEALTH_CHECK_TIMEOUT", "2"))
+# Who sees each dependency's check (anyone else gets the overall status only): callers sending this
+# token (empty: none), and callers from these networks (comma-separated CIDRs).
+HEALTH_DETAIL_TOKEN = env("HEALTH_DETAIL_TOKEN", "")
+HEALTH_DETAIL_NETWORKS = env("HEALTH_DETAIL_NETWORKS", "127.0.0.1/32,::1/128")
 
 SENTRY_DSN = env("SENTRY_DSN", "")
 if SENTRY_DSN:
