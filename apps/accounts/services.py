@@ -140,50 +140,61 @@ def _check_current_password(user: User, current_password: str | None) -> None:
     key = ("current-password-failures", connection.schema_name, str(user.pk))
     wait = ratelimit.is_blocked(limit, *key)
     if wait:
-        raise RateLimited(_too_many(wait), retry_after=wait)
+        raise _too_many(wait)
     if not check_password(current_password, user.password):
         ratelimit.hit(limit, *key)
         raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
 
 
-def _too_many(wait: int) -> str:
+def _too_many(wait: int, attempts: str = "attempts") -> RateLimited:
     minutes = max(1, round(wait / 60))
-    return f"Too many failed attempts. Please try again in {minutes} minute{'s' if minutes != 1 else ''}."
-
-
-def _login_limits():
-    window = settings.LOGIN_FAILURE_WINDOW
-    return (
-        ratelimit.rate(settings.LOGIN_MAX_FAILURES, window),
-        ratelimit.rate(settings.LOGIN_MAX_FAILURES_PER_IP, window),
+    return RateLimited(
+        f"Too many failed {attempts}. Please try again in {minutes} minute{'s' if minutes != 1 else ''}.",
+        retry_after=wait,
     )
 
 
+def _login_limits(*, schema: str, email: str, ip: str) -> list[tuple]:
+    """(limit, key, cleared by a success) of every failed-login counter an attempt is checked
+    against:
+    - the account from this address (LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW): a guesser is
+      stopped without locking the owner out, who signs in from another address;
+    - this address, whatever the account (LOGIN_MAX_FAILURES_PER_IP per LOGIN_FAILURE_WINDOW):
+      one address cannot try a password on many accounts;
+    - the account from every address together (LOGIN_MAX_FAILURES_PER_ACCOUNT per
+      LOGIN_ACCOUNT_FAILURE_WINDOW): the ceiling on guessing spread over many addresses. A right
+      password does not reset it, or a guesser would get a fresh allowance each time the owner
+      signs in."""
+    window = settings.LOGIN_FAILURE_WINDOW
+    return [
+        (ratelimit.rate(settings.LOGIN_MAX_FAILURES, window), ("login-failures", schema, email, ip), True),
+        (ratelimit.rate(settings.LOGIN_MAX_FAILURES_PER_IP, window), ("login-failures-ip", ip), False),
+        (ratelimit.rate(settings.LOGIN_MAX_FAILURES_PER_ACCOUNT, settings.LOGIN_ACCOUNT_FAILURE_WINDOW),
+         ("login-failures-account", schema, email), False),
+    ]
+
+
 def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
-    """Check credentials; failed attempts are throttled per (tenant, email) and per IP."""
+    """Check credentials; failed attempts are throttled (see _login_limits)."""
     schema = connection.schema_name
     email = email.strip().lower()
-    per_account, per_ip = _login_limits()
-    account_key = ("login-failures", schema, email)
-    ip_key = ("login-failures-ip", ip)
-    wait = max(ratelimit.is_blocked(per_account, *account_key), ratelimit.is_blocked(per_ip, *ip_key))
+    limits = _login_limits(schema=schema, email=email, ip=ip)
+    wait = max(ratelimit.is_blocked(limit, *key) for limit, key, _ in limits)
     if wait:
-        minutes = max(1, round(wait / 60))
-        raise RateLimited(
-            f"Too many failed login attempts. Please try again in {minutes} minute{'s' if minutes != 1 else ''}.",
-            retry_after=wait,
-        )
+        raise _too_many(wait, "login attempts")
 
     user = user_get_by_email(email)
     valid = check_password(password, user.password if user else _DUMMY_HASH)
     if not user or not valid:
-        ratelimit.hit(per_account, *account_key)
-        ratelimit.hit(per_ip, *ip_key)
+        for limit, key, _ in limits:
+            ratelimit.hit(limit, *key)
         raise Unauthorized("Invalid email or password")
     if user.status != User.Status.ACTIVE:
         raise PermissionDenied(f"Your account is {user.status}. Please contact your administrator.")
 
-    ratelimit.clear(per_account, *account_key)
+    for limit, key, cleared in limits:
+        if cleared:
+            ratelimit.clear(limit, *key)
     User.objects.filter(pk=user.pk).update(last_login=timezone.now())
     user.refresh_from_db(fields=["last_login"])
     token, expires_in = token_issue(user=user, schema_name=schema)

@@ -1,15 +1,26 @@
 """GET /api/health: does each dependency answer? Every check has a short timeout and reports
-only its state (and the exception's class), never a trace or a secret."""
+only its state (and the exception's class), never a trace or a secret.
+
+Anyone gets the overall status (200 ok / 503 degraded: what probes and load balancers read). The
+per-dependency detail tells an attacker what the company runs and what is down, so it goes only to
+an operator: a caller sending HEALTH_DETAIL_TOKEN (`Authorization: Bearer <token>` or
+`X-Health-Token`, compared in constant time), or a caller whose address (apps.core.ratelimit.
+client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is in HEALTH_DETAIL_NETWORKS.
+"""
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
+from apps.core.ratelimit import client_ip
 from apps.core.schemas import ErrorOut, HealthOut
 
 router = Router(tags=["health"])
@@ -66,11 +77,38 @@ def _run(name: str, fn) -> dict:
         return {"status": "down", "error": exc.__class__.__name__}
 
 
+@lru_cache(maxsize=8)
+def _networks(setting: str) -> tuple:
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in setting.split(",") if part.strip())
+
+
+def _offered_token(request) -> str:
+    header = request.headers.get("X-Health-Token", "")
+    if header:
+        return header
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else ""
+
+
+def may_see_detail(request) -> bool:
+    expected = settings.HEALTH_DETAIL_TOKEN
+    offered = _offered_token(request)
+    if expected and offered and hmac.compare_digest(offered.encode(), expected.encode()):
+        return True
+    try:
+        address = ipaddress.ip_address(client_ip(request))
+    except ValueError:
+        return False
+    return any(address in network for network in _networks(settings.HEALTH_DETAIL_NETWORKS))
+
+
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the
 # company cannot be looked up before the checks run).
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
 def health(request):
     checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
     healthy = all(check["status"] == "ok" for check in checks.values())
-    body = {"success": healthy, "status": "ok" if healthy else "degraded", "checks": checks}
+    body = {"success": healthy, "status": "ok" if healthy else "degraded"}
+    if may_see_detail(request):
+        body["checks"] = checks
     return (200 if healthy else 503), body

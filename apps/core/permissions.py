@@ -2,7 +2,8 @@
 `require(user, capability)`; nothing else compares role names.
 
 viewer reads; author creates and edits own posts but cannot publish, and cannot change or delete
-a post once it is published or scheduled; editor manages and publishes all content; admin does everything, including users and company settings.
+a post once it is published or scheduled; editor manages and publishes all content; admin does
+everything, including users and company settings.
 """
 from __future__ import annotations
 

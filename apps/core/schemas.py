@@ -80,11 +80,12 @@ class HealthChecksOut(OutSchema):
 
 
 class HealthOut(OutSchema):
-    """GET /api/health: 200 when every check answered, else 503 with the same body."""
+    """GET /api/health: 200 when every check answered, else 503 with the same body. `checks` only
+    for an operator (HEALTH_DETAIL_TOKEN or an address in HEALTH_DETAIL_NETWORKS)."""
 
     success: bool
     status: Literal["ok", "degraded"]
-    checks: HealthChecksOut
+    checks: HealthChecksOut = omitted(description="Each dependency's check (operators only)")
 
 
 class ErrorOut(Schema):

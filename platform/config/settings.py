@@ -182,9 +182,14 @@ JWT_EXPIRES_IN = env_int("JWT_EXPIRES_IN", 24 * 3600)
 JWT_MAX_LIFETIME = env_int("JWT_MAX_LIFETIME", 7 * 24 * 3600)
 if JWT_EXPIRES_IN > JWT_MAX_LIFETIME:
     refuse_to_start(RefusedSetting(f"JWT_EXPIRES_IN ({JWT_EXPIRES_IN}) is above JWT_MAX_LIFETIME ({JWT_MAX_LIFETIME})"))
+# Failed logins (apps.accounts.services.auth_login): per (company, email, client address) and per
+# client address within LOGIN_FAILURE_WINDOW; per (company, email) from every address together within
+# LOGIN_ACCOUNT_FAILURE_WINDOW, a ceiling on distributed guessing.
 LOGIN_MAX_FAILURES = env_int("LOGIN_MAX_FAILURES", 5)
 LOGIN_MAX_FAILURES_PER_IP = env_int("LOGIN_MAX_FAILURES_PER_IP", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
+LOGIN_MAX_FAILURES_PER_ACCOUNT = env_int("LOGIN_MAX_FAILURES_PER_ACCOUNT", 50)
+LOGIN_ACCOUNT_FAILURE_WINDOW = env_int("LOGIN_ACCOUNT_FAILURE_WINDOW", 3600)
 PASSWORD_HASHERS = [
     "apps.accounts.hashers.Argon2idHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -272,6 +277,10 @@ LOGGING = {
 
 # Seconds each dependency gets to answer GET /api/health.
 HEALTH_CHECK_TIMEOUT = float(env("HEALTH_CHECK_TIMEOUT", "2"))
+# Who sees each dependency's check (anyone else gets the overall status only): callers sending this
+# token (empty: none), and callers from these networks (comma-separated CIDRs).
+HEALTH_DETAIL_TOKEN = env("HEALTH_DETAIL_TOKEN", "")
+HEALTH_DETAIL_NETWORKS = env("HEALTH_DETAIL_NETWORKS", "127.0.0.1/32,::1/128")
 
 SENTRY_DSN = env("SENTRY_DSN", "")
 if SENTRY_DSN:

@@ -157,7 +157,8 @@ def test_same_email_in_two_companies_is_two_users_and_data_stays_apart(make_tena
     from apps.accounts.services import user_update
 
     with schema_context(second.schema_name):
-        user_update(actor=second_user, user=second_user, password="another-password", current_password="password123")
+        user_update(actor=second_user, user=second_user, password="another-password",
+                    current_password="password123")
     assert api_first.post("/api/auth/login", {"email": "same@example.com", "password": "another-password"}).status_code == 401
     assert api_second.post("/api/auth/login", {"email": "same@example.com", "password": "another-password"}).status_code == 200
 

@@ -66,14 +66,48 @@ def test_login_validation_messages(tenant):
     assert response.json()["errors"] == [{"field": "email", "message": "Please enter a valid email address"}]
 
 
-def test_five_failures_throttle_the_account_with_retry_after(tenant, admin):
+def test_five_failures_throttle_the_account_from_that_address_with_retry_after(tenant, admin):
     for _ in range(5):
         assert login(tenant, password="wrong-password", REMOTE_ADDR="10.0.0.1").status_code == 401
-    blocked = login(tenant, REMOTE_ADDR="10.0.0.2")  # right password, other address: still blocked
+    blocked = login(tenant, REMOTE_ADDR="10.0.0.1")  # right password, same address: blocked
     assert blocked.status_code == 429
     assert blocked.json()["error"] == "rate_limited"
     assert "Too many failed login attempts" in blocked.json()["message"]
     assert 0 < int(blocked["Retry-After"]) <= 15 * 60
+    assert login(tenant, REMOTE_ADDR="10.0.0.2").status_code == 200  # the owner elsewhere is not locked out
+
+
+def test_guesses_from_many_addresses_do_not_lock_the_owner_out(tenant, admin):
+    """5 wrong guesses from 5 addresses locked the account for everyone for 15 minutes."""
+    for i in range(5):
+        assert login(tenant, password="wrong-password", REMOTE_ADDR=f"10.3.0.{i}").status_code == 401
+    assert login(tenant, REMOTE_ADDR="10.3.1.1").status_code == 200
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_guesses_forwarded_by_a_trusted_proxy_are_counted_per_client_address(tenant, admin):
+    proxy = {"REMOTE_ADDR": "10.250.0.1"}
+    for _ in range(5):
+        response = login(tenant, password="wrong-password", HTTP_X_FORWARDED_FOR="203.0.113.9", **proxy)
+        assert response.status_code == 401
+    assert login(tenant, HTTP_X_FORWARDED_FOR="203.0.113.9", **proxy).status_code == 429
+    # Not the proxy's address: another client behind the same proxy signs in.
+    assert login(tenant, HTTP_X_FORWARDED_FOR="198.51.100.7", **proxy).status_code == 200
+
+
+@override_settings(LOGIN_MAX_FAILURES_PER_ACCOUNT=12)
+def test_distributed_guessing_hits_the_per_account_ceiling(tenant, admin):
+    for i in range(12):
+        assert login(tenant, password="wrong-password", REMOTE_ADDR=f"10.4.0.{i}").status_code == 401
+    blocked = login(tenant, REMOTE_ADDR="10.4.1.1")
+    assert blocked.status_code == 429
+    assert 15 * 60 < int(blocked["Retry-After"]) <= 3600  # the ceiling's window is an hour
+    # A right password does not reset the ceiling (the guesser would get a fresh allowance).
+    assert login(tenant, REMOTE_ADDR="10.4.1.2").status_code == 429
+
+
+def test_the_ceiling_defaults_to_fifty_an_hour():
+    assert (settings.LOGIN_MAX_FAILURES_PER_ACCOUNT, settings.LOGIN_ACCOUNT_FAILURE_WINDOW) == (50, 3600)
 
 
 def test_failures_throttle_the_client_address_across_accounts(tenant, admin):
@@ -83,6 +117,7 @@ def test_failures_throttle_the_client_address_across_accounts(tenant, admin):
     assert login(tenant, REMOTE_ADDR="10.9.9.8").status_code == 200
 
 
+@override_settings(LOGIN_MAX_FAILURES_PER_ACCOUNT=5)
 def test_throttle_of_one_company_does_not_block_the_same_email_elsewhere(make_tenant):
     first, second = make_tenant(), make_tenant()
     for i in range(5):

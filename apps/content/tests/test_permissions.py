@@ -42,7 +42,8 @@ class World:
         self.own_published = make_post(tenant, title="Own live", author=self.actor, status="published",
                                        categories=[self.category], featured_image=self.media)
         self.own_scheduled = make_post(tenant, title="Own scheduled", author=self.actor, status="draft",
-                                       publish_scheduled=True, scheduled_publish_date=timezone.now() + timedelta(days=2),
+                                       publish_scheduled=True,
+                                       scheduled_publish_date=timezone.now() + timedelta(days=2),
                                        categories=[self.category], featured_image=self.media)
         self.others_draft = make_post(tenant, title="Other's draft", author=self.other, categories=[self.category],
                                       featured_image=self.media)

@@ -59,3 +59,64 @@ def test_database_down(root_api):
     assert status == 503
     assert checks["database"] == "down" and checks["redis"] == "ok"
     assert health(root_api)[0] == 200  # and it recovers without a restart
+
+
+# --- who sees the per-dependency detail ----------------------------------------------------------
+
+OUTSIDE = {"REMOTE_ADDR": "203.0.113.5"}
+SUMMARY_KEYS = {"success", "status"}
+
+
+def test_anonymous_callers_get_only_the_overall_status(root_api, api, db):
+    for client in (root_api, api):  # the root domain and a company's host
+        response = client.get("/api/health", **OUTSIDE)
+        assert response.status_code == 200
+        assert response.json() == {"success": True, "status": "ok"}
+
+
+def test_anonymous_callers_see_a_failure_but_not_which_dependency(root_api, db):
+    with override_settings(REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0"):
+        response = root_api.get("/api/health", **OUTSIDE)
+    assert response.status_code == 503
+    assert response.json() == {"success": False, "status": "degraded"}
+
+
+@override_settings(HEALTH_DETAIL_TOKEN="operator-token-123456")
+def test_the_operator_token_shows_the_detail(root_api, db):
+    for headers in ({"Authorization": "Bearer operator-token-123456"}, {"X-Health-Token": "operator-token-123456"}):
+        response = root_api.get("/api/health", headers=headers, **OUTSIDE)
+        assert set(response.json()["checks"]) == {"database", "redis", "broker", "storage"}, headers
+    for headers in ({"Authorization": "Bearer operator-token-12345"}, {"X-Health-Token": "wrong"},
+                    {"Authorization": "operator-token-123456"}, {}):
+        response = root_api.get("/api/health", headers=headers, **OUTSIDE)
+        assert response.status_code == 200 and set(response.json()) == SUMMARY_KEYS, headers
+
+
+def test_no_token_is_accepted_when_none_is_configured(root_api, db, settings):
+    settings.HEALTH_DETAIL_TOKEN = ""
+    for headers in ({"Authorization": "Bearer "}, {"X-Health-Token": ""}, {"Authorization": "Bearer x"}):
+        assert set(root_api.get("/api/health", headers=headers, **OUTSIDE).json()) == SUMMARY_KEYS
+
+
+def test_trusted_networks_see_the_detail(root_api, db, settings):
+    assert "checks" in root_api.get("/api/health", REMOTE_ADDR="127.0.0.1").json()  # loopback by default
+    assert "checks" in root_api.get("/api/health", REMOTE_ADDR="::1").json()
+    settings.HEALTH_DETAIL_NETWORKS = "10.0.0.0/8, fd00::/8"
+    assert "checks" in root_api.get("/api/health", REMOTE_ADDR="10.42.0.7").json()
+    assert "checks" in root_api.get("/api/health", REMOTE_ADDR="fd00::5").json()
+    assert set(root_api.get("/api/health", REMOTE_ADDR="127.0.0.1").json()) == SUMMARY_KEYS
+    assert set(root_api.get("/api/health", REMOTE_ADDR="11.0.0.1").json()) == SUMMARY_KEYS
+
+
+def test_behind_a_trusted_proxy_the_client_address_decides(root_api, db, settings):
+    """A proxy on loopback forwarding an outside caller must not hand it the detail."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    outside = root_api.get("/api/health", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.5")
+    assert set(outside.json()) == SUMMARY_KEYS
+    inside = root_api.get("/api/health", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="127.0.0.1")
+    assert "checks" in inside.json()
+
+
+def test_the_summary_is_documented(root_api, db):
+    schema = root_api.get("/api/openapi.json").json()["components"]["schemas"]["HealthOut"]
+    assert set(schema["required"]) == SUMMARY_KEYS

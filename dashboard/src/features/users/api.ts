@@ -13,6 +13,8 @@ export type UserUpdateBody = Partial<{
   username: string;
   email: string;
   password: string;
+  /** Needed to change one's own password or email. */
+  currentPassword: string;
   role: Role;
   status: User['status'];
 }>;

@@ -17,6 +17,15 @@ export interface EditUserValues {
   username: string;
   email: string;
   password: string;
+  /** Asked when users change their own password or email (the server requires it). */
+  currentPassword: string;
   role: string;
   status: string;
+}
+
+export const CURRENT_PASSWORD_REQUIRED = 'Current password is required to change your password or email';
+
+/** Changing one's own password or email needs the current password (same rule as the server). */
+export function needsCurrentPassword(own: boolean, values: { email: string; password: string }, savedEmail: string): boolean {
+  return own && (values.password !== '' || values.email.trim().toLowerCase() !== savedEmail.trim().toLowerCase());
 }

@@ -11,7 +11,16 @@ import { capitalize as cap } from '@/lib/format';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
-import { createUserSchema, EDIT_ROLES, ROLES, STATUSES, type CreateUserValues, type EditUserValues } from '../schemas';
+import {
+  createUserSchema,
+  CURRENT_PASSWORD_REQUIRED,
+  EDIT_ROLES,
+  needsCurrentPassword,
+  ROLES,
+  STATUSES,
+  type CreateUserValues,
+  type EditUserValues,
+} from '../schemas';
 
 
 export function UserCreate() {
@@ -86,8 +95,13 @@ export function UserEdit() {
     register,
     handleSubmit,
     reset,
-    formState: { isSubmitting },
-  } = useForm<EditUserValues>({ defaultValues: { username: '', email: '', password: '', role: 'author', status: 'active' } });
+    watch,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<EditUserValues>({
+    defaultValues: { username: '', email: '', password: '', currentPassword: '', role: 'author', status: 'active' },
+  });
+  const askCurrent = needsCurrentPassword(own, { email: watch('email'), password: watch('password') }, data?.email ?? '');
 
   useEffect(() => {
     if (!userId) {
@@ -105,13 +119,27 @@ export function UserEdit() {
 
   useEffect(() => {
     if (data) {
-      reset({ username: data.username, email: data.email, password: '', role: data.role || 'author', status: data.status || 'active' });
+      reset({
+        username: data.username,
+        email: data.email,
+        password: '',
+        currentPassword: '',
+        role: data.role || 'author',
+        status: data.status || 'active',
+      });
     }
   }, [data, reset]);
 
   async function onSubmit(v: EditUserValues) {
     const body: UserUpdateBody = { username: v.username.trim(), email: v.email.trim() };
     if (v.password) body.password = v.password; // blank keeps the current password
+    if (needsCurrentPassword(own, v, data?.email ?? '')) {
+      if (!v.currentPassword) {
+        setError('currentPassword', { message: CURRENT_PASSWORD_REQUIRED }, { shouldFocus: true });
+        return;
+      }
+      body.currentPassword = v.currentPassword;
+    }
     if (isAdmin) {
       body.role = v.role as Role;
       body.status = v.status as UserUpdateBody['status'];
@@ -132,6 +160,8 @@ export function UserEdit() {
       navigate('/dashboard/users');
     } catch (err) {
       toast.error(isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
+      const wrongCurrent = isApiError(err) ? err.errors?.find((e) => e.field === 'currentPassword') : undefined;
+      if (wrongCurrent) setError('currentPassword', { message: wrongCurrent.message }, { shouldFocus: true });
     }
   }
 
@@ -166,6 +196,21 @@ export function UserEdit() {
             {...register('password')}
           />
         </Field>
+        {askCurrent ? (
+          <Field
+            label="Current password"
+            htmlFor="currentPassword"
+            hint="Needed to change your password or email."
+            error={errors.currentPassword?.message}
+          >
+            <PasswordInput
+              id="currentPassword"
+              autoComplete="current-password"
+              aria-invalid={!!errors.currentPassword}
+              {...register('currentPassword')}
+            />
+          </Field>
+        ) : null}
         {isAdmin ? (
           <>
             <Field label="Role" htmlFor="role">

@@ -151,3 +151,94 @@ describe('edit user', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/users'));
   });
 });
+
+describe('own account: current password', () => {
+  const editor = { userId: 'u-2', username: 'bob', role: 'editor' as const };
+  const BOB = { ...USERS[1], status: 'active' };
+
+  function ownAccountApi(reply?: (body: Record<string, unknown>) => Response | undefined) {
+    const sent: Record<string, unknown>[] = [];
+    server.use(
+      http.get('*/api/users/u-2', () => HttpResponse.json({ success: true, user: BOB })),
+      http.put('*/api/users/u-2', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        sent.push(body);
+        return reply?.(body) ?? HttpResponse.json({ success: true, message: 'User updated successfully', user: BOB, token: 't2', expiresIn: 3600 });
+      }),
+    );
+    return sent;
+  }
+
+  it('is asked only when the password or the email changes, and sent with them', async () => {
+    const sent = ownAccountApi();
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-2', { session: signedIn(editor) });
+    expect(await screen.findByDisplayValue('bob')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Password'), 'brand-new-pass');
+    const current = screen.getByLabelText('Current password');
+    expect(current).toHaveAttribute('type', 'password');
+    expect(current).toHaveAttribute('autocomplete', 'current-password');
+    expect(screen.getByText('Needed to change your password or email.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Current password is required to change your password or email')).toBeInTheDocument();
+    expect(sent).toEqual([]);
+
+    await user.type(current, 'old-password-1');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(sent).toEqual([{ username: 'bob', email: 'bob@x.test', password: 'brand-new-pass', currentPassword: 'old-password-1' }]);
+  });
+
+  it('a changed email asks for it too; an unchanged record does not send it', async () => {
+    const sent = ownAccountApi();
+    const user = userEvent.setup();
+    const first = renderApp('/dashboard/users/edit/u-2', { session: signedIn(editor) });
+    const email = await screen.findByDisplayValue('bob@x.test');
+    await user.clear(email);
+    await user.type(email, 'BOB@x.test'); // same address, other case: not a change
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(sent[0]).toEqual({ username: 'bob', email: 'BOB@x.test' });
+    first.unmount();
+
+    renderApp('/dashboard/users/edit/u-2', { session: signedIn(editor) });
+    const again = await screen.findByDisplayValue('bob@x.test');
+    await user.clear(again);
+    await user.type(again, 'robert@x.test');
+    await user.type(screen.getByLabelText('Current password'), 'old-password-1');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ username: 'bob', email: 'robert@x.test', currentPassword: 'old-password-1' });
+  });
+
+  it("shows the server's message on the field when the current password is wrong", async () => {
+    const message = 'Current password is incorrect';
+    ownAccountApi(() =>
+      HttpResponse.json(
+        { success: false, message, error: 'validation_error', errors: [{ field: 'currentPassword', message }] },
+        { status: 400 },
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-2', { session: signedIn(editor) });
+    await user.type(await screen.findByLabelText('Password'), 'brand-new-pass');
+    await user.type(screen.getByLabelText('Current password'), 'not-it');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(message);
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('an admin editing someone else is never asked', async () => {
+    usersApi();
+    server.use(http.get('*/api/users/u-2', () => HttpResponse.json({ success: true, user: BOB })));
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-2', { session: signedIn() });
+    await user.type(await screen.findByLabelText('Password'), 'reset-pass-123');
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+  });
+});
