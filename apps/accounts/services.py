@@ -147,11 +147,8 @@ def _check_current_password(user: User, current_password: str | None) -> None:
 
 
 def _too_many(wait: int, attempts: str = "attempts") -> RateLimited:
-    minutes = max(1, round(wait / 60))
-    return RateLimited(
-        f"Too many failed {attempts}. Please try again in {minutes} minute{'s' if minutes != 1 else ''}.",
-        retry_after=wait,
-    )
+    return RateLimited(f"Too many failed {attempts}. Please try again in {ratelimit.wait_phrase(wait)}.",
+                       retry_after=wait)
 
 
 def _login_limits(*, schema: str, email: str, ip: str) -> list[tuple]:
