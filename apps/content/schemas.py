@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, time, timezone as dt_timezone
+from typing import Annotated
 from urllib.parse import parse_qs, urlparse
 
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from pydantic import StrictBool, field_validator, model_validator
+from pydantic import BeforeValidator, StrictBool, field_validator, model_validator
 
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
@@ -331,35 +332,62 @@ class SearchOut(SuccessOut):
     results: SearchResultsOut
 
 
+# --- input: field types (each rule and its message once; create and update share them) ----------
+def _content(value) -> str:
+    value = text(value, CONTENT_REQUIRED)
+    if is_blank_html(value):
+        raise ValueError(CONTENT_REQUIRED)
+    return value
+
+
+def _category_ids(value) -> list[str]:
+    ids = clean_id_list(value, CATEGORIES_INVALID)
+    if not ids:
+        raise ValueError(CATEGORY_REQUIRED)
+    return ids
+
+
+def _featured(value) -> str:
+    value = clean_media_ref(value, FEATURED_REQUIRED)
+    if not value:
+        raise ValueError(FEATURED_REQUIRED)
+    return value
+
+
+def _trimmed(label: str, maximum: int):
+    return lambda value: clean_max(text(value, f"{label} must be text").strip(), maximum, label)
+
+
+# `X | None` of these (an update, or an optional key): null means "not sent", nothing is checked.
+PostTitle = Annotated[str, BeforeValidator(lambda value: clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title"))]
+PostContent = Annotated[str, BeforeValidator(_content)]
+PostExcerpt = Annotated[str, BeforeValidator(lambda value: clean_required(value, EXCERPT_REQUIRED))]
+CustomSlug = Annotated[str, BeforeValidator(_trimmed("Slug", 255))]
+PostStatusIn = Annotated[str, BeforeValidator(lambda value: clean_status(value))]
+CategoryIds = Annotated[list[str], BeforeValidator(_category_ids)]
+TagIds = Annotated[list[str], BeforeValidator(lambda value: clean_id_list(value, TAGS_INVALID))]
+FeaturedRef = Annotated[MediaRef, BeforeValidator(_featured)]
+SeoTitle = Annotated[str, BeforeValidator(
+    lambda value: clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title"))]
+SeoDescription = Annotated[str, BeforeValidator(lambda value: clean_required(value, SEO_DESCRIPTION_REQUIRED))]
+CanonicalUrl = Annotated[str, BeforeValidator(lambda value: clean_max(clean_url(value), 2000, "Canonical URL"))]
+FocusKeyword = Annotated[str, BeforeValidator(_trimmed("Focus keyword", 500))]
+PublishDate = Annotated[datetime | None, BeforeValidator(clean_publish_date)]
+VideoId = Annotated[str, BeforeValidator(clean_video_id)]
+TermName = Annotated[str, BeforeValidator(lambda value: _clean_name(value))]
+TermSlug = Annotated[str, BeforeValidator(lambda value: _clean_term_slug(value))]
+TermDescription = Annotated[str, BeforeValidator(_trimmed("Description", 2000))]
+
+
 # --- input: posts --------------------------------------------------------------------------------
 class SeoMetadataIn(InSchema):
     """Absent (or null) title/description default to the post's title/excerpt; a title or
     description sent as an empty string is refused with the spec's message."""
 
-    title: str | None = None
-    description: str | None = None
-    canonicalUrl: str = ""
-    focusKeyword: str = ""
-
-    @field_validator("title", mode="before")
-    @classmethod
-    def _title(cls, value):
-        return None if value is None else clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title")
-
-    @field_validator("description", mode="before")
-    @classmethod
-    def _description(cls, value):
-        return None if value is None else clean_required(value, SEO_DESCRIPTION_REQUIRED)
-
-    @field_validator("canonicalUrl", mode="before")
-    @classmethod
-    def _canonical(cls, value):
-        return clean_max(clean_url(value), 2000, "Canonical URL")
-
-    @field_validator("focusKeyword", mode="before")
-    @classmethod
-    def _keyword(cls, value):
-        return clean_max(text(value, "Focus keyword must be text").strip(), 500, "Focus keyword")
+    title: SeoTitle | None = None
+    description: SeoDescription | None = None
+    canonicalUrl: CanonicalUrl = ""
+    focusKeyword: FocusKeyword = ""
 
 
 class _SocialFields(InSchema):
@@ -391,82 +419,23 @@ class _SocialFields(InSchema):
 
 class PostCreateIn(_SocialFields):
     # Field order is the order of the spec's checks: the first failing one is the message.
-    postTitle: str = ""
-    postContent: str = ""
-    postExcerpt: str = ""
-    customSlug: str = ""
-    postStatus: str = "draft"
-    categories: list[str] = []
-    tags: list[str] = []
-    featuredMediaId: MediaRef = ""
+    postTitle: PostTitle = ""
+    postContent: PostContent = ""
+    postExcerpt: PostExcerpt = ""
+    customSlug: CustomSlug = ""
+    postStatus: PostStatusIn = "draft"
+    categories: CategoryIds = []
+    tags: TagIds = []
+    featuredMediaId: FeaturedRef = ""
     seoMetadata: SeoMetadataIn | None = None
     allowIndexing: StrictBool = True  # JSON true/false only (0.0 or "no" were read as false)
-    scheduledPublishDate: datetime | None = None
-    videoId: str = ""
-
-    @field_validator("postTitle", mode="before")
-    @classmethod
-    def _title(cls, value):
-        return clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title")
-
-    @field_validator("postContent", mode="before")
-    @classmethod
-    def _content(cls, value):
-        value = text(value, CONTENT_REQUIRED)
-        if is_blank_html(value):
-            raise ValueError(CONTENT_REQUIRED)
-        return value
-
-    @field_validator("postExcerpt", mode="before")
-    @classmethod
-    def _excerpt(cls, value):
-        return clean_required(value, EXCERPT_REQUIRED)
-
-    @field_validator("customSlug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return clean_max(text(value, "Slug must be text").strip(), 255, "Slug")
-
-    @field_validator("postStatus", mode="before")
-    @classmethod
-    def _status(cls, value):
-        return clean_status(value)
-
-    @field_validator("categories", mode="before")
-    @classmethod
-    def _categories(cls, value):
-        ids = clean_id_list(value, CATEGORIES_INVALID)
-        if not ids:
-            raise ValueError(CATEGORY_REQUIRED)
-        return ids
-
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value):
-        return clean_id_list(value, TAGS_INVALID)
-
-    @field_validator("featuredMediaId", mode="before")
-    @classmethod
-    def _featured(cls, value):
-        value = clean_media_ref(value, FEATURED_REQUIRED)
-        if not value:
-            raise ValueError(FEATURED_REQUIRED)
-        return value
+    scheduledPublishDate: PublishDate = None
+    videoId: VideoId = ""
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
     def _indexing(cls, value):
         return True if value is None else value
-
-    @field_validator("scheduledPublishDate", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return clean_publish_date(value)
-
-    @field_validator("videoId", mode="before")
-    @classmethod
-    def _video(cls, value):
-        return clean_video_id(value)
 
     @model_validator(mode="after")
     def _seo_defaults(self):
@@ -506,109 +475,24 @@ class PostUpdateIn(_SocialFields):
     description cannot be emptied; categories cannot become empty; the featured image can be
     replaced, not removed."""
 
-    title: str | None = None
-    content: str | None = None
-    excerpt: str | None = None
-    customSlug: str | None = None
-    status: str | None = None
-    categories: list[str] | None = None
-    tags: list[str] | None = None
-    featuredImage: MediaRef | None = None
+    title: PostTitle | None = None
+    content: PostContent | None = None
+    excerpt: PostExcerpt | None = None
+    customSlug: CustomSlug | None = None
+    status: PostStatusIn | None = None
+    categories: CategoryIds | None = None
+    tags: TagIds | None = None
+    featuredImage: FeaturedRef | None = None
     # (+) The post's updatedAt when the editor opened it: a save made from an older copy gets 409.
     baseUpdatedAt: datetime | None = None
-    featuredMediaId: MediaRef | None = None  # (+) the create payload's name, accepted too
-    metaTitle: str | None = None
-    metaDescription: str | None = None
-    canonicalUrl: str | None = None
-    focusKeyword: str | None = None
+    featuredMediaId: FeaturedRef | None = None  # (+) the create payload's name, accepted too
+    metaTitle: SeoTitle | None = None
+    metaDescription: SeoDescription | None = None
+    canonicalUrl: CanonicalUrl | None = None
+    focusKeyword: FocusKeyword | None = None
     allowIndexing: StrictBool | None = None
-    scheduledPublishDate: datetime | None = None
-    videoId: str | None = None
-
-    @field_validator("title", mode="before")
-    @classmethod
-    def _title(cls, value):
-        return None if value is None else clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title")
-
-    @field_validator("content", mode="before")
-    @classmethod
-    def _content(cls, value):
-        if value is None:
-            return None
-        value = text(value, CONTENT_REQUIRED)
-        if is_blank_html(value):
-            raise ValueError(CONTENT_REQUIRED)
-        return value
-
-    @field_validator("excerpt", mode="before")
-    @classmethod
-    def _excerpt(cls, value):
-        return None if value is None else clean_required(value, EXCERPT_REQUIRED)
-
-    @field_validator("customSlug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return None if value is None else clean_max(text(value, "Slug must be text").strip(), 255, "Slug")
-
-    @field_validator("status", mode="before")
-    @classmethod
-    def _status(cls, value):
-        return None if value is None else clean_status(value)
-
-    @field_validator("categories", mode="before")
-    @classmethod
-    def _categories(cls, value):
-        if value is None:
-            return None
-        ids = clean_id_list(value, CATEGORIES_INVALID)
-        if not ids:
-            raise ValueError(CATEGORY_REQUIRED)
-        return ids
-
-    @field_validator("tags", mode="before")
-    @classmethod
-    def _tags(cls, value):
-        return None if value is None else clean_id_list(value, TAGS_INVALID)
-
-    @field_validator("featuredImage", "featuredMediaId", mode="before")
-    @classmethod
-    def _featured(cls, value):
-        if value is None:
-            return None
-        value = clean_media_ref(value, FEATURED_REQUIRED)
-        if not value:
-            raise ValueError(FEATURED_REQUIRED)
-        return value
-
-    @field_validator("metaTitle", mode="before")
-    @classmethod
-    def _meta_title(cls, value):
-        return None if value is None else clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title")
-
-    @field_validator("metaDescription", mode="before")
-    @classmethod
-    def _meta_description(cls, value):
-        return None if value is None else clean_required(value, SEO_DESCRIPTION_REQUIRED)
-
-    @field_validator("canonicalUrl", mode="before")
-    @classmethod
-    def _canonical(cls, value):
-        return None if value is None else clean_max(clean_url(value), 2000, "Canonical URL")
-
-    @field_validator("focusKeyword", mode="before")
-    @classmethod
-    def _keyword(cls, value):
-        return _optional_text(value, "Focus keyword", 500)
-
-    @field_validator("scheduledPublishDate", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return clean_publish_date(value)
-
-    @field_validator("videoId", mode="before")
-    @classmethod
-    def _video(cls, value):
-        return None if value is None else clean_video_id(value)
+    scheduledPublishDate: PublishDate = None
+    videoId: VideoId | None = None
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for
@@ -660,77 +544,27 @@ def _clean_term_slug(value) -> str:
 
 
 class CategoryIn(InSchema):
-    name: str = ""
-    slug: str = ""
-    description: str = ""
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return _clean_name(value)
-
-    @field_validator("slug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return _clean_term_slug(value)
-
-    @field_validator("description", mode="before")
-    @classmethod
-    def _description(cls, value):
-        return clean_max(text(value, "Description must be text").strip(), 2000, "Description")
+    name: TermName = ""
+    slug: TermSlug = ""
+    description: TermDescription = ""
 
 
 class CategoryUpdateIn(InSchema):
     """As add; a key left out keeps its value."""
 
-    name: str | None = None
-    slug: str | None = None
-    description: str | None = None
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return None if value is None else _clean_name(value)
-
-    @field_validator("slug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return None if value is None else _clean_term_slug(value)
-
-    @field_validator("description", mode="before")
-    @classmethod
-    def _description(cls, value):
-        return _optional_text(value, "Description", 2000)
+    name: TermName | None = None
+    slug: TermSlug | None = None
+    description: TermDescription | None = None
 
 
 class TagIn(InSchema):
-    name: str = ""
-    slug: str = ""
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return _clean_name(value)
-
-    @field_validator("slug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return _clean_term_slug(value)
+    name: TermName = ""
+    slug: TermSlug = ""
 
 
 class TagUpdateIn(InSchema):
-    name: str | None = None
-    slug: str | None = None
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return None if value is None else _clean_name(value)
-
-    @field_validator("slug", mode="before")
-    @classmethod
-    def _slug(cls, value):
-        return None if value is None else _clean_term_slug(value)
+    name: TermName | None = None
+    slug: TermSlug | None = None
 
 
 # --- revisions -----------------------------------------------------------------------------------

@@ -188,14 +188,14 @@ class JsonObjectParser(Parser):
         return data
 
     def parse_querydict(self, data, list_fields, request: HttpRequest):
-        refuse_repeated(data, list_fields)
+        refuse_repeated(data.lists(), list_fields)
         return super().parse_querydict(data, list_fields, request)
 
 
-def refuse_repeated(data, list_fields=()) -> None:
-    """Query and form values: a name given twice is refused unless it is a list (Django would
-    silently keep the last one)."""
-    for key, values in data.lists():
+def refuse_repeated(lists, list_fields=()) -> None:
+    """Query and form values (`lists`: (name, values) pairs): a name given twice is refused
+    unless it is a list (Django would silently keep the last one)."""
+    for key, values in lists:
         if len(values) > 1 and key not in list_fields:
             raise ValidationFailed(f"{_label(key)} must be given once", field=key)
 

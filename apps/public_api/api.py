@@ -34,7 +34,7 @@ _PAGE_QUERY = {"parameters": query_parameters(public.PageQuery)}
 
 
 def _posts(request, term: tuple[str, str] | None = None):
-    wanted = public.parse_list(request.GET, term=term)
+    wanted = public.parse_list(dict(request.GET.lists()), term=term)
     public.check_may_read(wanted, request.auth)
     return cached_json(request, lambda version: public.list_reply(wanted, schema=connection.schema_name,
                                                                   version=version))

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import parse_qsl
 
 import redis
 from django.db import DatabaseError, connection
-from django.http import QueryDict
 from ninja.errors import ValidationError
 
 from apps.core import redis_conn
@@ -38,16 +39,22 @@ _MAX_QUERY = 2048
 MAX_SEARCH = 200  # longer searches are left to Django (each search term compiles a statement)
 
 
+@lru_cache(maxsize=2048)
 def listing(path: str, query_string: str) -> public.ListQuery | None:
-    """The posts list this request asks for, when this layer can answer it; else None."""
+    """The posts list this request asks for, when this layer can answer it; else None. Kept per
+    worker by path and query (a website sends the same few again and again; the answer depends
+    on nothing else, and a ListQuery never changes)."""
     path = path.rstrip("/")
     term = public.term_of(path) if path != public.LIST_PATH else None
     if path != public.LIST_PATH and term is None:
         return None
     if len(query_string) > _MAX_QUERY or not query_string.isascii() or not path.isascii():
         return None
+    params: dict[str, list[str]] = {}
+    for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
+        params.setdefault(name, []).append(value)
     try:
-        wanted = public.parse_list(QueryDict(query_string), term=term)
+        wanted = public.parse_list(params, term=term)
     except (ApplicationError, ValidationError):  # Django answers the 400
         return None
     if wanted.search is not None and len(wanted.search) > MAX_SEARCH:

@@ -19,6 +19,7 @@ posts lists without entering Django. Each rule of a public request is one functi
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -101,23 +102,35 @@ class ListQuery:
         return self._shape.total_kept
 
 
-def parse_list(params, *, term: tuple[str, str] | None = None) -> ListQuery:
-    """The posts list a query asks for (`params`: a QueryDict), or the 400 both paths answer
-    (ValidationFailed, or ninja's ValidationError for values that are not numbers)."""
-    refuse_repeated(params)
-    if any("\x00" in value for values in params.lists() for value in values[1]):
+_PLAIN_NUMBER = re.compile(r"[0-9]{1,7}")
+
+
+def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = None) -> ListQuery:
+    """The posts list a query asks for (`params`: each name's values, as `request.GET.lists()`
+    gives them), or the 400 both paths answer (ValidationFailed, or ninja's ValidationError for
+    values that are not numbers, exactly as ninja answers for its own query parameters)."""
+    refuse_repeated(params.items())
+    if any("\x00" in name or any("\x00" in value for value in values) for name, values in params.items()):
         raise ValidationFailed(NUL_MESSAGE)
     schema = PostsQuery if term is None else PageQuery
-    try:
-        query = schema.model_validate({name: params[name] for name in schema.model_fields if name in params})
-    except pydantic.ValidationError as exc:  # answered as ninja answers its own query parameters
-        raise ValidationError([{**error, "loc": ("query", *error["loc"])}
-                               for error in exc.errors(include_url=False, include_input=False)]) from None
-    page = page_params(query.page, query.limit, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
-    status = (query.status or PUBLIC_STATUS).strip().lower()
+    values = {name: params[name][-1] for name in schema.model_fields if name in params}
+    page, limit = values.get("page"), values.get("limit")
+    if (page is None or _PLAIN_NUMBER.fullmatch(page)) and (limit is None or _PLAIN_NUMBER.fullmatch(limit)):
+        # What pydantic reads these as, without it (a site's every list request is one of these).
+        page, limit = (None if page is None else int(page)), (None if limit is None else int(limit))
+        status, search = values.get("status"), values.get("search")
+    else:
+        try:
+            query = schema.model_validate(values)
+        except pydantic.ValidationError as exc:
+            raise ValidationError([{**error, "loc": ("query", *error["loc"])}
+                                   for error in exc.errors(include_url=False, include_input=False)]) from None
+        page, limit, status, search = query.page, query.limit, query.status, getattr(query, "search", None)
+    page = page_params(page, limit, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
+    status = (status or PUBLIC_STATUS).strip().lower()
     if status not in STATUS_FILTERS:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
-    search = (getattr(query, "search", None) or "").strip() or None
+    search = (search or "").strip() or None
     return ListQuery(page=page, status=status, search=search, term=term)
 
 
