@@ -31,9 +31,15 @@ KEY_NOTE = (
 
 # --- services ------------------------------------------------------------------------------------
 @transaction.atomic
-def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str) -> Client:
+def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str,
+                       time_zone: str | None = None) -> Client:
+    """`time_zone` (a name checked by tenants.schemas.clean_time_zone) is kept when None."""
     client.name, client.contact_name, client.contact_email = name, contact_name, contact_email
-    client.save(update_fields=["name", "contact_name", "contact_email"])
+    fields = ["name", "contact_name", "contact_email"]
+    if time_zone is not None:
+        client.time_zone = time_zone
+        fields.append("time_zone")
+    client.save(update_fields=fields)
     return client
 
 
@@ -89,6 +95,7 @@ def client_info_out(client: Client, *, user) -> dict:
             "subscriptionStatus": subscription_status(client),
             "trialEndsAt": client.trial_ends_at,
             "createdAt": client.created_at,
+            "timeZone": client.time_zone,
         },
         "apiInfo": {
             "baseUrl": base_url,
@@ -127,7 +134,7 @@ def get_client_info(request):
 def update_client_info(request, payload: ClientInfoIn):
     require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
-                                contact_email=payload.contactEmail)
+                                contact_email=payload.contactEmail, time_zone=payload.timeZone)
     return ClientInfoOut(message="Client information updated successfully",
                          data=client_info_out(client, user=request.auth))
 

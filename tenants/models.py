@@ -32,6 +32,8 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+    # IANA zone name (tenants.schemas.clean_time_zone): the company's days (analytics) are its own.
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     # Schemas are provisioned from the template (tenants.provisioning), never by migrating.
     auto_create_schema = False

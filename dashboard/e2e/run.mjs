@@ -72,7 +72,10 @@ async function main() {
       await page.getByLabel('Password', { exact: true }).fill(admin.password);
       await shot('03-register-step2');
       await page.getByRole('button', { name: 'Create Account' }).click();
-      await page.waitForURL(`${tenant}/login`, { timeout: 60_000 });
+      await page.waitForURL(`${tenant}/login?created=1`, { timeout: 60_000 });
+      // The sign-in page says the company was created, by its name.
+      await page.getByRole('status').filter({ hasText: 'E2E Test Company was created.' }).waitFor();
+      await page.getByText('E2E Test Company', { exact: true }).waitFor();
     });
 
     await run.step('sign in on the company subdomain', async () => {
@@ -252,17 +255,21 @@ async function main() {
 
     await run.step('phone width: header search moves below the title', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.getByRole('link', { name: 'Posts' }).first().click();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
       await page.getByRole('heading', { name: 'Posts' }).waitFor();
       await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
     run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
     console.log('Flow: roles, taxonomy, media, AI generator, settings');
     await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
 
     run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${tenant}/dashboard`);
     console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
     const facts = await page.evaluate(async (s) => {
       const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
