@@ -84,6 +84,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     // Thumbnails: every tile shows an image (the rendition once the worker made it).
     await page.waitForFunction(() => [...document.querySelectorAll('.media-tile img')].filter((i) => i.complete && i.naturalWidth > 0).length >= 12, null, { timeout: 30_000 });
     await shot('35c-media-after-upload');
+    await page.getByRole('button', { name: 'Upload New' }).click(); // closes the upload panel
   });
 
   await run.step('media library: upload an image and see its details', async () => {
