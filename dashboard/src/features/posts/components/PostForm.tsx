@@ -328,6 +328,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                 onRefresh={() => categories.refetch()}
                 onCreate={async (input) => (await createCategory(input).unwrap()).category}
                 error={errors.categories?.message}
+                suggestions={preselectNames?.categories}
               />
             )}
           />
@@ -345,6 +346,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                 onRefresh={() => tags.refetch()}
                 onCreate={async ({ name, slug }) => (await createTag({ name, slug }).unwrap()).tag}
                 error={errors.tags?.message}
+                suggestions={preselectNames?.tags}
               />
             )}
           />

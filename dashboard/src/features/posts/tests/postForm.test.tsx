@@ -367,6 +367,30 @@ describe('AI prefill', () => {
   });
 });
 
+describe('AI suggestions', () => {
+  it('offers suggested terms that do not exist yet, one click to create and select', async () => {
+    let created: unknown;
+    server.use(
+      ...baseHandlers,
+      http.post('*/api/tags/add', async ({ request }) => {
+        created = await request.json();
+        return HttpResponse.json({ success: true, message: 'Tag created successfully', tag: { id: 't9', name: 'Road Trips', slug: 'road-trips' } }, { status: 201 });
+      }),
+    );
+    sessionStorage.setItem(
+      AI_DRAFT_KEY,
+      JSON.stringify({ postTitle: 'AI Title', postContent: '<p>AI body</p>', tags: ['django', 'Road Trips'], categories: ['guides'] }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/posts/new', { session: signedIn() });
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'django' })).toBeChecked());
+    // An existing one is selected, not offered.
+    expect(screen.queryByRole('button', { name: 'Create and select tag django' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Create and select tag Road Trips' }));
+    await waitFor(() => expect(created).toEqual({ name: 'Road Trips', slug: 'road-trips' }));
+  });
+});
+
 describe('edit post', () => {
   it('loads by id, requires only the title, sends the partial payload', async () => {
     let sent: unknown;
