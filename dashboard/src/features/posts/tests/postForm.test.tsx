@@ -184,6 +184,8 @@ describe('content editor', () => {
     await user.click(await screen.findByRole('button', { name: 'Insert image from media library' }));
     await user.click(await screen.findByRole('button', { name: 'broken.png' }));
     expect(await screen.findByText('No valid image link available')).toBeInTheDocument();
+    // The picker stays open with the message, so another image can be chosen.
+    expect(screen.getByRole('dialog', { name: 'Insert Image' })).toBeInTheDocument();
   });
 });
 
