@@ -35,12 +35,13 @@ KEY_NOTE = (
 @transaction.atomic
 def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str,
                        website_url: str | None = None, post_url_template: str | None = None,
-                       feeds_enabled: bool | None = None) -> Client:
-    """The optional fields left as None keep their value."""
+                       feeds_enabled: bool | None = None, time_zone: str | None = None) -> Client:
+    """The optional fields left as None keep their value (`time_zone` is a name checked by
+    tenants.schemas.clean_time_zone)."""
     client.name, client.contact_name, client.contact_email = name, contact_name, contact_email
     fields = ["name", "contact_name", "contact_email"]
     for field, value in (("website_url", website_url), ("post_url_template", post_url_template),
-                         ("feeds_enabled", feeds_enabled)):
+                         ("feeds_enabled", feeds_enabled), ("time_zone", time_zone)):
         if value is not None:
             setattr(client, field, value)
             fields.append(field)
@@ -104,6 +105,7 @@ def client_info_out(client: Client, *, user) -> dict:
             "websiteUrl": client.website_url,
             "postUrlTemplate": client.post_url_template,
             "feedsEnabled": client.feeds_enabled,
+            "timeZone": client.time_zone,
         },
         "apiInfo": {
             "baseUrl": base_url,
@@ -145,7 +147,8 @@ def update_client_info(request, payload: ClientInfoIn):
     require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
                                 contact_email=payload.contactEmail, website_url=payload.websiteUrl,
-                                post_url_template=payload.postUrlTemplate, feeds_enabled=payload.feedsEnabled)
+                                post_url_template=payload.postUrlTemplate, feeds_enabled=payload.feedsEnabled,
+                                time_zone=payload.timeZone)
     return ClientInfoOut(message="Client information updated successfully",
                          data=client_info_out(client, user=request.auth))
 

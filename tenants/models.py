@@ -39,6 +39,8 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+    # IANA zone name (tenants.schemas.clean_time_zone): the company's days (analytics) are its own.
+    time_zone = models.CharField(max_length=64, default="UTC")
     # The company's website: feed and sitemap links point there (apps.feeds).
     website_url = models.URLField(max_length=500, blank=True, default="")
     post_url_template = models.CharField(max_length=500, blank=True, default="")  # e.g. https://acme.com/blog/{slug}

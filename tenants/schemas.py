@@ -16,6 +16,20 @@ def clean_company_name(value) -> str:
                             too_long="Company name must be at most 200 characters")
 
 
+TIME_ZONE_INVALID = "Time zone must be an IANA time zone name, such as Europe/Paris or UTC"
+
+
+def clean_time_zone(value) -> str | None:
+    """An IANA zone name of the system's zone database (zoneinfo), as given; None when absent."""
+    import zoneinfo
+
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.strip() not in zoneinfo.available_timezones():
+        raise ValueError(TIME_ZONE_INVALID)
+    return value.strip()
+
+
 def clean_contact_name(value) -> str:
     return clean_min_length(value, 2, "Contact name is required", maximum=200,
                             too_long="Contact name must be at most 200 characters")
@@ -87,11 +101,17 @@ class ClientInfoIn(InSchema):
     name: str = ""
     contactName: str = ""
     contactEmail: str = ""
+    timeZone: str | None = None  # (+) kept when absent
 
     @field_validator("name", mode="before")
     @classmethod
     def _name(cls, value):
         return clean_company_name(value)
+
+    @field_validator("timeZone", mode="before")
+    @classmethod
+    def _time_zone(cls, value):
+        return clean_time_zone(value)
 
     @field_validator("contactName", mode="before")
     @classmethod
@@ -149,6 +169,7 @@ class CompanyOut(OutSchema):
     websiteUrl: str  # (+)
     postUrlTemplate: str  # (+)
     feedsEnabled: bool  # (+)
+    timeZone: str  # (+) IANA name; the company's days in analytics
 
 
 class ApiAuthenticationOut(OutSchema):

@@ -6,7 +6,8 @@ task folds events that are not rolled up yet into the daily tables below, which 
 uses; only events still waiting for the rollup are read raw (a partial index finds them).
 
 No IP address or user agent is stored: `visitor_hash` is an HMAC of (IP, user agent) under a
-secret that changes every day (apps/analytics/privacy.py). Days are UTC dates.
+secret that changes every day (apps/analytics/privacy.py). Days are the company's calendar dates
+(its `time_zone`) when the event was stored.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, DailyVisitor, PageView
-from apps.analytics.services import utc_today
+from apps.analytics.services import company_today
 from apps.content.models import Category, Post, Tag
 from apps.media.models import Media
 
@@ -34,8 +34,10 @@ def _bucket(day: date, group_by: str) -> date:
 
 
 def page_views(*, days: int, group_by: str = "day", today: date | None = None) -> dict:
-    """The last `days` days, today included (UTC)."""
-    today = today or utc_today()
+    """The last `days` days, today included: the company's calendar days (its time zone, as
+    every event's day). `totalViews` counts page views of any page; `topContent` and
+    `viewedPosts` only those of posts; the timeline adds up to `totalViews`."""
+    today = today or company_today()
     start = today - timedelta(days=days - 1)
     pending = PageView.objects.filter(rolled_up=False, day__gte=start, day__lte=today)
 

@@ -10,6 +10,8 @@ from collections import Counter
 from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 import redis
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -31,6 +33,25 @@ def utc_today() -> date:
     return timezone.now().astimezone(dt_timezone.utc).date()
 
 
+def company_zone() -> ZoneInfo:
+    """The time zone of the company whose schema the connection is on (UTC when unknown): an
+    event's day, and "today" in the statistics, are the company's calendar days."""
+    tenant = getattr(connection, "tenant", None)
+    name = getattr(tenant, "time_zone", None)
+    if name is None and connection.schema_name:
+        from tenants.models import Client
+
+        name = Client.objects.filter(schema_name=connection.schema_name).values_list("time_zone", flat=True).first()
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def company_today(now: datetime | None = None) -> date:
+    return (now or timezone.now()).astimezone(company_zone()).date()
+
+
 def pageview_event(*, page_url: str, referrer: str, post_slug: str, user_agent: str, ip: str, now: datetime,
                    schema: str | None = None) -> dict[str, str]:
     """The stored form of one page view (no IP, no user agent) of `schema` (default: the
@@ -47,12 +68,13 @@ def pageview_event(*, page_url: str, referrer: str, post_slug: str, user_agent: 
     }
 
 
-def _row(event_id: str, fields: dict[str, str]) -> PageView:
+def _row(event_id: str, fields: dict[str, str], zone: ZoneInfo | None = None) -> PageView:
     occurred_at = datetime.fromisoformat(fields["t"])
+    zone = zone or company_zone()
     return PageView(
         event_id=event_id,
         occurred_at=occurred_at,
-        day=occurred_at.astimezone(dt_timezone.utc).date(),
+        day=occurred_at.astimezone(zone).date(),
         page_url=fields.get("u", "")[:PAGE_URL_MAX],
         post_slug=fields.get("p", "")[:SLUG_MAX],
         source=fields.get("r", "") or "direct",
@@ -73,7 +95,7 @@ def pageview_track(*, page_url: str, referrer: str = "", post_slug: str = "", us
         except redis.RedisError as exc:
             redis_conn.failed(exc, "page views are written straight to PostgreSQL")
     try:
-        _row(f"d:{uuid.uuid4().hex}", fields).save(force_insert=True)
+        _row(f"d:{uuid.uuid4().hex}", fields, company_zone()).save(force_insert=True)
         return True
     except DatabaseError:
         logger.exception("page view lost: neither Redis nor PostgreSQL accepted it")
@@ -87,6 +109,7 @@ def pageview_flush(*, batch_size: int | None = None, max_batches: int | None = N
     batch_size = batch_size or settings.ANALYTICS_FLUSH_BATCH
     max_batches = max_batches or settings.ANALYTICS_FLUSH_MAX_BATCHES
     handled = 0
+    zone = company_zone()
     for _ in range(max_batches):
         entries = buffer.read(schema, batch_size)
         if not entries:
@@ -94,7 +117,7 @@ def pageview_flush(*, batch_size: int | None = None, max_batches: int | None = N
         rows = []
         for entry_id, fields in entries:
             try:
-                rows.append(_row(f"r:{entry_id}", fields))
+                rows.append(_row(f"r:{entry_id}", fields, zone))
             except (KeyError, ValueError):
                 logger.warning("dropping malformed analytics event %s in %s", entry_id, schema)
         PageView.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)

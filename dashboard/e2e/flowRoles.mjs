@@ -65,6 +65,28 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await page.getByRole('cell', { name: usedTag, exact: true }).first().waitFor();
   });
 
+  await run.step('media library: a set of files uploads at once, each with its own progress', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
+    await page.getByRole('heading', { name: 'Media Library' }).waitFor();
+    await page.getByRole('button', { name: 'Upload New' }).click();
+    const files = [];
+    for (let i = 0; i < 12; i += 1) {
+      const buffer = await page.screenshot({ clip: { x: 20 * i, y: 10 * i, width: 120 + i, height: 90 + i } });
+      files.push({ name: `set-${i}-${sub}.png`, mimeType: 'image/png', buffer });
+    }
+    await page.locator('input[type=file]').setInputFiles(files);
+    await page.getByRole('progressbar', { name: `Upload progress of set-0-${sub}.png` }).waitFor();
+    const bars = await page.getByRole('list', { name: 'Uploads' }).getByRole('progressbar').count();
+    expect(bars === 12, `one progress bar per file (${bars})`);
+    await shot('35b-media-multi-upload');
+    await toast(page, '12 of 12 files uploaded');
+    await page.getByText('Page 1 of 2').waitFor();
+    // Thumbnails: every tile shows an image (the rendition once the worker made it).
+    await page.waitForFunction(() => [...document.querySelectorAll('.media-tile img')].filter((i) => i.complete && i.naturalWidth > 0).length >= 12, null, { timeout: 30_000 });
+    await shot('35c-media-after-upload');
+    await page.getByRole('button', { name: 'Upload New' }).click(); // closes the upload panel
+  });
+
   await run.step('media library: upload an image and see its details', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();
     await page.getByRole('heading', { name: 'Media Library' }).waitFor();
@@ -102,7 +124,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await page.getByRole('tab', { name: 'SEO' }).click();
     expect((await page.getByLabel('SEO Title').inputValue()).length > 0, 'the SEO title is prefilled');
     await shot('37-ai-prefilled-post');
-    await page.getByRole('button', { name: 'Publish Post' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.waitForURL(`${tenant}/dashboard/posts`);
     await page.getByRole('link', { name: postTitle, exact: true }).waitFor();
   });
@@ -179,11 +201,11 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await author.getByRole('tab', { name: 'SEO' }).click();
     await author.getByLabel('SEO Description').fill('Author post description');
     await author.getByLabel('Status').selectOption('published');
-    await author.getByRole('button', { name: 'Publish Post' }).click();
+    await author.getByRole('button', { name: 'Publish', exact: true }).click();
     await toast(author, 'Authors cannot publish posts');
     await author.screenshot({ path: shot.path('42-author-refused') });
     await author.getByLabel('Status').selectOption('draft');
-    await author.getByRole('button', { name: 'Publish Post' }).click();
+    await author.getByRole('button', { name: 'Save draft', exact: true }).click();
     await author.waitForURL(`${tenant}/dashboard/posts?status=draft`);
     await author.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
   });
@@ -197,7 +219,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await editor.getByRole('menuitem', { name: 'Edit' }).click();
     await editor.getByRole('heading', { name: `Edit Post: Author draft ${sub}` }).waitFor();
     await editor.getByLabel('Status').selectOption('published');
-    await editor.getByRole('button', { name: 'Update Post' }).click();
+    await editor.getByRole('button', { name: 'Publish', exact: true }).click();
     await editor.waitForURL(`${tenant}/dashboard/posts`);
     await editor.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
     await editor.screenshot({ path: shot.path('43-editor-published') });
@@ -215,7 +237,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
       ['48-phone-users', 'Users', 'Manage user accounts and permissions'],
       ['49-phone-settings', 'Settings', 'Company Information'],
     ]) {
-      await page.getByRole('button', { name: 'Expand sidebar' }).click();
+      await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
       await page.getByText(check).first().waitFor();
       await page.waitForTimeout(300);

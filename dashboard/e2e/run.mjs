@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { rolesFlow } from './flowRoles.mjs';
+import { screensFlow } from './flowScreens.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
 
 const T = 20_000;
@@ -71,7 +72,10 @@ async function main() {
       await page.getByLabel('Password', { exact: true }).fill(admin.password);
       await shot('03-register-step2');
       await page.getByRole('button', { name: 'Create Account' }).click();
-      await page.waitForURL(`${tenant}/login`, { timeout: 60_000 });
+      await page.waitForURL(`${tenant}/login?created=1`, { timeout: 60_000 });
+      // The sign-in page says the company was created, by its name.
+      await page.getByRole('status').filter({ hasText: 'E2E Test Company was created.' }).waitFor();
+      await page.getByText('E2E Test Company', { exact: true }).waitFor();
     });
 
     await run.step('sign in on the company subdomain', async () => {
@@ -165,7 +169,8 @@ async function main() {
     });
 
     await run.step('publish it and see it in the list', async () => {
-      await page.getByRole('button', { name: 'Publish Post' }).click();
+      // The save button says what it will do: the status is Published.
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await page.waitForURL(`${tenant}/dashboard/posts`);
       await page.getByRole('link', { name: title, exact: true }).waitFor();
       await page.getByText(category).first().waitFor();
@@ -197,7 +202,7 @@ async function main() {
       await page.locator('.ck-editor__editable').waitFor();
       await page.getByLabel('Title').fill(edited);
       await shot('16-edit');
-      await page.getByRole('button', { name: 'Update Post' }).click();
+      await page.getByRole('button', { name: 'Update', exact: true }).click();
       await page.waitForURL(`${tenant}/dashboard/posts`);
       await page.getByRole('link', { name: edited, exact: true }).waitFor();
     });
@@ -220,17 +225,67 @@ async function main() {
       await shot('19-dashboard-after');
     });
 
+    await run.step('post form: the save bar is in sight, an invalid tab is marked and its field gets focus', async () => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${tenant}/dashboard/posts/new`);
+      await page.locator('.ck-editor__editable').waitFor();
+      const save = page.getByRole('button', { name: 'Save draft', exact: true });
+      const box = await save.boundingBox();
+      expect(box && box.y + box.height <= 800, `Save draft in sight at 1280x800 (${JSON.stringify(box)})`);
+      await page.getByLabel('Status').selectOption('published');
+      await page.getByRole('button', { name: 'Publish', exact: true }).waitFor();
+      await page.getByLabel('Publish Date').fill('2099-01-31');
+      await page.getByRole('button', { name: 'Schedule', exact: true }).waitFor();
+      await page.getByLabel('Publish Date').fill('');
+      await page.getByLabel('Title').fill('Only a title');
+      await page.getByRole('tab', { name: 'SEO' }).click();
+      await page.getByLabel('Canonical URL').fill('not a url');
+      await page.getByRole('tab', { name: 'Content' }).click();
+      await page.getByLabel('Excerpt').fill('An excerpt');
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      // Content is the first field to correct: its editor gets focus; the SEO tab is marked.
+      await page.waitForTimeout(300);
+      const focused = await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent);
+      expect(focused === 'Content', `the first invalid field has focus (got ${focused})`);
+      const seoTab = page.getByRole('tab', { name: 'SEO' });
+      expect(!!(await seoTab.getAttribute('aria-describedby')), 'the SEO tab says it has a field to correct');
+      await shot('16b-post-form-invalid');
+      await page.setViewportSize({ width: 1366, height: 900 });
+    });
+
     await run.step('phone width: header search moves below the title', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.getByRole('link', { name: 'Posts' }).first().click();
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
       await page.getByRole('heading', { name: 'Posts' }).waitFor();
       await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
     run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
     console.log('Flow: roles, taxonomy, media, AI generator, settings');
     await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+
+    run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${tenant}/dashboard`);
+    console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
+    const facts = await page.evaluate(async (s) => {
+      const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+      const get = async (u) => (await fetch(u, { headers: auth })).json();
+      const posts = (await get('/api/posts?status=all&limit=50')).posts;
+      const post = posts.find((p) => p.status === 'published') ?? posts[0];
+      const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
+      const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
+      const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
+      return {
+        sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
+        category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
+        username: user.username, userId: user.id,
+      };
+    }, sub);
+    await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
 
     run.reset();
     console.log('Flow: not found');

@@ -143,3 +143,41 @@ def test_each_company_sees_and_changes_only_itself(api, tenant, other_tenant):
 def test_anonymous_is_401(anon):
     assert anon.get("/api/client/info").status_code == 401
     assert anon.post("/api/client/api-key/rotate").status_code == 401
+
+
+def test_time_zone_defaults_to_utc_and_admins_change_it(api, tenant):
+    assert api.get("/api/client/info").json()["data"]["company"]["timeZone"] == "UTC"
+    response = api.put("/api/client/info", {"name": tenant.name, "contactName": "Jane Roe",
+                                            "contactEmail": "jane@acme.example", "timeZone": "Pacific/Auckland"})
+    assert response.status_code == 200, response.json()
+    assert response.json()["data"]["company"]["timeZone"] == "Pacific/Auckland"
+    assert Client.objects.get(pk=tenant.pk).time_zone == "Pacific/Auckland"
+    # Clients that do not send it (the original payload) keep it.
+    kept = api.put("/api/client/info", {"name": tenant.name, "contactName": "Jane Roe",
+                                        "contactEmail": "jane@acme.example"})
+    assert kept.status_code == 200 and kept.json()["data"]["company"]["timeZone"] == "Pacific/Auckland"
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "utc+2", "", "Europe/../etc/passwd", 5])
+def test_time_zone_must_be_an_iana_name(api, tenant, zone):
+    response = api.put("/api/client/info", {"name": tenant.name, "contactName": "Jane Roe",
+                                            "contactEmail": "jane@acme.example", "timeZone": zone})
+    assert response.status_code == 400, response.json()
+    body = response.json()
+    assert body["success"] is False and body["error"] == "validation_error"
+    assert body["message"] == "Time zone must be an IANA time zone name, such as Europe/Paris or UTC"
+    assert Client.objects.get(pk=tenant.pk).time_zone == "UTC"
+
+
+def test_time_zone_of_one_company_is_not_changed_from_another(api, tenant, other_tenant):
+    other_admin = tenant_admin(other_tenant)
+    response = Api(other_tenant, user=other_admin).put(
+        "/api/client/info", {"name": "Other Co", "contactName": "Jane Roe", "contactEmail": "j@o.example",
+                             "timeZone": "Asia/Tokyo"})
+    assert response.status_code == 200
+    assert Client.objects.get(pk=tenant.pk).time_zone == "UTC"
+    assert api.get("/api/client/info").json()["data"]["company"]["timeZone"] == "UTC"
+    # A token of company A does not work on company B's host.
+    token = api.headers["Authorization"]
+    assert Api(other_tenant, headers={"Authorization": token}).put(
+        "/api/client/info", {"timeZone": "Asia/Tokyo"}).status_code == 401

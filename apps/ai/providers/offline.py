@@ -136,18 +136,34 @@ def _first_sentence(text: str) -> str:
     return ""
 
 
+def _without_dangling(words: list[str]) -> list[str]:
+    """Words without trailing function words ("... Road Trip Through the" ends on "Trip")."""
+    out = list(words)
+    while len(out) > 1 and out[-1].lower().strip(" .,!?;:-\"'") in (STOPWORDS | _SMALL_WORDS):
+        out.pop()
+    return out
+
+
 def topic_of(text: str) -> str:
-    """The subject of a brief: its first sentence without a 'write a post about' lead-in,
-    at most 8 words, title-cased."""
+    """The subject of a brief: its first sentence without a 'write a post about' lead-in, at
+    most 8 words and 60 characters, cut on a word boundary and never ending on a function word,
+    title-cased."""
     sentence = _first_sentence(plain_text(text))
     sentence = _LEAD_IN.sub("", sentence, count=1).strip() or sentence
+    # A clause after a comma or a dash is not part of the subject ("..., notes 123").
+    sentence = re.split(r"\s*(?:[,;:(]|\s[-\u2013\u2014]\s)\s*", sentence, maxsplit=1)[0] or sentence
     words = [w for w in re.split(r"\s+", sentence.strip(" .,!?;:\"'()[]")) if w]
     if len(words) > 8:
-        words = words[:8]
+        # Cut where a phrase starts ("... trip | through the national parks"), not inside one.
+        head = words[:8]
+        joints = [i for i in range(3, 8) if head[i].lower() in (STOPWORDS | _SMALL_WORDS)]
+        words = head[: joints[-1]] if joints else head
+    words = _without_dangling(words)
     topic = " ".join(words).strip(" .,!?;:-\"'")
     if not _WORD.search(topic):
         return "This Topic"
-    return clip_words(_title_case(topic), 60)
+    clipped = clip_words(_title_case(topic), 60)
+    return " ".join(_without_dangling(clipped.split()))
 
 
 def keywords_of(*texts: str, limit: int = 10) -> list[str]:
@@ -291,16 +307,18 @@ class OfflineProvider:
             for k in keywords[:5]
         )
         main = escape(keywords[0])
+        # Headings name the subject once, briefly; the others are about the reader's next step.
+        short = escape(_title_case(OfflineProvider._focus(topic, keywords)))
         return (
             f"<h2>Introduction</h2>"
             f"<p>{escape(INTROS[tone].format(topic=topic))} {escape(AUDIENCE_ANGLES[audience])}</p>"
-            f"<h2>Why {t} Matters</h2>"
+            f"<h2>Why {short} Matters</h2>"
             f"<p>For {audience_noun}, {t} is more than a passing trend. Understanding it helps you make "
             f"better decisions, save time and avoid costly detours. The sooner the basics are in place, "
             f"the sooner the results follow.</p>"
             f"<h2>Key Ideas to Understand</h2>"
             f"<ul>{key_items}</ul>"
-            f"<h2>Putting {t} Into Practice</h2>"
+            f"<h2>Putting It Into Practice</h2>"
             f"<ol><li>Start small: pick one clear goal related to {main}.</li>"
             f"<li>Set aside regular time and measure what changes.</li>"
             f"<li>Review the results, keep what works and adjust the rest.</li></ol>"

@@ -114,3 +114,29 @@ def test_seo_keywords_come_from_the_post():
 def test_fit_length_always_lands_in_range(length):
     text = fit_length("word " * length, 50, 60)
     assert 50 <= len(text) <= 60
+
+
+@pytest.mark.parametrize(("brief", "topic"), [
+    ("Write a blog post about planning a family road trip through the national parks of Utah",
+     "Planning a Family Road Trip"),
+    ("How to keep a team blog alive, notes 123", "How to Keep a Team Blog Alive"),
+    ("The history of jazz in New Orleans and its influence on the world", "The History of Jazz in New Orleans"),
+])
+def test_the_title_ends_on_a_word_and_never_on_a_function_word(brief, topic):
+    from apps.ai.providers.offline import STOPWORDS, topic_of
+
+    assert topic_of(brief) == topic
+    draft = OfflineProvider().generate_blog(BlogRequest(input_content=brief, tone="friendly", audience="general"))
+    last = draft["title"].rstrip("?").split()[-1].lower()
+    assert last not in STOPWORDS and last not in {"the", "a", "an", "of", "through", "and"}
+
+
+def test_headings_vary_and_name_the_subject_at_most_once():
+    import re
+
+    brief = "Write a blog post about planning a family road trip through the national parks of Utah"
+    draft = OfflineProvider().generate_blog(BlogRequest(input_content=brief, tone="professional", audience="general"))
+    headings = re.findall(r"<h2>(.*?)</h2>", draft["content"])
+    assert len(headings) == len(set(headings)) >= 5
+    topic = "Planning a Family Road Trip"
+    assert sum(topic in h for h in headings) <= 1

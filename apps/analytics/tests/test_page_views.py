@@ -167,3 +167,42 @@ def test_query_count_does_not_grow_with_posts_or_days(api, tenant, django_assert
     seed(40)
     with django_assert_max_num_queries(18):
         assert api.get("/api/analytics/page-views").status_code == 200
+
+
+def test_days_are_the_company_s_days_and_today_is_on_the_chart(api, tenant, settings, dead_redis_url):
+    """A company at UTC+14: at 12:00 UTC it is already tomorrow there. A view made now is on the
+    chart's last day, which is the company's today, and the chart, the total and the top posts
+    agree (the total counts any page, the top list posts only)."""
+    Client = type(tenant)
+    Client.objects.filter(pk=tenant.pk).update(time_zone="Pacific/Kiritimati")
+    post = make_post(tenant, "Alpha", slug="alpha")
+    now = datetime(2026, 3, 10, 12, 0, tzinfo=dt_timezone.utc)
+    with schema_context(tenant.schema_name):
+        settings.REDIS_URL = dead_redis_url  # straight to PostgreSQL, read raw (not rolled up)
+        view(V1, now, "alpha")
+        view(V2, now, "")  # a page that is not a post
+        redis_conn.reset()
+        from apps.analytics.selectors import page_views
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("django.utils.timezone.now", lambda: now)
+            data = page_views(days=7)
+    connection.set_schema_to_public()
+    assert data["timeline"][-1] == {"date": "2026-03-11", "views": 2, "uniqueVisitors": 2}
+    assert sum(point["views"] for point in data["timeline"]) == data["summary"]["totalViews"] == 2
+    assert data["topContent"]["posts"] == [{"title": "Alpha", "slug": post.slug, "views": 1}]
+    assert data["summary"]["viewedPosts"] == 1
+
+
+def test_a_utc_company_s_today_is_the_utc_date(api, tenant, settings, dead_redis_url):
+    make_post(tenant, "Alpha", slug="alpha")
+    now = datetime(2026, 3, 10, 23, 30, tzinfo=dt_timezone.utc)
+    with schema_context(tenant.schema_name):
+        settings.REDIS_URL = dead_redis_url
+        view(V1, now, "alpha")
+        redis_conn.reset()
+        from apps.analytics.selectors import page_views
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("django.utils.timezone.now", lambda: now)
+            data = page_views(days=7)
+    connection.set_schema_to_public()
+    assert data["timeline"][-1] == {"date": "2026-03-10", "views": 1, "uniqueVisitors": 1}

@@ -19,24 +19,43 @@ interface Props {
  * The rich-text form control: CKEditor (lazy) with an Editor/Preview toggle and a Visual/HTML
  * source toggle. Every mode edits or shows the same value.
  */
+/** An absolute http(s) link to the image, or '' when the media has none usable. */
+export function usableImageLink(link: string): string {
+  if (!link) return '';
+  try {
+    const url = new URL(link, window.location.href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : '';
+  } catch {
+    return '';
+  }
+}
+
 export function RichTextEditor({ value, onChange, invalid, label = 'Content' }: Props) {
   const [mode, setMode] = useState<'editor' | 'preview'>('editor');
   const [source, setSource] = useState<'visual' | 'html'>('visual');
   const [picking, setPicking] = useState(false);
   const editorRef = useRef<EditorHandle | null>(null);
 
-  function insertImage(media: Parameters<typeof mediaUrl>[0]) {
-    const src = mediaUrl(media);
+  /** Insert the chosen image; false (the picker stays open) with the spec's message when it cannot be. */
+  function insertImage(media: Parameters<typeof mediaUrl>[0]): boolean {
+    const src = usableImageLink(mediaUrl(media));
     if (!src) {
       toast.error('No valid image link available');
-      return;
+      return false;
     }
     const alt = media?.altText || media?.fileName || '';
-    if (source === 'visual' && editorRef.current) {
-      editorRef.current.execute('insertImage', { source: [{ src, alt }] });
-      editorRef.current.editing.view.focus();
-    } else {
-      onChange(`${value}<p><img src="${src}" alt="${alt.replace(/"/g, '&quot;')}"></p>`);
+    try {
+      if (source === 'visual' && editorRef.current) {
+        editorRef.current.execute('insertImage', { source: [{ src, alt }] });
+        editorRef.current.editing.view.focus();
+      } else {
+        onChange(`${value}<p><img src="${src}" alt="${alt.replace(/"/g, '&quot;')}"></p>`);
+      }
+      return true;
+    } catch (err) {
+      console.warn('Image insert failed', err);
+      toast.error('No valid image link available');
+      return false;
     }
   }
 

@@ -1,11 +1,54 @@
-import { useState } from 'react';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { ChevronLeft, ChevronRight, ImageIcon, Search } from 'lucide-react';
 import { EmptyState, ErrorState, LoadingState } from '../ui';
 import { useDebouncedValue } from '@/lib/useDebounce';
 import { useGetMediaQuery } from '@/lib/mediaApi';
-import { mediaThumbnail, type Media } from '@/lib/types';
+import { mediaUrl, type Media } from '@/lib/types';
 
 export const MEDIA_PAGE_SIZE = 12;
+/** While a tile has no thumbnail rendition yet, the list is asked again this often. */
+export const RENDITION_POLL_MS = 2000;
+export const RENDITION_POLL_LIMIT_MS = 60_000;
+
+/** The smallest image of a media item that exists: thumbnail, small, then the original; a
+ * placeholder while none has loaded, never a blank tile. */
+function MediaThumb({ media }: { media: Media }) {
+  const sources = [media.renditions?.thumbnail, media.renditions?.small, mediaUrl(media)].filter(Boolean) as string[];
+  const [index, setIndex] = useState(0);
+  const [loaded, setLoaded] = useState(false);
+  const key = sources.join('|');
+  const [seen, setSeen] = useState(key);
+  if (seen !== key) {
+    // A rendition appeared: start again from the smallest.
+    setSeen(key);
+    setIndex(0);
+    setLoaded(false);
+  }
+  const src = sources[index];
+  return (
+    <>
+      {!loaded ? (
+        <span className="media-placeholder" aria-hidden="true">
+          <ImageIcon size={28} />
+        </span>
+      ) : null}
+      {src ? (
+        <img
+          key={src}
+          src={src}
+          alt={media.altText || media.fileName}
+          loading="lazy"
+          style={loaded ? undefined : { opacity: 0 }}
+          onLoad={() => setLoaded(true)}
+          onError={() => {
+            setLoaded(false);
+            setIndex((i) => i + 1);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
 
 interface Props {
   selectedId?: string | null;
@@ -17,11 +60,20 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const term = useDebouncedValue(search.trim(), 300);
-  const { data, isLoading, isError, refetch, isFetching } = useGetMediaQuery({
-    page,
-    limit: MEDIA_PAGE_SIZE,
-    search: term || undefined,
-  });
+  const [waiting, setWaiting] = useState(false);
+  const { data, isLoading, isError, refetch, isFetching } = useGetMediaQuery(
+    { page, limit: MEDIA_PAGE_SIZE, search: term || undefined },
+    // New uploads get their thumbnail from a worker a moment later: look again until they have it.
+    { pollingInterval: waiting ? RENDITION_POLL_MS : 0 },
+  );
+  const missingSince = useRef<number | null>(null);
+  const missing = !!data?.media.some((m) => m.fileType?.startsWith('image/') && !m.renditions?.thumbnail);
+  useEffect(() => {
+    if (!missing) missingSince.current = null;
+    else missingSince.current ??= Date.now();
+    // Give up after a while (a rendition that failed is not coming): the tile keeps its fallback.
+    setWaiting(missing && Date.now() - (missingSince.current ?? 0) < RENDITION_POLL_LIMIT_MS);
+  }, [missing, data]);
 
   return (
     <div className="stack">
@@ -57,7 +109,7 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
                 title={m.fileName}
                 onClick={() => onSelect(m)}
               >
-                {mediaThumbnail(m) ? <img src={mediaThumbnail(m)} alt={m.altText || m.fileName} loading="lazy" /> : null}
+                <MediaThumb media={m} />
                 <span className="media-name">{m.fileName}</span>
               </button>
             ))}

@@ -8,7 +8,8 @@ interface Props {
   open: boolean;
   title?: string;
   onClose: () => void;
-  onSelect: (media: Media) => void;
+  /** Returns false when the choice could not be used (it has said why): the picker stays open. */
+  onSelect: (media: Media) => boolean | void;
 }
 
 /** The media library as a picker: choose an existing image or upload a new one. */
@@ -26,8 +27,7 @@ export function MediaPickerDialog({ open, title = 'Media Library', onClose, onSe
         {showUpload ? <UploadPanel onUploaded={() => setShowUpload(false)} /> : null}
         <MediaGrid
           onSelect={(m) => {
-            onSelect(m);
-            onClose();
+            if (onSelect(m) !== false) onClose();
           }}
         />
       </div>

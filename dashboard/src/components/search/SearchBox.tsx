@@ -132,7 +132,7 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
   // A new list of results starts with nothing highlighted.
   useEffect(() => setActive(-1), [rows]);
   useEffect(() => {
-    if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' });
+    if (active >= 0) document.getElementById(optionId(active))?.scrollIntoView?.({ block: 'nearest' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active]);
 

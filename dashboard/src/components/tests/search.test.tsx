@@ -98,7 +98,7 @@ describe('search box', () => {
     const { input, router } = await openDashboard();
     await user.type(input, 'guides');
     await user.click(await screen.findByRole('option', { name: /Guides/ }));
-    expect(router.state.location.pathname).toBe('/dashboard/categories/edit/c2');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/categories/edit/c2'));
   });
 
   it('shows the empty texts', async () => {
@@ -158,6 +158,6 @@ describe('search box', () => {
     expect(screen.getByLabelText('Post Status')).toBeInTheDocument();
     await user.type(input, 'django');
     await user.click(await screen.findByRole('option', { name: /Getting started with Django/ }));
-    expect(router.state.location.pathname).toBe('/dashboard/posts/edit/p9');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/posts/edit/p9'));
   });
 });

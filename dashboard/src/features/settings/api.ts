@@ -12,6 +12,8 @@ export interface ClientInfo {
     subscriptionStatus?: string;
     trialEndsAt?: string | null;
     createdAt: string;
+    /** IANA zone; the company's days in analytics (default UTC). */
+    timeZone?: string;
   };
   apiInfo: {
     baseUrl: string;
@@ -29,6 +31,13 @@ export const settingsApi = api.injectEndpoints({
       transformResponse: (r: { data?: ClientInfo }) => r.data ?? null,
       providesTags: ['Client'],
     }),
+    updateClientInfo: build.mutation<
+      { message?: string; data: ClientInfo },
+      { name: string; contactName: string; contactEmail: string; timeZone?: string }
+    >({
+      query: (body) => ({ url: 'client/info', method: 'PUT', body }),
+      invalidatesTags: ['Client', 'Analytics'],
+    }),
     rotateApiKey: build.mutation<{ message?: string; data: { apiKey: string } }, void>({
       query: () => ({ url: 'client/api-key/rotate', method: 'POST' }),
       invalidatesTags: ['Client'],
@@ -39,4 +48,5 @@ export const settingsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetClientInfoQuery, useRotateApiKeyMutation, useDeleteCompanyMutation } = settingsApi;
+export const { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, useDeleteCompanyMutation } =
+  settingsApi;

@@ -34,8 +34,16 @@ describe('host config', () => {
   });
 
   it('prefers the configuration injected by the server', () => {
-    const win = { __CMS__: { rootDomain: 'example.com', tenant: 'acme', tenantFound: false }, location: { hostname: 'x' } };
-    expect(readConfig(win as unknown as Window)).toEqual({ rootDomain: 'example.com', tenant: 'acme', tenantFound: false });
+    const win = {
+      __CMS__: { rootDomain: 'example.com', tenant: 'acme', tenantFound: false, companyName: 'Acme Inc' },
+      location: { hostname: 'x' },
+    };
+    expect(readConfig(win as unknown as Window)).toEqual({
+      rootDomain: 'example.com',
+      tenant: 'acme',
+      tenantFound: false,
+      companyName: 'Acme Inc',
+    });
   });
 
   it('builds the tenant sign-in URL with the current protocol and port', () => {

@@ -9,7 +9,7 @@ import { server } from '@/test/server';
 describe('tenant sign-in', () => {
   it('names the company, and says it was just created when coming from sign-up', async () => {
     renderApp('/login?created=1', { config: { ...TENANT, companyName: 'Acme Inc' } });
-    expect(await screen.findByRole('status')).toHaveTextContent('Acme Inc was created.');
+    expect(await screen.findByText(/Acme Inc was created\./)).toBeInTheDocument();
     expect(screen.getByText('Acme Inc', { selector: 'strong' })).toBeInTheDocument();
   });
 

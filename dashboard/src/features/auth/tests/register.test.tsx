@@ -126,6 +126,6 @@ describe('registration, step 2', () => {
     const user = userEvent.setup();
     const { router } = renderApp('/register', { config: ROOT });
     await user.click(await screen.findByRole('link', { name: 'Back to Login' }));
-    expect(router.state.location.pathname).toBe('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
   });
 });

@@ -6,9 +6,13 @@ interface Point {
   uniqueVisitors?: number;
 }
 
-function shortDate(value: string) {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+/** A calendar day of the company ("2026-03-11"), shown as it is: parsing it as an instant would
+ * move it to the day before for anyone west of UTC. */
+export function shortDate(value: string) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return value;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return d.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 }
 
 export default function PageViewsChart({ data }: { data: Point[] }) {

@@ -100,7 +100,7 @@ export function DashboardHome() {
           sub={`${formatNumber(overview?.totalTags)} ${overview?.totalTags === 1 ? 'tag' : 'tags'}`}
         />
         {pv ? (
-          <StatCard icon={<Eye size={20} />} label="Page Views" value={formatNumber(pv.summary?.totalViews)} sub="Last 30 days" />
+          <StatCard icon={<Eye size={20} />} label="Page Views" value={formatNumber(pv.summary?.totalViews)} sub="All pages, last 30 days" />
         ) : (
           <StatCard icon={<Users size={20} />} label="Users" value={formatNumber(overview?.totalUsers)} sub="Team members" />
         )}
@@ -161,11 +161,16 @@ export function DashboardHome() {
         <section className="card">
           <div className="card-header">
             <h2 className="card-title">{pv ? 'Top Content' : 'Top Categories'}</h2>
+            {pv ? <span className="small muted">Views of posts, last 30 days</span> : null}
           </div>
           <div className="card-body" style={{ paddingTop: 4, paddingBottom: 4 }}>
             {pv ? (
               topPosts.length === 0 ? (
-                <p className="muted">No page views recorded yet.</p>
+                <p className="muted">
+                  {(pv.summary?.totalViews ?? 0) > 0
+                    ? 'No post has been viewed yet: the views so far were of other pages.'
+                    : 'No page views recorded yet.'}
+                </p>
               ) : (
                 topPosts.map((p) => (
                   <div className="list-row" key={p.slug} style={{ display: 'block' }}>
@@ -205,7 +210,7 @@ export function DashboardHome() {
             ) : pv ? (
               <div className="grid-2" style={{ gridTemplateColumns: 'repeat(2, 1fr)' }}>
                 <div>
-                  <div className="small muted">Total views</div>
+                  <div className="small muted">Total views (all pages)</div>
                   <div className="stat-value">{formatNumber(pv.summary?.totalViews)}</div>
                 </div>
                 <div>
@@ -232,7 +237,7 @@ export function DashboardHome() {
         <section className="card">
           <div className="card-header">
             <h2 className="card-title">Page Views</h2>
-            <span className="small muted">Last 30 days</span>
+            <span className="small muted">All pages per day, last 30 days up to today</span>
           </div>
           <div className="card-body">
             <Suspense fallback={<LoadingState label="Loading chart..." />}>

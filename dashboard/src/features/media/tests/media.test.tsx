@@ -97,7 +97,7 @@ describe('media library', () => {
     renderApp('/dashboard/media', { session: signedIn() });
     await user.click(await screen.findByRole('button', { name: 'Upload New' }));
     fireEvent.drop(screen.getByRole('button', { name: 'Upload image' }), { dataTransfer: { files: [png('dropped.png')] } });
-    const bar = await screen.findByRole('progressbar', { name: 'Upload progress' });
+    const bar = await screen.findByRole('progressbar', { name: 'Upload progress of dropped.png' });
     expect(bar).toHaveAttribute('aria-valuenow', '10');
     await waitFor(() => expect(Number(bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(30));
     // While the server has not answered, progress stops at 90.
@@ -114,6 +114,35 @@ describe('media library', () => {
     // jsdom's File does not survive the trip into Node's FormData (the e2e run sends a real
     // file); here only its presence is checked.
     expect(form!.has('file')).toBe(true);
+  });
+
+  it('uploads a dropped set of files, each with its own progress and outcome', async () => {
+    mediaApi(0);
+    const names: string[] = [];
+    server.use(
+      http.post('*/api/media/upload', async ({ request }) => {
+        const name = String((await request.formData()).get('fileName'));
+        names.push(name);
+        await new Promise((r) => setTimeout(r, 50));
+        if (name === 'b.png') return HttpResponse.json({ success: false, message: 'Storage is full', error: 'server_error' }, { status: 400 });
+        return HttpResponse.json({ success: true, message: 'File uploaded successfully', media: item(60 + names.length) }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/media', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Upload New' }));
+    fireEvent.drop(screen.getByRole('button', { name: 'Upload image' }), {
+      dataTransfer: { files: [png('a.png'), png('b.png'), png('c.png'), new File(['x'], 'notes.txt', { type: 'text/plain' })] },
+    });
+    for (const name of ['a.png', 'b.png', 'c.png']) {
+      expect(await screen.findByRole('progressbar', { name: `Upload progress of ${name}` })).toBeInTheDocument();
+    }
+    expect(screen.queryByRole('progressbar', { name: /notes\.txt/ })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Upload progress of c.png' })).toHaveAttribute('aria-valuenow', '100'));
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Upload progress of a.png' })).toHaveAttribute('aria-valuenow', '100'));
+    expect(within(screen.getByRole('list', { name: 'Uploads' })).getByText('Storage is full')).toBeInTheDocument();
+    expect(await screen.findByText('2 of 3 files uploaded')).toBeInTheDocument();
+    expect(names.sort()).toEqual(['a.png', 'b.png', 'c.png']);
   });
 
   it('details dialog: name, type, size, uploader, URL, open, download; delete refusal message', async () => {

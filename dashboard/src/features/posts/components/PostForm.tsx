@@ -138,15 +138,16 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
     requestAnimationFrame(() => {
       const form = formRef.current;
       if (!form) return;
-      const invalid = form.querySelector<HTMLElement>('[aria-invalid="true"]');
-      const message = form.querySelector<HTMLElement>('.field-error');
-      const target =
-        invalid ??
-        message?.closest('.field')?.querySelector<HTMLElement>('input, textarea, select, button, [contenteditable="true"]') ??
-        null;
+      // In document order: an invalid control, or the message under a field that has none.
+      const first = form.querySelector<HTMLElement>('[aria-invalid="true"], .field-error');
+      const field = first?.classList.contains('field-error') ? first.closest('.field') : null;
+      const target = field
+        ? field.querySelector<HTMLElement>('[contenteditable="true"], input:not([type=hidden]), textarea, select') ??
+          field.querySelector<HTMLElement>('button')
+        : first;
       if (!target) return;
       target.focus();
-      target.scrollIntoView({ block: 'center' });
+      target.scrollIntoView?.({ block: 'center' });
     });
   }
 
@@ -327,6 +328,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                 onRefresh={() => categories.refetch()}
                 onCreate={async (input) => (await createCategory(input).unwrap()).category}
                 error={errors.categories?.message}
+                suggestions={preselectNames?.categories}
               />
             )}
           />
@@ -344,6 +346,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                 onRefresh={() => tags.refetch()}
                 onCreate={async ({ name, slug }) => (await createTag({ name, slug }).unwrap()).tag}
                 error={errors.tags?.message}
+                suggestions={preselectNames?.tags}
               />
             )}
           />

@@ -22,14 +22,32 @@ interface Props {
   onRefresh: () => void;
   onCreate: (input: { name: string; slug: string; description?: string }) => Promise<Term>;
   error?: string;
+  /** Names suggested for the post (AI drafts); those that do not exist yet are offered one click
+   * away ("+ Name" creates and selects it). */
+  suggestions?: string[];
 }
 
 export const MOST_USED_COUNT = 5;
 
 /** Checkbox multi-select with All / Most Used tabs, refresh, and an Add New dialog. */
-export function TermMultiSelect({ kind, label, terms, loading, value, onChange, onRefresh, onCreate, error }: Props) {
+export function TermMultiSelect({ kind, label, terms, loading, value, onChange, onRefresh, onCreate, error, suggestions }: Props) {
   const [tab, setTab] = useState<'all' | 'most'>('all');
   const [adding, setAdding] = useState(false);
+  const [creating, setCreating] = useState<string | null>(null);
+  const known = (n: string) => terms.some((t) => t.name.toLowerCase() === n.toLowerCase() || t.slug === slugify(n));
+  const offered = loading ? [] : [...new Set(suggestions ?? [])].filter((n) => n.trim() && !known(n));
+
+  async function createSuggested(name: string) {
+    setCreating(name);
+    try {
+      const created = await onCreate({ name, slug: slugify(name) });
+      onChange(value.includes(created.id) ? value : [...value, created.id]);
+    } catch (err) {
+      toast.error(errorMessage(err, `Failed to create ${kind}`));
+    } finally {
+      setCreating(null);
+    }
+  }
   const shown =
     tab === 'all'
       ? terms
@@ -79,6 +97,24 @@ export function TermMultiSelect({ kind, label, terms, loading, value, onChange, 
           ))
         )}
       </div>
+      {offered.length ? (
+        <div className="row wrap" style={{ gap: 6 }} role="group" aria-label={`Suggested ${label.toLowerCase()}`}>
+          <span className="small muted">Suggested:</span>
+          {offered.map((name) => (
+            <button
+              key={name}
+              type="button"
+              className="btn btn-secondary btn-sm"
+              aria-label={`Create and select ${kind} ${name}`}
+              disabled={creating !== null}
+              onClick={() => void createSuggested(name)}
+            >
+              {creating === name ? <Spinner small label="Creating" /> : <Plus size={12} aria-hidden="true" />}
+              {name}
+            </button>
+          ))}
+        </div>
+      ) : null}
       {error ? (
         <span className="field-error" role="alert">
           {error}

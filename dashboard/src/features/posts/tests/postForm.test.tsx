@@ -18,7 +18,9 @@ async function openCreate() {
   return app;
 }
 
-const submit = (user: User) => user.click(screen.getByRole('button', { name: 'Publish Post' }));
+/** The save button, whose label follows the chosen status (Save draft, Publish, Schedule, Update). */
+const SAVE = /^(Save draft|Publish|Schedule|Update|Save)$/;
+const submit = (user: User) => user.click(screen.getByRole('button', { name: SAVE }));
 
 describe('create post validation', () => {
   it('shows every required-field message of the spec', async () => {
@@ -182,6 +184,8 @@ describe('content editor', () => {
     await user.click(await screen.findByRole('button', { name: 'Insert image from media library' }));
     await user.click(await screen.findByRole('button', { name: 'broken.png' }));
     expect(await screen.findByText('No valid image link available')).toBeInTheDocument();
+    // The picker stays open with the message, so another image can be chosen.
+    expect(screen.getByRole('dialog', { name: 'Insert Image' })).toBeInTheDocument();
   });
 });
 
@@ -365,6 +369,30 @@ describe('AI prefill', () => {
   });
 });
 
+describe('AI suggestions', () => {
+  it('offers suggested terms that do not exist yet, one click to create and select', async () => {
+    let created: unknown;
+    server.use(
+      ...baseHandlers,
+      http.post('*/api/tags/add', async ({ request }) => {
+        created = await request.json();
+        return HttpResponse.json({ success: true, message: 'Tag created successfully', tag: { id: 't9', name: 'Road Trips', slug: 'road-trips' } }, { status: 201 });
+      }),
+    );
+    sessionStorage.setItem(
+      AI_DRAFT_KEY,
+      JSON.stringify({ postTitle: 'AI Title', postContent: '<p>AI body</p>', tags: ['django', 'Road Trips'], categories: ['guides'] }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/posts/new', { session: signedIn() });
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'django' })).toBeChecked());
+    // An existing one is selected, not offered.
+    expect(screen.queryByRole('button', { name: 'Create and select tag django' })).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Create and select tag Road Trips' }));
+    await waitFor(() => expect(created).toEqual({ name: 'Road Trips', slug: 'road-trips' }));
+  });
+});
+
 describe('edit post', () => {
   it('loads by id, requires only the title, sends the partial payload', async () => {
     let sent: unknown;
@@ -383,12 +411,12 @@ describe('edit post', () => {
     const { router } = renderApp('/dashboard/posts/edit/p1', { session: signedIn() });
     expect(await screen.findByRole('heading', { name: 'Edit Post: Post number 1' })).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Title'));
-    await user.click(screen.getByRole('button', { name: 'Update Post' }));
+    await user.click(screen.getByRole('button', { name: SAVE }));
     expect(await screen.findByText('Title is required')).toBeInTheDocument();
     expect(screen.queryByText('Featured image is required')).not.toBeInTheDocument();
     expect(screen.queryByText('At least one category is required')).not.toBeInTheDocument();
     await user.type(screen.getByLabelText('Title'), 'Renamed');
-    await user.click(screen.getByRole('button', { name: 'Update Post' }));
+    await user.click(screen.getByRole('button', { name: SAVE }));
     expect(await screen.findByText('Post updated successfully')).toBeInTheDocument();
     expect(sent).toEqual({
       title: 'Renamed',
@@ -421,7 +449,7 @@ describe('edit post', () => {
     expect(date).toHaveValue('2024-05-02');
     await user.clear(date);
     await user.type(date, '2030-01-31');
-    await user.click(screen.getByRole('button', { name: 'Update Post' }));
+    await user.click(screen.getByRole('button', { name: SAVE }));
     await screen.findByText('Post updated successfully');
     expect(sent.scheduledPublishDate).toBe(new Date(2030, 0, 31).toISOString());
   });
@@ -441,7 +469,7 @@ describe('edit post', () => {
     );
     const user = userEvent.setup();
     renderApp('/dashboard/posts/edit/p1', { session: signedIn() });
-    await user.click(await screen.findByRole('button', { name: 'Update Post' }));
+    await user.click(await screen.findByRole('button', { name: SAVE }));
     expect(await screen.findByText(shown)).toBeInTheDocument();
   });
 

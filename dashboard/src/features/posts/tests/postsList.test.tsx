@@ -97,7 +97,8 @@ describe('posts list', () => {
 
     await user.click(screen.getByRole('button', { name: 'Actions for Post number 1' }));
     await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
-    expect(router.state.location.pathname).toBe('/dashboard/posts/edit/p1');
+    // The navigation commits once the edit screen's code is loaded (its route's loader).
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/posts/edit/p1'));
   });
 
   it.each([

@@ -9,7 +9,7 @@ import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetClientInfoQuery, useRotateApiKeyMutation, type ClientInfo } from '../api';
+import { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, type ClientInfo } from '../api';
 import { buildApiGuide } from '../guide';
 import { DeleteCompany } from '../components/DeleteCompany';
 
@@ -31,6 +31,56 @@ const ERROR_RESPONSE = `{
 
 /** Company states in which the content API does not answer. */
 const DOWN_STATES = ['suspended', 'inactive', 'cancelled', 'canceled', 'closed'];
+
+/** The IANA zones this browser knows (the server checks against its own list). */
+function zoneNames(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set(['UTC', current, ...known])];
+}
+
+/** The company's time zone: admins change it here; it sets the days of the analytics. */
+function TimeZoneRow({ company, editable }: { company: ClientInfo['company']; editable: boolean }) {
+  const current = company.timeZone || 'UTC';
+  const [value, setValue] = useState(current);
+  const [save, { isLoading }] = useUpdateClientInfoMutation();
+  if (!editable) return <Row label="Time zone">{current}</Row>;
+  return (
+    <div className="list-row wrap">
+      <label className="muted" htmlFor="company-time-zone">
+        Time zone
+      </label>
+      <span className="row" style={{ flex: '1 1 200px', justifyContent: 'flex-end' }}>
+        <select id="company-time-zone" className="select" style={{ maxWidth: 240 }} value={value} onChange={(e) => setValue(e.target.value)}>
+          {zoneNames(current).map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={isLoading || value === current}
+          onClick={async () => {
+            try {
+              const reply = await save({
+                name: company.name,
+                contactName: company.contactName,
+                contactEmail: company.contactEmail,
+                timeZone: value,
+              }).unwrap();
+              toast.success(reply.message || 'Client information updated successfully');
+            } catch (err) {
+              toast.error(errorMessage(err, 'Failed to update company settings'));
+            }
+          }}
+        >
+          Save
+        </button>
+      </span>
+    </div>
+  );
+}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -158,6 +208,7 @@ export function Settings() {
             </Row>
             <Row label="Plan">{company.subscriptionPlan}</Row>
             <Row label="Member since">{formatDate(company.createdAt)}</Row>
+            <TimeZoneRow company={company} editable={isAdmin} />
           </div>
         </section>
 

@@ -65,7 +65,7 @@ describe('tags list', () => {
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Actions for tag-2' }));
     await user.click(screen.getByRole('menuitem', { name: 'Edit' }));
-    expect(router.state.location.pathname).toBe('/dashboard/tags/edit/t2');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/tags/edit/t2'));
   });
 
   it('confirms with "Delete tag" and goes back a page when the last tag of a page goes', async () => {
