@@ -341,7 +341,7 @@ def request(world: World, name: str, monkeypatch):
 def world(db, make_tenant, settings, tmp_path, monkeypatch):
     from apps.analytics import selectors
 
-    monkeypatch.setattr(selectors, "utc_today", lambda: TODAY)
+    monkeypatch.setattr(selectors, "company_today", lambda now=None: TODAY)
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.AI_PROVIDER = "offline"
     settings.AI_DAILY_QUOTA = {}
