@@ -328,7 +328,7 @@ def request(world: World, name: str, monkeypatch):
 def world(db, make_tenant, settings, tmp_path, monkeypatch):
     from apps.analytics import selectors
 
-    monkeypatch.setattr(selectors, "utc_today", lambda: TODAY)
+    monkeypatch.setattr(selectors, "company_today", lambda: TODAY)  # the company's today (UTC here)
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.AI_PROVIDER = "offline"
     settings.AI_DAILY_QUOTA = {}
