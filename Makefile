@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium nginx \
         flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
@@ -58,7 +58,7 @@ run: ## run web + worker + beat without setting up
 
 test: test-backend test-dashboard test-e2e ## run every test: backend, dashboard, browser flows
 
-test-backend: install services
+test-backend: install services nginx
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 test-dashboard:
@@ -68,6 +68,12 @@ test-dashboard:
 test-e2e: install services chromium ## browser flows (Playwright + Chromium) against the real backend
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm run test:e2e; \
 	else echo "no dashboard"; fi
+
+nginx: ## nginx with the brotli_static module, for the static-asset tests, when missing (Debian/Ubuntu)
+	@{ [ -x /usr/sbin/nginx ] && ls /etc/nginx/modules-enabled/ 2>/dev/null | grep -q brotli; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static; \
+	  else echo "nginx with brotli_static not installed: its test is skipped (apt-get install nginx-light libnginx-mod-http-brotli-static)"; fi; }
 
 chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
