@@ -1,5 +1,6 @@
 // Second flow (dashboard part 2): users and roles, categories, tags, media library, AI generator,
 // settings and the public content API.
+import { axeViolations, layoutProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 
 const PASSWORD = 'e2e-password-123';
@@ -223,6 +224,36 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await editor.waitForURL(`${tenant}/dashboard/posts`);
     await editor.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
     await editor.screenshot({ path: shot.path('43-editor-published') });
+  });
+
+  await run.step('editor, author and viewer: each screen they reach is axe-clean and fits at 390 and 1280 px', async () => {
+    const screens = [
+      ['dashboard', '/dashboard', 'Total Posts'],
+      ['posts', '/dashboard/posts?status=all', 'Posts'],
+      ['categories', '/dashboard/categories', usedCategory],
+      ['tags', '/dashboard/tags', usedTag],
+      ['media', '/dashboard/media', 'Media Library'],
+      ['settings', '/dashboard/settings', 'Company Information'],
+    ];
+    const failures = [];
+    for (const [role, context] of Object.entries(others)) {
+      const tab = await context.newPage();
+      await signIn(tab, tenant, people.find((p) => p.role === role).email);
+      for (const [name, path, text] of screens) {
+        await tab.goto(`${tenant}${path}`);
+        await tab.getByText(text).first().waitFor();
+        await tab.waitForLoadState('networkidle').catch(() => {});
+        for (const width of [390, 1280]) {
+          await tab.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+          await tab.waitForTimeout(120);
+          for (const problem of await layoutProblems(tab)) failures.push(`${role} ${name} @${width}: ${problem}`);
+          for (const v of await axeViolations(tab)) failures.push(`${role} ${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+          await tab.screenshot({ path: shot.path(`role-${role}-${name}-w${width}`), fullPage: true });
+        }
+      }
+      await tab.close();
+    }
+    expect(failures.length === 0, `${failures.length} problems:\n  ${failures.join('\n  ')}`);
   });
 
   for (const context of Object.values(others)) await context.close();
