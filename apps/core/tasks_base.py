@@ -23,3 +23,18 @@ class CMSTask(TenantTask):
             logger.warning("Dropping task %s: company schema %s is gone", self.name, wanted)
             return None
         return super().__call__(*args, **kwargs)
+
+
+def task_named(name: str):
+    """The registered task `name`, for services that send work to their app's tasks module
+    without importing it (the tasks call the services: importing them back was a cycle). A web
+    process has not loaded the tasks modules yet on its first send: loading the default modules
+    runs Celery's autodiscovery (every app's `tasks`)."""
+    from celery import current_app
+    from celery.exceptions import NotRegistered
+
+    try:
+        return current_app.tasks[name]
+    except NotRegistered:
+        current_app.loader.import_default_modules()
+        return current_app.tasks[name]
