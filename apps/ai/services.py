@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 import kombu.exceptions
-from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
@@ -20,6 +19,7 @@ from apps.ai.models import GenerationJob
 from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
 from apps.core.errors import RateLimited
+from apps.core.tasks_base import send_by_name
 
 logger = logging.getLogger(__name__)
 
@@ -100,14 +100,13 @@ def _publish(job: GenerationJob) -> None:
     them and never answers (frozen, a dead proxy) in a few seconds (2 s measured). The app's
     pooled connections have no socket timeout (such a broker held the request forever) and
     kombu's default policy retries 3 times."""
-    app = current_app
+    from celery import current_app as app
+
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
     bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
     with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
-        # Sent by name (apps.ai.tasks calls these services: they do not import it; a web process
-        # never imports the tasks modules, so Celery's registry does not hold them there).
-        app.send_task(RUN_JOB_TASK, args=[str(job.pk)], connection=broker, retry=True,
-                      retry_policy=ENQUEUE_RETRY_POLICY, **options)
+        send_by_name(RUN_JOB_TASK, args=[str(job.pk)], connection=broker, retry=True,
+                     retry_policy=ENQUEUE_RETRY_POLICY, **options)
 
 
 def _enqueue(job: GenerationJob) -> None:

@@ -7,7 +7,6 @@ import os
 import uuid
 from functools import lru_cache
 
-from celery import current_app
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
@@ -16,6 +15,7 @@ from django.db.models import ProtectedError
 from apps.core.content_version import content_version_bump
 from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
+from apps.core.tasks_base import send_by_name
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
@@ -130,7 +130,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
 
 
 def _enqueue_renditions(media_id: str) -> None:
-    current_app.send_task(RENDITIONS_TASK, args=[media_id])
+    send_by_name(RENDITIONS_TASK, args=[media_id])
 
 
 def _delete_quietly(keys: list[str], prefix: str) -> None:
@@ -194,7 +194,7 @@ def media_files_delete(keys: list[str], prefix: str) -> None:
         storage.delete_keys(keys, prefix)
     except Exception:  # noqa: BLE001
         logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
-        current_app.send_task(DELETE_FILES_TASK, args=[keys, prefix])
+        send_by_name(DELETE_FILES_TASK, args=[keys, prefix])
 
 
 def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:
