@@ -32,6 +32,7 @@ from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
 from apps.media.models import Media
+from apps.webhooks.services import event_emit
 
 CANNOT_CREATE = "You don't have permission to create posts"
 CANNOT_EDIT = "You don't have permission to edit this post"
@@ -218,6 +219,10 @@ def post_create(
     post.tags.set(tags)
     revision_record(post=post, actor=author, action=PostRevision.Action.CREATE)
     content_version_bump()
+    if post.status == Post.Status.PUBLISHED:
+        event_emit(event="post.published", object_id=post.pk)
+    elif post.is_scheduled:
+        event_emit(event="post.scheduled", object_id=post.pk)
     return post
 
 
@@ -315,9 +320,19 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         post.categories.set(categories)
     if tags is not None:
         post.tags.set(tags)
-    revision_record(post=post, actor=actor, action=action or _update_action(post, was_live, was_scheduled))
+    change = _update_action(post, was_live, was_scheduled)
+    revision_record(post=post, actor=actor, action=action or change)
     content_version_bump()
+    event = _WEBHOOK_EVENTS.get(change)
+    if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
+        event_emit(event=event, object_id=post.pk)  # an edit of a draft is not news to the website
     return post
+
+
+_WEBHOOK_EVENTS = {
+    PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
+    PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
+}
 
 
 def _update_action(post: Post, was_live: bool, was_scheduled: bool) -> str:
@@ -335,13 +350,15 @@ def _update_action(post: Post, was_live: bool, was_scheduled: bool) -> str:
 def post_delete(*, actor, post: Post) -> None:
     """Removes the post and its category/tag links; never the categories, tags or media. The
     rules are checked on the locked row (a concurrent publish or delete has committed by then)."""
-    post = _locked(Post.objects.only("id", "author_id", "status", "publish_scheduled"), post.pk, POST_NOT_FOUND)
+    post = _locked(Post.objects.only("id", "slug", "author_id", "status", "publish_scheduled"), post.pk, POST_NOT_FOUND)
     allowed = can(actor, "post.delete_any") or (can(actor, "post.delete_own") and _is_owner(actor, post))
     if not allowed:
         raise PermissionDenied(CANNOT_DELETE)
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
     content_version_bump()
+    if post.status == Post.Status.PUBLISHED:  # the website had it
+        event_emit(event="post.deleted", data={"id": str(post.pk), "slug": post.slug})
 
 
 def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
@@ -364,6 +381,7 @@ def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
         )
         for post in Post.objects.filter(pk__in=[pk for pk, _ in due]).defer("search_vector"):
             revision_record(post=post, actor=None, action=PostRevision.Action.SCHEDULED_PUBLISH)
+            event_emit(event="post.published", object_id=post.pk)
         content_version_bump()
     return [pk for pk, _ in due]
 
@@ -467,6 +485,7 @@ def category_create(*, name: str, slug: str, description: str = "") -> Category:
         raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
     category.post_count = 0
     content_version_bump()
+    event_emit(event="category.created", object_id=category.pk)
     return category
 
 
@@ -489,6 +508,7 @@ def _term_update(term, *, taken: str, slug: str | None, **fields):
         raise _slug_conflict(taken) from exc
     term.post_count = post_count
     content_version_bump()
+    event_emit(event=f"{'category' if model is Category else 'tag'}.updated", object_id=term.pk)
     return term
 
 
@@ -507,8 +527,10 @@ def category_delete(*, category: Category) -> None:
             f'Cannot delete category "{category.name}": it is currently used in posts '
             f"({_used_in_posts(count)}). Remove it from those posts first."
         )
+    gone = {"id": str(category.pk), "name": category.name, "slug": category.slug}
     category.delete()
     content_version_bump()
+    event_emit(event="category.deleted", data=gone)
 
 
 # --- tags ----------------------------------------------------------------------------------------
@@ -523,6 +545,7 @@ def tag_create(*, name: str, slug: str) -> Tag:
         raise _slug_conflict(TAG_SLUG_TAKEN) from exc
     tag.post_count = 0
     content_version_bump()
+    event_emit(event="tag.created", object_id=tag.pk)
     return tag
 
 
@@ -537,5 +560,7 @@ def tag_delete(*, tag: Tag) -> None:
     count = Post.tags.through.objects.filter(tag_id=tag.pk).count()
     if count:
         raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}')
+    gone = {"id": str(tag.pk), "name": tag.name, "slug": tag.slug}
     tag.delete()
     content_version_bump()
+    event_emit(event="tag.deleted", data=gone)

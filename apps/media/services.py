@@ -19,6 +19,7 @@ from apps.core.tasks_base import send_by_name
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
+from apps.webhooks.services import event_emit
 
 logger = logging.getLogger(__name__)
 # The background work (apps.media.tasks), sent by name: the tasks call these services, so the
@@ -119,6 +120,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
                 uploaded_by=uploaded_by,
             )
             content_version_bump()
+            event_emit(event="media.created", object_id=media_id)
             # Not a functools.partial: Django's robust on_commit logs func.__qualname__, which a
             # partial lacks, so a failed enqueue (broker down) raised after the commit and the
             # request answered 500 with its row kept and its file removed.
@@ -156,6 +158,7 @@ def media_update(*, actor, media_id: str, alt_text: str | None) -> Media:
     media.alt_text = _alt_text(alt_text)
     media.save(update_fields=["alt_text"])
     content_version_bump()
+    event_emit(event="media.updated", object_id=media.pk)
     return media
 
 
@@ -185,6 +188,7 @@ def media_delete(*, actor, media_id: str) -> None:
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
             raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE) from exc
         content_version_bump()
+        event_emit(event="media.deleted", data={"id": str(media_id), "fileName": media.file_name})
         transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above
 
 

@@ -14,6 +14,7 @@ from apps.core.api import create_api
 from apps.core.health import router as health_router
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.public_api.api import ROUTES as PUBLIC_ROUTES
+from apps.webhooks.api import ROUTES as WEBHOOK_ROUTES
 from tenants.api import router as signup_router
 from tenants.client_api import router as client_router
 
@@ -28,7 +29,7 @@ dashboard_api.add_router("/auth", auth_router)
 dashboard_api.add_router("/users", users_router)
 dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
-for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES]:
+for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES]:
     dashboard_api.add_router(prefix, router)
 
 public_api = create_api(

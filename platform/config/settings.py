@@ -45,6 +45,7 @@ TENANT_APPS = [
     "apps.media",
     "apps.analytics",
     "apps.ai",
+    "apps.webhooks",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
@@ -494,6 +495,26 @@ AI_QUEUE = env("AI_QUEUE", "")  # empty: the default queue
 CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
     "task": "ai.fail_stale_jobs",
     "schedule": float(env_int("AI_STALE_SWEEP_SECONDS", 300)),
+}
+
+# --- Webhooks (apps.webhooks) ------------------------------------------------------------------
+# Signed POSTs to the companies' websites when content changes (README: Webhooks).
+WEBHOOK_CONNECT_TIMEOUT = float(env("WEBHOOK_CONNECT_TIMEOUT", "3"))  # seconds to connect
+WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))  # seconds to wait for the answer
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6)  # tries of one delivery (5xx, 408, 429, network)
+WEBHOOK_RETRY_BASE_SECONDS = float(env("WEBHOOK_RETRY_BASE_SECONDS", "10"))  # doubles on each retry
+WEBHOOK_RETRY_MAX_SECONDS = float(env("WEBHOOK_RETRY_MAX_SECONDS", "3600"))
+WEBHOOK_RETRY_JITTER = float(env("WEBHOOK_RETRY_JITTER", "0.5"))  # up to this fraction of the delay added at random
+# Failed tries in a row (across deliveries) after which an endpoint is turned off.
+WEBHOOK_DISABLE_AFTER_FAILURES = env_int("WEBHOOK_DISABLE_AFTER_FAILURES", 10)
+WEBHOOK_RESPONSE_EXCERPT_BYTES = env_int("WEBHOOK_RESPONSE_EXCERPT_BYTES", 1024)  # kept in the delivery log
+WEBHOOK_LOG_DAYS = env_int("WEBHOOK_LOG_DAYS", 30)
+# Off: URLs resolving to loopback, private, link-local (cloud metadata) or other non-public
+# addresses are refused when saved and when sent. On only for a private deployment (and tests).
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", False)
+CELERY_BEAT_SCHEDULE["webhooks-prune-deliveries"] = {
+    "task": "webhooks.prune_deliveries",
+    "schedule": float(env_int("WEBHOOK_PRUNE_SECONDS", 24 * 3600)),
 }
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

@@ -169,6 +169,19 @@ def build_world(tenant) -> World:
         }
         for name, fields in jobs.items():
             world.keep(name, GenerationJob.objects.create(created_by=admin_user, **fields))
+
+        from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
+
+        site = WebhookEndpoint.objects.create(url="https://93.184.215.14/build", description="Static site",
+                                              events=["post.published", "post.deleted"], secret="whsec_golden")
+        delivery = WebhookDelivery.objects.create(
+            endpoint=site, event="post.published", payload={"event": "post.published"}, status="succeeded",
+            attempt=1, response_status=200, response_excerpt="ok", duration_ms=12, last_attempt_at=at(30))
+        WebhookEndpoint.objects.filter(pk=site.pk).update(created_at=at(25), updated_at=at(26))
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(created_at=at(30))
+        world.keep("endpoint:site", site)
+        world.keep("delivery:first", delivery)
+        world.names[str(delivery.event_id)] = "<delivery:event>"
     return world
 
 
@@ -270,6 +283,18 @@ CASES: dict[str, tuple] = {
                            {"name": "Golden Company", "contactName": "Jo Golden", "contactEmail": "JO@golden.example"}),
     "client_api_key_rotate": ("admin", "post", "/api/client/api-key/rotate", None),
     "client_delete": ("admin", "post", "/api/client/delete", {"confirmSubdomain": SUBDOMAIN, "password": PASSWORD}),
+    # webhooks
+    "webhooks_list": ("admin", "get", "/api/webhooks", None),
+    "webhook_create": ("admin", "post", "/api/webhooks",
+                       {"url": "https://93.184.215.14/hooks", "events": ["tag.created", "post.published"]}),
+    "webhook_get": ("admin", "get", "/api/webhooks/{endpoint:site}", None),
+    "webhook_update": ("admin", "put", "/api/webhooks/{endpoint:site}", {"active": False}),
+    "webhook_delete": ("admin", "delete", "/api/webhooks/{endpoint:site}", None),
+    "webhook_secret_rotate": ("admin", "post", "/api/webhooks/{endpoint:site}/secret/rotate", None),
+    "webhook_test": ("admin", "post", "/api/webhooks/{endpoint:site}/test", None),
+    "webhook_deliveries": ("admin", "get", "/api/webhooks/{endpoint:site}/deliveries", None),
+    "webhook_redeliver": ("admin", "post", "/api/webhooks/{endpoint:site}/deliveries/{delivery:first}/redeliver",
+                          None),
     # core
     "health": (None, "get", "/api/health", None),
     # root host
@@ -279,13 +304,14 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision):[a-z]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery):[a-z]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request
 # DjangoJSONEncoder's format only: a timestamp in another format is left as it is (and differs).
 _STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
 _MS = re.compile(r'"ms": \d+(?:\.\d+)?')
+_SECRET = re.compile(r'"secret": "whsec_[^"]+"')  # a webhook secret made during the request
 
 
 def _fill(value, world: World):
@@ -310,6 +336,7 @@ def normalise(text: str, world: World) -> str:
         text = text.replace(value, name)
     text = _TOKEN.sub("<token>", text)
     text = _KEY.sub(lambda m: f'"{m.group(1)}": "<new key>"', text)
+    text = _SECRET.sub('"secret": "<new secret>"', text)
     text = _UUID.sub("<uuid>", text)
     return _MS.sub('"ms": "<ms>"', text)
 

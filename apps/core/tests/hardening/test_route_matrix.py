@@ -135,6 +135,20 @@ class World:
             kind="seo", input={"title": "t"}, status="succeeded",
             result={"metaTitle": "t", "metaDescription": "d", "keywords": ["k"]}, created_by=self.seeded.users[role]))
 
+    def endpoint(self):
+        from apps.webhooks.models import WebhookEndpoint
+
+        return self._in(lambda: WebhookEndpoint.objects.create(
+            url="https://93.184.215.14/hook", events=["post.published"], secret="whsec_matrix"))
+
+    def delivery(self):
+        """A webhook endpoint and one delivery logged for it."""
+        from apps.webhooks.models import WebhookDelivery
+
+        endpoint = self.endpoint()
+        return endpoint, self._in(lambda: WebhookDelivery.objects.create(
+            endpoint=endpoint, event="webhook.test", payload={"event": "webhook.test"}))
+
     @property
     def ids(self) -> dict:
         return self.seeded.ids
@@ -252,6 +266,25 @@ ROUTES: dict[tuple[str, str], Route] = {
         body={"title": "A title to describe"}, query={"async": "true"})),
     ("GET", "/api/ai/jobs/{job_id}"): Route(TOKEN, only(*WRITERS), lambda w, who: Call(
         {"job_id": str(w.job(who if who in ROLES else "admin").id)})),
+    # webhooks (admins only)
+    ("GET", "/api/webhooks"): Route(TOKEN, only("admin")),
+    ("POST", "/api/webhooks"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
+        "url": "https://93.184.215.14/hook", "events": ["post.published"]})),
+    ("GET", "/api/webhooks/{endpoint_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)})),
+    ("PUT", "/api/webhooks/{endpoint_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)}, {"active": False})),
+    ("DELETE", "/api/webhooks/{endpoint_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)})),
+    ("POST", "/api/webhooks/{endpoint_id}/secret/rotate"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)})),
+    ("POST", "/api/webhooks/{endpoint_id}/test"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)})),
+    ("GET", "/api/webhooks/{endpoint_id}/deliveries"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"endpoint_id": str(w.endpoint().id)})),
+    ("POST", "/api/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"): Route(
+        TOKEN, only("admin", ok=202), lambda w, who: (lambda ed: Call(
+            {"endpoint_id": str(ed[0].id), "delivery_id": str(ed[1].id)}))(w.delivery())),
     # public content API (x-api-key)
     ("GET", "/api/v1/posts"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/posts/slug/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(

@@ -1,0 +1,239 @@
+"""Writes of the webhooks app: endpoints (admins), events (emitted by the content and media
+services once their transaction commits) and deliveries (sent by Celery, with retries)."""
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+import uuid
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tenants.utils import schema_context
+
+from apps.content.post_fields import iso
+from apps.core.errors import ValidationFailed
+from apps.webhooks import network, selectors
+from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
+
+logger = logging.getLogger(__name__)
+
+DELIVER_TASK = "webhooks.deliver"
+ENDPOINT_DISABLED = "Endpoint is disabled"
+UNKNOWN_EVENT = "Unknown event: {event}"
+
+
+def _new_secret() -> str:
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+# --- endpoints -----------------------------------------------------------------------------------
+def _check_url(url: str) -> str:
+    url = (url or "").strip()
+    try:
+        network.check_url_at_save(url)
+    except ValueError as exc:
+        raise ValidationFailed(str(exc), field="url") from exc
+    return url
+
+
+def _check_events(events: list[str]) -> list[str]:
+    if not events:
+        raise ValidationFailed("Choose at least one event", field="events")
+    for event in events:
+        if event not in EVENTS:
+            raise ValidationFailed(UNKNOWN_EVENT.format(event=event), field="events")
+    return [event for event in EVENTS if event in set(events)]  # the catalogue's order, no repeats
+
+
+@transaction.atomic
+def webhook_endpoint_create(*, url: str, events: list[str], description: str = "", active: bool = True) -> WebhookEndpoint:
+    return WebhookEndpoint.objects.create(
+        url=_check_url(url), events=_check_events(events), description=description.strip(), active=active,
+        secret=_new_secret(),
+    )
+
+
+@transaction.atomic
+def webhook_endpoint_update(*, endpoint: WebhookEndpoint, url: str | None = None, events: list[str] | None = None,
+                            description: str | None = None, active: bool | None = None) -> WebhookEndpoint:
+    """None keeps a value. Turning an endpoint on again clears its failures and `disabledReason`."""
+    endpoint = selectors.endpoint_get(str(endpoint.pk), for_update=True)
+    if url is not None:
+        endpoint.url = _check_url(url)
+    if events is not None:
+        endpoint.events = _check_events(events)
+    if description is not None:
+        endpoint.description = description.strip()
+    if active is not None:
+        if active and not endpoint.active:
+            endpoint.consecutive_failures = 0
+            endpoint.disabled_reason = ""
+        endpoint.active = active
+    endpoint.save()
+    return endpoint
+
+
+@transaction.atomic
+def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
+    selectors.endpoint_get(str(endpoint.pk), for_update=True).delete()
+
+
+@transaction.atomic
+def webhook_secret_rotate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    endpoint = selectors.endpoint_get(str(endpoint.pk), for_update=True)
+    endpoint.secret = _new_secret()
+    endpoint.save(update_fields=["secret", "updated_at"])
+    return endpoint
+
+
+# --- events --------------------------------------------------------------------------------------
+def event_emit(*, event: str, object_id=None, data: dict | None = None) -> None:
+    """THE way an event leaves the product: call it inside the service's transaction; once that
+    commits, each active endpoint subscribed to `event` gets a delivery (sent by Celery). The
+    object is read after the commit (`object_id`: what the website would read now), or given as
+    `data` (an object being deleted). Nothing is sent when the transaction rolls back."""
+    if event not in EVENTS:
+        raise ValueError(event)
+    schema = connection.schema_name
+    occurred_at = timezone.now()
+    # Not a functools.partial: robust on_commit logs the callable's __qualname__.
+    transaction.on_commit(lambda: _event_fan_out(schema, event, object_id, data, occurred_at), robust=True)
+
+
+def _event_fan_out(schema: str, event: str, object_id, data: dict | None, occurred_at) -> None:
+    with schema_context(schema):
+        targets = selectors.endpoints_subscribed(event)
+        if not targets:
+            return
+        kind = event.split(".", 1)[0]
+        if data is None:
+            data = selectors.event_object(kind, object_id)
+            if data is None:  # gone again before we read it: its own event follows
+                return
+        payload = _payload(event, {kind: data}, occurred_at)
+        deliveries = WebhookDelivery.objects.bulk_create(
+            [WebhookDelivery(endpoint=endpoint, event=event, event_id=uuid.UUID(payload["id"]), payload=payload)
+             for endpoint in targets])
+        for delivery in deliveries:
+            _enqueue(delivery.pk)
+
+
+def _subdomain() -> str:
+    """The company of the connection's schema (schema_context sets no full tenant)."""
+    tenant = getattr(connection, "tenant", None)
+    if getattr(tenant, "subdomain", None):
+        return tenant.subdomain
+    from tenants.models import Client
+
+    return Client.objects.filter(schema_name=connection.schema_name).values_list("subdomain", flat=True).first() or ""
+
+
+def _payload(event: str, data: dict, occurred_at) -> dict:
+    return {"id": str(uuid.uuid4()), "event": event, "company": {"subdomain": _subdomain()},
+            "occurredAt": iso(occurred_at), "data": data}
+
+
+def _enqueue(delivery_id, countdown: float | None = None) -> None:
+    current_app.send_task(DELIVER_TASK, args=[str(delivery_id)], countdown=countdown)
+
+
+def _delivery_queue(delivery: WebhookDelivery) -> WebhookDelivery:
+    transaction.on_commit(lambda: _enqueue(delivery.pk), robust=True)
+    return delivery
+
+
+@transaction.atomic
+def webhook_test_send(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
+    """A `webhook.test` event to this endpoint only (also when it is turned off)."""
+    payload = _payload(TEST_EVENT, {"message": "This is a test event"}, timezone.now())
+    return _delivery_queue(WebhookDelivery.objects.create(
+        endpoint=endpoint, event=TEST_EVENT, event_id=uuid.UUID(payload["id"]), payload=payload))
+
+
+@transaction.atomic
+def webhook_delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
+    """The same event (same body and Webhook-Id) sent again as a new delivery."""
+    return _delivery_queue(WebhookDelivery.objects.create(
+        endpoint_id=delivery.endpoint_id, event=delivery.event, event_id=delivery.event_id,
+        payload=delivery.payload))
+
+
+# --- sending -------------------------------------------------------------------------------------
+def retry_delay(attempt: int) -> float:
+    """Seconds before try `attempt + 1`: exponential from WEBHOOK_RETRY_BASE_SECONDS, capped, plus
+    up to WEBHOOK_RETRY_JITTER of it at random (full jitter on the top part)."""
+    delay = min(settings.WEBHOOK_RETRY_BASE_SECONDS * (2 ** (attempt - 1)), settings.WEBHOOK_RETRY_MAX_SECONDS)
+    return delay + random.uniform(0, delay * settings.WEBHOOK_RETRY_JITTER)  # noqa: S311 - not a secret
+
+
+def _record_failure(endpoint_id, error: str) -> bool:
+    """Count a failed try; the endpoint is turned off at WEBHOOK_DISABLE_AFTER_FAILURES in a row.
+    True when it is (still) active."""
+    with transaction.atomic():
+        WebhookEndpoint.objects.filter(pk=endpoint_id).update(consecutive_failures=F("consecutive_failures") + 1)
+        endpoint = WebhookEndpoint.objects.select_for_update().filter(pk=endpoint_id).first()
+        if endpoint is None:
+            return False
+        limit = settings.WEBHOOK_DISABLE_AFTER_FAILURES
+        if endpoint.active and endpoint.consecutive_failures >= limit:
+            endpoint.active = False
+            endpoint.disabled_reason = (
+                f"Turned off on {timezone.now().strftime('%Y-%m-%d %H:%M UTC')} after {endpoint.consecutive_failures} "
+                f"failed deliveries in a row (last error: {error[:200]}). Fix the receiver and turn it on again.")
+            endpoint.save(update_fields=["active", "disabled_reason", "updated_at"])
+            logger.warning("webhook endpoint %s disabled after %d failures", endpoint.pk, endpoint.consecutive_failures)
+        return endpoint.active
+
+
+def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
+    """One try of a pending delivery; returns the seconds to wait before the next try, or None
+    when it is finished (sent, failed for good, or not pending: idempotent)."""
+    with transaction.atomic():
+        delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True).select_related("endpoint")
+                    .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first())
+        if delivery is None:
+            return None
+        endpoint = delivery.endpoint
+        if not endpoint.active and delivery.event != TEST_EVENT:
+            delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
+            delivery.save(update_fields=["status", "error"])
+            return None
+        body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
+        result = network.post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
+                                     body=body)
+        delivery.attempt += 1
+        delivery.last_attempt_at = timezone.now()
+        delivery.response_status = result.status
+        delivery.response_excerpt = result.excerpt
+        delivery.duration_ms = result.duration_ms
+        delivery.error = result.error
+        delivery.next_attempt_at = None
+        delay = None
+        if not result.error:
+            delivery.status = WebhookDelivery.Status.SUCCEEDED
+        elif result.retryable and delivery.attempt < settings.WEBHOOK_MAX_ATTEMPTS:
+            delay = retry_delay(delivery.attempt)
+            delivery.next_attempt_at = delivery.last_attempt_at + timedelta(seconds=delay)
+        else:
+            delivery.status = WebhookDelivery.Status.FAILED
+        delivery.save()
+    if not result.error:
+        WebhookEndpoint.objects.filter(pk=endpoint.pk).exclude(consecutive_failures=0).update(consecutive_failures=0)
+        return None
+    still_active = _record_failure(endpoint.pk, result.error)
+    if delay is not None and not still_active and delivery.event != TEST_EVENT:
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=WebhookDelivery.Status.FAILED,
+                                                              next_attempt_at=None)
+        return None
+    return delay
+
+
+def webhook_deliveries_prune(*, days: int) -> int:
+    deleted, _ = WebhookDelivery.objects.filter(created_at__lt=timezone.now() - timedelta(days=days)).delete()
+    return deleted
