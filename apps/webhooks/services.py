@@ -52,7 +52,8 @@ def _check_events(events: list[str]) -> list[str]:
 
 
 @transaction.atomic
-def webhook_endpoint_create(*, url: str, events: list[str], description: str = "", active: bool = True) -> WebhookEndpoint:
+def webhook_endpoint_create(*, url: str, events: list[str], description: str = "",
+                            active: bool = True) -> WebhookEndpoint:
     return WebhookEndpoint.objects.create(
         url=_check_url(url), events=_check_events(events), description=description.strip(), active=active,
         secret=_new_secret(),
