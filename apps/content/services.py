@@ -403,8 +403,9 @@ def _snapshot(post: Post) -> dict:
         value = getattr(post, name)
         data[name] = value.isoformat() if isinstance(value, datetime) else (
             str(value) if isinstance(value, uuid.UUID) else value)
-    data["category_ids"] = sorted(str(pk) for pk in post.categories.values_list("id", flat=True))
-    data["tag_ids"] = sorted(str(pk) for pk in post.tags.values_list("id", flat=True))
+    # In the order a reader sees them (by name), so two snapshots of the same post compare equal.
+    data["category_ids"] = [str(pk) for pk in post.categories.order_by("name", "id").values_list("id", flat=True)]
+    data["tag_ids"] = [str(pk) for pk in post.tags.order_by("name", "id").values_list("id", flat=True)]
     return data
 
 
