@@ -33,4 +33,9 @@ def send_by_name(name: str, *, args: list, **options):
     (tenant-schemas-celery), as a task's own apply_async does."""
     from celery import current_app
 
+    if current_app.conf.task_always_eager:  # run here and now (CELERY_TASK_ALWAYS_EAGER, tests)
+        if name not in current_app.tasks:
+            current_app.loader.import_default_modules()
+        options.pop("connection", None)
+        return current_app.tasks[name].apply_async(args=args, **options)
     return current_app.send_task(name, args=args, **options)

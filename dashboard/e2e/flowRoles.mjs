@@ -237,8 +237,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     ];
     const failures = [];
     for (const [role, context] of Object.entries(others)) {
-      const tab = await context.newPage();
-      await signIn(tab, tenant, people.find((p) => p.role === role).email);
+      const tab = await context.newPage(); // signed in already: each role signed in in its context above
       for (const [name, path, text] of screens) {
         await tab.goto(`${tenant}${path}`);
         await tab.getByText(text).first().waitFor();
