@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-e2e chromium nginx \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx \
         flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
@@ -56,7 +56,7 @@ run: ## run web + worker + beat without setting up
 	@echo ""
 	$(DEV_ENV) $(BIN)/honcho -d $(CURDIR) -f deploy/dev/Procfile start
 
-test: test-backend test-dashboard test-e2e ## run every test: backend, dashboard, browser flows
+test: test-backend test-dashboard test-sdk test-e2e ## run every test: backend, dashboard, content SDK, browser flows
 
 test-backend: install services nginx
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
@@ -64,6 +64,10 @@ test-backend: install services nginx
 test-dashboard:
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
 	else echo "no dashboard tests"; fi
+
+test-sdk: install services ## the content SDK (sdk/) against a real server
+	@if [ -f sdk/package.json ]; then cd sdk && npm ci --no-audit --no-fund && npm test; \
+	else echo "no sdk"; fi
 
 test-e2e: install services chromium ## browser flows (Playwright + Chromium) against the real backend
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm run test:e2e; \
@@ -117,4 +121,4 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 	$(BENCH_KEYS) $(BIN)/python bench/load.py
 
 clean:
-	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist
+	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist sdk/node_modules sdk/dist

@@ -1,0 +1,159 @@
+/** The SDK against the real product (test/server.ts): the seeded demo company's content. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ContentClient, ContentErrorException, type EtagCache, type PostsPage } from '../src/index.js';
+import { loopbackFetch, startServer, type LiveServer } from './server.js';
+
+let server: LiveServer;
+let client: ContentClient;
+
+function clientWith(apiKey: string, cache?: EtagCache): ContentClient {
+  return new ContentClient({ baseUrl: server.baseUrl, apiKey, cache, fetch: loopbackFetch(server.port) });
+}
+
+function ok<T>(reply: { ok: true; data: T } | { ok: false; error: unknown }): T {
+  assert.ok(reply.ok, `expected a success, got ${JSON.stringify(reply)}`);
+  return reply.data;
+}
+
+before(async () => {
+  server = await startServer();
+  client = clientWith(server.apiKey);
+}, { timeout: 360_000 });
+
+after(async () => {
+  await server?.stop();
+});
+
+describe('content SDK against the real server', { timeout: 120_000 }, () => {
+  it('lists published posts with their pagination', async () => {
+    const page = ok(await client.listPosts({ page: 1, limit: 10 }));
+    assert.ok(page.posts.length >= 2, 'the demo company has published posts');
+    assert.ok(page.posts.every((post) => post.status === 'published'));
+    assert.equal(page.pagination.currentPage, 1);
+    assert.equal(page.pagination.total, page.posts.length);
+    const post = page.posts[0];
+    assert.equal(typeof post.slug, 'string');
+    assert.ok(Array.isArray(post.categories) && Array.isArray(post.tags));
+  });
+
+  it('gets a post by its slug, with its content', async () => {
+    const [first] = ok(await client.listPosts({ limit: 1 })).posts;
+    const post = ok(await client.getPost(first.slug));
+    assert.equal(post.id, first.id);
+    assert.equal(post.title, first.title);
+    assert.ok(post.content.length > 0);
+  });
+
+  it('lists the posts of a category and of a tag', async () => {
+    const { posts } = ok(await client.listPosts({ limit: 100 }));
+    const withCategory = posts.find((post) => post.categories.length)!;
+    const category = withCategory.categories[0];
+    const inCategory = ok(await client.listPostsByCategory(category.slug));
+    assert.ok(inCategory.posts.some((post) => post.id === withCategory.id));
+    assert.ok(inCategory.posts.every((post) => post.categories.some((c) => c.slug === category.slug)));
+
+    const withTag = posts.find((post) => post.tags.length)!;
+    const tag = withTag.tags[0];
+    const tagged = ok(await client.listPostsByTag(tag.slug));
+    assert.ok(tagged.posts.some((post) => post.id === withTag.id));
+    assert.ok(tagged.posts.every((post) => post.tags.some((t) => t.slug === tag.slug)));
+
+    const categories = ok(await client.listCategories());
+    assert.ok(categories.some((c) => c.slug === category.slug && c.postCount >= 1));
+    const tags = ok(await client.listTags());
+    assert.ok(tags.some((t) => t.slug === tag.slug && t.postCount >= 1));
+  });
+
+  it('searches posts', async () => {
+    const [first] = ok(await client.listPosts({ limit: 1 })).posts;
+    const word = first.title.split(/\s+/).sort((a, b) => b.length - a.length)[0];
+    const found = ok(await client.listPosts({ search: word }));
+    assert.ok(found.posts.some((post) => post.id === first.id), `searching ${word}`);
+    const none = ok(await client.listPosts({ search: 'zzqxnotawordanywhere' }));
+    assert.deepEqual(none.posts, []);
+    assert.equal(none.pagination.total, 0);
+  });
+
+  it('walks every page with the async iterator', async () => {
+    const all = ok(await client.listPosts({ limit: 100 })).posts.map((post) => post.id);
+    const pages: PostsPage[] = [];
+    for await (const page of client.pages((query) => client.listPosts(query), { limit: 1 })) pages.push(page);
+    assert.equal(pages.length, all.length);
+    assert.deepEqual(pages.map((page) => page.pagination.currentPage), all.map((_, i) => i + 1));
+    const walked: string[] = [];
+    for await (const post of client.allPosts((query) => client.listPosts(query), { limit: 1 })) walked.push(post.id);
+    assert.deepEqual(walked, all);
+  });
+
+  it('answers a wrong key with a typed 401, and a missing post or term with a typed 404', async () => {
+    const stranger = clientWith('cms_live_not-a-key-of-anyone');
+    const refused = await stranger.listPosts();
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.status, 401);
+    assert.equal(refused.error.error, 'unauthorized');
+    assert.equal(refused.error.code, 'api_key_invalid');
+
+    const missing = await client.getPost('no-such-post-anywhere');
+    assert.ok(!missing.ok);
+    assert.equal(missing.error.status, 404);
+    assert.equal(missing.error.error, 'not_found');
+    assert.equal(typeof missing.error.message, 'string');
+
+    const noCategory = await client.listPostsByCategory('no-such-category');
+    assert.ok(!noCategory.ok);
+    assert.equal(noCategory.error.status, 404);
+    const noTag = await client.listPostsByTag('no-such-tag');
+    assert.ok(!noTag.ok);
+    assert.equal(noTag.error.status, 404);
+
+    await assert.rejects(
+      async () => {
+        for await (const page of stranger.pages((query) => stranger.listPosts(query))) void page;
+      },
+      (error: unknown) => error instanceof ContentErrorException && error.error.status === 401,
+    );
+  });
+
+  it('drafts need the preview key: a typed 403 with the content key', async () => {
+    const refused = await client.listPosts({ status: 'draft' });
+    assert.ok(!refused.ok);
+    assert.equal(refused.error.status, 403);
+    assert.equal(refused.error.code, 'preview_key_required');
+    const preview = clientWith(server.previewKey);
+    ok(await preview.listPosts({ status: 'all' }));
+  });
+
+  it('reuses a cached reply on 304 (If-None-Match)', async () => {
+    const cache = new Map<string, { etag: string; data: unknown }>();
+    const seen: { status: number; ifNoneMatch: string | null }[] = [];
+    const inner = loopbackFetch(server.port);
+    const counting: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const response = await inner(request);
+      seen.push({ status: response.status, ifNoneMatch: request.headers.get('If-None-Match') });
+      return response;
+    };
+    const cached = new ContentClient({ baseUrl: server.baseUrl, apiKey: server.apiKey, cache, fetch: counting });
+
+    const first = await cached.listPosts({ limit: 2 });
+    assert.ok(first.ok && !first.fromCache && first.etag);
+    const second = await cached.listPosts({ limit: 2 });
+    assert.ok(second.ok);
+    assert.equal(second.status, 304);
+    assert.equal(second.fromCache, true);
+    assert.deepEqual(second.data, first.data);
+    assert.deepEqual(seen.map((s) => s.status), [200, 304]);
+    assert.equal(seen[1].ifNoneMatch, first.etag);
+
+    // Another query is another cache entry: no If-None-Match, a full reply.
+    const other = await cached.listPosts({ limit: 1 });
+    assert.ok(other.ok && !other.fromCache && other.status === 200);
+    assert.equal(seen[2].ifNoneMatch, null);
+
+    const post = await cached.getPost(first.data.posts[0].slug);
+    const again = await cached.getPost(first.data.posts[0].slug);
+    assert.ok(post.ok && again.ok && again.fromCache);
+    assert.deepEqual(again.data, post.data);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The real product for the SDK's tests: deploy/dev/e2e-server.sh on a free port (granian,
+ * Celery, a fresh database with the seeded demo company), as the dashboard's browser flows start
+ * it (dashboard/e2e/harness.mjs). The demo company's content and preview keys are read from its
+ * database.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A fetch that sends every request to 127.0.0.1:port with the URL's host in the Host header
+ * (`demo.localhost` does not resolve everywhere, and fetch does not let a caller set Host).
+ */
+export function loopbackFetch(port: number): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const headers: Record<string, string> = { host: url.host };
+    request.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    return new Promise<Response>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method: request.method, path: url.pathname + url.search, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const responseHeaders = new Headers();
+            for (const [key, value] of Object.entries(res.headers)) {
+              if (value !== undefined) responseHeaders.set(key, Array.isArray(value) ? value.join(', ') : value);
+            }
+            const status = res.statusCode ?? 0;
+            const bodyless = status === 204 || status === 304;
+            resolve(new Response(bodyless ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
+          });
+        },
+      );
+      req.on('error', reject);
+      if (body) req.write(body);
+      req.end();
+    });
+  };
+}
+
+function healthy(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/api/health', headers: { Host: `localhost:${port}` }, timeout: 2000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
+}
+
+export interface LiveServer {
+  port: number;
+  baseUrl: string;
+  apiKey: string;
+  previewKey: string;
+  stop(): Promise<void>;
+}
+
+function demoKeys(database: string): [string, string] {
+  const base = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/cms').replace(/\/[^/]*$/, '');
+  const [apiKey, previewKey] = execFileSync(
+    'psql',
+    [`${base}/${database}`, '-Atc', "SELECT api_key || '|' || preview_key FROM public.tenants_client WHERE subdomain = 'demo'"],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('|');
+  return [apiKey, previewKey];
+}
+
+export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveServer> {
+  const port = Number(process.env.SDK_E2E_PORT) || (await freePort());
+  const database = process.env.SDK_E2E_DATABASE || `cms_sdk_e2e_${port}`;
+  if (process.env.SDK_E2E_RUNNING) {
+    // A server already started with deploy/dev/e2e-server.sh SDK_E2E_PORT (E2E_DATABASE=SDK_E2E_DATABASE).
+    const [apiKey, previewKey] = demoKeys(database);
+    return { port, baseUrl: `http://demo.localhost:${port}`, apiKey, previewKey, stop: async () => {} };
+  }
+  const env = {
+    ...process.env,
+    E2E_DATABASE: database,
+    E2E_REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
+  };
+  const script = path.join(REPO, 'deploy', 'dev', 'e2e-server.sh');
+  const child = spawn('bash', [script, String(port)], { cwd: REPO, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (exited !== null || child.pid === undefined) return resolve();
+      child.once('exit', () => resolve());
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        resolve();
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-(child.pid as number), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        resolve();
+      }, 15_000).unref();
+    });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`e2e server exited with ${exited}:\n${log}`);
+    if (await healthy(port)) {
+      const [apiKey, previewKey] = demoKeys(database);
+      return { port, baseUrl: `http://demo.localhost:${port}`, apiKey, previewKey, stop };
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await stop();
+  throw new Error(`e2e server did not answer /api/health in time:\n${log}`);
+}
