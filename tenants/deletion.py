@@ -18,11 +18,11 @@ import shutil
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password
 from django.core.files.storage import FileSystemStorage
 from django.db import connection, transaction
 from django_tenants.utils import get_public_schema_name, schema_context
 
+from apps.accounts.services import password_confirms
 from apps.core import redis_conn
 from apps.core.errors import ValidationFailed
 from apps.core.permissions import require
@@ -96,7 +96,7 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
     errors = []
     if confirm_subdomain.strip() != client.subdomain:
         errors.append({"field": "confirmSubdomain", "message": CONFIRM_MISMATCH})
-    if not check_password(password, actor.password):
+    if not password_confirms(actor, password):
         errors.append({"field": "password", "message": WRONG_PASSWORD})
     if errors:
         raise ValidationFailed(errors[0]["message"], errors=errors)

@@ -136,14 +136,23 @@ def _check_current_password(user: User, current_password: str | None) -> None:
     as failed logins are (LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW)."""
     if not current_password:
         raise ValidationFailed(CURRENT_PASSWORD_REQUIRED, field="currentPassword")
+    if not password_confirms(user, current_password):
+        raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
+
+
+def password_confirms(user: User, password: str) -> bool:
+    """Whether a signed-in user typed their own password again (before a sensitive change). Wrong
+    guesses are throttled per user as failed logins are (LOGIN_MAX_FAILURES per
+    LOGIN_FAILURE_WINDOW): 429 once they are used up."""
     limit = ratelimit.rate(settings.LOGIN_MAX_FAILURES, settings.LOGIN_FAILURE_WINDOW)
     key = ("current-password-failures", connection.schema_name, str(user.pk))
     wait = ratelimit.is_blocked(limit, *key)
     if wait:
         raise _too_many(wait)
-    if not check_password(current_password, user.password):
-        ratelimit.hit(limit, *key)
-        raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
+    if check_password(password, user.password):
+        return True
+    ratelimit.hit(limit, *key)
+    return False
 
 
 def _too_many(wait: int, attempts: str = "attempts") -> RateLimited:

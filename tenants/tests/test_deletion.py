@@ -178,3 +178,12 @@ def test_two_admins_deleting_at_the_same_moment_get_202_or_404(transactional_db,
     assert statuses in ([202, 202], [202, 404]), statuses
     assert Client.objects.get(pk=tenant.pk).status == "deleting"
     assert len(queued) == statuses.count(202)
+
+
+def test_password_guesses_on_deletion_are_throttled_like_logins(tenant, admin, settings):
+    settings.LOGIN_MAX_FAILURES = 2
+    for _ in range(2):
+        assert delete_request(tenant, admin, password="wrong-guess").status_code == 400
+    refused = delete_request(tenant, admin)  # even the right password waits now
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert Client.objects.get(pk=tenant.pk).status != "deleting"
