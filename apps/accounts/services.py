@@ -11,7 +11,9 @@ from apps.accounts.models import User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.core import ratelimit
-from apps.core.errors import Conflict, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
+from apps.core.errors import (
+    Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed,
+)
 from apps.core.permissions import Role, can
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -31,9 +33,11 @@ _DUMMY_HASH = make_password("not-a-real-password")
 def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
     others = User.objects.exclude(pk=exclude_id) if exclude_id else User.objects.all()
     if others.filter(email=email).exists():
-        raise Conflict(EMAIL_TAKEN, errors=[{"field": "email", "message": EMAIL_TAKEN}])
+        raise Conflict(EMAIL_TAKEN, errors=[{"field": "email", "message": EMAIL_TAKEN}],
+                       detail=ErrorCode.EMAIL_TAKEN)
     if others.annotate(lname=Lower("username")).filter(lname=username.lower()).exists():
-        raise Conflict(USERNAME_TAKEN, errors=[{"field": "username", "message": USERNAME_TAKEN}])
+        raise Conflict(USERNAME_TAKEN, errors=[{"field": "username", "message": USERNAME_TAKEN}],
+                       detail=ErrorCode.USERNAME_TAKEN)
 
 
 @transaction.atomic
@@ -46,7 +50,7 @@ def user_create(*, username: str, email: str, password: str, role: str = Role.VI
                 username=username, email=email, password=make_password(password), role=role, status=status
             )
     except IntegrityError as exc:  # a concurrent insert won the race
-        raise Conflict(EMAIL_TAKEN) from exc
+        raise Conflict(EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN) from exc
 
 
 def _lock_active_admins() -> set:
@@ -99,7 +103,7 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     new_role = role or user.role
     new_status = status or user.status
     if _would_leave_no_admin(user, admins, role=new_role, status=new_status):
-        raise Conflict(LAST_ADMIN)
+        raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
 
     bump = False
     if password:  # a blank password keeps the old one
@@ -126,7 +130,7 @@ def user_delete(*, actor: User, user: User) -> None:
         raise PermissionDenied(CANNOT_DELETE)
     user = _locked_user(user.pk)
     if _would_leave_no_admin(user, admins, role="", status=""):
-        raise Conflict(LAST_ADMIN)
+        raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
     user.delete()
 
 
@@ -194,7 +198,7 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
     if not user or not valid:
         for limit, key, _ in limits:
             ratelimit.hit(limit, *key)
-        raise Unauthorized("Invalid email or password")
+        raise Unauthorized("Invalid email or password", detail=ErrorCode.INVALID_CREDENTIALS)
     if user.status != User.Status.ACTIVE:
         raise PermissionDenied(f"Your account is {user.status}. Please contact your administrator.")
 

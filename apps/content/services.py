@@ -122,7 +122,8 @@ def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = Fals
             if not Post.objects.filter(slug=post.slug).exclude(pk=post.pk).exists():
                 raise
             error = exc
-    raise Conflict(POST_SLUG_TAKEN, errors=[{"field": "customSlug", "message": POST_SLUG_TAKEN}]) from error
+    raise Conflict(POST_SLUG_TAKEN, errors=[{"field": "customSlug", "message": POST_SLUG_TAKEN}],
+                   detail=ErrorCode.SLUG_TAKEN) from error
 
 
 def _locked(queryset, pk, message: str):
@@ -472,7 +473,7 @@ def _used_in_posts(count: int) -> str:
 
 
 def _slug_conflict(message: str) -> Conflict:
-    return Conflict(message, errors=[{"field": "slug", "message": message}])
+    return Conflict(message, errors=[{"field": "slug", "message": message}], detail=ErrorCode.SLUG_TAKEN)
 
 
 @transaction.atomic
@@ -526,7 +527,8 @@ def category_delete(*, category: Category) -> None:
     if count:
         raise Conflict(
             f'Cannot delete category "{category.name}": it is currently used in posts '
-            f"({_used_in_posts(count)}). Remove it from those posts first."
+            f"({_used_in_posts(count)}). Remove it from those posts first.",
+            detail=ErrorCode.CATEGORY_IN_USE,
         )
     gone = {"id": str(category.pk), "name": category.name, "slug": category.slug}
     category.delete()
@@ -560,7 +562,8 @@ def tag_delete(*, tag: Tag) -> None:
     tag = _locked(Tag.objects, tag.pk, TAG_NOT_FOUND)
     count = Post.tags.through.objects.filter(tag_id=tag.pk).count()
     if count:
-        raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}')
+        raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}',
+                       detail=ErrorCode.TAG_IN_USE)
     gone = {"id": str(tag.pk), "name": tag.name, "slug": tag.slug}
     tag.delete()
     content_version_bump()

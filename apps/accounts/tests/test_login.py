@@ -52,7 +52,8 @@ def test_wrong_password_and_unknown_email_get_the_same_401(tenant, admin):
     unknown = login(tenant, email="nobody@example.com")
     for response in (wrong, unknown):
         assert response.status_code == 401
-        assert response.json() == {"success": False, "message": "Invalid email or password", "error": "unauthorized"}
+        assert response.json() == {"success": False, "message": "Invalid email or password", "error": "unauthorized",
+                                   "code": "invalid_credentials"}
 
 
 def test_login_validation_messages(tenant):

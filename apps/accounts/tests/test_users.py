@@ -63,9 +63,11 @@ def test_duplicate_email_and_username_get_409(api):
     same_email = api.post("/api/auth/register-user", {**NEW_USER, "username": "other"})
     assert same_email.status_code == 409
     assert same_email.json()["message"] == "A user with this email already exists"
+    assert same_email.json()["code"] == "email_taken"
     same_name = api.post("/api/auth/register-user", {**NEW_USER, "email": "x@example.com", "username": "NEWBIE"})
     assert same_name.status_code == 409
     assert same_name.json()["message"] == "This username is already taken"
+    assert same_name.json()["code"] == "username_taken"
 
 
 # --- list and get ----------------------------------------------------------------------------
@@ -157,6 +159,7 @@ def test_update_conflicts_and_validation(api, tenant, admin):
     user = create_user(tenant, "viewer")
     taken = api.put(f"/api/users/{user.id}", {"email": "admin@example.com"})
     assert taken.status_code == 409 and taken.json()["message"] == "A user with this email already exists"
+    assert taken.json()["code"] == "email_taken"
     bad = api.put(f"/api/users/{user.id}", {"status": "gone"})
     assert bad.status_code == 400 and bad.json()["message"] == "Status must be one of active, inactive, suspended"
 
@@ -165,6 +168,7 @@ def test_the_last_active_admin_cannot_be_demoted(api, admin):
     response = api.put(f"/api/users/{admin.id}", {"role": "editor"})
     assert response.status_code == 409
     assert response.json()["message"] == "The company must keep at least one active admin"
+    assert response.json()["code"] == "last_admin"
 
 
 # --- delete ----------------------------------------------------------------------------------

@@ -78,8 +78,10 @@ def test_category_duplicate_slug_is_409(api, tenant):
     assert response.status_code == 409
     assert response.json()["error"] == "conflict"
     assert response.json()["message"] == "A category with this slug already exists"
+    assert response.json()["code"] == "slug_taken"
     other = make_category(tenant, "Other", "other")
-    assert api.put(f"/api/categories/{other.id}", {"name": "Other", "slug": "news"}).status_code == 409
+    renamed = api.put(f"/api/categories/{other.id}", {"name": "Other", "slug": "news"})
+    assert renamed.status_code == 409 and renamed.json()["code"] == "slug_taken"
     assert api.put(f"/api/categories/{other.id}", {"name": "Renamed", "slug": "other"}).status_code == 200
 
 
@@ -97,7 +99,7 @@ def test_category_in_use_cannot_be_deleted(api, tenant):
     response = api.delete(f"/api/categories/{category.id}")
     assert response.status_code == 409
     body = response.json()
-    assert body["error"] == "conflict"
+    assert body["error"] == "conflict" and body["code"] == "category_in_use"
     assert "currently used in posts" in body["message"]
     assert body["message"].startswith('Cannot delete category "Busy"') and "2 posts" in body["message"]
     assert api.get(f"/api/categories/{category.id}").status_code == 200
@@ -174,6 +176,7 @@ def test_tag_duplicate_slug_is_409(api, tenant):
     make_tag(tenant, "Python", "python")
     response = api.post("/api/tags/add", {"name": "Python again", "slug": "python"})
     assert response.status_code == 409 and response.json()["message"] == "A tag with this slug already exists"
+    assert response.json()["code"] == "slug_taken"
 
 
 def test_tag_in_use_cannot_be_deleted(api, tenant):
@@ -183,6 +186,7 @@ def test_tag_in_use_cannot_be_deleted(api, tenant):
     response = api.delete(f"/api/tags/{tag.id}")
     assert response.status_code == 409
     assert response.json()["message"] == 'Cannot delete tag "Busy": it is currently used in 3 posts'
+    assert response.json()["code"] == "tag_in_use"
     assert api.get(f"/api/tags/{tag.id}").status_code == 200
 
     single = make_tag(tenant, "Once", "once")

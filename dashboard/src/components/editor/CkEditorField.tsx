@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { CKEditor } from '@ckeditor/ckeditor5-react';
 import {
   Alignment,
@@ -45,7 +45,8 @@ function callbackButton(name: string, label: string, icon: string, run: () => vo
 export default function CkEditorField({ value, onChange, onReady, onRequestImage, onCopyHtml, ariaLabel }: CkEditorFieldProps) {
   const callbacks = useRef({ onRequestImage, onCopyHtml });
   callbacks.current = { onRequestImage, onCopyHtml };
-  // The config must stay the same object for the editor's lifetime.
+  // The config must stay the same object for the editor's lifetime (the first value seeds it).
+  const [initialData] = useState(value);
   const config = useMemo<EditorConfig>(
     () => ({
       licenseKey: 'GPL',
@@ -81,9 +82,9 @@ export default function CkEditorField({ value, onChange, onReady, onRequestImage
       alignment: { options: ['left', 'center', 'right'] },
       link: { defaultProtocol: 'https://' },
       image: { toolbar: ['imageTextAlternative'] },
-      initialData: value,
+      initialData,
     }),
-    [],
+    [initialData],
   );
 
   return (

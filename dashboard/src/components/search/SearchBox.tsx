@@ -68,7 +68,7 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
   }, [filtersOpen]);
 
   const searchable = VARIANT_TYPES[variant];
-  const types = filters.type === 'all' ? searchable : [filters.type];
+  const types = useMemo(() => (filters.type === 'all' ? searchable : [filters.type]), [filters.type, searchable]);
   const postsSearched = types.includes('posts');
   const hasFilters = variant === 'all' || variant === 'posts';
 
