@@ -74,7 +74,7 @@ export function WebhookDeliveries() {
         <Link to="/dashboard/settings/webhooks">Back to webhooks</Link>
       </p>
       {endpoint ? (
-        <section className="card row wrap" aria-label="Endpoint">
+        <section className="card row wrap" style={{ padding: '10px 14px' }} aria-label="Endpoint">
           <EndpointState endpoint={endpoint} />
           <span className="small muted">Failures in a row: {endpoint.consecutiveFailures}</span>
           <span className="small muted">Events: {endpoint.events.join(', ')}</span>
