@@ -6,7 +6,8 @@
   the same JSON without the ORM or pydantic (the public content API).
 
 A new column-backed field is added here once: its JSON name, its column and its kind. The few
-fields built from joins (`author`, `categories`, `tags`, `featuredImage`) and the derived
+fields built from joins (`author`, `categories`, `tags`, the images `featuredImage`, `ogImage`,
+`twitterImage`) and the derived
 `isScheduled` are named here too (their kind says so); each builder has one function per such
 kind.
 """
@@ -60,7 +61,7 @@ _CONVERT = {"text": _same, "flag": _same, "time": _same, "optional_time": _same,
             "id": str, "optional_id": _id_or_none, "optional_text": _text_or_none}
 _TYPES = {"text": str, "flag": bool, "time": datetime, "optional_time": datetime | None, "status": PostStatusName,
           "id": str, "optional_id": str | None, "optional_text": str | None}
-JOINED = ("author", "categories", "tags", "featured_image", "scheduled")  # kinds each builder implements
+JOINED = ("author", "categories", "tags", "featured_image", "og_image", "twitter_image", "scheduled")  # kinds each builder implements
 TIMES = ("time", "optional_time")
 
 # The list's summary of a post (PostSummaryOut), in the order sent.
@@ -94,8 +95,11 @@ DETAIL = (
     PostField("ogTitle", "og_title", "text"),
     PostField("ogDescription", "og_description", "text"),
     PostField("ogImageId", "og_image_id", "optional_id"),
+    # (+) the image of ogImageId with its addresses (as featuredImage), null without one
+    PostField("ogImage", None, "og_image"),
     PostField("twitterTitle", "twitter_title", "text"),
     PostField("twitterDescription", "twitter_description", "text"),
     PostField("twitterImageId", "twitter_image_id", "optional_id"),
+    PostField("twitterImage", None, "twitter_image"),
     PostField("updatedAt", "updated_at", "time"),
 )

@@ -171,10 +171,15 @@ class TermRefOut(OutSchema):
 
 
 class FeaturedImageOut(OutSchema):
+    """An image of a post (featured, OG, Twitter). `link` is the image's absolute address and
+    `cdnUrl` its address behind MEDIA_CDN_BASE_URL (`link` when none is set), as in the media
+    library; `spacesKey` is the storage key, not an address."""
+
     id: str
     spacesKey: str
     altText: str
-    link: str | None
+    link: str
+    cdnUrl: str
 
 
 def _terms(items) -> list[TermRefOut]:
@@ -185,12 +190,12 @@ def _author(post, urls) -> AuthorOut | None:
     return AuthorOut(id=str(post.author.id), username=post.author.username) if post.author else None
 
 
-def _featured_image(post, urls) -> FeaturedImageOut | None:
-    image = post.featured_image
+def _image(image, urls) -> FeaturedImageOut | None:
     if image is None:
         return None
+    urls = urls or media_urls()
     return FeaturedImageOut(id=str(image.id), spacesKey=image.storage_key, altText=image.alt_text or "",
-                            link=(urls or media_urls()).link(image.storage_key))
+                            link=urls.link(image.storage_key), cdnUrl=urls.cdn(image.storage_key))
 
 
 # The fields of apps.content.post_fields built from joins, from ORM objects: (type, value of a post).
@@ -198,7 +203,9 @@ _JOINED = {
     "author": (AuthorOut | None, _author),
     "categories": (list[TermRefOut], lambda post, urls: _terms(post.categories.all())),
     "tags": (list[TermRefOut], lambda post, urls: _terms(post.tags.all())),
-    "featured_image": (FeaturedImageOut | None, _featured_image),
+    "featured_image": (FeaturedImageOut | None, lambda post, urls: _image(post.featured_image, urls)),
+    "og_image": (FeaturedImageOut | None, lambda post, urls: _image(post.og_image, urls)),
+    "twitter_image": (FeaturedImageOut | None, lambda post, urls: _image(post.twitter_image, urls)),
     "scheduled": (bool, lambda post, urls: post.is_scheduled),
 }
 

@@ -41,7 +41,9 @@ def post_queryset(*, with_content: bool = True) -> QuerySet[Post]:
         )
         .defer("search_vector")
     )
-    return queryset if with_content else queryset.defer("content", "search_vector")
+    # The full post (PostOut) also shows its OG and Twitter images.
+    return queryset.select_related("og_image", "twitter_image") if with_content else queryset.defer(
+        "content", "search_vector")
 
 
 def search_condition(query: str) -> RawSQL:

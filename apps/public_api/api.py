@@ -19,18 +19,21 @@ from django.db import connection
 from ninja import Router
 
 from apps.analytics.api import track_request
-from apps.analytics.schemas import TrackIn
+from apps.analytics.schemas import TrackIn, TrackOut
 from apps.core.api import query_parameters
 from apps.public_api import request as public
 from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
 from apps.public_api.responses import cached_json, remember_host
+from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, TagsReply
 
 router = Router(tags=["public content"], auth=api_key_auth)
 # The query is read by apps.public_api.request.parse_list (as the fast path reads it); these
 # document it.
 _POSTS_QUERY = {"parameters": query_parameters(public.PostsQuery)}
 _PAGE_QUERY = {"parameters": query_parameters(public.PageQuery)}
+# The handlers answer cached bytes (an HttpResponse, which ninja does not validate); `response=`
+# documents their shape (apps.public_api.schemas).
 
 
 def _posts(request, term: tuple[str, str] | None = None):
@@ -40,12 +43,12 @@ def _posts(request, term: tuple[str, str] | None = None):
                                                                   version=version))
 
 
-@router.get("/posts", openapi_extra=_POSTS_QUERY)
+@router.get("/posts", response=PostsReply, openapi_extra=_POSTS_QUERY)
 def list_posts(request):
     return _posts(request)
 
 
-@router.get("/posts/slug/{slug}")
+@router.get("/posts/slug/{slug}", response=PostReply)
 def get_post_by_slug(request, slug: str):
     published_only = not request.auth.is_preview
     return cached_json(
@@ -53,27 +56,27 @@ def get_post_by_slug(request, slug: str):
     )
 
 
-@router.get("/posts/category/{slug}", openapi_extra=_PAGE_QUERY)
+@router.get("/posts/category/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
 def list_posts_by_category(request, slug: str):
     return _posts(request, ("category", slug))
 
 
-@router.get("/posts/tag/{slug}", openapi_extra=_PAGE_QUERY)
+@router.get("/posts/tag/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
 def list_posts_by_tag(request, slug: str):
     return _posts(request, ("tag", slug))
 
 
-@router.get("/categories")
+@router.get("/categories", response=CategoriesReply)
 def list_categories(request):
     return cached_json(request, lambda _: public.categories_reply(selectors.categories()))
 
 
-@router.get("/tags")
+@router.get("/tags", response=TagsReply)
 def list_tags(request):
     return cached_json(request, lambda _: public.tags_reply(selectors.tags()))
 
 
-@router.post("/analytics/track", auth=tracking_key_auth)
+@router.post("/analytics/track", auth=tracking_key_auth, response=TrackOut)
 def track(request, payload: TrackIn):
     remember_host(request)
     return track_request(request, payload)

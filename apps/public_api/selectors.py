@@ -60,11 +60,17 @@ def _author(values, urls) -> dict | None:
     return {"id": str(author_id), "username": username} if author_id else None
 
 
-def _featured_image(values, urls) -> dict | None:
+def _image(values, urls) -> dict | None:
     image_id, storage_key, alt_text = values
     if not image_id:
         return None
-    return {"id": str(image_id), "spacesKey": storage_key, "altText": alt_text or "", "link": urls().link(storage_key)}
+    built = urls()
+    return {"id": str(image_id), "spacesKey": storage_key, "altText": alt_text or "",
+            "link": built.link(storage_key), "cdnUrl": built.cdn(storage_key)}
+
+
+def _image_columns(alias: str):
+    return lambda schema: [f"{alias}.id", f"{alias}.storage_key", f"{alias}.alt_text"]
 
 
 def _first(values, urls):
@@ -77,7 +83,10 @@ _JOINED = {
     "author": (lambda schema: ["author.id", "author.username"], _author),
     "categories": (lambda schema: [_terms_sql(Post.categories.through, "category_id", Category, schema)], _first),
     "tags": (lambda schema: [_terms_sql(Post.tags.through, "tag_id", Tag, schema)], _first),
-    "featured_image": (lambda schema: ["image.id", "image.storage_key", "image.alt_text"], _featured_image),
+    "featured_image": (_image_columns("image"), _image),
+    # only in the full post (post_by_slug joins them: _detail_joins)
+    "og_image": (_image_columns("og_image"), _image),
+    "twitter_image": (_image_columns("twitter_image"), _image),
     "scheduled": (lambda schema: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
                                   f"'{Post.Status.DRAFT.value}')"], _first),
 }
@@ -129,6 +138,13 @@ def _joins(schema: str) -> str:
     return (
         f"LEFT JOIN {_table(User, schema)} author ON author.id = {_q(_POST)}.author_id "
         f"LEFT JOIN {_table(Media, schema)} image ON image.id = {_q(_POST)}.featured_image_id"
+    )
+
+
+def _detail_joins(schema: str) -> str:
+    return (
+        f"LEFT JOIN {_table(Media, schema)} og_image ON og_image.id = {_q(_POST)}.og_image_id "
+        f"LEFT JOIN {_table(Media, schema)} twitter_image ON twitter_image.id = {_q(_POST)}.twitter_image_id"
     )
 
 
@@ -341,12 +357,14 @@ def post_by_slug(slug: str, *, published_only: bool) -> dict:
         where += f" AND {public_sql(_q(_POST))}"
     detail = ", ".join(_columns(post_fields.DETAIL, schema))
     rows = db.fetch_prepared(
-        f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} WHERE {where} LIMIT 1",
+        f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
+        f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
         params)
     if not rows:
         raise NotFound(content.POST_NOT_FOUND)
     row = rows[0]
-    return _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, None, into=_summary(row, _Urls()))
+    urls = _Urls()
+    return _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
 
 
 def term_exists(kind: str, slug: str) -> bool:

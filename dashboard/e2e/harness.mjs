@@ -78,6 +78,8 @@ export async function startServer(port, { timeoutMs = 240_000 } = {}) {
     E2E_REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
     // Deterministic AI answers, no outside service.
     AI_PROVIDER: 'offline',
+    // The webhooks flow's receiver listens on 127.0.0.1 (refused by default as a private address).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
   };
   const child = spawn('bash', [script, String(port)], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);

@@ -1,13 +1,14 @@
 /**
  * Typed client of the CMS public content API (`/api/v1` on a company's host, `x-api-key`).
  *
- * Paths, parameters and the error envelope come from the types generated from
+ * Paths, parameters, replies and the error envelope come from the types generated from
  * openapi/public.json (src/schema.d.ts, `npm run gen:api`); calls go through openapi-fetch, so a
- * path or a parameter the document does not have is a type error.
+ * path or a parameter the document does not have is a type error, and each reply is typed by the
+ * document's schema of its 200 answer.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
-import type { CategoriesData, PostData, PostsPage, TagsData } from './replies.js';
+import type { Category, Post, PostsPage, Tag, TrackReply } from './replies.js';
 
 export type * from './replies.js';
 export type { components, paths } from './schema.js';
@@ -94,8 +95,8 @@ export class ContentClient {
   }
 
   /** GET posts/slug/{slug}: one published post (any status with the preview key). */
-  async getPost(slug: string): Promise<Result<PostData['post']>> {
-    const reply = await this.run<PostData>(cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`), (headers) =>
+  async getPost(slug: string): Promise<Result<Post>> {
+    const reply = await this.run(cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`), (headers) =>
       this.raw.GET('/api/v1/posts/slug/{slug}', { params: { path: { slug } }, headers }),
     );
     return reply.ok ? { ...reply, data: reply.data.post } : reply;
@@ -116,25 +117,25 @@ export class ContentClient {
   }
 
   /** GET categories, with their published post counts. */
-  async listCategories(): Promise<Result<CategoriesData['categories']>> {
-    const reply = await this.run<CategoriesData>(cacheKey('/api/v1/categories'), (headers) =>
+  async listCategories(): Promise<Result<Category[]>> {
+    const reply = await this.run(cacheKey('/api/v1/categories'), (headers) =>
       this.raw.GET('/api/v1/categories', { headers }),
     );
     return reply.ok ? { ...reply, data: reply.data.categories } : reply;
   }
 
   /** GET tags, with their published post counts. */
-  async listTags(): Promise<Result<TagsData['tags']>> {
-    const reply = await this.run<TagsData>(cacheKey('/api/v1/tags'), (headers) => this.raw.GET('/api/v1/tags', { headers }));
+  async listTags(): Promise<Result<Tag[]>> {
+    const reply = await this.run(cacheKey('/api/v1/tags'), (headers) => this.raw.GET('/api/v1/tags', { headers }));
     return reply.ok ? { ...reply, data: reply.data.tags } : reply;
   }
 
   /** POST analytics/track: a page view of the website. */
-  async track(body: TrackBody): Promise<Result<{ success: boolean }>> {
+  async track(body: TrackBody): Promise<Result<TrackReply>> {
     try {
       const { data, error, response } = await this.raw.POST('/api/v1/analytics/track', { body });
-      if (!response.ok) return { ok: false, error: toError(response.status, error, response) };
-      return { ok: true, data: data as unknown as { success: boolean }, status: response.status, fromCache: false };
+      if (!response.ok || !data) return { ok: false, error: toError(response.status, error, response) };
+      return { ok: true, data, status: response.status, fromCache: false };
     } catch (cause) {
       return { ok: false, error: { ...toError(0, undefined), message: String(cause) } };
     }
@@ -170,7 +171,7 @@ export class ContentClient {
   /** One GET: If-None-Match from the cache, a 304 answered from it, the reply's `data` kept with its ETag. */
   private async run<T>(
     key: string,
-    call: (headers: Record<string, string> | undefined) => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+    call: (headers: Record<string, string> | undefined) => Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
   ): Promise<Result<T>> {
     const kept = this.cache?.get(key);
     try {
@@ -178,11 +179,10 @@ export class ContentClient {
       if (response.status === 304 && kept) {
         return { ok: true, data: kept.data as T, status: 304, etag: kept.etag, fromCache: true };
       }
-      if (!response.ok) return { ok: false, error: toError(response.status, error, response) };
-      const body = data as { data: T };
+      if (!response.ok || !data) return { ok: false, error: toError(response.status, error, response) };
       const etag = response.headers.get('ETag') ?? undefined;
-      if (this.cache && etag) this.cache.set(key, { etag, data: body.data });
-      return { ok: true, data: body.data, status: response.status, etag, fromCache: false };
+      if (this.cache && etag) this.cache.set(key, { etag, data: data.data });
+      return { ok: true, data: data.data, status: response.status, etag, fromCache: false };
     } catch (cause) {
       return { ok: false, error: { ...toError(0, undefined), message: String(cause) } };
     }

@@ -1,88 +1,27 @@
 /**
- * The `data` of the public API's replies (API.md). openapi/public.json documents the paths,
- * parameters and the error envelope, but not these success bodies (the public handlers answer
- * from a cache as raw JSON, without a ninja response schema), so they are written here, checked
- * against the real server by test/live.test.ts. When the document gains reply schemas, these
- * become aliases of `components['schemas']` like the rest.
+ * The success replies of the public API (API.md), as documented by openapi/public.json: aliases
+ * of the generated `components['schemas']` (src/schema.d.ts, `npm run gen:api`). The server's
+ * replies are checked against that document by apps/public_api/tests/test_reply_schemas.py, and
+ * by test/live.test.ts through this client.
  */
-export interface TermRef {
-  id: string;
-  name: string;
-  slug: string;
-}
+import type { components } from './schema.js';
 
-export interface FeaturedImage {
-  id: string;
-  spacesKey: string;
-  altText: string;
-  link: string | null;
-}
+type Schemas = components['schemas'];
 
-export type PostStatus = 'draft' | 'published' | 'archived';
-
-export interface PostSummary {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  status: PostStatus;
-  createdAt: string;
-  publishedAt: string | null;
-  author: { id: string; username: string } | null;
-  categories: TermRef[];
-  tags: TermRef[];
-  featuredImage: FeaturedImage | null;
-  videoId: string | null;
-  isScheduled: boolean;
-}
-
-export interface Post extends PostSummary {
-  content: string;
-  customSlug: string;
-  allowIndexing: boolean;
-  scheduledPublishDate: string | null;
-  metaTitle: string;
-  metaDescription: string;
-  canonicalUrl: string;
-  focusKeyword: string;
-  ogTitle: string;
-  ogDescription: string;
-  ogImageId: string | null;
-  twitterTitle: string;
-  twitterDescription: string;
-  twitterImageId: string | null;
-  updatedAt: string;
-}
-
-export interface Pagination {
-  total: number;
-  totalPages: number;
-  currentPage: number;
-  limit: number;
-}
-
-export interface PostsPage {
-  posts: PostSummary[];
-  pagination: Pagination;
-}
-
-export interface PostData {
-  post: Post;
-}
-
-export interface Category extends TermRef {
-  description: string;
-  postCount: number;
-}
-
-export interface Tag extends TermRef {
-  postCount: number;
-}
-
-export interface CategoriesData {
-  categories: Category[];
-}
-
-export interface TagsData {
-  tags: Tag[];
-}
+export type TermRef = Schemas['TermRefOut'];
+export type Author = Schemas['AuthorOut'];
+/** An image of a post (featured, OG, Twitter): `link`/`cdnUrl` are addresses, `spacesKey` is the storage key. */
+export type PostImage = Schemas['FeaturedImageOut'];
+/** @deprecated the same as PostImage */
+export type FeaturedImage = PostImage;
+export type PostSummary = Schemas['PostSummaryOut'];
+export type PostStatus = PostSummary['status'];
+export type Post = Schemas['PostOut'];
+export type Pagination = Schemas['PaginationOut'];
+export type PostsPage = Schemas['PostsData'];
+export type PostData = Schemas['PostData'];
+export type Category = Schemas['CategoryOut'];
+export type Tag = Schemas['TagOut'];
+export type CategoriesData = Schemas['CategoriesData'];
+export type TagsData = Schemas['TagsData'];
+export type TrackReply = Schemas['TrackOut'];

@@ -1,7 +1,15 @@
 /** The SDK against the real product (test/server.ts): the seeded demo company's content. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ContentClient, ContentErrorException, type EtagCache, type PostsPage } from '../src/index.js';
+import {
+  ContentClient,
+  ContentErrorException,
+  type EtagCache,
+  type Post,
+  type PostImage,
+  type PostsPage,
+  type PostStatus,
+} from '../src/index.js';
 import { loopbackFetch, startServer, type LiveServer } from './server.js';
 
 let server: LiveServer;
@@ -43,6 +51,26 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     assert.equal(post.id, first.id);
     assert.equal(post.title, first.title);
     assert.ok(post.content.length > 0);
+  });
+
+  it('types each reply from the document: statuses, nullable fields, image addresses', async () => {
+    const { posts } = ok(await client.listPosts({ limit: 100 }));
+    const statuses: PostStatus[] = posts.map((post) => post.status);
+    assert.ok(statuses.every((status) => status === 'published'));
+    const withImage = posts.find((post) => post.featuredImage !== null);
+    assert.ok(withImage, 'the demo company has a post with a featured image');
+    const post: Post = ok(await client.getPost(withImage.slug));
+    const images: (PostImage | null)[] = [post.featuredImage, post.ogImage, post.twitterImage];
+    for (const image of images) {
+      if (image === null) continue;
+      // `link` and `cdnUrl` are absolute addresses; `spacesKey` is the storage key they end with
+      assert.match(image.link, /^https?:\/\//);
+      assert.match(image.cdnUrl, /^https?:\/\//);
+      assert.ok(image.link.endsWith(image.spacesKey));
+    }
+    assert.equal(post.featuredImage?.id, withImage.featuredImage?.id);
+    const tracked = ok(await client.track({ pageUrl: 'https://demo.example.com/blog/' + post.slug, postSlug: post.slug }));
+    assert.equal(tracked.success, true);
   });
 
   it('lists the posts of a category and of a tag', async () => {

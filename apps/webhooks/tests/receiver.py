@@ -30,12 +30,13 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                at = time.monotonic()  # when the request arrived (bench/webhooks.py)
                 with receiver._lock:
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
                     receiver.received.append({
                         "headers": dict(self.headers), "body": body, "json": json.loads(body), "path": self.path,
                         "valid": receiver.secret is not None and verify(receiver.secret, self.headers, body),
-                        "status": status,
+                        "status": status, "at": at,
                     })
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")

@@ -34,7 +34,9 @@ def test_publishing_a_post_sends_exactly_one_signed_delivery(make_tenant, receiv
     endpoint = _endpoint(api, receiver, events=["post.published", "post.updated", "tag.created"])
     category, media = make_category(tenant), make_media(tenant)
 
-    draft = api.post("/api/posts/upload", post_payload(category, media, postTitle="Launch day")).json()["post"]
+    card = make_media(tenant)
+    draft = api.post("/api/posts/upload", post_payload(category, media, postTitle="Launch day", ogImageId=str(media.id),
+                                                       twitterImageId=str(card.id))).json()["post"]
     published = api.put(f"/api/posts/{draft['id']}", {"status": "published"})
     assert published.status_code == 200, published.content
 
@@ -50,6 +52,11 @@ def test_publishing_a_post_sends_exactly_one_signed_delivery(make_tenant, receiv
     public_key = api.get("/api/client/info").json()["data"]["apiInfo"]["authentication"]["apiKey"]
     public = testing.Api(tenant, headers={"x-api-key": public_key}).get(f"/api/v1/posts/slug/{post['slug']}")
     assert post == public.json()["data"]["post"]
+    # every image carries its absolute address; spacesKey stays the storage key
+    for name, image in (("featuredImage", media), ("ogImage", media), ("twitterImage", card)):
+        assert post[name]["id"] == str(image.id) and post[name]["spacesKey"] == image.storage_key
+        assert post[name]["link"].startswith("http") and post[name]["link"].endswith(image.storage_key)
+        assert post[name]["cdnUrl"] == post[name]["link"]  # no CDN base in the tests
 
     assert _wait(lambda: api.get(f"/api/webhooks/{endpoint['id']}/deliveries").json()["deliveries"][0]["status"]
                  == "succeeded")

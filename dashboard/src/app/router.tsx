@@ -4,6 +4,7 @@ import { Layout } from '@/components/Layout';
 import { NotFound } from '@/components/NotFound';
 import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
+import { WebhooksDisabledBanner } from '@/features/webhooks/components/DisabledBanner';
 import { RequireAuth } from './guards';
 
 type Screen = ComponentType & { preload: () => Promise<unknown> };
@@ -51,6 +52,8 @@ const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
+const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
+const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -84,7 +87,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
       ...hydrate,
       element: (
         <RequireAuth>
-          <Layout />
+          <Layout banner={<WebhooksDisabledBanner />} />
         </RequireAuth>
       ),
       children: [
@@ -105,6 +108,8 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('users/new', UserCreate),
         screen('users/edit/:userId', UserEdit),
         screen('settings', Settings),
+        screen('settings/webhooks', Webhooks),
+        screen('settings/webhooks/:id', WebhookDeliveries),
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   FileText,
@@ -45,7 +45,8 @@ function useMedia(query: string) {
   return matches;
 }
 
-export function Layout() {
+/** `banner`: a notice above every dashboard page (given by the app: the layout knows no feature). */
+export function Layout({ banner }: { banner?: ReactNode } = {}) {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -142,6 +143,7 @@ export function Layout() {
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        {banner}
         <Outlet />
       </main>
     </div>

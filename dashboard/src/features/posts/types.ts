@@ -1,5 +1,14 @@
 import type { Category, PostStatus, Tag } from '@/lib/types';
 
+/** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
+export interface PostImage {
+  id: string;
+  spacesKey?: string | null;
+  altText?: string | null;
+  link?: string | null;
+  cdnUrl?: string | null;
+}
+
 export interface PostSummary {
   id: string;
   title: string;
@@ -11,7 +20,7 @@ export interface PostSummary {
   author?: { id?: string; username?: string } | null;
   categories?: Pick<Category, 'id' | 'name' | 'slug'>[];
   tags?: Pick<Tag, 'id' | 'name' | 'slug'>[];
-  featuredImage?: { id: string; spacesKey?: string | null; altText?: string | null; link?: string | null } | null;
+  featuredImage?: PostImage | null;
   videoId?: string | null;
 }
 
@@ -24,6 +33,8 @@ export interface Post extends PostSummary {
   metaDescription?: string | null;
   canonicalUrl?: string | null;
   focusKeyword?: string | null;
+  ogImage?: PostImage | null;
+  twitterImage?: PostImage | null;
   updatedAt?: string | null;
 }
 

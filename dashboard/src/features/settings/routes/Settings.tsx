@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Copy, Download, Eye, EyeOff, KeyRound, Mail, RefreshCw } from 'lucide-react';
+import { Copy, Download, Eye, EyeOff, KeyRound, Mail, RefreshCw, Webhook } from 'lucide-react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { copyText } from '@/lib/clipboard';
 import { PageHeader } from '@/components/PageHeader';
@@ -230,6 +231,11 @@ export function Settings() {
               <button type="button" className="btn btn-danger" onClick={() => setConfirmRotate(true)}>
                 <KeyRound size={16} /> Rotate API Key
               </button>
+            ) : null}
+            {isAdmin ? (
+              <Link className="btn btn-secondary" to="/dashboard/settings/webhooks">
+                <Webhook size={16} /> Webhooks
+              </Link>
             ) : null}
           </div>
         </section>

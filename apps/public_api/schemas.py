@@ -1,0 +1,61 @@
+"""The success replies of the public content API, for its OpenAPI document (and so for the
+content SDK's types, sdk/).
+
+The handlers answer cached bytes (apps.public_api.responses) built by apps.public_api.request and
+apps.public_api.selectors, never through these schemas: ninja passes an HttpResponse through
+without validating it. The shapes are the ones the bytes are made of: the posts are the content
+app's PostSummaryOut and PostOut, generated from apps.content.post_fields (the field map the SQL
+builder follows too), the categories and tags its CategoryOut and TagOut. A test validates real
+replies of every route against the document (tests/test_reply_schemas.py).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from apps.content.schemas import CategoryOut, PostOut, PostSummaryOut, TagOut
+from apps.core.schemas import OutSchema, PaginationOut, SuccessOut
+
+
+class PostsData(OutSchema):
+    posts: list[PostSummaryOut]
+    pagination: PaginationOut
+
+
+class PostsReply(SuccessOut):
+    """GET posts, posts/category/{slug}, posts/tag/{slug} (request.posts_reply)"""
+
+    message: Literal["Posts retrieved successfully"]
+    data: PostsData
+
+
+class PostData(OutSchema):
+    post: PostOut
+
+
+class PostReply(SuccessOut):
+    """GET posts/slug/{slug} (request.post_reply)"""
+
+    message: Literal["Post retrieved successfully"]
+    data: PostData
+
+
+class CategoriesData(OutSchema):
+    categories: list[CategoryOut]
+
+
+class CategoriesReply(SuccessOut):
+    """GET categories (request.categories_reply)"""
+
+    message: Literal["Categories retrieved successfully"]
+    data: CategoriesData
+
+
+class TagsData(OutSchema):
+    tags: list[TagOut]
+
+
+class TagsReply(SuccessOut):
+    """GET tags (request.tags_reply)"""
+
+    message: Literal["Tags retrieved successfully"]
+    data: TagsData
