@@ -15,14 +15,16 @@ from apps.content.schemas import (
     CategoryReplyOut,
     CategorySavedOut,
     CategoryUpdateIn,
+    DashboardPostOut,
+    DashboardPostSummaryOut,
     PostBySlugOut,
     PostCreateIn,
     PostListOut,
-    PostOut,
     PostReplyOut,
     PostSavedOut,
     PostSummaryOut,
     PostUpdateIn,
+    ReviewReturnIn,
     RevisionListOut,
     RevisionOut,
     RevisionReplyOut,
@@ -58,16 +60,18 @@ class PostListQuery(Schema):
     search: str | None = None
     category: str | None = None
     tag: str | None = None
+    review: str | None = None  # (+) "waiting": the posts waiting for review, longest waiting first
 
 
 @posts_router.get("", response=PostListOut)
 def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
     posts, total = paginate(selectors.post_list(
-        status=filters.status, search=filters.search, category=filters.category, tag=filters.tag
+        status=filters.status, search=filters.search, category=filters.category, tag=filters.tag,
+        review=filters.review,
     ), page)
     return PostListOut(
-        posts=PostSummaryOut.many(posts),
+        posts=DashboardPostSummaryOut.many(posts),
         page=page.page,
         limit=page.limit,
         totalPosts=total,
@@ -77,7 +81,7 @@ def list_posts(request, filters: Query[PostListQuery]):
 
 def _create_post(request, payload: PostCreateIn):
     post = services.post_create(author=request.auth, **payload.service_kwargs())
-    return PostSavedOut(message="Post created successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Post created successfully", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 # Declared before "/{post_id}": Django tries the URL patterns in order.
@@ -92,14 +96,30 @@ def get_post_by_slug(request, slug: str):
 
 @posts_router.get("/{post_id}", response=PostReplyOut)
 def get_post(request, post_id: str):
-    return PostReplyOut(post=PostOut.from_post(selectors.post_get(post_id)))
+    return PostReplyOut(post=DashboardPostOut.from_post(selectors.post_get(post_id)))
 
 
 @posts_router.put("/{post_id}", response=PostSavedOut)
 def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
     post = services.post_update(actor=request.auth, post=post, **payload.service_kwargs())
-    return PostSavedOut(message="Post updated successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Post updated successfully", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
+
+
+@posts_router.post("/{post_id}/review/request", response=PostSavedOut)
+def request_review(request, post_id: str):
+    """(+) The writer marks a draft ready for review (whoever may edit it)."""
+    post = services.post_review_request(actor=request.auth, post=selectors.post_get(post_id))
+    return PostSavedOut(message="Post submitted for review",
+                        post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
+
+
+@posts_router.post("/{post_id}/review/return", response=PostSavedOut)
+def return_review(request, post_id: str, payload: ReviewReturnIn):
+    """(+) An editor sends a waiting post back to its writer with a note."""
+    post = services.post_review_return(actor=request.auth, post=selectors.post_get(post_id), note=payload.note)
+    return PostSavedOut(message="Post sent back to the writer",
+                        post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 class RevisionListQuery(Schema):
@@ -133,7 +153,7 @@ def restore_revision(request, post_id: str, revision_id: str):
     services.check_can_see_history(request.auth, post)
     revision = selectors.revision_get(post, revision_id)
     post = services.revision_restore(actor=request.auth, post=post, revision=revision)
-    return PostSavedOut(message="Revision restored", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Revision restored", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 @posts_router.delete("/{post_id}", response=MessageOut)
@@ -151,7 +171,8 @@ def list_categories(request):
 @categories_router.post("/add", response={201: CategorySavedOut})
 def add_category(request, payload: CategoryIn):
     require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
-    category = services.category_create(name=payload.name, slug=payload.slug, description=payload.description)
+    category = services.category_create(name=payload.name, slug=payload.slug, description=payload.description,
+                                        actor=request.auth)
     return CategorySavedOut(message="Category created successfully", category=CategoryOut.from_category(category))
 
 
@@ -164,7 +185,7 @@ def get_category(request, category_id: str):
 def update_category(request, category_id: str, payload: CategoryUpdateIn):
     category = selectors.category_get(category_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    category = services.category_update(category=category, **payload.dict(exclude_none=True))
+    category = services.category_update(category=category, actor=request.auth, **payload.dict(exclude_none=True))
     return CategorySavedOut(message="Category updated successfully", category=CategoryOut.from_category(category))
 
 
@@ -172,7 +193,7 @@ def update_category(request, category_id: str, payload: CategoryUpdateIn):
 def delete_category(request, category_id: str):
     category = selectors.category_get(category_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    services.category_delete(category=category)
+    services.category_delete(category=category, actor=request.auth)
     return MessageOut(message="Category deleted successfully")
 
 
@@ -194,7 +215,7 @@ def list_tags(request, filters: Query[TagListQuery]):
 @tags_router.post("/add", response={201: TagSavedOut})
 def add_tag(request, payload: TagIn):
     require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
-    tag = services.tag_create(name=payload.name, slug=payload.slug)
+    tag = services.tag_create(name=payload.name, slug=payload.slug, actor=request.auth)
     return TagSavedOut(message="Tag created successfully", tag=TagOut.from_tag(tag))
 
 
@@ -207,7 +228,7 @@ def get_tag(request, tag_id: str):
 def update_tag(request, tag_id: str, payload: TagUpdateIn):
     tag = selectors.tag_get(tag_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    tag = services.tag_update(tag=tag, **payload.dict(exclude_none=True))
+    tag = services.tag_update(tag=tag, actor=request.auth, **payload.dict(exclude_none=True))
     return TagSavedOut(message="Tag updated successfully", tag=TagOut.from_tag(tag))
 
 
@@ -215,7 +236,7 @@ def update_tag(request, tag_id: str, payload: TagUpdateIn):
 def delete_tag(request, tag_id: str):
     tag = selectors.tag_get(tag_id)
     require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    services.tag_delete(tag=tag)
+    services.tag_delete(tag=tag, actor=request.auth)
     return MessageOut(message="Tag deleted successfully")
 
 
