@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from ninja import Router
 
+from apps.audit.services import audit_record
 from apps.core.permissions import can, require
 from apps.core.schemas import MessageOut
 from tenants.deletion import client_request_deletion
@@ -35,25 +36,34 @@ KEY_NOTE = (
 @transaction.atomic
 def client_info_update(*, client: Client, name: str, contact_name: str, contact_email: str,
                        website_url: str | None = None, post_url_template: str | None = None,
-                       feeds_enabled: bool | None = None, time_zone: str | None = None) -> Client:
+                       feeds_enabled: bool | None = None, time_zone: str | None = None, actor=None) -> Client:
     """The optional fields left as None keep their value (`time_zone` is a name checked by
     tenants.schemas.clean_time_zone)."""
+    changed = [field for field, value in (("name", name), ("contact_name", contact_name),
+                                          ("contact_email", contact_email)) if getattr(client, field) != value]
     client.name, client.contact_name, client.contact_email = name, contact_name, contact_email
     fields = ["name", "contact_name", "contact_email"]
     for field, value in (("website_url", website_url), ("post_url_template", post_url_template),
                          ("feeds_enabled", feeds_enabled), ("time_zone", time_zone)):
         if value is not None:
+            if getattr(client, field) != value:
+                changed.append(field)
             setattr(client, field, value)
             fields.append(field)
     client.save(update_fields=fields)
+    if changed:
+        audit_record(action="settings.updated", actor=actor, object_type="company", object_id=client.pk,
+                     summary=", ".join(changed))
     return client
 
 
 @transaction.atomic
-def client_api_key_rotate(*, client: Client) -> Client:
+def client_api_key_rotate(*, client: Client, actor=None) -> Client:
     """A new content key; the old one stops working when this commits."""
     locked = Client.objects.select_for_update().get(pk=client.pk)
     client_rotate_keys(client=locked, content=True)
+    audit_record(action="api_key.rotated", actor=actor, object_type="company", object_id=client.pk,
+                 summary="Content API key")
     client.api_key = locked.api_key
     return client
 
@@ -148,7 +158,7 @@ def update_client_info(request, payload: ClientInfoIn):
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
                                 contact_email=payload.contactEmail, website_url=payload.websiteUrl,
                                 post_url_template=payload.postUrlTemplate, feeds_enabled=payload.feedsEnabled,
-                                time_zone=payload.timeZone)
+                                time_zone=payload.timeZone, actor=request.auth)
     return ClientInfoOut(message="Client information updated successfully",
                          data=client_info_out(client, user=request.auth))
 
@@ -156,7 +166,7 @@ def update_client_info(request, payload: ClientInfoIn):
 @router.post("/api-key/rotate", response=ApiKeyRotatedOut)
 def rotate_api_key(request):
     require(request.auth, "settings.manage", CANNOT_ROTATE)
-    client = client_api_key_rotate(client=request.tenant)
+    client = client_api_key_rotate(client=request.tenant, actor=request.auth)
     return ApiKeyRotatedOut(message="API key rotated. The previous key no longer works.",
                             data={"apiKey": client.api_key})
 

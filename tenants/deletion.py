@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django_tenants.utils import get_public_schema_name, schema_context
 
 from apps.accounts.services import password_confirms
+from apps.audit.services import audit_record
 from apps.core import redis_conn
 from apps.core.errors import ValidationFailed
 from apps.core.permissions import require
@@ -100,12 +101,16 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
         errors.append({"field": "password", "message": WRONG_PASSWORD})
     if errors:
         raise ValidationFailed(errors[0]["message"], errors=errors)
-    with schema_context(get_public_schema_name()), transaction.atomic():
-        locked = Client.objects.select_for_update().get(pk=client.pk)
-        if locked.status != Client.Status.DELETING:
-            locked.status = Client.Status.DELETING
-            locked.save(update_fields=["status"])
-        transaction.on_commit(lambda: _queue_deletion(locked.pk))
+    with transaction.atomic():
+        # In the company's own log (kept by a backup taken before the schema goes).
+        audit_record(action="company.deletion_requested", actor=actor, object_type="company",
+                     object_id=client.pk, summary=client.subdomain)
+        with schema_context(get_public_schema_name()):
+            locked = Client.objects.select_for_update().get(pk=client.pk)
+            if locked.status != Client.Status.DELETING:
+                locked.status = Client.Status.DELETING
+                locked.save(update_fields=["status"])
+            transaction.on_commit(lambda: _queue_deletion(locked.pk))
 
 
 def _queue_deletion(client_id) -> None:

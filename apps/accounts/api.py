@@ -5,6 +5,7 @@ from apps.accounts import selectors, services
 from apps.accounts.schemas import (
     LoginIn,
     LoginOut,
+    MeOut,
     SessionUserOut,
     UserCreatedOut,
     UserCreateIn,
@@ -15,7 +16,7 @@ from apps.accounts.schemas import (
     UserUpdateIn,
 )
 from apps.accounts.tokens import token_issue
-from apps.core.permissions import require
+from apps.core.permissions import capabilities_of, require
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
 
@@ -38,16 +39,17 @@ def login(request, payload: LoginIn):
     )
 
 
-@auth_router.get("/me", response=UserReplyOut)
+@auth_router.get("/me", response=MeOut)
 def me(request):
-    return UserReplyOut(user=UserOut.from_user(request.auth))
+    return MeOut(user=UserOut.from_user(request.auth), capabilities=capabilities_of(request.auth))
 
 
 @auth_router.post("/register-user", response={201: UserCreatedOut})
 def register_user(request, payload: UserCreateIn):
     require(request.auth, "users.manage", ADMIN_ONLY)
     user = services.user_create(
-        username=payload.username, email=payload.email, password=payload.password, role=payload.role
+        username=payload.username, email=payload.email, password=payload.password, role=payload.role,
+        actor=request.auth,
     )
     return UserCreatedOut(message="User created successfully", user=UserOut.from_user(user))
 

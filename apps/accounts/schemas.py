@@ -73,6 +73,12 @@ class UserReplyOut(SuccessOut):
     user: UserOut
 
 
+class MeOut(UserReplyOut):
+    """GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES)."""
+
+    capabilities: list[str]
+
+
 class UserListOut(SuccessOut):
     users: list[UserOut]
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
+from apps.audit.services import audit_record
 from apps.core import ratelimit
 from apps.core.errors import (
     Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed,
@@ -42,15 +43,19 @@ def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
 
 @transaction.atomic
 def user_create(*, username: str, email: str, password: str, role: str = Role.VIEWER,
-                status: str = User.Status.ACTIVE) -> User:
+                status: str = User.Status.ACTIVE, actor=None) -> User:
     _check_unique(email=email, username=username)
     try:
         with transaction.atomic():
-            return User.objects.create(
+            user = User.objects.create(
                 username=username, email=email, password=make_password(password), role=role, status=status
             )
     except IntegrityError as exc:  # a concurrent insert won the race
         raise Conflict(EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN) from exc
+    if actor is not None:
+        audit_record(action="user.created", actor=actor, object_type="user", object_id=user.pk,
+                     summary=f"{user.username} ({user.role})")
+    return user
 
 
 def _lock_active_admins() -> set:
@@ -105,6 +110,8 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     if _would_leave_no_admin(user, admins, role=new_role, status=new_status):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
 
+    _audit_user_changes(actor, user, username=new_username, email=new_email, password=bool(password),
+                        role=new_role, status=new_status)
     bump = False
     if password:  # a blank password keeps the old one
         user.password = make_password(password)
@@ -119,6 +126,22 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     return user
 
 
+def _audit_user_changes(actor: User, user: User, *, username: str, email: str, password: bool, role: str,
+                        status: str) -> None:
+    """One entry per kind of change: the role, the status, and the rest (names the fields)."""
+    if role != user.role:
+        audit_record(action="user.role_changed", actor=actor, object_type="user", object_id=user.pk,
+                     summary=f"{username}: {user.role} -> {role}")
+    if status != user.status:
+        audit_record(action="user.status_changed", actor=actor, object_type="user", object_id=user.pk,
+                     summary=f"{username}: {user.status} -> {status}")
+    changed = [name for name, differs in (("username", username != user.username), ("email", email != user.email),
+                                          ("password", password)) if differs]
+    if changed:
+        audit_record(action="user.updated", actor=actor, object_type="user", object_id=user.pk,
+                     summary=f"{username}: {', '.join(changed)}")
+
+
 @transaction.atomic
 def user_delete(*, actor: User, user: User) -> None:
     if actor.pk == user.pk:
@@ -131,6 +154,8 @@ def user_delete(*, actor: User, user: User) -> None:
     user = _locked_user(user.pk)
     if _would_leave_no_admin(user, admins, role="", status=""):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
+    audit_record(action="user.deleted", actor=actor, object_type="user", object_id=user.pk,
+                 summary=f"{user.username} ({user.role})")
     user.delete()
 
 
@@ -198,8 +223,14 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
     if not user or not valid:
         for limit, key, _ in limits:
             ratelimit.hit(limit, *key)
+        # The typed address only when it names a user of the company (no free text from strangers).
+        audit_record(action="auth.login_failed", actor=None, object_type="user" if user else "",
+                     object_id=user.pk if user else None, actor_name=user.username if user else "",
+                     summary="Wrong password" if user else "Unknown email")
         raise Unauthorized("Invalid email or password", detail=ErrorCode.INVALID_CREDENTIALS)
     if user.status != User.Status.ACTIVE:
+        audit_record(action="auth.login_failed", actor=None, object_type="user", object_id=user.pk,
+                     actor_name=user.username, summary=f"Account {user.status}")
         raise PermissionDenied(f"Your account is {user.status}. Please contact your administrator.")
 
     for limit, key, cleared in limits:
@@ -207,5 +238,6 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
             ratelimit.clear(limit, *key)
     User.objects.filter(pk=user.pk).update(last_login=timezone.now())
     user.refresh_from_db(fields=["last_login"])
+    audit_record(action="auth.login", actor=user, object_type="user", object_id=user.pk, summary=user.username)
     token, expires_in = token_issue(user=user, schema_name=schema)
     return token, expires_in, user

@@ -16,14 +16,16 @@ from apps.content.schemas import (
     CategoryReplyOut,
     CategorySavedOut,
     CategoryUpdateIn,
+    DashboardPostOut,
+    DashboardPostSummaryOut,
     PostBySlugOut,
     PostCreateIn,
     PostListOut,
-    PostOut,
     PostReplyOut,
     PostSavedOut,
     PostSummaryOut,
     PostUpdateIn,
+    ReviewReturnIn,
     RevisionListOut,
     RevisionOut,
     RevisionReplyOut,
@@ -57,16 +59,18 @@ class PostListQuery(Schema):
     search: str | None = None
     category: str | None = None
     tag: str | None = None
+    review: str | None = None  # (+) "waiting": the posts waiting for review, longest waiting first
 
 
 @posts_router.get("", response=PostListOut)
 def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
     posts, total = paginate(selectors.post_list(
-        status=filters.status, search=filters.search, category=filters.category, tag=filters.tag
+        status=filters.status, search=filters.search, category=filters.category, tag=filters.tag,
+        review=filters.review,
     ), page)
     return PostListOut(
-        posts=PostSummaryOut.many(posts),
+        posts=DashboardPostSummaryOut.many(posts),
         page=page.page,
         limit=page.limit,
         totalPosts=total,
@@ -76,7 +80,7 @@ def list_posts(request, filters: Query[PostListQuery]):
 
 def _create_post(request, payload: PostCreateIn):
     post = services.post_create(author=request.auth, **payload.service_kwargs())
-    return PostSavedOut(message="Post created successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Post created successfully", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 # Declared before "/{post_id}": Django tries the URL patterns in order.
@@ -91,14 +95,30 @@ def get_post_by_slug(request, slug: str):
 
 @posts_router.get("/{post_id}", response=PostReplyOut)
 def get_post(request, post_id: str):
-    return PostReplyOut(post=PostOut.from_post(selectors.post_get(post_id)))
+    return PostReplyOut(post=DashboardPostOut.from_post(selectors.post_get(post_id)))
 
 
 @posts_router.put("/{post_id}", response=PostSavedOut)
 def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
     post = services.post_update(actor=request.auth, post=post, **payload.service_kwargs())
-    return PostSavedOut(message="Post updated successfully", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Post updated successfully", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
+
+
+@posts_router.post("/{post_id}/review/request", response=PostSavedOut)
+def request_review(request, post_id: str):
+    """(+) The writer marks a draft ready for review (whoever may edit it)."""
+    post = services.post_review_request(actor=request.auth, post=selectors.post_get(post_id))
+    return PostSavedOut(message="Post submitted for review",
+                        post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
+
+
+@posts_router.post("/{post_id}/review/return", response=PostSavedOut)
+def return_review(request, post_id: str, payload: ReviewReturnIn):
+    """(+) An editor sends a waiting post back to its writer with a note."""
+    post = services.post_review_return(actor=request.auth, post=selectors.post_get(post_id), note=payload.note)
+    return PostSavedOut(message="Post sent back to the writer",
+                        post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 class RevisionListQuery(Schema):
@@ -132,7 +152,7 @@ def restore_revision(request, post_id: str, revision_id: str):
     services.check_can_see_history(request.auth, post)
     revision = selectors.revision_get(post, revision_id)
     post = services.revision_restore(actor=request.auth, post=post, revision=revision)
-    return PostSavedOut(message="Revision restored", post=PostOut.from_post(selectors.post_get(post.pk)))
+    return PostSavedOut(message="Revision restored", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 @posts_router.delete("/{post_id}", response=MessageOut)

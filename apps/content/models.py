@@ -132,6 +132,12 @@ class Post(models.Model):
     categories = models.ManyToManyField(Category, related_name="posts", blank=True)
     tags = models.ManyToManyField(Tag, related_name="posts", blank=True)
 
+    # Review (dashboard only, never in the public API): a writer marks a draft ready for review
+    # (`review_requested_at`); an editor publishes it (which clears both) or sends it back with a
+    # note (`review_note`, shown to the writer until the next request).
+    review_requested_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True, default="")
+
     search_vector = models.GeneratedField(
         expression=SearchVector("title", weight="A", config=SEARCH_CONFIG)
         + SearchVector("content", weight="B", config=SEARCH_CONFIG),
@@ -153,6 +159,8 @@ class Post(models.Model):
                 fields=["scheduled_publish_date"], name="content_post_due_idx", condition=Q(publish_scheduled=True)
             ),
             GinIndex(fields=["search_vector"], name="content_post_search_idx"),
+            models.Index(fields=["-review_requested_at"], name="content_post_review_idx",
+                         condition=Q(review_requested_at__isnull=False)),
             # slug LIKE 'base-%' when finding the next free numeric suffix
             models.Index(fields=["slug"], name="content_post_slug_like_idx", opclasses=["varchar_pattern_ops"]),
             # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in

@@ -248,6 +248,48 @@ class PostOut(PostSummaryOut):
         return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls))
 
 
+def _review(post) -> dict:
+    return {"reviewRequestedAt": post.review_requested_at, "reviewNote": post.review_note}
+
+
+class DashboardPostSummaryOut(PostSummaryOut):
+    """(+) A post in the dashboard's list: the summary and its review state (never public)."""
+
+    reviewRequestedAt: datetime | None  # set while the post waits for review
+    reviewNote: str  # the editor's note when the post was sent back
+
+    @classmethod
+    def from_post(cls, post, urls=None) -> "DashboardPostSummaryOut":
+        return cls(**PostSummaryOut.fields_of(post, urls), **_review(post))
+
+
+class DashboardPostOut(PostOut):
+    """(+) The full post on the dashboard API, with its review state (never public)."""
+
+    reviewRequestedAt: datetime | None
+    reviewNote: str
+
+    @classmethod
+    def from_post(cls, post, urls=None) -> "DashboardPostOut":
+        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls), **_review(post))
+
+
+class ReviewReturnIn(InSchema):
+    note: str = ""
+
+    @field_validator("note", mode="before")
+    @classmethod
+    def _note(cls, value):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError("Please write a note for the writer")
+        if len(value.strip()) > REVIEW_NOTE_MAX:
+            raise ValueError(f"The note must be at most {REVIEW_NOTE_MAX} characters")
+        return value.strip()
+
+
+REVIEW_NOTE_MAX = 2000
+
+
 class CategoryOut(OutSchema):
     id: str
     name: str
@@ -276,7 +318,7 @@ class TagOut(OutSchema):
 
 # --- replies (API.md; keys in the order they are sent) --------------------------------------------
 class PostListOut(SuccessOut):
-    posts: list[PostSummaryOut]
+    posts: list[DashboardPostSummaryOut]
     page: int
     limit: int
     totalPosts: int
@@ -286,14 +328,14 @@ class PostListOut(SuccessOut):
 class PostReplyOut(SuccessOut):
     """GET posts/{id}"""
 
-    post: PostOut
+    post: DashboardPostOut
 
 
 class PostSavedOut(SuccessOut):
     """POST posts/upload (201), PUT posts/{id}"""
 
     message: str
-    post: PostOut
+    post: DashboardPostOut
 
 
 class PostBySlugOut(PostOut, SuccessOut):

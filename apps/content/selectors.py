@@ -24,6 +24,8 @@ CATEGORY_NOT_FOUND = "Category not found"
 TAG_NOT_FOUND = "Tag not found"
 
 LIST_STATUSES = (*STATUS_FILTERS, "scheduled")  # the dashboard's list also shows the scheduled drafts
+REVIEW_WAITING = "waiting"
+REVIEW_FILTER_INVALID = "Review must be waiting"
 DATE_RANGES = {"week": 7, "month": 30, "year": 365}
 SEARCH_MIN_LENGTH = 2
 SEARCH_LIMITS = {"posts": 10, "categories": 5, "tags": 5}
@@ -93,8 +95,10 @@ def post_list(
     search: str | None = None,
     category: str | None = None,
     tag: str | None = None,
+    review: str | None = None,
     with_content: bool = False,
 ) -> QuerySet[Post]:
+    """`review="waiting"`: only the posts waiting for review, longest waiting first."""
     status = (status or "all").strip().lower()
     if status not in LIST_STATUSES:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
@@ -109,6 +113,11 @@ def post_list(
         queryset = queryset.filter(_term_condition("categories", category))
     if tag and tag.strip():
         queryset = queryset.filter(_term_condition("tags", tag))
+    review = (review or "").strip().lower()
+    if review:
+        if review != REVIEW_WAITING:
+            raise ValidationFailed(REVIEW_FILTER_INVALID, field="review")
+        return queryset.filter(review_requested_at__isnull=False).order_by("review_requested_at", "id")
     return queryset.order_by("-created_at", "-id")
 
 

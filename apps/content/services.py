@@ -31,6 +31,7 @@ from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, Va
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
+from apps.audit.services import audit_record
 from apps.media.models import Media
 from apps.webhooks.services import event_emit
 
@@ -41,6 +42,9 @@ CANNOT_PUBLISH = "Authors cannot publish posts. Ask an editor or admin to publis
 CANNOT_EDIT_PUBLISHED = "Authors cannot change a published post. Ask an editor or admin to make the change."
 CANNOT_EDIT_SCHEDULED = "Authors cannot change a scheduled post. Ask an editor or admin to make the change."
 CANNOT_DELETE_LIVE = "Authors cannot delete a published or scheduled post. Ask an editor or admin to remove it."
+CANNOT_REVIEW = "Only editors and admins can send a post back from review"
+REVIEW_ONLY_DRAFTS = "Only a draft that is not scheduled can be submitted for review"
+NOT_WAITING = "This post is not waiting for review"
 POST_SLUG_TAKEN = "A post with this slug already exists"
 UNKNOWN_CATEGORIES = "One or more selected categories do not exist"
 UNKNOWN_TAGS = "One or more selected tags do not exist"
@@ -142,6 +146,7 @@ def _is_owner(actor, post: Post) -> bool:
 def _apply_status(post: Post, *, actor, status: str, now: datetime) -> None:
     if status == Post.Status.PUBLISHED:
         require(actor, "post.publish", CANNOT_PUBLISH)
+        post.review_requested_at, post.review_note = None, ""  # reviewed: published or scheduled
         due = post.scheduled_publish_date
         if post.status != Post.Status.PUBLISHED and due is not None and due > now:
             post.status = Post.Status.DRAFT
@@ -219,6 +224,10 @@ def post_create(
     post.categories.set(categories)
     post.tags.set(tags)
     revision_record(post=post, actor=author, action=PostRevision.Action.CREATE)
+    audit_record(action="post.created", actor=author, object_type="post", object_id=post.pk, summary=post.title)
+    if post.status == Post.Status.PUBLISHED or post.is_scheduled:
+        audit_record(action="post.published" if post.status == Post.Status.PUBLISHED else "post.scheduled",
+                     actor=author, object_type="post", object_id=post.pk, summary=post.title)
     content_version_bump()
     if post.status == Post.Status.PUBLISHED:
         event_emit(event="post.published", object_id=post.pk)
@@ -323,6 +332,8 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         post.tags.set(tags)
     change = _update_action(post, was_live, was_scheduled)
     revision_record(post=post, actor=actor, action=action or change)
+    audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _AUDIT_ACTIONS[change],
+                 actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     content_version_bump()
     event = _WEBHOOK_EVENTS.get(change)
     if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
@@ -330,6 +341,10 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     return post
 
 
+_AUDIT_ACTIONS = {
+    PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
+    PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
+}
 _WEBHOOK_EVENTS = {
     PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
     PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
@@ -351,12 +366,14 @@ def _update_action(post: Post, was_live: bool, was_scheduled: bool) -> str:
 def post_delete(*, actor, post: Post) -> None:
     """Removes the post and its category/tag links; never the categories, tags or media. The
     rules are checked on the locked row (a concurrent publish or delete has committed by then)."""
-    post = _locked(Post.objects.only("id", "slug", "author_id", "status", "publish_scheduled"), post.pk, POST_NOT_FOUND)
+    post = _locked(Post.objects.only("id", "slug", "title", "author_id", "status", "publish_scheduled"), post.pk,
+                   POST_NOT_FOUND)
     allowed = can(actor, "post.delete_any") or (can(actor, "post.delete_own") and _is_owner(actor, post))
     if not allowed:
         raise PermissionDenied(CANNOT_DELETE)
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
+    audit_record(action="post.deleted", actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     content_version_bump()
     if post.status == Post.Status.PUBLISHED:  # the website had it
         event_emit(event="post.deleted", data={"id": str(post.pk), "slug": post.slug})
@@ -382,9 +399,44 @@ def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
         )
         for post in Post.objects.filter(pk__in=[pk for pk, _ in due]).defer("search_vector"):
             revision_record(post=post, actor=None, action=PostRevision.Action.SCHEDULED_PUBLISH)
+            audit_record(action="post.published", object_type="post", object_id=post.pk,
+                         summary=f"{post.title} (on schedule)")
             event_emit(event="post.published", object_id=post.pk)
         content_version_bump()
     return [pk for pk, _ in due]
+
+
+# --- review ---------------------------------------------------------------------------------------
+@transaction.atomic
+def post_review_request(*, actor, post: Post) -> Post:
+    """The writer marks a draft ready for review (whoever may edit it). Asking again keeps the
+    first time; the note of an earlier send-back is cleared."""
+    post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
+    require(actor, "post.request_review", CANNOT_EDIT)
+    _check_can_edit(actor, post)
+    if post.status != Post.Status.DRAFT or post.publish_scheduled:
+        raise Conflict(REVIEW_ONLY_DRAFTS)
+    if post.review_requested_at is None:
+        post.review_requested_at = timezone.now()
+        post.review_note = ""
+        Post.objects.filter(pk=post.pk).update(review_requested_at=post.review_requested_at, review_note="")
+        audit_record(action="post.review_requested", actor=actor, object_type="post", object_id=post.pk,
+                     summary=post.title)
+    return post
+
+
+@transaction.atomic
+def post_review_return(*, actor, post: Post, note: str) -> Post:
+    """An editor sends a waiting post back to its writer with a note (it stays a draft)."""
+    require(actor, "post.review", CANNOT_REVIEW)
+    post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
+    if post.review_requested_at is None:
+        raise Conflict(NOT_WAITING)
+    post.review_requested_at, post.review_note = None, note
+    Post.objects.filter(pk=post.pk).update(review_requested_at=None, review_note=note)
+    audit_record(action="post.review_returned", actor=actor, object_type="post", object_id=post.pk,
+                 summary=f"{post.title}: {note}")
+    return post
 
 
 # --- revisions ----------------------------------------------------------------------------------
@@ -477,7 +529,7 @@ def _slug_conflict(message: str) -> Conflict:
 
 
 @transaction.atomic
-def category_create(*, name: str, slug: str, description: str = "") -> Category:
+def category_create(*, name: str, slug: str, description: str = "", actor=None) -> Category:
     if Category.objects.filter(slug=slug).exists():
         raise _slug_conflict(CATEGORY_SLUG_TAKEN)
     try:
@@ -486,12 +538,14 @@ def category_create(*, name: str, slug: str, description: str = "") -> Category:
     except IntegrityError as exc:
         raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
     category.post_count = 0
+    audit_record(action="category.created", actor=actor, object_type="category", object_id=category.pk,
+                 summary=category.name)
     content_version_bump()
     event_emit(event="category.created", object_id=category.pk)
     return category
 
 
-def _term_update(term, *, taken: str, slug: str | None, **fields):
+def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
     """Update a category or tag: a new slug must be free (409 `taken`); None keeps a value."""
     model = type(term)
     post_count = getattr(term, "post_count", 0)
@@ -509,19 +563,22 @@ def _term_update(term, *, taken: str, slug: str | None, **fields):
     except IntegrityError as exc:
         raise _slug_conflict(taken) from exc
     term.post_count = post_count
+    kind = "category" if model is Category else "tag"
+    audit_record(action=f"{kind}.updated", actor=actor, object_type=kind, object_id=term.pk, summary=term.name)
     content_version_bump()
-    event_emit(event=f"{'category' if model is Category else 'tag'}.updated", object_id=term.pk)
+    event_emit(event=f"{kind}.updated", object_id=term.pk)
     return term
 
 
 @transaction.atomic
 def category_update(*, category: Category, name: str | None = None, slug: str | None = None,
-                    description: str | None = None) -> Category:
-    return _term_update(category, taken=CATEGORY_SLUG_TAKEN, slug=slug, name=name, description=description)
+                    description: str | None = None, actor=None) -> Category:
+    return _term_update(category, taken=CATEGORY_SLUG_TAKEN, slug=slug, actor=actor, name=name,
+                        description=description)
 
 
 @transaction.atomic
-def category_delete(*, category: Category) -> None:
+def category_delete(*, category: Category, actor=None) -> None:
     category = _locked(Category.objects, category.pk, CATEGORY_NOT_FOUND)
     count = Post.categories.through.objects.filter(category_id=category.pk).count()
     if count:
@@ -532,13 +589,15 @@ def category_delete(*, category: Category) -> None:
         )
     gone = {"id": str(category.pk), "name": category.name, "slug": category.slug}
     category.delete()
+    audit_record(action="category.deleted", actor=actor, object_type="category", object_id=gone["id"],
+                 summary=gone["name"])
     content_version_bump()
     event_emit(event="category.deleted", data=gone)
 
 
 # --- tags ----------------------------------------------------------------------------------------
 @transaction.atomic
-def tag_create(*, name: str, slug: str) -> Tag:
+def tag_create(*, name: str, slug: str, actor=None) -> Tag:
     if Tag.objects.filter(slug=slug).exists():
         raise _slug_conflict(TAG_SLUG_TAKEN)
     try:
@@ -547,18 +606,19 @@ def tag_create(*, name: str, slug: str) -> Tag:
     except IntegrityError as exc:
         raise _slug_conflict(TAG_SLUG_TAKEN) from exc
     tag.post_count = 0
+    audit_record(action="tag.created", actor=actor, object_type="tag", object_id=tag.pk, summary=tag.name)
     content_version_bump()
     event_emit(event="tag.created", object_id=tag.pk)
     return tag
 
 
 @transaction.atomic
-def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None) -> Tag:
-    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, name=name)
+def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None, actor=None) -> Tag:
+    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, actor=actor, name=name)
 
 
 @transaction.atomic
-def tag_delete(*, tag: Tag) -> None:
+def tag_delete(*, tag: Tag, actor=None) -> None:
     tag = _locked(Tag.objects, tag.pk, TAG_NOT_FOUND)
     count = Post.tags.through.objects.filter(tag_id=tag.pk).count()
     if count:
@@ -566,5 +626,6 @@ def tag_delete(*, tag: Tag) -> None:
                        detail=ErrorCode.TAG_IN_USE)
     gone = {"id": str(tag.pk), "name": tag.name, "slug": tag.slug}
     tag.delete()
+    audit_record(action="tag.deleted", actor=actor, object_type="tag", object_id=gone["id"], summary=gone["name"])
     content_version_bump()
     event_emit(event="tag.deleted", data=gone)

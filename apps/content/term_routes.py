@@ -45,7 +45,7 @@ def add_term_routes(router: Router, term: Term) -> None:
     @router.post("/add", response={201: term.saved_out}, **operation("add"))
     def add(request, payload: term.create_in):
         require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
-        return saved("created", term.create(**payload.dict()))
+        return saved("created", term.create(**payload.dict(), actor=request.auth))
 
     @router.get(path, response=term.reply_out, **operation("get"))
     def get(request, term_id: str = path_param):
@@ -55,11 +55,11 @@ def add_term_routes(router: Router, term: Term) -> None:
     def update(request, payload: term.update_in, term_id: str = path_param):
         obj = term.get(term_id)
         require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-        return saved("updated", term.update(**{term.noun: obj}, **payload.dict(exclude_none=True)))
+        return saved("updated", term.update(**{term.noun: obj}, actor=request.auth, **payload.dict(exclude_none=True)))
 
     @router.delete(path, response=MessageOut, **operation("delete"))
     def delete(request, term_id: str = path_param):
         obj = term.get(term_id)
         require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-        term.delete(**{term.noun: obj})
+        term.delete(**{term.noun: obj}, actor=request.auth)
         return MessageOut(message=f"{label} deleted successfully")

@@ -7,6 +7,9 @@ import sys
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 tenant_var: contextvars.ContextVar[str] = contextvars.ContextVar("tenant", default="-")
+# The request's client address (apps.core.ratelimit.client_ip); never logged: the audit log keeps
+# only its daily keyed hash (apps.audit.services).
+client_address_var: contextvars.ContextVar[str] = contextvars.ContextVar("client_address", default="")
 
 
 class ContextFilter(logging.Filter):

@@ -8,7 +8,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from apps.core.errors import STATUS_CODES, error_body
-from apps.core.logging import request_id_var, tenant_var
+from apps.core.logging import client_address_var, request_id_var, tenant_var
+from apps.core.ratelimit import client_ip
 
 
 def request_id(incoming: str) -> str:
@@ -27,11 +28,13 @@ class RequestIdMiddleware:
         request.id = request_id(request.headers.get("X-Request-ID", ""))
         request_token = request_id_var.set(request.id)
         tenant_token = tenant_var.set("-")
+        address_token = client_address_var.set(client_ip(request))  # hashed by the audit log
         try:
             response = self.get_response(request)
         finally:
             request_id_var.reset(request_token)
             tenant_var.reset(tenant_token)
+            client_address_var.reset(address_token)
         response["X-Request-ID"] = request.id
         return response
 

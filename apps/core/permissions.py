@@ -34,6 +34,9 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "post.change_live": frozenset({ADMIN, EDITOR}),
     "post.delete_own": frozenset({ADMIN, EDITOR, AUTHOR}),
     "post.delete_any": frozenset({ADMIN, EDITOR}),
+    # review: a writer asks for review of a draft; an editor publishes it or sends it back
+    "post.request_review": frozenset({ADMIN, EDITOR, AUTHOR}),
+    "post.review": frozenset({ADMIN, EDITOR}),
     # categories and tags: authors may add one while writing; changing or removing is editorial
     "taxonomy.create": frozenset({ADMIN, EDITOR, AUTHOR}),
     "taxonomy.manage": frozenset({ADMIN, EDITOR}),
@@ -49,6 +52,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "users.manage": frozenset({ADMIN}),
     "settings.manage": frozenset({ADMIN}),
     "company.delete": frozenset({ADMIN}),
+    "audit.read": frozenset({ADMIN}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"
@@ -59,6 +63,13 @@ def can(user, capability: str) -> bool:
     if allowed is None:
         raise KeyError(f"Unknown capability {capability!r}")
     return user is not None and getattr(user, "role", None) in allowed
+
+
+def capabilities_of(user) -> list[str]:
+    """Every capability the user has, in the table's order (sent to the dashboard by
+    GET /api/auth/me, which shows or hides each control from it)."""
+    role = getattr(user, "role", None)
+    return [name for name, roles in CAPABILITIES.items() if role in roles]
 
 
 def require(user, capability: str, message: str = DEFAULT_DENIAL) -> None:

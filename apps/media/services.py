@@ -19,6 +19,7 @@ from apps.core.task_queue import send_by_name
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
+from apps.audit.services import audit_record
 from apps.webhooks.services import event_emit
 
 logger = logging.getLogger(__name__)
@@ -119,6 +120,8 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
                 renditions={},
                 uploaded_by=uploaded_by,
             )
+            audit_record(action="media.created", actor=uploaded_by, object_type="media", object_id=media_id,
+                         summary=media.file_name)
             content_version_bump()
             event_emit(event="media.created", object_id=media_id)
             # Not a functools.partial: Django's robust on_commit logs func.__qualname__, which a
@@ -157,6 +160,8 @@ def media_update(*, actor, media_id: str, alt_text: str | None) -> Media:
     _require_can_change(actor, media, EDIT_DENIED)
     media.alt_text = _alt_text(alt_text)
     media.save(update_fields=["alt_text"])
+    audit_record(action="media.updated", actor=actor, object_type="media", object_id=media.pk,
+                 summary=f"{media.file_name}: alt text")
     content_version_bump()
     event_emit(event="media.updated", object_id=media.pk)
     return media
@@ -187,6 +192,8 @@ def media_delete(*, actor, media_id: str) -> None:
             # A post took it as featured image between the count and the delete.
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
             raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE) from exc
+        audit_record(action="media.deleted", actor=actor, object_type="media", object_id=media_id,
+                     summary=media.file_name)
         content_version_bump()
         event_emit(event="media.deleted", data={"id": str(media_id), "fileName": media.file_name})
         transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above

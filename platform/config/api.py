@@ -9,6 +9,7 @@ from apps.accounts.api import auth_router, users_router
 from apps.accounts.auth import jwt_auth
 from apps.ai.api import ROUTES as AI_ROUTES
 from apps.analytics.api import ROUTES as ANALYTICS_ROUTES
+from apps.audit.api import ROUTES as AUDIT_ROUTES
 from apps.content.api import ROUTES as CONTENT_ROUTES
 from apps.core.api import create_api
 from apps.core.health import router as health_router
@@ -29,7 +30,8 @@ dashboard_api.add_router("/auth", auth_router)
 dashboard_api.add_router("/users", users_router)
 dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
-for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES]:
+for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,
+                       *AUDIT_ROUTES]:
     dashboard_api.add_router(prefix, router)
 
 public_api = create_api(

@@ -46,6 +46,7 @@ TENANT_APPS = [
     "apps.analytics",
     "apps.ai",
     "apps.webhooks",
+    "apps.audit",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
@@ -515,6 +516,13 @@ WEBHOOK_ALLOW_PRIVATE_NETWORKS = env_bool("WEBHOOK_ALLOW_PRIVATE_NETWORKS", Fals
 CELERY_BEAT_SCHEDULE["webhooks-prune-deliveries"] = {
     "task": "webhooks.prune_deliveries",
     "schedule": float(env_int("WEBHOOK_PRUNE_SECONDS", 24 * 3600)),
+}
+
+# --- Audit log (apps.audit) --------------------------------------------------------------------
+AUDIT_LOG_DAYS = env_int("AUDIT_LOG_DAYS", 365)  # entries kept this many days
+CELERY_BEAT_SCHEDULE["audit-prune"] = {
+    "task": "audit.prune",
+    "schedule": float(env_int("AUDIT_PRUNE_SECONDS", 24 * 3600)),
 }
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

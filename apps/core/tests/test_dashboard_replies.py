@@ -135,8 +135,14 @@ def build_world(tenant) -> World:
             title="Old news", slug="old-news", excerpt="Archived", content="<p>Old</p>", status="archived",
             published_at=at(5), author=world.objects["user:editor"],
         )
-        for minute, post in ((21, published), (22, draft), (19, archived)):
+        waiting = Post.objects.create(
+            title="Ready for review", slug="ready-for-review", excerpt="Please look", content="<p>Review me</p>",
+            status="draft", author=world.objects["user:author"], featured_image=photo, review_requested_at=at(40),
+        )
+        waiting.categories.set([news])
+        for minute, post in ((21, published), (22, draft), (19, archived), (18, waiting)):
             Post.objects.filter(pk=post.pk).update(created_at=at(minute), updated_at=at(minute + 100))
+        world.keep("post:waiting", waiting)
         world.keep("post:published", published)
         world.keep("post:draft", draft)
         world.keep("post:archived", archived)
@@ -169,6 +175,14 @@ def build_world(tenant) -> World:
         }
         for name, fields in jobs.items():
             world.keep(name, GenerationJob.objects.create(created_by=admin_user, **fields))
+
+        from apps.audit.models import AuditEntry
+
+        entry = AuditEntry.objects.create(action="post.review_requested", actor=world.objects["user:author"],
+                                          actor_name="author", object_type="post", object_id=str(waiting.pk),
+                                          summary="Ready for review", client_hash="0" * 32)
+        AuditEntry.objects.filter(pk=entry.pk).update(created_at=at(40))
+        world.keep("audit:first", entry)
 
         from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
 
@@ -240,6 +254,10 @@ CASES: dict[str, tuple] = {
     "post_revision": ("editor", "get", "/api/posts/{post:published}/revisions/{revision:first}", None),
     "post_revision_restore": ("admin", "post", "/api/posts/{post:published}/revisions/{revision:first}/restore",
                               None),
+    "posts_list_waiting": ("editor", "get", "/api/posts?review=waiting", None),
+    "post_review_request": ("author", "post", "/api/posts/{post:waiting}/review/request", None),
+    "post_review_return": ("editor", "post", "/api/posts/{post:waiting}/review/return",
+                           {"note": "Please add a source"}),
     "categories_list": ("viewer", "get", "/api/categories", None),
     "category_add": ("author", "post", "/api/categories/add", {"name": "Guides", "slug": "Guides!"}),
     "category_get": ("viewer", "get", "/api/categories/{category:news}", None),
@@ -283,6 +301,10 @@ CASES: dict[str, tuple] = {
                            {"name": "Golden Company", "contactName": "Jo Golden", "contactEmail": "JO@golden.example"}),
     "client_api_key_rotate": ("admin", "post", "/api/client/api-key/rotate", None),
     "client_delete": ("admin", "post", "/api/client/delete", {"confirmSubdomain": SUBDOMAIN, "password": PASSWORD}),
+    # audit log
+    "audit_list": ("admin", "get", "/api/audit", None),
+    "audit_list_filtered": ("admin", "get", "/api/audit?action=post.review_requested&objectType=post&from=2001-02-03",
+                            None),
     # webhooks
     "webhooks_list": ("admin", "get", "/api/webhooks", None),
     "webhook_create": ("admin", "post", "/api/webhooks",

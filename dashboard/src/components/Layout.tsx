@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import {
+  Activity,
   FileText,
   Folder,
   Image,
@@ -15,18 +16,20 @@ import {
   Users,
   X,
 } from 'lucide-react';
+import { useCapabilities, type Capability } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
 
-const NAV = [
+const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs?: Capability }[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
   { to: '/dashboard/posts', label: 'Posts', icon: FileText },
   { to: '/dashboard/categories', label: 'Categories', icon: Folder },
   { to: '/dashboard/tags', label: 'Tags', icon: Tag },
   { to: '/dashboard/media', label: 'Media', icon: Image },
   { to: '/dashboard/ai-generator', label: 'AI Blog Generator', icon: Sparkles },
-  { to: '/dashboard/users', label: 'Users', icon: Users, adminOnly: true },
+  { to: '/dashboard/users', label: 'Users', icon: Users, needs: 'users.manage' },
+  { to: '/dashboard/activity', label: 'Activity', icon: Activity, needs: 'audit.read' },
   { to: '/dashboard/settings', label: 'Settings', icon: Settings },
 ];
 
@@ -48,6 +51,7 @@ function useMedia(query: string) {
 /** `banner`: a notice above every dashboard page (given by the app: the layout knows no feature). */
 export function Layout({ banner }: { banner?: ReactNode } = {}) {
   const user = useAppSelector(selectUser);
+  const { capabilities } = useCapabilities();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -120,7 +124,7 @@ export function Layout({ banner }: { banner?: ReactNode } = {}) {
           )}
         </div>
         <nav aria-label="Main">
-          {NAV.filter((n) => !n.adminOnly || user?.role === 'admin').map(({ to, label, icon: Icon, end }) => (
+          {NAV.filter((n) => !n.needs || capabilities.has(n.needs)).map(({ to, label, icon: Icon, end }) => (
             <NavLink key={to} to={to} end={end} className="nav-link" title={rail ? label : undefined}>
               <Icon size={18} aria-hidden="true" />
               {rail ? <span className="sr-only">{label}</span> : <span>{label}</span>}

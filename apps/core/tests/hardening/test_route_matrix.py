@@ -112,6 +112,15 @@ class World:
             title=f"Matrix post {n}", slug=f"matrix-post-{n}", excerpt="e", content="<p>c</p>", status="published",
             published_at=timezone.now(), author=self.owner))
 
+    def draft(self, *, waiting: bool = False):
+        """A draft of `owner`; `waiting`: marked ready for review."""
+        from apps.content.models import Post
+
+        n = next(_n)
+        return self._in(lambda: Post.objects.create(
+            title=f"Matrix draft {n}", slug=f"matrix-draft-{n}", excerpt="e", content="<p>c</p>", status="draft",
+            author=self.owner, review_requested_at=timezone.now() if waiting else None))
+
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
@@ -220,6 +229,10 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"post_id": str(w.post().id)}, {"title": "Changed title"})),
     ("DELETE", "/api/posts/{post_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call({"post_id": str(w.post().id)})),
     # revisions: whoever may edit the post (these posts belong to another editor: authors get 403)
+    ("POST", "/api/posts/{post_id}/review/request"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft().id)})),  # an author: only their own drafts (apps/content/tests/test_review.py)
+    ("POST", "/api/posts/{post_id}/review/return"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft(waiting=True).id)}, {"note": "Please add sources"})),
     ("GET", "/api/posts/{post_id}/revisions"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
         {"post_id": str(w.post().id)})),
     ("GET", "/api/posts/{post_id}/revisions/{revision_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
@@ -266,6 +279,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         body={"title": "A title to describe"}, query={"async": "true"})),
     ("GET", "/api/ai/jobs/{job_id}"): Route(TOKEN, only(*WRITERS), lambda w, who: Call(
         {"job_id": str(w.job(who if who in ROLES else "admin").id)})),
+    # audit log (admins only)
+    ("GET", "/api/audit"): Route(TOKEN, only("admin")),
     # webhooks (admins only)
     ("GET", "/api/webhooks"): Route(TOKEN, only("admin")),
     ("POST", "/api/webhooks"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={

@@ -3,11 +3,16 @@ import type { AiReply } from '@/lib/aiApi';
 import type { Post, PostCreatePayload, PostList, PostSummary, PostUpdatePayload, SeoSuggestion } from './types';
 
 export type PostStatusFilter = 'published' | 'draft' | 'all';
+/** The list's filters: a status, or the posts waiting for review (`waiting`). */
+export type PostListFilter = PostStatusFilter | 'waiting';
 
 export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getPosts: build.query<PostList, { page: number; limit: number; status: PostStatusFilter }>({
-      query: (params) => ({ url: 'posts', params }),
+    getPosts: build.query<PostList, { page: number; limit: number; status: PostListFilter }>({
+      query: ({ status, ...params }) => ({
+        url: 'posts',
+        params: status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status },
+      }),
       transformResponse: (r: {
         posts?: PostSummary[];
         page?: number;
@@ -59,6 +64,14 @@ export const postsApi = api.injectEndpoints({
       query: (id) => ({ url: `posts/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Post', id }, { type: 'Post', id: 'LIST' }, 'Dashboard', 'Category', 'Tag', 'Search'],
     }),
+    requestReview: build.mutation<{ message?: string; post?: Post }, string>({
+      query: (id) => ({ url: `posts/${id}/review/request`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'Post', id }, { type: 'Post', id: 'LIST' }],
+    }),
+    returnReview: build.mutation<{ message?: string; post?: Post }, { id: string; note: string }>({
+      query: ({ id, note }) => ({ url: `posts/${id}/review/return`, method: 'POST', body: { note } }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Post', id }, { type: 'Post', id: 'LIST' }],
+    }),
     generateSeo: build.mutation<AiReply<SeoSuggestion>, { title: string; content: string; excerpt: string }>({
       query: (body) => ({ url: 'ai/generate-seo', method: 'POST', body }),
     }),
@@ -72,5 +85,7 @@ export const {
   useCreatePostMutation,
   useUpdatePostMutation,
   useDeletePostMutation,
+  useRequestReviewMutation,
+  useReturnReviewMutation,
   useGenerateSeoMutation,
 } = postsApi;

@@ -25,7 +25,7 @@ export function toCreatePayload(v: PostFormValues): PostCreatePayload {
     postContent: v.content,
     postExcerpt: excerpt,
     customSlug: v.slug.trim() || slugify(title),
-    postStatus: v.status,
+    postStatus: savedStatus(v.status),
     categories: v.categories,
     tags: v.tags,
     featuredMediaId: v.featuredImage?.id ?? '',
@@ -52,7 +52,7 @@ export function toUpdatePayload(v: PostFormValues): PostUpdatePayload {
   if (v.content.trim()) out.content = v.content;
   put('excerpt', v.excerpt);
   put('customSlug', v.slug);
-  out.status = v.status;
+  out.status = savedStatus(v.status);
   const schedule = scheduleFor(v.publishDate);
   if (schedule) out.scheduledPublishDate = schedule;
   put('videoId', v.videoId);
@@ -138,7 +138,16 @@ export function deleteErrorMessage(status: number | string | undefined, message:
   return { text: 'Failed to delete post. Please try again.', refresh: false };
 }
 
+/** The status the server stores: a post submitted for review is saved as a draft, then flagged. */
+export function savedStatus(status: PostFormValues['status']): Exclude<PostFormValues['status'], 'review'> {
+  return status === 'review' ? 'draft' : status;
+}
+
 /** The posts list filtered so that a just-saved post with this status is on it. */
 export function listPathFor(status: PostFormValues['status']): string {
-  return status === 'published' ? '/dashboard/posts' : status === 'draft' ? '/dashboard/posts?status=draft' : '/dashboard/posts?status=all';
+  return status === 'published'
+    ? '/dashboard/posts'
+    : status === 'draft' || status === 'review'
+      ? '/dashboard/posts?status=draft'
+      : '/dashboard/posts?status=all';
 }

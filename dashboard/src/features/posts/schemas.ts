@@ -15,7 +15,8 @@ export function hasContent(html: string): boolean {
 
 const base = {
   title: z.string().trim().min(1, 'Title is required'),
-  status: z.enum(['draft', 'published', 'archived']),
+  // 'review': a draft marked ready for review (writers who cannot publish)
+  status: z.enum(['draft', 'published', 'archived', 'review']),
   tags: z.array(z.string()),
   slug: z.string(),
   focusKeyword: z.string(),

@@ -22,6 +22,11 @@ export interface PostSummary {
   tags?: Pick<Tag, 'id' | 'name' | 'slug'>[];
   featuredImage?: PostImage | null;
   videoId?: string | null;
+  isScheduled?: boolean;
+  /** Set while the post waits for review (dashboard only). */
+  reviewRequestedAt?: string | null;
+  /** The editor's note when the post was sent back from review. */
+  reviewNote?: string;
 }
 
 export interface Post extends PostSummary {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 /** Roles an admin can give on the edit screen (no viewer, spec §6). */
-export const EDIT_ROLES = ['admin', 'editor', 'author'] as const;
 export const STATUSES = ['active', 'inactive', 'suspended'] as const;
 
 export const createUserSchema = z.object({

@@ -7,6 +7,7 @@ import { Pagination } from '@/components/Pagination';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { useGetCategoriesQuery } from '@/lib/taxonomyApi';
+import { useCan } from '@/lib/capabilities';
 import { categoryDeleteError, categoryInUseMessage } from '@/lib/taxonomyErrors';
 import type { Category } from '@/lib/types';
 import { useDeleteCategoryMutation } from '../api';
@@ -17,6 +18,8 @@ export function CategoriesList() {
   const navigate = useNavigate();
   const { data, isLoading, isError, refetch } = useGetCategoriesQuery();
   const [deleteCategory, { isLoading: deleting }] = useDeleteCategoryMutation();
+  const canCreate = useCan('taxonomy.create');
+  const canManage = useCan('taxonomy.manage');
   const [page, setPage] = useState(1);
   const [confirming, setConfirming] = useState<Category | null>(null);
 
@@ -54,7 +57,7 @@ export function CategoriesList() {
         search="categories"
         searchPlaceholder="Search categories..."
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
-        action={{ label: 'Add Category', to: '/dashboard/categories/new', icon: <Plus size={16} /> }}
+        action={canCreate ? { label: 'Add Category', to: '/dashboard/categories/new', icon: <Plus size={16} /> } : undefined}
       />
       <section className="card">
         {isLoading ? (
@@ -64,9 +67,11 @@ export function CategoriesList() {
         ) : categories.length === 0 ? (
           <EmptyState
             action={
-              <Link className="btn btn-primary" to="/dashboard/categories/new">
-                <Plus size={16} /> Add Category
-              </Link>
+              canCreate ? (
+                <Link className="btn btn-primary" to="/dashboard/categories/new">
+                  <Plus size={16} /> Add Category
+                </Link>
+              ) : undefined
             }
           >
             No categories found. Create your first category!
@@ -94,6 +99,7 @@ export function CategoriesList() {
                       <td className="muted" data-label="Description">{c.description || '—'}</td>
                       <td data-label="Posts">{c.postCount ?? 0}</td>
                       <td className="cell-actions">
+                        {canManage ? (
                         <div className="row" style={{ gap: 2 }}>
                           <button
                             type="button"
@@ -107,6 +113,7 @@ export function CategoriesList() {
                             <Trash2 size={16} />
                           </button>
                         </div>
+                        ) : null}
                       </td>
                     </tr>
                   ))}

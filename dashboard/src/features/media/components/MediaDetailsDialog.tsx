@@ -4,14 +4,22 @@ import { toast } from 'sonner';
 import { Dialog, Spinner } from '@/components/ui';
 import { formatDateTime, formatFileSize } from '@/lib/format';
 import { mediaDeleteError, useDeleteMediaMutation } from '@/lib/mediaApi';
+import { useCapabilities } from '@/lib/capabilities';
 import { copyText } from '@/lib/clipboard';
+import { useAppSelector } from '@/lib/hooks';
+import { selectUser } from '@/lib/session';
 import { errorMessage } from '@/lib/errors';
 import { mediaThumbnail, mediaUrl, type Media } from '@/lib/types';
 
 export function MediaDetailsDialog({ media, onClose }: { media: Media | null; onClose: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [deleteMedia, { isLoading }] = useDeleteMediaMutation();
+  const { capabilities } = useCapabilities();
+  const me = useAppSelector(selectUser);
   if (!media) return null;
+  // Any file with media.manage; one's own uploads with media.edit_own (as the server decides).
+  const own = !!me && media.uploadedBy?.username === me.username;
+  const canDelete = capabilities.has('media.manage') || (own && capabilities.has('media.edit_own'));
   const url = mediaUrl(media);
   const preview = media.renditions?.medium || media.renditions?.large || mediaThumbnail(media);
 
@@ -74,7 +82,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
             <a className="btn btn-secondary btn-sm" href={url} download={media.fileName}>
               <Download size={14} /> Download
             </a>
-            {confirming ? (
+            {!canDelete ? null : confirming ? (
               <span className="row">
                 <span className="small">Delete this file permanently?</span>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(false)} disabled={isLoading}>

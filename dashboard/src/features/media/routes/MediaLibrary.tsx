@@ -3,21 +3,23 @@ import { Upload } from 'lucide-react';
 import { MediaGrid } from '@/components/media/MediaGrid';
 import { UploadPanel } from '@/components/media/UploadPanel';
 import { PageHeader } from '@/components/PageHeader';
+import { useCan } from '@/lib/capabilities';
 import type { Media } from '@/lib/types';
 import { MediaDetailsDialog } from '../components/MediaDetailsDialog';
 
 export function MediaLibrary() {
   const [uploading, setUploading] = useState(false);
   const [selected, setSelected] = useState<Media | null>(null);
+  const canUpload = useCan('media.upload');
   return (
     <>
       <PageHeader
         title="Media Library"
-        description="Upload and manage your images"
         search={false}
-        action={{ label: 'Upload New', icon: <Upload size={16} />, onClick: () => setUploading((u) => !u) }}
+        description={canUpload ? 'Upload and manage your images' : 'Browse your images'}
+        action={canUpload ? { label: 'Upload New', icon: <Upload size={16} />, onClick: () => setUploading((u) => !u) } : undefined}
       />
-      {uploading ? (
+      {uploading && canUpload ? (
         <section className="card card-body">
           <UploadPanel />
         </section>

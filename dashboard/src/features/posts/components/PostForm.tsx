@@ -33,10 +33,26 @@ interface Props {
   onSubmit: (values: PostFormValues) => Promise<FieldError[] | undefined>;
   /** Category and tag names to select once the lists are loaded (AI prefill). */
   preselectNames?: { categories: string[]; tags: string[] };
+  /** Shown, not editable: no save button (a role that may not change this post). */
+  readOnly?: boolean;
+  /** The statuses the role may choose (usePostFormRights); all three when absent. */
+  statusOptions?: StatusOption[];
 }
+
+export interface StatusOption {
+  value: PostFormValues['status'];
+  label: string;
+}
+
+export const ALL_STATUSES: StatusOption[] = [
+  { value: 'draft', label: 'Draft' },
+  { value: 'published', label: 'Published' },
+  { value: 'archived', label: 'Archived' },
+];
 
 /** The save button says what saving will do with the chosen status and date. */
 export function submitLabel(mode: 'create' | 'edit', status: PostFormValues['status'], publishDate: string, initialStatus: PostFormValues['status']): string {
+  if (status === 'review') return 'Submit for review';
   if (status === 'draft') return 'Save draft';
   if (status === 'published' && scheduleFor(publishDate)) return 'Schedule';
   if (mode === 'edit' && status === initialStatus) return 'Update';
@@ -90,7 +106,15 @@ export function applyServerErrors(
   return applied;
 }
 
-export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectNames }: Props) {
+export function PostForm({
+  mode,
+  defaultValues,
+  submitting,
+  onSubmit,
+  preselectNames,
+  readOnly = false,
+  statusOptions = ALL_STATUSES,
+}: Props) {
   const [tab, setTab] = useState<Tab>('content');
   const {
     register,
@@ -184,6 +208,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
     >
       <div className="stack" style={{ gap: 16 }}>
         <section className="card card-body stack">
+          <fieldset className="fieldset-contents" disabled={readOnly}>
           <Field label="Title" htmlFor="title" error={errors.title?.message}>
             <input
               id="title"
@@ -198,6 +223,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
               }}
             />
           </Field>
+          </fieldset>
           <Tabs<Tab>
             label="Post sections"
             value={tab}
@@ -218,14 +244,19 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
           />
           {tab === 'content' ? (
             <div className="stack" role="tabpanel" aria-label="Content">
+              <fieldset className="fieldset-contents" disabled={readOnly}>
               <Field label="Content" error={errors.content?.message}>
-                <Controller
-                  control={control}
-                  name="content"
-                  render={({ field }) => (
-                    <RichTextEditor value={field.value} onChange={field.onChange} invalid={!!errors.content} />
-                  )}
-                />
+                {readOnly ? (
+                  <div className="prose read-only-content" dangerouslySetInnerHTML={{ __html: content }} />
+                ) : (
+                  <Controller
+                    control={control}
+                    name="content"
+                    render={({ field }) => (
+                      <RichTextEditor value={field.value} onChange={field.onChange} invalid={!!errors.content} />
+                    )}
+                  />
+                )}
               </Field>
               <Field label="Excerpt" htmlFor="excerpt" error={errors.excerpt?.message}>
                 <textarea
@@ -236,10 +267,13 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                   {...register('excerpt')}
                 />
               </Field>
+              </fieldset>
             </div>
           ) : null}
           {tab === 'seo' ? (
             <div className="stack" role="tabpanel" aria-label="SEO">
+              <fieldset className="fieldset-contents" disabled={readOnly}>
+              {readOnly ? null : (
               <SeoGenerator
                 getSource={() => ({
                   title: getValues('title'),
@@ -252,6 +286,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                   setValue('focusKeyword', r.keywords);
                 }}
               />
+              )}
               <Field label="URL Slug" htmlFor="slug" hint="Generated from the title when left empty">
                 <input id="slug" className="input" {...register('slug')} />
               </Field>
@@ -289,6 +324,7 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
                   {...register('canonicalUrl')}
                 />
               </Field>
+              </fieldset>
             </div>
           ) : null}
           {tab === 'preview' ? (
@@ -301,12 +337,15 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
         </section>
       </div>
       <aside className="stack" style={{ gap: 16 }}>
+        <fieldset className="fieldset-contents" disabled={readOnly}>
         <section className="card card-body stack">
           <Field label="Status" htmlFor="status">
             <select id="status" className="select" {...register('status')}>
-              <option value="draft">Draft</option>
-              <option value="published">Published</option>
-              <option value="archived">Archived</option>
+              {statusOptions.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Publish Date" htmlFor="publishDate">
@@ -365,19 +404,35 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
             render={({ field }) => <YouTubeField value={field.value} onChange={field.onChange} />}
           />
         </section>
+        </fieldset>
       </aside>
-      <div className="form-actions" role="group" aria-label="Save the post">
-        <span className="small muted form-actions-note">
-          {status === 'draft' ? 'Not visible on the site' : label === 'Schedule' ? `Goes live on ${publishDate}` : null}
-        </span>
-        <Link to="/dashboard/posts" className="btn btn-secondary">
-          Cancel
-        </Link>
-        <button type="submit" className="btn btn-primary" disabled={submitting}>
-          {submitting ? <Spinner small label="Saving" /> : null}
-          {label}
-        </button>
-      </div>
+      {readOnly ? (
+        <div className="form-actions" role="group" aria-label="Post actions">
+          <span className="small muted form-actions-note">Your role can read this post, not change it</span>
+          <Link to="/dashboard/posts" className="btn btn-secondary">
+            Back to posts
+          </Link>
+        </div>
+      ) : (
+        <div className="form-actions" role="group" aria-label="Save the post">
+          <span className="small muted form-actions-note">
+            {status === 'draft'
+              ? 'Not visible on the site'
+              : status === 'review'
+                ? 'An editor publishes it or sends it back'
+                : label === 'Schedule'
+                  ? `Goes live on ${publishDate}`
+                  : null}
+          </span>
+          <Link to="/dashboard/posts" className="btn btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={submitting}>
+            {submitting ? <Spinner small label="Saving" /> : null}
+            {label}
+          </button>
+        </div>
+      )}
     </form>
   );
 }

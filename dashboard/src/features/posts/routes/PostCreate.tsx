@@ -6,7 +6,8 @@ import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { isApiError } from '@/lib/errors';
 import { todayIso } from '@/lib/format';
 import { parseYouTubeId } from '@/lib/youtube';
-import { useCreatePostMutation } from '../api';
+import { useCreatePostMutation, useRequestReviewMutation } from '../api';
+import { usePostFormRights } from '../hooks/usePostFormRights';
 import { PostForm } from '../components/PostForm';
 import { listPathFor, rewriteSaveError, toCreatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
@@ -49,6 +50,8 @@ function fromDraft(draft: AiDraft): PostFormValues {
 export function PostCreate() {
   const navigate = useNavigate();
   const [createPost, { isLoading }] = useCreatePostMutation();
+  const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
+  const { readOnly, statusOptions } = usePostFormRights();
   const [draft] = useState(() => peekAiDraft());
   const announced = useRef(false);
 
@@ -65,7 +68,12 @@ export function PostCreate() {
   async function save(values: PostFormValues) {
     try {
       const reply = await createPost(toCreatePayload(values)).unwrap();
-      toast.success(reply?.message || 'Post created successfully');
+      if (values.status === 'review' && reply?.post?.id) {
+        await requestReview(reply.post.id).unwrap();
+        toast.success('Post submitted for review');
+      } else {
+        toast.success(reply?.message || 'Post created successfully');
+      }
       navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
@@ -82,8 +90,10 @@ export function PostCreate() {
         mode="create"
         defaultValues={draft ? fromDraft(draft) : emptyPost()}
         preselectNames={draft ? { categories: draft.categories ?? [], tags: draft.tags ?? [] } : undefined}
-        submitting={isLoading}
+        submitting={isLoading || requesting}
         onSubmit={save}
+        readOnly={readOnly}
+        statusOptions={statusOptions}
       />
     </>
   );

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Calendar, Pencil, User } from 'lucide-react';
 import { Badge, LoadingState, StatusBadge } from '@/components/ui';
+import { usePostRights } from '@/lib/capabilities';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useGetPostBySlugQuery } from '../api';
 import { PostNotFound } from '../components/PostNotFound';
@@ -8,6 +9,7 @@ import { PostNotFound } from '../components/PostNotFound';
 export function PostDetail() {
   const { slug = '' } = useParams();
   const { data: post, isLoading, isError } = useGetPostBySlugQuery(slug, { skip: !slug });
+  const rights = usePostRights(post);
 
   if (isLoading) return <LoadingState label="Loading post..." />;
   if (isError || !post || !post.id) return <PostNotFound />;
@@ -19,9 +21,11 @@ export function PostDetail() {
         <Link className="btn btn-secondary" to="/dashboard/posts">
           <ArrowLeft size={16} /> Back to Posts
         </Link>
-        <Link className="btn btn-primary" to={`/dashboard/posts/edit/${post.id}`}>
-          <Pencil size={16} /> Edit Post
-        </Link>
+        {rights.edit ? (
+          <Link className="btn btn-primary" to={`/dashboard/posts/edit/${post.id}`}>
+            <Pencil size={16} /> Edit Post
+          </Link>
+        ) : null}
       </div>
       <section className="card card-body stack">
         <div className="row wrap">

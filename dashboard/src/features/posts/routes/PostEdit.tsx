@@ -1,21 +1,101 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
-import { LoadingState } from '@/components/ui';
+import { Dialog, Field, LoadingState } from '@/components/ui';
+import { formatDate } from '@/lib/format';
 import { isApiError } from '@/lib/errors';
-import { useGetPostQuery, useUpdatePostMutation } from '../api';
+import { useGetPostQuery, useRequestReviewMutation, useReturnReviewMutation, useUpdatePostMutation } from '../api';
 import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
+import { usePostFormRights } from '../hooks/usePostFormRights';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
+import type { Post } from '../types';
+
+/** The post's review state: the editor's note to the writer, or (editors) "send back". */
+function ReviewBanner({ post, canReview }: { post: Post; canReview: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState('');
+  const [returnReview, { isLoading }] = useReturnReviewMutation();
+  if (!post.reviewRequestedAt && !post.reviewNote) return null;
+
+  async function sendBack() {
+    if (!note.trim()) {
+      setError('Please write a note for the writer');
+      return;
+    }
+    try {
+      const reply = await returnReview({ id: post.id, note: note.trim() }).unwrap();
+      toast.success(reply?.message || 'Post sent back to the writer');
+      setOpen(false);
+    } catch (err) {
+      setError(isApiError(err) ? err.message : 'Could not send the post back');
+    }
+  }
+
+  return (
+    <div className="notice" role="status" style={{ marginBottom: 16 }}>
+      {post.reviewRequestedAt ? (
+        <div className="row wrap" style={{ justifyContent: 'space-between', gap: 8 }}>
+          <span>Waiting for review since {formatDate(post.reviewRequestedAt)}.</span>
+          {canReview ? (
+            <button type="button" className="btn btn-secondary" onClick={() => setOpen(true)}>
+              Send back
+            </button>
+          ) : null}
+        </div>
+      ) : (
+        <span>
+          Sent back from review: <strong>{post.reviewNote}</strong>
+        </span>
+      )}
+      <Dialog
+        open={open}
+        title="Send back to the writer"
+        onClose={() => setOpen(false)}
+        footer={
+          <>
+            <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn-primary" disabled={isLoading} onClick={() => void sendBack()}>
+              Send back
+            </button>
+          </>
+        }
+      >
+          <Field label="Note for the writer" htmlFor="review-note" error={error || undefined}>
+            <textarea
+              id="review-note"
+              className="textarea"
+              value={note}
+              aria-invalid={!!error}
+              onChange={(e) => {
+                setNote(e.target.value);
+                setError('');
+              }}
+            />
+          </Field>
+      </Dialog>
+    </div>
+  );
+}
 
 export function PostEdit() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { data: post, isLoading, isError } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
-  const defaults = useMemo(() => (post ? toFormValues(post) : null), [post]);
+  const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
+  const { readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
+  const defaults = useMemo(() => {
+    if (!post) return null;
+    const values = toFormValues(post);
+    return { ...values, status: initialStatus(values.status) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [post, rights.requestReview]);
 
   if (!id) return <PostNotFound message="Post ID is required" />;
   if (isLoading) return <LoadingState label="Loading post..." />;
@@ -27,7 +107,12 @@ export function PostEdit() {
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
       if (values.publishDate === defaults?.publishDate) delete body.scheduledPublishDate;
       const reply = await updatePost({ id, body }).unwrap();
-      toast.success(reply?.message || 'Post updated successfully');
+      if (values.status === 'review') {
+        await requestReview(id).unwrap();
+        toast.success('Post submitted for review');
+      } else {
+        toast.success(reply?.message || 'Post updated successfully');
+      }
       navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
@@ -39,8 +124,21 @@ export function PostEdit() {
 
   return (
     <>
-      <PageHeader title={`Edit Post: ${post.title}`} description="Update your blog post" search={false} />
-      <PostForm key={post.id} mode="edit" defaultValues={defaults} submitting={saving} onSubmit={save} />
+      <PageHeader
+        title={readOnly ? post.title : `Edit Post: ${post.title}`}
+        description={readOnly ? 'Read only' : 'Update your blog post'}
+        search={false}
+      />
+      <ReviewBanner post={post} canReview={rights.review} />
+      <PostForm
+        key={post.id}
+        mode="edit"
+        defaultValues={defaults}
+        submitting={saving || requesting}
+        onSubmit={save}
+        readOnly={readOnly}
+        statusOptions={statusOptions}
+      />
     </>
   );
 }

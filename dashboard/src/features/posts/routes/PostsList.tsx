@@ -5,27 +5,50 @@ import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { RowMenu } from '@/components/RowMenu';
 import { Badge, EmptyState, ErrorState, LoadingState, StatusBadge } from '@/components/ui';
+import { useCan, usePostRights } from '@/lib/capabilities';
 import { formatDate } from '@/lib/format';
-import { useGetPostsQuery, type PostStatusFilter } from '../api';
+import { useGetPostsQuery, type PostListFilter } from '../api';
+import type { PostSummary } from '../types';
 import { DeletePostDialog } from '../components/DeletePostDialog';
 
 export const POSTS_PAGE_SIZE = 10;
 
-const FILTERS: { value: PostStatusFilter; label: string }[] = [
+const FILTERS: { value: PostListFilter; label: string }[] = [
   { value: 'published', label: 'Published' },
   { value: 'draft', label: 'Drafts' },
   { value: 'all', label: 'All Posts' },
+  { value: 'waiting', label: 'Waiting for review' },
 ];
 
-export function PostsList() {
+/** The row's menu: View for everyone, Edit and Delete only where the role may. */
+function PostActions({ post, onDelete }: { post: PostSummary; onDelete: () => void }) {
   const navigate = useNavigate();
+  const rights = usePostRights(post);
+  return (
+    <RowMenu
+      label={`Actions for ${post.title}`}
+      items={[
+        { label: 'View', icon: <Eye size={14} />, onSelect: () => navigate(`/dashboard/posts/${post.slug}`) },
+        ...(rights.edit
+          ? [{ label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/posts/edit/${post.id}`) }]
+          : []),
+        ...(rights.remove ? [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: onDelete }] : []),
+      ]}
+    />
+  );
+}
+
+export function PostsList() {
   const [params, setParams] = useSearchParams();
-  const status = (FILTERS.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostStatusFilter;
+  const canCreate = useCan('post.create');
+  const canReview = useCan('post.review');
+  const filters = FILTERS.filter((f) => f.value !== 'waiting' || canReview);
+  const status = (filters.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostListFilter;
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [deleting, setDeleting] = useState<string | null>(null);
   const { data, isLoading, isFetching, isError, refetch } = useGetPostsQuery({ page, limit: POSTS_PAGE_SIZE, status });
 
-  function update(next: { status?: PostStatusFilter; page?: number }) {
+  function update(next: { status?: PostListFilter; page?: number }) {
     const s = next.status ?? status;
     const p = next.page ?? page;
     const q = new URLSearchParams();
@@ -42,12 +65,12 @@ export function PostsList() {
         search="posts"
         searchPlaceholder="Search posts..."
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
-        action={{ label: 'Add Post', to: '/dashboard/posts/new', icon: <Plus size={16} /> }}
+        action={canCreate ? { label: 'Add Post', to: '/dashboard/posts/new', icon: <Plus size={16} /> } : undefined}
       />
       <section className="card">
         <div className="card-header">
           <div className="segmented" role="group" aria-label="Filter by status">
-            {FILTERS.map((f) => (
+            {filters.map((f) => (
               <button key={f.value} type="button" aria-pressed={status === f.value} onClick={() => update({ status: f.value, page: 1 })}>
                 {f.label}
               </button>
@@ -66,12 +89,18 @@ export function PostsList() {
         ) : !data || data.posts.length === 0 ? (
           <EmptyState
             action={
-              <Link className="btn btn-primary" to="/dashboard/posts/new">
-                <Plus size={16} /> Add Post
-              </Link>
+              canCreate && status !== 'waiting' ? (
+                <Link className="btn btn-primary" to="/dashboard/posts/new">
+                  <Plus size={16} /> Add Post
+                </Link>
+              ) : undefined
             }
           >
-            No posts found. Create your first post!
+            {status === 'waiting'
+              ? 'No posts are waiting for review.'
+              : canCreate
+                ? 'No posts found. Create your first post!'
+                : 'No posts found.'}
           </EmptyState>
         ) : (
           <>
@@ -96,6 +125,7 @@ export function PostsList() {
                             <strong>{post.title}</strong>
                           </Link>
                           {status === 'all' ? <StatusBadge status={post.status} /> : null}
+                          {post.reviewRequestedAt ? <Badge tone="warning">Waiting for review</Badge> : null}
                         </div>
                         {post.excerpt ? <div className="small muted line-clamp-2">{post.excerpt}</div> : null}
                       </td>
@@ -110,14 +140,7 @@ export function PostsList() {
                       </td>
                       <td className="small" data-label="Published">{formatDate(post.publishedAt)}</td>
                       <td className="cell-actions">
-                        <RowMenu
-                          label={`Actions for ${post.title}`}
-                          items={[
-                            { label: 'View', icon: <Eye size={14} />, onSelect: () => navigate(`/dashboard/posts/${post.slug}`) },
-                            { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/posts/edit/${post.id}`) },
-                            { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => setDeleting(post.id) },
-                          ]}
-                        />
+                        <PostActions post={post} onDelete={() => setDeleting(post.id)} />
                       </td>
                     </tr>
                   ))}

@@ -8,11 +8,10 @@ import { Badge, ConfirmDialog, ErrorState, LoadingState, Tabs } from '@/componen
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
-import { useAppSelector } from '@/lib/hooks';
-import { selectUser } from '@/lib/session';
 import { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, type ClientInfo } from '../api';
 import { buildApiGuide } from '../guide';
 import { DeleteCompany } from '../components/DeleteCompany';
+import { useCan } from '@/lib/capabilities';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';
 
@@ -122,7 +121,8 @@ function download(info: ClientInfo | null | undefined) {
 
 export function Settings() {
   const { rootDomain } = useCmsConfig();
-  const isAdmin = useAppSelector(selectUser)?.role === 'admin';
+  const isAdmin = useCan('settings.manage');
+  const canDeleteCompany = useCan('company.delete');
   const { data, isLoading, isError, refetch } = useGetClientInfoQuery();
   const [rotate, { isLoading: rotating }] = useRotateApiKeyMutation();
   const [tab, setTab] = useState<DocTab>('auth');
@@ -364,7 +364,7 @@ export function Settings() {
         </section>
       </div>
 
-      {isAdmin ? <DeleteCompany subdomain={company.subdomain} name={company.name} /> : null}
+      {canDeleteCompany ? <DeleteCompany subdomain={company.subdomain} name={company.name} /> : null}
 
       <ConfirmDialog
         open={confirmRotate}

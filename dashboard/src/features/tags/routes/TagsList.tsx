@@ -8,6 +8,7 @@ import { RowMenu } from '@/components/RowMenu';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { useGetTagsQuery } from '@/lib/taxonomyApi';
+import { useCan } from '@/lib/capabilities';
 import { tagDeleteError, tagInUseMessage } from '@/lib/taxonomyErrors';
 import type { Tag } from '@/lib/types';
 import { useDeleteTagMutation } from '../api';
@@ -20,6 +21,8 @@ export function TagsList() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { data, isLoading, isError, isFetching, refetch } = useGetTagsQuery({ page, limit: TAGS_PAGE_SIZE });
   const [deleteTag, { isLoading: deleting }] = useDeleteTagMutation();
+  const canCreate = useCan('taxonomy.create');
+  const canManage = useCan('taxonomy.manage');
   const [confirming, setConfirming] = useState<Tag | null>(null);
 
   useEffect(() => {
@@ -63,7 +66,7 @@ export function TagsList() {
         search="tags"
         searchPlaceholder="Search tags..."
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
-        action={{ label: 'Add Tag', to: '/dashboard/tags/new', icon: <Plus size={16} /> }}
+        action={canCreate ? { label: 'Add Tag', to: '/dashboard/tags/new', icon: <Plus size={16} /> } : undefined}
       />
       <section className="card">
         {isLoading ? (
@@ -73,9 +76,11 @@ export function TagsList() {
         ) : tags.length === 0 ? (
           <EmptyState
             action={
-              <Link className="btn btn-primary" to="/dashboard/tags/new">
-                <Plus size={16} /> Add Tag
-              </Link>
+              canCreate ? (
+                <Link className="btn btn-primary" to="/dashboard/tags/new">
+                  <Plus size={16} /> Add Tag
+                </Link>
+              ) : undefined
             }
           >
             No tags found. Create your first tag!
@@ -101,13 +106,15 @@ export function TagsList() {
                       <td className="muted" data-label="Slug">{t.slug}</td>
                       <td data-label="Posts">{t.postCount ?? 0}</td>
                       <td className="cell-actions">
-                        <RowMenu
-                          label={`Actions for ${t.name}`}
-                          items={[
-                            { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/tags/edit/${t.id}`) },
-                            { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(t) },
-                          ]}
-                        />
+                        {canManage ? (
+                          <RowMenu
+                            label={`Actions for ${t.name}`}
+                            items={[
+                              { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/tags/edit/${t.id}`) },
+                              { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(t) },
+                            ]}
+                          />
+                        ) : null}
                       </td>
                     </tr>
                   ))}

@@ -8,13 +8,13 @@ import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { capitalize as cap } from '@/lib/format';
+import { useCan } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
 import {
   createUserSchema,
   CURRENT_PASSWORD_REQUIRED,
-  EDIT_ROLES,
   needsCurrentPassword,
   ROLES,
   STATUSES,
@@ -86,7 +86,7 @@ export function UserEdit() {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const me = useAppSelector(selectUser);
-  const isAdmin = me?.role === 'admin';
+  const isAdmin = useCan('users.manage');
   const own = !!me && String(me.userId) === userId;
   const allowed = isAdmin || own;
   const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !allowed });
@@ -215,7 +215,7 @@ export function UserEdit() {
           <>
             <Field label="Role" htmlFor="role">
               <select id="role" className="select" {...register('role')}>
-                {EDIT_ROLES.map((r) => (
+                {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {cap(r)}
                   </option>

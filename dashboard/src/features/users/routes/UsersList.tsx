@@ -98,7 +98,10 @@ export function UsersList() {
                         label={`Actions for ${u.username}`}
                         items={[
                           { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/users/edit/${userId(u)}`) },
-                          { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(u) },
+                          // One's own account is never offered for deletion (the server refuses it too).
+                          ...(me && userId(u) === String(me.userId)
+                            ? []
+                            : [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(u) }]),
                         ]}
                       />
                     </td>
