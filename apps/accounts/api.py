@@ -3,8 +3,12 @@ from ninja import Router
 
 from apps.accounts import selectors, services
 from apps.accounts.schemas import (
+    ForgotPasswordIn,
     LoginIn,
     LoginOut,
+    ResetLinkIn,
+    ResetLinkOut,
+    ResetPasswordIn,
     SessionUserOut,
     UserCreatedOut,
     UserCreateIn,
@@ -36,6 +40,29 @@ def login(request, payload: LoginIn):
         expiresIn=expires_in,
         user=SessionUserOut(userId=str(user.id), username=user.username, role=user.role),
     )
+
+
+@auth_router.post("/forgot-password", auth=None, response=MessageOut)
+def forgot_password(request, payload: ForgotPasswordIn):
+    """Emails a link to choose a new password. The reply is the same whether or not the email has
+    an account (no enumeration); throttled per client address and per email (429)."""
+    services.password_reset_request(email=payload.email, ip=client_ip(request))
+    return MessageOut(message=services.RESET_REQUESTED)
+
+
+@auth_router.post("/reset-password/check", auth=None, response=ResetLinkOut)
+def reset_password_check(request, payload: ResetLinkIn):
+    """Whether a reset link still works (the form says so before a password is typed)."""
+    user = services.password_reset_check(uid=payload.uid, token=payload.token)
+    return ResetLinkOut(email=user.email, username=user.username)
+
+
+@auth_router.post("/reset-password", auth=None, response=MessageOut)
+def reset_password(request, payload: ResetPasswordIn):
+    """Sets the new password from an emailed link (once; 400 `link_invalid` after) and signs the
+    user out everywhere."""
+    services.password_reset_confirm(uid=payload.uid, token=payload.token, password=payload.password)
+    return MessageOut(message=services.RESET_DONE)
 
 
 @auth_router.get("/me", response=UserReplyOut)

@@ -181,3 +181,42 @@ class UserUpdateIn(InSchema):
             raise ValueError("Status must be one of active, inactive, suspended")
         return value
 
+
+
+class ForgotPasswordIn(InSchema):
+    email: str = ""
+
+    @field_validator("email", mode="before")
+    @classmethod
+    def _email(cls, value):
+        return clean_email(value)
+
+
+class ResetLinkIn(InSchema):
+    """The two parts of an emailed password reset link (`uid`, `token` of its query)."""
+
+    uid: str = ""
+    token: str = ""
+
+    @field_validator("uid", "token", mode="before")
+    @classmethod
+    def _part(cls, value):
+        if not isinstance(value, str) or not value.strip() or len(value) > 200:
+            raise ValueError("This password reset link is invalid or has expired. Please ask for a new one.")
+        return value.strip()
+
+
+class ResetPasswordIn(ResetLinkIn):
+    password: str = ""
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _password(cls, value):
+        return clean_password(value)
+
+
+class ResetLinkOut(SuccessOut):
+    """The link is valid: whose account it is for (shown on the form)."""
+
+    email: str
+    username: str

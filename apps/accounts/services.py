@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import uuid
+from types import SimpleNamespace
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, connection, transaction
@@ -7,11 +11,14 @@ from django.db.models import F
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
 from apps.accounts.models import User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.core import ratelimit
-from apps.core.errors import Conflict, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
+from apps.core.email import company_of_connection as email_company
+from apps.core.email import email_queue
+from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
 from apps.core.permissions import Role, can
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -26,6 +33,8 @@ CURRENT_PASSWORD_REQUIRED = "Current password is required to change your passwor
 CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
+# Stands in for a user when an email is unknown, so both paths do the same work.
+_NOBODY = SimpleNamespace(pk="0", password=_DUMMY_HASH, token_version=0, email="")
 
 
 def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
@@ -205,3 +214,75 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
     user.refresh_from_db(fields=["last_login"])
     token, expires_in = token_issue(user=user, schema_name=schema)
     return token, expires_in, user
+
+
+# --- Forgot password -------------------------------------------------------------------------------
+RESET_REQUESTED = ("If an account with this email exists, we have sent it a link to choose a new password. "
+                   "Check your inbox (and spam folder).")
+RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please ask for a new one."
+RESET_DONE = "Your password has been changed. You can now sign in with it."
+
+
+def _valid_for(seconds: int) -> str:
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def password_reset_request(*, email: str, ip: str) -> None:
+    """Email a reset link to the active user with this address, if there is one. The caller's
+    reply is the same either way (RESET_REQUESTED); requests are throttled per client address and
+    per email (PASSWORD_RESET_RATE_PER_IP, PASSWORD_RESET_RATE_PER_EMAIL), known or not."""
+    email = email.strip().lower()
+    limits = [
+        (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_IP), ("reset-ip", ip)),
+        (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL), ("reset-email", connection.schema_name, email)),
+    ]
+    wait = max(ratelimit.is_blocked(limit, *key) for limit, key in limits)
+    if wait:
+        raise RateLimited(f"Too many requests. Please try again in {ratelimit.wait_phrase(wait)}.", retry_after=wait)
+    for limit, key in limits:
+        ratelimit.hit(limit, *key)
+    user = user_get_by_email(email)
+    token = password_reset_tokens.make_token(user) if user else password_reset_tokens.make_token(_NOBODY)
+    if user is None or user.status != User.Status.ACTIVE:
+        return
+    company_name, base_url = email_company()
+    url = f"{base_url}/reset-password?{urlencode({'uid': uid_encode(user.pk), 'token': token})}"
+    with transaction.atomic():
+        email_queue(kind="password_reset", to=user.email, company_name=company_name, base_url=base_url,
+                    context={"username": user.username, "email": user.email, "url": url,
+                             "valid_for": _valid_for(settings.PASSWORD_RESET_TIMEOUT)})
+
+
+def _user_of_link(uid: str, token: str) -> User:
+    pk = uid_decode(uid) if uid else None
+    user = None
+    if pk:
+        try:
+            user = User.objects.select_for_update().filter(pk=uuid.UUID(pk)).first()
+        except ValueError:
+            user = None
+    if user is None or user.status != User.Status.ACTIVE or not password_reset_tokens.check_token(user, token):
+        raise ValidationFailed(RESET_LINK_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
+    return user
+
+
+@transaction.atomic
+def password_reset_check(*, uid: str, token: str) -> User:
+    """The user a reset link is for, or 400 `link_invalid` (expired, used, altered, another company's)."""
+    return _user_of_link(uid, token)
+
+
+@transaction.atomic
+def password_reset_confirm(*, uid: str, token: str, password: str) -> User:
+    """Set the new password from a reset link. The link stops working (the token was made from the
+    old password hash) and every session of the user ends (token version bumped)."""
+    user = _user_of_link(uid, token)
+    user.password = make_password(password)
+    user.token_version = F("token_version") + 1
+    user.save(update_fields=["password", "token_version", "updated_at"])
+    user.refresh_from_db()
+    return user

@@ -185,6 +185,13 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/auth/login"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
         "email": "admin@example.com", "password": testing.DEFAULT_PASSWORD})),
     ("GET", "/api/auth/me"): Route(TOKEN, everyone()),
+    # forgot password: the same 200 for any address; a made-up link is refused (400 link_invalid)
+    ("POST", "/api/auth/forgot-password"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
+        "email": f"nobody-{_unique()}@example.com"})),
+    ("POST", "/api/auth/reset-password/check"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "uid": "bm9ib2R5", "token": "made-up"})),
+    ("POST", "/api/auth/reset-password"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "uid": "bm9ib2R5", "token": "made-up", "password": testing.DEFAULT_PASSWORD})),
     ("POST", "/api/auth/register-user"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
         "username": f"new-{_unique()}", "email": f"new-{_unique()}@example.com",
         "password": testing.DEFAULT_PASSWORD, "role": "viewer"})),
