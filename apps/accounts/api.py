@@ -4,6 +4,13 @@ from ninja import Router
 from apps.accounts import selectors, services
 from apps.accounts.schemas import (
     ForgotPasswordIn,
+    InvitationAcceptIn,
+    InvitationCheckOut,
+    InvitationIn,
+    InvitationListOut,
+    InvitationOut,
+    InvitationReplyOut,
+    InvitationTokenIn,
     LoginIn,
     LoginOut,
     ResetLinkIn,
@@ -25,6 +32,7 @@ from apps.core.schemas import MessageOut
 
 auth_router = Router(tags=["auth"])
 users_router = Router(tags=["users"])
+invitations_router = Router(tags=["users"])
 
 ADMIN_ONLY = "Only administrators can manage users"
 
@@ -111,3 +119,47 @@ def delete_user(request, user_id: str):
     user = selectors.user_get(user_id)
     services.user_delete(actor=request.auth, user=user)
     return MessageOut(message="User deleted successfully")
+
+
+# --- Invitations by email (admins) -----------------------------------------------------------------
+@invitations_router.get("", response=InvitationListOut)
+def list_invitations(request):
+    require(request.auth, "users.manage", ADMIN_ONLY)
+    pending = selectors.invitation_pending_list()
+    return InvitationListOut(invitations=[InvitationOut.from_invitation(invitation) for invitation in pending])
+
+
+@invitations_router.post("", response={201: InvitationReplyOut})
+def create_invitation(request, payload: InvitationIn):
+    invitation = services.invitation_create(actor=request.auth, email=payload.email, role=payload.role)
+    return 201, InvitationReplyOut(message=f"Invitation sent to {invitation.email}",
+                                   invitation=InvitationOut.from_invitation(invitation))
+
+
+@invitations_router.post("/{invitation_id}/resend", response=InvitationReplyOut)
+def resend_invitation(request, invitation_id: str):
+    invitation = services.invitation_resend(actor=request.auth, invitation_id=invitation_id)
+    return InvitationReplyOut(message=f"Invitation sent again to {invitation.email}",
+                              invitation=InvitationOut.from_invitation(invitation))
+
+
+@invitations_router.delete("/{invitation_id}", response=MessageOut)
+def revoke_invitation(request, invitation_id: str):
+    services.invitation_revoke(actor=request.auth, invitation_id=invitation_id)
+    return MessageOut(message="Invitation revoked")
+
+
+@auth_router.post("/invitation/check", auth=None, response=InvitationCheckOut)
+def check_invitation(request, payload: InvitationTokenIn):
+    """Whether an invitation link still works, and for which address and role."""
+    invitation = services.invitation_check(token=payload.token)
+    return InvitationCheckOut(email=invitation.email, role=invitation.role)
+
+
+@auth_router.post("/accept-invitation", auth=None, response={201: LoginOut})
+def accept_invitation(request, payload: InvitationAcceptIn):
+    """Creates the invited user with the chosen username and password and signs them in."""
+    token, expires_in, user = services.invitation_accept(
+        token=payload.token, username=payload.username, password=payload.password, ip=client_ip(request))
+    return 201, LoginOut(message="Welcome! Your account is ready.", token=token, expiresIn=expires_in,
+                         user=SessionUserOut(userId=str(user.id), username=user.username, role=user.role))

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import hashlib
+import secrets
 import uuid
+from datetime import timedelta
 from types import SimpleNamespace
 from urllib.parse import urlencode
 
@@ -12,14 +15,16 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
-from apps.accounts.models import User
+from apps.accounts.models import Invitation, User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.core import ratelimit
 from apps.core.email import company_of_connection as email_company
 from apps.core.email import email_queue
-from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed
+from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized,
+                              ValidationFailed)
 from apps.core.permissions import Role, can
+from apps.core.selectors import get_or_404
 
 EMAIL_TAKEN = "A user with this email already exists"
 USERNAME_TAKEN = "This username is already taken"
@@ -286,3 +291,113 @@ def password_reset_confirm(*, uid: str, token: str, password: str) -> User:
     user.save(update_fields=["password", "token_version", "updated_at"])
     user.refresh_from_db()
     return user
+
+
+# --- Invitations -----------------------------------------------------------------------------------
+INVITATION_NOT_FOUND = "Invitation not found"
+INVITATION_INVALID = ("This invitation link is invalid, was already used or has expired. "
+                      "Ask your administrator for a new one.")
+INVITE_EMAIL_TAKEN = "A user with this email already exists"
+ONLY_ADMINS_INVITE = "Only administrators can manage users"
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _send_invitation(invitation: Invitation, token: str, inviter: User | None) -> None:
+    company_name, base_url = email_company()
+    url = f"{base_url}/accept-invite?{urlencode({'token': token})}"
+    email_queue(kind="invitation", to=invitation.email, company_name=company_name, base_url=base_url, context={
+        "inviter": inviter.username if inviter else "An administrator", "role": invitation.role, "url": url,
+        "valid_for": f"{settings.INVITATION_DAYS} day{'s' if settings.INVITATION_DAYS != 1 else ''}",
+    })
+
+
+def _require_admin(actor: User) -> None:
+    if not can(actor, "users.manage"):
+        raise PermissionDenied(ONLY_ADMINS_INVITE)
+
+
+@transaction.atomic
+def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
+    """Invite an address with a role; an open invitation for the same address is replaced (its
+    link stops working). 409 `email_taken` when a user already has the address."""
+    _require_admin(actor)
+    email = email.strip().lower()
+    if User.objects.filter(email=email).exists():
+        raise Conflict(INVITE_EMAIL_TAKEN, errors=[{"field": "email", "message": INVITE_EMAIL_TAKEN}],
+                       detail=ErrorCode.EMAIL_TAKEN)
+    now = timezone.now()
+    Invitation.objects.select_for_update().filter(
+        email=email, accepted_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)
+    token = secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(
+                email=email, role=role, token_hash=_token_hash(token), invited_by=actor, sent_at=now,
+                expires_at=now + timedelta(days=settings.INVITATION_DAYS))
+    except IntegrityError as exc:  # a concurrent invitation of the same address won
+        raise Conflict("This address was invited at the same moment. Reload the list.") from exc
+    _send_invitation(invitation, token, actor)
+    return invitation
+
+
+def _open_invitation(invitation_id) -> Invitation:
+    invitation = get_or_404(Invitation.objects.select_for_update().filter(
+        accepted_at__isnull=True, revoked_at__isnull=True), invitation_id, INVITATION_NOT_FOUND)
+    return invitation
+
+
+@transaction.atomic
+def invitation_resend(*, actor: User, invitation_id) -> Invitation:
+    """A new link (the previous one stops working) and a new expiry date, emailed again."""
+    _require_admin(actor)
+    invitation = _open_invitation(invitation_id)
+    token = secrets.token_urlsafe(32)
+    now = timezone.now()
+    invitation.token_hash, invitation.sent_at = _token_hash(token), now
+    invitation.expires_at = now + timedelta(days=settings.INVITATION_DAYS)
+    invitation.save(update_fields=["token_hash", "sent_at", "expires_at"])
+    _send_invitation(invitation, token, actor)
+    return invitation
+
+
+@transaction.atomic
+def invitation_revoke(*, actor: User, invitation_id) -> None:
+    _require_admin(actor)
+    invitation = _open_invitation(invitation_id)
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+
+
+def _invitation_of_token(token: str, *, lock: bool = False) -> Invitation:
+    queryset = Invitation.objects.filter(token_hash=_token_hash(token), accepted_at__isnull=True,
+                                         revoked_at__isnull=True, expires_at__gt=timezone.now())
+    invitation = (queryset.select_for_update() if lock else queryset).first()
+    if invitation is None:
+        raise ValidationFailed(INVITATION_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
+    return invitation
+
+
+def invitation_check(*, token: str) -> Invitation:
+    return _invitation_of_token(token)
+
+
+def invitation_accept(*, token: str, username: str, password: str, ip: str) -> tuple[str, int, User]:
+    """Create the invited user (the invitation's email and role, the chosen username and password)
+    and sign them in. The link works once; attempts are throttled per client address."""
+    limit = ratelimit.parse_rate(settings.INVITATION_ACCEPT_RATE_PER_IP)
+    wait = ratelimit.is_blocked(limit, "invite-accept", ip)
+    if wait:
+        raise _too_many(wait)
+    ratelimit.hit(limit, "invite-accept", ip)
+    with transaction.atomic():
+        invitation = _invitation_of_token(token, lock=True)
+        user = user_create(username=username, email=invitation.email, password=password, role=invitation.role)
+        invitation.accepted_at, invitation.user = timezone.now(), user
+        invitation.save(update_fields=["accepted_at", "user"])
+        User.objects.filter(pk=user.pk).update(last_login=timezone.now())
+        user.refresh_from_db()
+    token_value, expires_in = token_issue(user=user, schema_name=connection.schema_name)
+    return token_value, expires_in, user

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from apps.core.tasks_base import send_by_name
-from tenants.models import OutgoingEmail
+from tenants.models import Client, OutgoingEmail
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,10 @@ def company_of_connection() -> tuple[str, str]:
     the root domain's address on the public schema."""
     from tenants.services import root_base_url, tenant_base_url
 
+    schema = connection.schema_name
     tenant = getattr(connection, "tenant", None)
-    if tenant is None or getattr(tenant, "schema_name", "public") == "public":
+    if not schema or schema == "public":
         return PRODUCT_NAME, root_base_url()
+    if not isinstance(tenant, Client):  # schema_context (tasks, commands) sets a stand-in
+        tenant = Client.objects.get(schema_name=schema)
     return tenant.name, tenant_base_url(tenant.subdomain)

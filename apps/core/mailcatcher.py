@@ -6,7 +6,8 @@ inbox. Not used by the product itself.
         [message] = smtp.wait_for(1)     # email.message.EmailMessage objects
 
 `python -m apps.core.mailcatcher --port 0 --dir DIR` runs one on its own (the browser flows'
-harness): it prints `listening <port>` and writes each message as DIR/<n>.eml.
+harness, a local catcher for `make dev`): it prints `listening <port>` and writes each message as
+DIR/<n>.eml, with DIR/<n>.json (to, subject, text, html, links) beside it.
 """
 from __future__ import annotations
 
@@ -38,10 +39,7 @@ class _Handler:
             message = email.message_from_bytes(envelope.content, policy=email.policy.default)
             self.catcher.messages.append(message)
             if self.catcher.directory:
-                path = self.catcher.directory / f"{len(self.catcher.messages):05d}.eml"
-                tmp = path.with_suffix(".tmp")
-                tmp.write_bytes(envelope.content)
-                tmp.rename(path)
+                self.catcher.write(message, envelope.content)
         return "250 Message accepted for delivery"
 
 
@@ -53,6 +51,21 @@ class SmtpCatcher:
         self.lock = threading.Lock()
         self.refuse = 0  # answer the next N messages with a temporary failure
         self._controller = None
+
+    def write(self, message, raw: bytes) -> None:
+        """DIR/<n>.eml (as received) and DIR/<n>.json (to, subject, text, html, links: decoded),
+        each written whole (renamed into place)."""
+        import json
+
+        number = len(self.messages)
+        text, html = parts(message)
+        summary = {"to": str(message["To"]), "subject": str(message["Subject"]), "text": text, "html": html,
+                   "links": links(message)}
+        for suffix, data in ((".eml", raw), (".json", json.dumps(summary).encode())):
+            path = self.directory / f"{number:05d}{suffix}"
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_bytes(data)
+            tmp.rename(path)
 
     @property
     def url(self) -> str:

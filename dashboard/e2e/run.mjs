@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { forgotPasswordFlow } from './flowAccounts.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
-import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
+import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
 const T = 20_000;
 
@@ -21,7 +22,13 @@ async function main() {
 
   const port = Number(process.env.E2E_PORT) || (await freePort());
   console.log(`Starting the backend on 127.0.0.1:${port}...`);
-  const server = await startServer(port);
+  const mail = await startMailCatcher();
+  const server = await startServer(port, { emailUrl: mail.url }).catch((err) => {
+    mail.stop();
+    throw err;
+  });
+  // E2E_FLOWS=accounts (a comma list of roles, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'roles,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -262,30 +269,40 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
-    run.reset();
-    await page.setViewportSize({ width: 1366, height: 900 });
-    console.log('Flow: roles, taxonomy, media, AI generator, settings');
-    await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+    if (flows.includes('roles')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      console.log('Flow: roles, taxonomy, media, AI generator, settings');
+      await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+    }
 
-    run.reset();
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.goto(`${tenant}/dashboard`);
-    console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
-    const facts = await page.evaluate(async (s) => {
-      const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
-      const get = async (u) => (await fetch(u, { headers: auth })).json();
-      const posts = (await get('/api/posts?status=all&limit=50')).posts;
-      const post = posts.find((p) => p.status === 'published') ?? posts[0];
-      const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
-      const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
-      const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
-      return {
-        sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
-        category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
-        username: user.username, userId: user.id,
-      };
-    }, sub);
-    await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
+    if (flows.includes('screens')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${tenant}/dashboard`);
+      console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
+      const facts = await page.evaluate(async (s) => {
+        const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+        const get = async (u) => (await fetch(u, { headers: auth })).json();
+        const posts = (await get('/api/posts?status=all&limit=50')).posts;
+        const post = posts.find((p) => p.status === 'published') ?? posts[0];
+        const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
+        const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
+        const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
+        return {
+          sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
+          category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
+          username: user.username, userId: user.id,
+        };
+      }, sub);
+      await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
+    }
+
+    if (flows.includes('accounts')) {
+      run.reset();
+      console.log('Flow: accounts by email');
+      admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
+    }
 
     run.reset();
     console.log('Flow: not found');
@@ -305,6 +322,7 @@ async function main() {
   } finally {
     await browser?.close().catch(() => {});
     await server.stop();
+    mail.stop();
   }
   const { failed, line } = run.summary();
   console.log(`Screenshots: ${SHOTS}`);

@@ -215,6 +215,9 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 # "Forgot password?" requests allowed per client address and per email (`limits` notation).
 PASSWORD_RESET_RATE_PER_IP = env("PASSWORD_RESET_RATE_PER_IP", "10/hour")
 PASSWORD_RESET_RATE_PER_EMAIL = env("PASSWORD_RESET_RATE_PER_EMAIL", "3/hour")
+# Invitations by email (apps.accounts): days a link stays valid; accept attempts per client address.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
+INVITATION_ACCEPT_RATE_PER_IP = env("INVITATION_ACCEPT_RATE_PER_IP", "20/hour")
 
 # --- Static files and the dashboard build ------------------------------------------------------
 DASHBOARD_DIST = Path(env("DASHBOARD_DIST", str(BASE_DIR / "dashboard" / "dist")))
