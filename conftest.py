@@ -122,6 +122,34 @@ def celery_worker_process(transactional_db):
     handle.stop()
 
 
+@pytest.fixture
+def smtp(monkeypatch, settings):
+    """A real SMTP server (aiosmtpd, a free port) that the product sends to: in the settings of this
+    process and in os.environ, so a worker or server started afterwards sends there too. Retries
+    are fast. Read what it received with smtp.wait_for(n) / smtp.to(address)."""
+    from apps.core.mailcatcher import SmtpCatcher
+
+    with SmtpCatcher() as catcher:
+        monkeypatch.setenv("EMAIL_URL", catcher.url)
+        monkeypatch.setenv("EMAIL_RETRY_BASE_SECONDS", "0.2")
+        monkeypatch.setenv("EMAIL_RETRY_MAX_SECONDS", "1")
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", catcher.port
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_RETRY_BASE_SECONDS, settings.EMAIL_RETRY_MAX_SECONDS = 0.2, 1.0
+        yield catcher
+
+
+@pytest.fixture
+def mail_worker(smtp, transactional_db):
+    """A real Celery worker that sends email to the `smtp` server (transactional tests)."""
+    handle = WorkerProcess(connection.settings_dict["NAME"])
+    handle.start()
+    yield handle
+    handle.stop()
+
+
 def child_process_env(database_name: str, **extra: str) -> dict:
     """Environment of a process (worker, server) of the test settings on this test database and
     this xdist worker's Redis database."""

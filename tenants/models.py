@@ -96,3 +96,27 @@ class ProvisioningTemplate(models.Model):
     seed_tables = models.JSONField(default=list)  # tables whose template rows are copied
     migrations_digest = models.CharField(max_length=64)
     built_at = models.DateTimeField(auto_now=True)
+
+
+class OutgoingEmail(models.Model):
+    """One email the product sends (apps.core.email), kept in the public schema: rendered when it
+    is queued, sent by the `core.send_email` task. `sent_at` makes the task idempotent (a retry or a
+    duplicate delivery of the task never sends twice); `message_id` is the Message-ID header."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    message_id = models.CharField(max_length=255, unique=True)
+    kind = models.CharField(max_length=40)  # the template's name: password_reset, invitation, ...
+    schema_name = models.CharField(max_length=63, blank=True, default="")  # the company, "" for the root domain
+    to = models.CharField(max_length=254)
+    subject = models.CharField(max_length=255)
+    text = models.TextField()
+    html = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at",)
+        indexes = [models.Index(fields=["created_at"], name="tenants_email_created_idx")]

@@ -26,11 +26,20 @@ def tenant_host(subdomain: str) -> str:
     return f"{subdomain}.{settings.ROOT_DOMAIN}"
 
 
-def tenant_base_url(subdomain: str) -> str:
+def _base_url(host: str) -> str:
     port = settings.PUBLIC_PORT
     default_port = {"http": "80", "https": "443"}.get(settings.PUBLIC_SCHEME)
     suffix = f":{port}" if port and port != default_port else ""
-    return f"{settings.PUBLIC_SCHEME}://{tenant_host(subdomain)}{suffix}"
+    return f"{settings.PUBLIC_SCHEME}://{host}{suffix}"
+
+
+def tenant_base_url(subdomain: str) -> str:
+    return _base_url(tenant_host(subdomain))
+
+
+def root_base_url() -> str:
+    """The root domain's address (sign-up, sign-in by email)."""
+    return _base_url(settings.ROOT_DOMAIN)
 
 
 def subdomain_check_available(subdomain: str) -> None:

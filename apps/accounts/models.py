@@ -43,3 +43,29 @@ class User(models.Model):
     @property
     def is_admin(self) -> bool:
         return self.role == Role.ADMIN
+
+
+class Invitation(models.Model):
+    """An admin's invitation by email to join the company with a role. The emailed link carries a
+    random token; only its SHA-256 is stored. Pending until accepted, revoked or expired."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    email = models.CharField(max_length=254)  # stored lowercased
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.VIEWER)
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ("-created_at",)
+        constraints = [
+            # one pending invitation per address (a new one replaces it)
+            models.UniqueConstraint(
+                "email", condition=models.Q(accepted_at__isnull=True, revoked_at__isnull=True),
+                name="accounts_invitation_one_open_per_email"),
+        ]

@@ -151,3 +151,85 @@ class UserUpdateIn(InSchema):
 
     def service_kwargs(self) -> dict:
         return snake_case_fields(self)
+
+
+def _clean_link_part(value):
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise ValueError("This link is invalid or has expired. Please ask for a new one.")
+    return value.strip()
+
+
+LinkPart = Annotated[str, BeforeValidator(_clean_link_part)]
+
+
+class ForgotPasswordIn(InSchema):
+    email: Email = ""
+
+
+class ResetLinkIn(InSchema):
+    """The two parts of an emailed password reset link (`uid`, `token` of its query)."""
+
+    uid: LinkPart = ""
+    token: LinkPart = ""
+
+
+class ResetPasswordIn(ResetLinkIn):
+    password: Password = ""
+
+
+class ResetLinkOut(SuccessOut):
+    """The link is valid: whose account it is for (shown on the form)."""
+
+    email: str
+    username: str
+
+
+class InvitationIn(InSchema):
+    email: Email = ""
+    role: RoleIn = ""
+
+
+class InvitationOut(OutSchema):
+    id: str
+    email: str
+    role: RoleName
+    invitedBy: str | None
+    sentAt: datetime
+    expiresAt: datetime
+    expired: bool
+
+    @staticmethod
+    def from_invitation(invitation) -> "InvitationOut":
+        from django.utils import timezone
+
+        return InvitationOut(
+            id=str(invitation.id), email=invitation.email, role=invitation.role,
+            invitedBy=invitation.invited_by.username if invitation.invited_by else None,
+            sentAt=invitation.sent_at, expiresAt=invitation.expires_at,
+            expired=invitation.expires_at <= timezone.now(),
+        )
+
+
+class InvitationReplyOut(SuccessOut):
+    message: str
+    invitation: InvitationOut
+
+
+class InvitationListOut(SuccessOut):
+    invitations: list[InvitationOut]
+
+
+class InvitationTokenIn(InSchema):
+    token: LinkPart = ""
+
+
+class InvitationCheckOut(SuccessOut):
+    """The invitation is valid: the address and role the account will have."""
+
+    email: str
+    role: RoleName
+
+
+class InvitationAcceptIn(InvitationTokenIn):
+    username: Username = ""
+    password: Password = ""

@@ -24,3 +24,12 @@ def user_get_by_email(email: str) -> User | None:
 
 def user_count() -> int:
     return User.objects.count()
+
+
+def invitation_pending_list() -> QuerySet:
+    """Open invitations (not accepted, not revoked), newest first; expired ones are listed too
+    (marked by their date) so an admin can resend them."""
+    from apps.accounts.models import Invitation
+
+    return Invitation.objects.filter(accepted_at__isnull=True, revoked_at__isnull=True).select_related(
+        "invited_by").order_by("-created_at")

@@ -1,5 +1,12 @@
 from __future__ import annotations
 
+import hashlib
+import secrets
+import uuid
+from datetime import timedelta
+from types import SimpleNamespace
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, connection, transaction
@@ -7,15 +14,18 @@ from django.db.models import F
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from apps.accounts.models import User
+from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
+from apps.accounts.models import Invitation, User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.audit.services import audit_record
 from apps.core import ratelimit
-from apps.core.errors import (
-    Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized, ValidationFailed,
-)
+from apps.core.email import company_of_connection as email_company
+from apps.core.email import email_queue
+from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized,
+                              ValidationFailed)
 from apps.core.permissions import Role, can
+from apps.core.selectors import get_or_404
 
 EMAIL_TAKEN = "A user with this email already exists"
 USERNAME_TAKEN = "This username is already taken"
@@ -29,6 +39,8 @@ CURRENT_PASSWORD_REQUIRED = "Current password is required to change your passwor
 CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
+# Stands in for a user when an email is unknown, so both paths do the same work.
+_NOBODY = SimpleNamespace(pk="0", password=_DUMMY_HASH, token_version=0, email="")
 
 
 def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
@@ -241,3 +253,185 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
     audit_record(action="auth.login", actor=user, object_type="user", object_id=user.pk, summary=user.username)
     token, expires_in = token_issue(user=user, schema_name=schema)
     return token, expires_in, user
+
+
+# --- Forgot password -------------------------------------------------------------------------------
+RESET_REQUESTED = ("If an account with this email exists, we have sent it a link to choose a new password. "
+                   "Check your inbox (and spam folder).")
+RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please ask for a new one."
+RESET_DONE = "Your password has been changed. You can now sign in with it."
+
+
+def _valid_for(seconds: int) -> str:
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def password_reset_request(*, email: str, ip: str) -> None:
+    """Email a reset link to the active user with this address, if there is one. The caller's
+    reply is the same either way (RESET_REQUESTED); requests are throttled per client address and
+    per email (PASSWORD_RESET_RATE_PER_IP, PASSWORD_RESET_RATE_PER_EMAIL), known or not."""
+    email = email.strip().lower()
+    limits = [
+        (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_IP), ("reset-ip", ip)),
+        (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL), ("reset-email", connection.schema_name, email)),
+    ]
+    wait = max(ratelimit.is_blocked(limit, *key) for limit, key in limits)
+    if wait:
+        raise RateLimited(f"Too many requests. Please try again in {ratelimit.wait_phrase(wait)}.", retry_after=wait)
+    for limit, key in limits:
+        ratelimit.hit(limit, *key)
+    user = user_get_by_email(email)
+    token = password_reset_tokens.make_token(user) if user else password_reset_tokens.make_token(_NOBODY)
+    if user is None or user.status != User.Status.ACTIVE:
+        return
+    company_name, base_url = email_company()
+    url = f"{base_url}/reset-password?{urlencode({'uid': uid_encode(user.pk), 'token': token})}"
+    with transaction.atomic():
+        email_queue(kind="password_reset", to=user.email, company_name=company_name, base_url=base_url,
+                    context={"username": user.username, "email": user.email, "url": url,
+                             "valid_for": _valid_for(settings.PASSWORD_RESET_TIMEOUT)})
+
+
+def _user_of_link(uid: str, token: str) -> User:
+    pk = uid_decode(uid) if uid else None
+    user = None
+    if pk:
+        try:
+            user = User.objects.select_for_update().filter(pk=uuid.UUID(pk)).first()
+        except ValueError:
+            user = None
+    if user is None or user.status != User.Status.ACTIVE or not password_reset_tokens.check_token(user, token):
+        raise ValidationFailed(RESET_LINK_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
+    return user
+
+
+@transaction.atomic
+def password_reset_check(*, uid: str, token: str) -> User:
+    """The user a reset link is for, or 400 `link_invalid` (expired, used, altered, another company's)."""
+    return _user_of_link(uid, token)
+
+
+@transaction.atomic
+def password_reset_confirm(*, uid: str, token: str, password: str) -> User:
+    """Set the new password from a reset link. The link stops working (the token was made from the
+    old password hash) and every session of the user ends (token version bumped)."""
+    user = _user_of_link(uid, token)
+    user.password = make_password(password)
+    user.token_version = F("token_version") + 1
+    user.save(update_fields=["password", "token_version", "updated_at"])
+    user.refresh_from_db()
+    return user
+
+
+# --- Invitations -----------------------------------------------------------------------------------
+INVITATION_NOT_FOUND = "Invitation not found"
+INVITATION_INVALID = ("This invitation link is invalid, was already used or has expired. "
+                      "Ask your administrator for a new one.")
+INVITE_EMAIL_TAKEN = "A user with this email already exists"
+ONLY_ADMINS_INVITE = "Only administrators can manage users"
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _send_invitation(invitation: Invitation, token: str, inviter: User | None) -> None:
+    company_name, base_url = email_company()
+    url = f"{base_url}/accept-invite?{urlencode({'token': token})}"
+    email_queue(kind="invitation", to=invitation.email, company_name=company_name, base_url=base_url, context={
+        "inviter": inviter.username if inviter else "An administrator", "role": invitation.role, "url": url,
+        "valid_for": f"{settings.INVITATION_DAYS} day{'s' if settings.INVITATION_DAYS != 1 else ''}",
+    })
+
+
+def _require_admin(actor: User) -> None:
+    if not can(actor, "users.manage"):
+        raise PermissionDenied(ONLY_ADMINS_INVITE)
+
+
+@transaction.atomic
+def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
+    """Invite an address with a role; an open invitation for the same address is replaced (its
+    link stops working). 409 `email_taken` when a user already has the address."""
+    _require_admin(actor)
+    email = email.strip().lower()
+    if User.objects.filter(email=email).exists():
+        raise Conflict(INVITE_EMAIL_TAKEN, errors=[{"field": "email", "message": INVITE_EMAIL_TAKEN}],
+                       detail=ErrorCode.EMAIL_TAKEN)
+    now = timezone.now()
+    Invitation.objects.select_for_update().filter(
+        email=email, accepted_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)
+    token = secrets.token_urlsafe(32)
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(
+                email=email, role=role, token_hash=_token_hash(token), invited_by=actor, sent_at=now,
+                expires_at=now + timedelta(days=settings.INVITATION_DAYS))
+    except IntegrityError as exc:  # a concurrent invitation of the same address won
+        raise Conflict("This address was invited at the same moment. Reload the list.") from exc
+    _send_invitation(invitation, token, actor)
+    return invitation
+
+
+def _open_invitation(invitation_id) -> Invitation:
+    invitation = get_or_404(Invitation.objects.select_for_update().filter(
+        accepted_at__isnull=True, revoked_at__isnull=True), invitation_id, INVITATION_NOT_FOUND)
+    return invitation
+
+
+@transaction.atomic
+def invitation_resend(*, actor: User, invitation_id) -> Invitation:
+    """A new link (the previous one stops working) and a new expiry date, emailed again."""
+    _require_admin(actor)
+    invitation = _open_invitation(invitation_id)
+    token = secrets.token_urlsafe(32)
+    now = timezone.now()
+    invitation.token_hash, invitation.sent_at = _token_hash(token), now
+    invitation.expires_at = now + timedelta(days=settings.INVITATION_DAYS)
+    invitation.save(update_fields=["token_hash", "sent_at", "expires_at"])
+    _send_invitation(invitation, token, actor)
+    return invitation
+
+
+@transaction.atomic
+def invitation_revoke(*, actor: User, invitation_id) -> None:
+    _require_admin(actor)
+    invitation = _open_invitation(invitation_id)
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+
+
+def _invitation_of_token(token: str, *, lock: bool = False) -> Invitation:
+    queryset = Invitation.objects.filter(token_hash=_token_hash(token), accepted_at__isnull=True,
+                                         revoked_at__isnull=True, expires_at__gt=timezone.now())
+    invitation = (queryset.select_for_update() if lock else queryset).first()
+    if invitation is None:
+        raise ValidationFailed(INVITATION_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
+    return invitation
+
+
+def invitation_check(*, token: str) -> Invitation:
+    return _invitation_of_token(token)
+
+
+def invitation_accept(*, token: str, username: str, password: str, ip: str) -> tuple[str, int, User]:
+    """Create the invited user (the invitation's email and role, the chosen username and password)
+    and sign them in. The link works once; attempts are throttled per client address."""
+    limit = ratelimit.parse_rate(settings.INVITATION_ACCEPT_RATE_PER_IP)
+    wait = ratelimit.is_blocked(limit, "invite-accept", ip)
+    if wait:
+        raise _too_many(wait)
+    ratelimit.hit(limit, "invite-accept", ip)
+    with transaction.atomic():
+        invitation = _invitation_of_token(token, lock=True)
+        user = user_create(username=username, email=invitation.email, password=password, role=invitation.role)
+        invitation.accepted_at, invitation.user = timezone.now(), user
+        invitation.save(update_fields=["accepted_at", "user"])
+        User.objects.filter(pk=user.pk).update(last_login=timezone.now())
+        user.refresh_from_db()
+    token_value, expires_in = token_issue(user=user, schema_name=connection.schema_name)
+    return token_value, expires_in, user

@@ -1,7 +1,7 @@
 // Minimal end-to-end harness: starts the real backend, drives Debian's Chromium through
 // playwright-core, takes screenshots, and prints "N passed, N failed".
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -67,7 +67,7 @@ function healthy(port) {
 }
 
 /** Start deploy/dev/e2e-server.sh PORT in its own process group; resolves when /api/health answers. */
-export async function startServer(port, { timeoutMs = 240_000 } = {}) {
+export async function startServer(port, { timeoutMs = 240_000, emailUrl } = {}) {
   const script = path.join(REPO, 'deploy', 'dev', 'e2e-server.sh');
   mkdirSync(HERE, { recursive: true });
   const log = createWriteStream(path.join(HERE, '.server.log'));
@@ -80,6 +80,8 @@ export async function startServer(port, { timeoutMs = 240_000 } = {}) {
     AI_PROVIDER: 'offline',
     // The webhooks flow's receiver listens on 127.0.0.1 (refused by default as a private address).
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+    // Email goes to the flows' own SMTP server (startMailCatcher), where they read it.
+    ...(emailUrl ? { EMAIL_URL: emailUrl, EMAIL_RETRY_BASE_SECONDS: '1' } : {}),
   };
   const child = spawn('bash', [script, String(port)], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
@@ -157,4 +159,58 @@ export function createRunner() {
 
 export function expect(condition, message) {
   if (!condition) throw new Error(message);
+}
+
+/**
+ * A real SMTP server (apps/core/mailcatcher.py, aiosmtpd) on a free port: the backend sends every
+ * email there (startServer's emailUrl) and the flows read them. `waitFor(to, match)` resolves with
+ * the first message to that address whose subject or text matches: {to, subject, text, html, links}.
+ */
+export async function startMailCatcher() {
+  const dir = path.join(HERE, '.mail');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const python = path.join(REPO, '.venv', 'bin', 'python');
+  const child = spawn(python, ['-m', 'apps.core.mailcatcher', '--port', '0', '--dir', dir], {
+    cwd: REPO,
+    env: { ...process.env, PYTHONPATH: `${path.join(REPO, 'platform')}:${REPO}` },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const found = /listening (\d+)/.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the SMTP catcher exited with ${code}`)));
+  });
+  const messages = () =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(to, match = /./, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = messages().find(
+          (m) => m.to.toLowerCase().includes(to.toLowerCase()) && (match.test(m.subject) || match.test(m.text)),
+        );
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      throw new Error(`no email to ${to} matching ${match} within ${timeoutMs} ms (received: ${messages().map((m) => `${m.to}: ${m.subject}`).join('; ') || 'none'})`);
+    },
+    stop() {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
 }

@@ -5,10 +5,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { forgotPasswordFlow } from './flowAccounts.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
-import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
+import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
 const T = 20_000;
 
@@ -22,7 +23,13 @@ async function main() {
 
   const port = Number(process.env.E2E_PORT) || (await freePort());
   console.log(`Starting the backend on 127.0.0.1:${port}...`);
-  const server = await startServer(port);
+  const mail = await startMailCatcher();
+  const server = await startServer(port, { emailUrl: mail.url }).catch((err) => {
+    mail.stop();
+    throw err;
+  });
+  // E2E_FLOWS=accounts (a comma list of webhooks, roles, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -94,188 +101,216 @@ async function main() {
       imageBytes = await page.screenshot({ clip: { x: 0, y: 0, width: 800, height: 450 } });
     });
 
-    run.reset();
-    console.log('Flow: webhooks (settings, receiver, delivery log)');
-    await webhooksFlow({ run, page, tenant, shot });
-
-    // E2E_ONLY=webhooks: sign-in and the webhooks flow only (a quicker run while working on them).
-    if (process.env.E2E_ONLY !== 'webhooks') {
+    if (flows.includes('webhooks')) {
       run.reset();
-      console.log('Flow: post life cycle');
-      await run.step('open the create form (editor loads lazily)', async () => {
-        await page.getByRole('link', { name: 'Posts' }).first().click();
-        await page.getByText('No posts found. Create your first post!').waitFor();
-        expect(!editorRequested(), 'dashboard and posts list do not load CKEditor');
-        await shot('06-posts-empty');
-        await page.getByRole('link', { name: 'Add Post' }).first().click();
-        await page.getByRole('heading', { name: 'Create New Post' }).waitFor();
-        await page.locator('.ck-editor__editable').waitFor();
-        expect(editorRequested(), 'the post form loads the CKEditor chunk');
-      });
+      console.log('Flow: webhooks (settings, receiver, delivery log)');
+      await webhooksFlow({ run, page, tenant, shot });
+    }
 
-      await run.step('create a category from the post form', async () => {
-        await page.getByRole('button', { name: 'Add New' }).first().click();
-        const dialog = page.getByRole('dialog', { name: 'Add New Category' });
-        await dialog.getByLabel('Name').fill(category);
-        await dialog.getByLabel('Description').fill('Made by the end-to-end test');
-        await shot('07-add-category');
-        await dialog.getByRole('button', { name: 'Add Category' }).click();
-        await dialog.waitFor({ state: 'detached' });
-        const box = page.getByRole('checkbox', { name: category });
-        await box.waitFor();
-        expect(await box.isChecked(), 'the new category is selected');
-      });
+    run.reset();
+    console.log('Flow: post life cycle');
+    await run.step('open the create form (editor loads lazily)', async () => {
+      await page.getByRole('link', { name: 'Posts' }).first().click();
+      await page.getByText('No posts found. Create your first post!').waitFor();
+      expect(!editorRequested(), 'dashboard and posts list do not load CKEditor');
+      await shot('06-posts-empty');
+      await page.getByRole('link', { name: 'Add Post' }).first().click();
+      await page.getByRole('heading', { name: 'Create New Post' }).waitFor();
+      await page.locator('.ck-editor__editable').waitFor();
+      expect(editorRequested(), 'the post form loads the CKEditor chunk');
+    });
 
-      await run.step('upload an image and pick it as featured image', async () => {
-        await page.getByRole('button', { name: 'Select Featured Image' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Select Featured Image' });
-        await dialog.getByRole('button', { name: 'Upload New' }).click();
-        await dialog.locator('input[type=file]').setInputFiles({ name: `cover-${sub}.png`, mimeType: 'image/png', buffer: imageBytes });
-        const tile = dialog.getByRole('button', { name: `cover-${sub}.png` });
-        await tile.waitFor();
-        await shot('08-media-picker');
-        await tile.click();
-        await dialog.waitFor({ state: 'detached' });
-        await page.locator('img.featured-preview').first().waitFor();
-      });
+    await run.step('create a category from the post form', async () => {
+      await page.getByRole('button', { name: 'Add New' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add New Category' });
+      await dialog.getByLabel('Name').fill(category);
+      await dialog.getByLabel('Description').fill('Made by the end-to-end test');
+      await shot('07-add-category');
+      await dialog.getByRole('button', { name: 'Add Category' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const box = page.getByRole('checkbox', { name: category });
+      await box.waitFor();
+      expect(await box.isChecked(), 'the new category is selected');
+    });
 
-      await run.step('write the post with the editor', async () => {
-        await page.getByLabel('Title').fill(title);
-        await page.getByLabel('Title').blur();
-        const editable = page.locator('.ck-editor__editable');
-        await editable.click();
-        await page.keyboard.type('Written by the end-to-end test. ');
-        await page.keyboard.press('Control+b');
-        await page.keyboard.type('Bold words');
-        await page.keyboard.press('Control+b');
-        await page.keyboard.press('Enter');
-        await page.keyboard.type('Second paragraph.');
-        await page.getByRole('button', { name: 'Insert image from media library' }).click();
-        const picker = page.getByRole('dialog', { name: 'Insert Image' });
-        await picker.getByRole('button', { name: `cover-${sub}.png` }).click();
-        await picker.waitFor({ state: 'detached' });
-        await editable.locator('img').waitFor();
-        await page.getByLabel('Excerpt').fill('A post made by the end-to-end test.');
-        await page.getByLabel('Status').selectOption('published');
-        await shot('09-editor');
-        await page.getByRole('button', { name: 'HTML', exact: true }).click();
-        const html = await page.getByLabel('Content HTML source').inputValue();
-        expect(html.includes('<strong>Bold words</strong>'), `bold text in the HTML source: ${html}`);
-        await shot('10-editor-html');
-        await page.getByRole('button', { name: 'Visual', exact: true }).click();
-        await page.locator('.ck-editor__editable').waitFor();
-        await page.getByRole('tab', { name: 'SEO' }).click();
-        expect((await page.getByLabel('URL Slug').inputValue()) === title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''), 'slug derived');
-        await page.getByRole('button', { name: 'Generate SEO' }).click();
-        await page.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 60_000 });
-        await shot('11-seo-generated');
-        await page.getByRole('button', { name: 'Apply' }).click();
-        const seoTitle = await page.getByLabel('SEO Title').inputValue();
-        const seoDescription = await page.getByLabel('SEO Description').inputValue();
-        expect(seoTitle.length > 0 && seoDescription.length > 0, 'the AI suggestion filled the SEO fields');
-        expect((await page.getByLabel('Focus Keywords').inputValue()).length > 0, 'the AI suggestion filled the keywords');
-        await shot('12-seo-tab');
-      });
+    await run.step('upload an image and pick it as featured image', async () => {
+      await page.getByRole('button', { name: 'Select Featured Image' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Select Featured Image' });
+      await dialog.getByRole('button', { name: 'Upload New' }).click();
+      await dialog.locator('input[type=file]').setInputFiles({ name: `cover-${sub}.png`, mimeType: 'image/png', buffer: imageBytes });
+      const tile = dialog.getByRole('button', { name: `cover-${sub}.png` });
+      await tile.waitFor();
+      await shot('08-media-picker');
+      await tile.click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('img.featured-preview').first().waitFor();
+    });
 
-      await run.step('publish it and see it in the list', async () => {
-        // The save button says what it will do: the status is Published.
-        await page.getByRole('button', { name: 'Publish', exact: true }).click();
-        await page.waitForURL(`${tenant}/dashboard/posts`);
-        await page.getByRole('link', { name: title, exact: true }).waitFor();
-        await page.getByText(category).first().waitFor();
-        await shot('13-posts-list');
-      });
+    await run.step('write the post with the editor', async () => {
+      await page.getByLabel('Title').fill(title);
+      await page.getByLabel('Title').blur();
+      const editable = page.locator('.ck-editor__editable');
+      await editable.click();
+      await page.keyboard.type('Written by the end-to-end test. ');
+      await page.keyboard.press('Control+b');
+      await page.keyboard.type('Bold words');
+      await page.keyboard.press('Control+b');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Second paragraph.');
+      await page.getByRole('button', { name: 'Insert image from media library' }).click();
+      const picker = page.getByRole('dialog', { name: 'Insert Image' });
+      await picker.getByRole('button', { name: `cover-${sub}.png` }).click();
+      await picker.waitFor({ state: 'detached' });
+      await editable.locator('img').waitFor();
+      await page.getByLabel('Excerpt').fill('A post made by the end-to-end test.');
+      await page.getByLabel('Status').selectOption('published');
+      await shot('09-editor');
+      await page.getByRole('button', { name: 'HTML', exact: true }).click();
+      const html = await page.getByLabel('Content HTML source').inputValue();
+      expect(html.includes('<strong>Bold words</strong>'), `bold text in the HTML source: ${html}`);
+      await shot('10-editor-html');
+      await page.getByRole('button', { name: 'Visual', exact: true }).click();
+      await page.locator('.ck-editor__editable').waitFor();
+      await page.getByRole('tab', { name: 'SEO' }).click();
+      expect((await page.getByLabel('URL Slug').inputValue()) === title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''), 'slug derived');
+      await page.getByRole('button', { name: 'Generate SEO' }).click();
+      await page.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 60_000 });
+      await shot('11-seo-generated');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const seoTitle = await page.getByLabel('SEO Title').inputValue();
+      const seoDescription = await page.getByLabel('SEO Description').inputValue();
+      expect(seoTitle.length > 0 && seoDescription.length > 0, 'the AI suggestion filled the SEO fields');
+      expect((await page.getByLabel('Focus Keywords').inputValue()).length > 0, 'the AI suggestion filled the keywords');
+      await shot('12-seo-tab');
+    });
 
-      await run.step('search finds it', async () => {
-        const box = page.getByRole('combobox', { name: 'Search' }).first();
-        await box.fill(sub);
-        await page.getByRole('option', { name: new RegExp(title) }).waitFor();
-        await shot('14-search');
-        await box.fill('');
-      });
+    await run.step('publish it and see it in the list', async () => {
+      // The save button says what it will do: the status is Published.
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.waitForURL(`${tenant}/dashboard/posts`);
+      await page.getByRole('link', { name: title, exact: true }).waitFor();
+      await page.getByText(category).first().waitFor();
+      await shot('13-posts-list');
+    });
 
-      await run.step('see the detail', async () => {
-        await page.getByRole('link', { name: title, exact: true }).click();
-        await page.getByRole('heading', { name: title }).waitFor();
-        await page.getByText('Bold words').waitFor();
-        await page.getByText(/Published on/).waitFor();
-        const images = await page.locator('article img').count();
-        expect(images >= 2, `featured and inline images shown (found ${images})`);
-        await page.waitForTimeout(300);
-        await shot('15-post-detail');
-      });
+    await run.step('search finds it', async () => {
+      const box = page.getByRole('combobox', { name: 'Search' }).first();
+      await box.fill(sub);
+      await page.getByRole('option', { name: new RegExp(title) }).waitFor();
+      await shot('14-search');
+      await box.fill('');
+    });
 
-      await run.step('edit it', async () => {
-        await page.getByRole('link', { name: 'Edit Post' }).click();
-        await page.getByRole('heading', { name: `Edit Post: ${title}` }).waitFor();
-        await page.locator('.ck-editor__editable').waitFor();
-        await page.getByLabel('Title').fill(edited);
-        await shot('16-edit');
-        await page.getByRole('button', { name: 'Update', exact: true }).click();
-        await page.waitForURL(`${tenant}/dashboard/posts`);
-        await page.getByRole('link', { name: edited, exact: true }).waitFor();
-      });
+    await run.step('see the detail', async () => {
+      await page.getByRole('link', { name: title, exact: true }).click();
+      await page.getByRole('heading', { name: title }).waitFor();
+      await page.getByText('Bold words').waitFor();
+      await page.getByText(/Published on/).waitFor();
+      const images = await page.locator('article img').count();
+      expect(images >= 2, `featured and inline images shown (found ${images})`);
+      await page.waitForTimeout(300);
+      await shot('15-post-detail');
+    });
 
-      await run.step('delete it', async () => {
-        await page.getByRole('button', { name: `Actions for ${edited}` }).click();
-        await page.getByRole('menuitem', { name: 'Delete' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this post?' });
-        await shot('17-delete-confirm');
-        await dialog.getByRole('button', { name: 'Delete' }).click();
-        await page.getByText('Post deleted successfully').waitFor();
-        await page.getByText('No posts found. Create your first post!').waitFor();
-        await shot('18-after-delete');
-      });
+    await run.step('edit it', async () => {
+      await page.getByRole('link', { name: 'Edit Post' }).click();
+      await page.getByRole('heading', { name: `Edit Post: ${title}` }).waitFor();
+      await page.locator('.ck-editor__editable').waitFor();
+      await page.getByLabel('Title').fill(edited);
+      await shot('16-edit');
+      await page.getByRole('button', { name: 'Update', exact: true }).click();
+      await page.waitForURL(`${tenant}/dashboard/posts`);
+      await page.getByRole('link', { name: edited, exact: true }).waitFor();
+    });
 
-      await run.step('dashboard counts the new content', async () => {
-        await page.getByRole('link', { name: 'Dashboard' }).first().click();
-        await page.getByText('Total Posts').waitFor();
-        await page.waitForTimeout(500);
-        await shot('19-dashboard-after');
-      });
+    await run.step('delete it', async () => {
+      await page.getByRole('button', { name: `Actions for ${edited}` }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Are you sure you want to delete this post?' });
+      await shot('17-delete-confirm');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('Post deleted successfully').waitFor();
+      await page.getByText('No posts found. Create your first post!').waitFor();
+      await shot('18-after-delete');
+    });
 
-      await run.step('post form: the save bar is in sight, an invalid tab is marked and its field gets focus', async () => {
-        await page.setViewportSize({ width: 1280, height: 800 });
-        await page.goto(`${tenant}/dashboard/posts/new`);
-        await page.locator('.ck-editor__editable').waitFor();
-        const save = page.getByRole('button', { name: 'Save draft', exact: true });
-        const box = await save.boundingBox();
-        expect(box && box.y + box.height <= 800, `Save draft in sight at 1280x800 (${JSON.stringify(box)})`);
-        await page.getByLabel('Status').selectOption('published');
-        await page.getByRole('button', { name: 'Publish', exact: true }).waitFor();
-        await page.getByLabel('Publish Date').fill('2099-01-31');
-        await page.getByRole('button', { name: 'Schedule', exact: true }).waitFor();
-        await page.getByLabel('Publish Date').fill('');
-        await page.getByLabel('Title').fill('Only a title');
-        await page.getByRole('tab', { name: 'SEO' }).click();
-        await page.getByLabel('Canonical URL').fill('not a url');
-        await page.getByRole('tab', { name: 'Content' }).click();
-        await page.getByLabel('Excerpt').fill('An excerpt');
-        await page.getByRole('button', { name: 'Publish', exact: true }).click();
-        // Content is the first field to correct: its editor gets focus; the SEO tab is marked.
-        await page.waitForTimeout(300);
-        const focused = await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent);
-        expect(focused === 'Content', `the first invalid field has focus (got ${focused})`);
-        const seoTab = page.getByRole('tab', { name: 'SEO' });
-        expect(!!(await seoTab.getAttribute('aria-describedby')), 'the SEO tab says it has a field to correct');
-        await shot('16b-post-form-invalid');
-        await page.setViewportSize({ width: 1366, height: 900 });
-      });
+    await run.step('dashboard counts the new content', async () => {
+      await page.getByRole('link', { name: 'Dashboard' }).first().click();
+      await page.getByText('Total Posts').waitFor();
+      await page.waitForTimeout(500);
+      await shot('19-dashboard-after');
+    });
 
-      await run.step('phone width: header search moves below the title', async () => {
-        await page.setViewportSize({ width: 390, height: 844 });
-        await page.getByRole('button', { name: 'Open menu' }).click();
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
-        await page.getByRole('heading', { name: 'Posts' }).waitFor();
-        await shot('20-posts-phone');
-        await page.setViewportSize({ width: 1366, height: 900 });
-      });
+    await run.step('post form: the save bar is in sight, an invalid tab is marked and its field gets focus', async () => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${tenant}/dashboard/posts/new`);
+      await page.locator('.ck-editor__editable').waitFor();
+      const save = page.getByRole('button', { name: 'Save draft', exact: true });
+      const box = await save.boundingBox();
+      expect(box && box.y + box.height <= 800, `Save draft in sight at 1280x800 (${JSON.stringify(box)})`);
+      await page.getByLabel('Status').selectOption('published');
+      await page.getByRole('button', { name: 'Publish', exact: true }).waitFor();
+      await page.getByLabel('Publish Date').fill('2099-01-31');
+      await page.getByRole('button', { name: 'Schedule', exact: true }).waitFor();
+      await page.getByLabel('Publish Date').fill('');
+      await page.getByLabel('Title').fill('Only a title');
+      await page.getByRole('tab', { name: 'SEO' }).click();
+      await page.getByLabel('Canonical URL').fill('not a url');
+      await page.getByRole('tab', { name: 'Content' }).click();
+      await page.getByLabel('Excerpt').fill('An excerpt');
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      // Content is the first field to correct: its editor gets focus; the SEO tab is marked.
+      await page.waitForTimeout(300);
+      const focused = await page.evaluate(() => document.activeElement?.closest('.field')?.querySelector('label')?.textContent);
+      expect(focused === 'Content', `the first invalid field has focus (got ${focused})`);
+      const seoTab = page.getByRole('tab', { name: 'SEO' });
+      expect(!!(await seoTab.getAttribute('aria-describedby')), 'the SEO tab says it has a field to correct');
+      await shot('16b-post-form-invalid');
+      await page.setViewportSize({ width: 1366, height: 900 });
+    });
 
+    await run.step('phone width: header search moves below the title', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
+      await page.getByRole('heading', { name: 'Posts' }).waitFor();
+      await shot('20-posts-phone');
+      await page.setViewportSize({ width: 1366, height: 900 });
+    });
+
+    run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    console.log('Flow: roles, taxonomy, media, AI generator, settings');
+    await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+
+    run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${tenant}/dashboard`);
+    console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
+    const facts = await page.evaluate(async (s) => {
+      const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+      const get = async (u) => (await fetch(u, { headers: auth })).json();
+      const posts = (await get('/api/posts?status=all&limit=50')).posts;
+      const post = posts.find((p) => p.status === 'published') ?? posts[0];
+      const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
+      const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
+      const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
+      return {
+        sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
+        category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
+        username: user.username, userId: user.id,
+      };
+    }, sub);
+    await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
+
+    if (flows.includes('roles')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       console.log('Flow: roles, taxonomy, media, AI generator, settings');
       await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+    }
 
+    if (flows.includes('screens')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
@@ -295,26 +330,33 @@ async function main() {
         };
       }, sub);
       await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
-
-      run.reset();
-      console.log('Flow: not found');
-      await run.step('an unknown path shows the 404 page', async () => {
-        await page.goto(`${tenant}/no/such/page`);
-        await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
-        await shot('21-not-found');
-      });
-
-      await run.step('an unknown company shows the 404 page', async () => {
-        await page.goto(`http://nosuchcompany${sub}.localhost:${port}/login`);
-        await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
-        await shot('22-unknown-company');
-      });
     }
+
+    if (flows.includes('accounts')) {
+      run.reset();
+      console.log('Flow: accounts by email');
+      admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
+    }
+
+    run.reset();
+    console.log('Flow: not found');
+    await run.step('an unknown path shows the 404 page', async () => {
+      await page.goto(`${tenant}/no/such/page`);
+      await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+      await shot('21-not-found');
+    });
+
+    await run.step('an unknown company shows the 404 page', async () => {
+      await page.goto(`http://nosuchcompany${sub}.localhost:${port}/login`);
+      await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+      await shot('22-unknown-company');
+    });
 
     if (problems.length) console.log(`Browser reported:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
   } finally {
     await browser?.close().catch(() => {});
     await server.stop();
+    mail.stop();
   }
   const { failed, line } = run.summary();
   console.log(`Screenshots: ${SHOTS}`);

@@ -5,7 +5,7 @@
 - root:      root domain, /api/... (sign-up, health)
 Each app lists its routes in `<app>/api.py` as ROUTES = [(prefix, router)].
 """
-from apps.accounts.api import auth_router, users_router
+from apps.accounts.api import auth_router, invitations_router, users_router
 from apps.accounts.auth import jwt_auth
 from apps.ai.api import ROUTES as AI_ROUTES
 from apps.analytics.api import ROUTES as ANALYTICS_ROUTES
@@ -28,6 +28,7 @@ dashboard_api = create_api(
 )
 dashboard_api.add_router("/auth", auth_router)
 dashboard_api.add_router("/users", users_router)
+dashboard_api.add_router("/invitations", invitations_router)
 dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,

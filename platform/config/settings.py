@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from limits import parse as parse_rate
 
-from config.environment import env, env_bool, env_int, env_list
+from config.environment import email_settings, env, env_bool, env_int, env_list
 from config.signing_keys import RefusedSetting, refuse_to_start, signing_settings
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -199,6 +199,26 @@ PASSWORD_HASHERS = [
 if env_bool("FAST_PASSWORD_HASHER", False):
     # Test runs only: hashing cost is not what they measure.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# --- Email (apps.core.email) -------------------------------------------------------------------
+# Where mail goes: EMAIL_URL (smtp://, smtps://, console://) or the EMAIL_HOST family (see
+# config.environment.email_settings). DEBUG without either prints messages on the worker's output.
+globals().update(email_settings(DEBUG))
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"CMS <no-reply@{ROOT_DOMAIN}>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+# Tries of one message (connection refused, timeouts, 4xx/5xx of the server), with a doubling
+# delay from EMAIL_RETRY_BASE_SECONDS up to EMAIL_RETRY_MAX_SECONDS.
+EMAIL_MAX_ATTEMPTS = env_int("EMAIL_MAX_ATTEMPTS", 6)
+EMAIL_RETRY_BASE_SECONDS = float(env("EMAIL_RETRY_BASE_SECONDS", "30"))
+EMAIL_RETRY_MAX_SECONDS = float(env("EMAIL_RETRY_MAX_SECONDS", "3600"))
+# Password reset links (apps.accounts.links) stay valid this many seconds, and once only.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
+# "Forgot password?" requests allowed per client address and per email (`limits` notation).
+PASSWORD_RESET_RATE_PER_IP = env("PASSWORD_RESET_RATE_PER_IP", "10/hour")
+PASSWORD_RESET_RATE_PER_EMAIL = env("PASSWORD_RESET_RATE_PER_EMAIL", "3/hour")
+# Invitations by email (apps.accounts): days a link stays valid; accept attempts per client address.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
+INVITATION_ACCEPT_RATE_PER_IP = env("INVITATION_ACCEPT_RATE_PER_IP", "20/hour")
 
 # --- Static files and the dashboard build ------------------------------------------------------
 DASHBOARD_DIST = Path(env("DASHBOARD_DIST", str(BASE_DIR / "dashboard" / "dist")))

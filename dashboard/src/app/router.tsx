@@ -35,6 +35,8 @@ export function preloadAfterSignIn() {
 const TenantLogin = lazyNamed(() => import('@/features/auth/routes/TenantLogin'), 'TenantLogin');
 const RootLogin = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RootLogin');
 const RegisterOnRootDomain = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RegisterOnRootDomain');
+const ForgotPassword = lazyNamed(() => import('@/features/auth/routes/ForgotPassword'), 'ForgotPassword');
+const ResetPassword = lazyNamed(() => import('@/features/auth/routes/ResetPassword'), 'ResetPassword');
 const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
 const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
 const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
@@ -82,6 +84,13 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
     { path: '/', element: <Navigate to="/login" replace /> },
     { ...screen('/login', onTenant ? TenantLogin : RootLogin), ...hydrate },
     { ...screen('/register', onTenant ? RegisterOnRootDomain : Register), ...hydrate },
+    // Password reset exists on a company's host only (accounts belong to a company).
+    ...(onTenant
+      ? [
+          { ...screen('/forgot-password', ForgotPassword), ...hydrate },
+          { ...screen('/reset-password', ResetPassword), ...hydrate },
+        ]
+      : []),
     {
       path: '/dashboard',
       ...hydrate,

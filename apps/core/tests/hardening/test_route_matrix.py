@@ -23,6 +23,7 @@ import itertools
 import json
 import uuid
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Callable
 
 import pytest
@@ -124,6 +125,14 @@ class World:
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
+    def invitation(self):
+        from apps.accounts.models import Invitation
+
+        n = next(_n)
+        return self._in(lambda: Invitation.objects.create(
+            email=f"invited-{n}@example.com", role="viewer", token_hash=f"{n:064d}", sent_at=timezone.now(),
+            expires_at=timezone.now() + timedelta(days=1)))
+
     def revision(self):
         """A post (of `owner`) and its first revision."""
         from apps.content.services import revision_record
@@ -194,6 +203,13 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/auth/login"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
         "email": "admin@example.com", "password": testing.DEFAULT_PASSWORD})),
     ("GET", "/api/auth/me"): Route(TOKEN, everyone()),
+    # forgot password: the same 200 for any address; a made-up link is refused (400 link_invalid)
+    ("POST", "/api/auth/forgot-password"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
+        "email": f"nobody-{_unique()}@example.com"})),
+    ("POST", "/api/auth/reset-password/check"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "uid": "bm9ib2R5", "token": "made-up"})),
+    ("POST", "/api/auth/reset-password"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "uid": "bm9ib2R5", "token": "made-up", "password": testing.DEFAULT_PASSWORD})),
     ("POST", "/api/auth/register-user"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
         "username": f"new-{_unique()}", "email": f"new-{_unique()}@example.com",
         "password": testing.DEFAULT_PASSWORD, "role": "viewer"})),
@@ -203,6 +219,18 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"user_id": str(u.id)}, {"username": u.username, "email": u.email, "role": "viewer", "status": "active"}))(
         w.user())),
     ("DELETE", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    ("GET", "/api/invitations"): Route(TOKEN, only("admin")),
+    ("POST", "/api/invitations"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
+        "email": f"invite-{_unique()}@example.com", "role": "viewer"})),
+    ("POST", "/api/invitations/{invitation_id}/resend"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"invitation_id": str(w.invitation().id)})),
+    ("DELETE", "/api/invitations/{invitation_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"invitation_id": str(w.invitation().id)})),
+    # an invitation link that does not exist: refused (400 link_invalid)
+    ("POST", "/api/auth/invitation/check"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "token": "made-up"})),
+    ("POST", "/api/auth/accept-invitation"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "token": "made-up", "username": f"u{_unique()}", "password": testing.DEFAULT_PASSWORD})),
     # company settings
     ("GET", "/api/client/info"): Route(TOKEN, everyone()),
     ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={

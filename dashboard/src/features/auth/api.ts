@@ -16,8 +16,33 @@ export interface RegisterReply {
   data?: { subdomain: string; loginUrl: string };
 }
 
+export interface MessageReply {
+  success: boolean;
+  message: string;
+}
+
+export interface ResetLink {
+  uid: string;
+  token: string;
+}
+
+export interface ResetLinkReply {
+  success: boolean;
+  email: string;
+  username: string;
+}
+
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
+    forgotPassword: build.mutation<MessageReply, { email: string }>({
+      query: (body) => ({ url: 'auth/forgot-password', method: 'POST', body }),
+    }),
+    checkResetLink: build.mutation<ResetLinkReply, ResetLink>({
+      query: (body) => ({ url: 'auth/reset-password/check', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<MessageReply, ResetLink & { password: string }>({
+      query: (body) => ({ url: 'auth/reset-password', method: 'POST', body }),
+    }),
     login: build.mutation<LoginReply, LoginValues>({
       query: (body) => ({ url: 'auth/login', method: 'POST', body }),
     }),
@@ -27,7 +52,13 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRegisterClientMutation } = authApi;
+export const {
+  useLoginMutation,
+  useRegisterClientMutation,
+  useForgotPasswordMutation,
+  useCheckResetLinkMutation,
+  useResetPasswordMutation,
+} = authApi;
 
 /** The user carried in a JWT payload (used when the login reply has no user object). */
 export function userFromToken(token: string): SessionUser | null {

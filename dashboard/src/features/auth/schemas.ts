@@ -14,6 +14,27 @@ export const loginSchema = z.object({
 export type LoginValues = z.infer<typeof loginSchema>;
 export const loginResolver = zodResolver(loginSchema);
 
+export const forgotPasswordSchema = z.object({ email });
+export type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>;
+export const forgotPasswordResolver = zodResolver(forgotPasswordSchema);
+
+export const resetPasswordSchema = z
+  .object({
+    password: z.string().check(
+      z.minLength(8, 'Password must be at least 8 characters'),
+      z.maxLength(128, 'Password must be at most 128 characters'),
+    ),
+    confirm: z.string(),
+  })
+  .check(
+    z.refine((values) => values.password === values.confirm, {
+      message: 'The two passwords do not match',
+      path: ['confirm'],
+    }),
+  );
+export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;
+export const resetPasswordResolver = zodResolver(resetPasswordSchema);
+
 const subdomain = trimmed().check(
   z.minLength(3, 'Subdomain must be at least 3 characters'),
   z.regex(/^[a-z0-9-]+$/, 'Subdomain can only contain lowercase letters, numbers, and hyphens'),

@@ -75,7 +75,16 @@ export function TenantLogin() {
         <Field label="Email" htmlFor="email" error={errors.email?.message}>
           <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
         </Field>
-        <Field label="Password" htmlFor="password" error={errors.password?.message}>
+        <Field
+          label="Password"
+          htmlFor="password"
+          error={errors.password?.message}
+          aside={
+            <Link to="/forgot-password" className="link-small">
+              Forgot password?
+            </Link>
+          }
+        >
           <PasswordInput id="password" autoComplete="current-password" aria-invalid={!!errors.password} {...register('password')} />
         </Field>
         <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>

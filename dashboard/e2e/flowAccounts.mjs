@@ -1,0 +1,64 @@
+// Account flows that go through email: the backend sends to the harness's SMTP server
+// (startMailCatcher) and the flows read the messages there.
+import { expect } from './harness.mjs';
+
+/** Forgot password end to end: ask on the sign-in page, open the emailed link, set a new
+ *  password, sign in with it; the used link no longer works. Returns the new password. */
+export async function forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName }) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  const snap = (name) => page.screenshot({ path: shot.path(name), fullPage: true });
+  const newPassword = `${admin.password}-new`;
+  let link;
+  try {
+    await run.step('forgot password: asked from the sign-in page, same reply for an unknown address', async () => {
+      await page.goto(`${tenant}/login`);
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+      await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.com`);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      const unknown = await page.getByRole('status').innerText();
+      await page.goto(`${tenant}/forgot-password`);
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      const known = await page.getByRole('status').innerText();
+      expect(known === unknown, `the same reply for a known and an unknown address ("${known}" / "${unknown}")`);
+      await snap('30-forgot-password-sent');
+    });
+
+    await run.step('forgot password: the email names the company and links to its host', async () => {
+      const message = await mail.waitFor(admin.email, /Reset your/);
+      expect(message.subject.includes(companyName), `subject names the company: ${message.subject}`);
+      expect(message.html.includes(companyName), 'the HTML part names the company');
+      link = message.links.find((u) => u.includes('/reset-password?'));
+      expect(link && link.startsWith(`${tenant}/reset-password?`), `a link to the company's host: ${link}`);
+      expect(!mail.messages().some((m) => m.to.startsWith('nobody-')), 'no email to the unknown address');
+    });
+
+    await run.step('forgot password: the link sets a new password, which signs in', async () => {
+      await page.goto(link);
+      await page.getByText(admin.email).waitFor();
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Repeat the new password').fill(newPassword);
+      await snap('31-reset-password');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await page.waitForURL(`${tenant}/login`);
+      await page.getByText('Your password has been changed').waitFor();
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByLabel('Password', { exact: true }).fill(newPassword);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.waitForURL(`${tenant}/dashboard`);
+    });
+
+    await run.step('forgot password: the used link is refused and offers a new one', async () => {
+      await page.goto(link);
+      await page.getByRole('alert').filter({ hasText: 'invalid or has expired' }).waitFor();
+      await page.getByRole('link', { name: 'Ask for a new link' }).waitFor();
+      await snap('32-reset-link-used');
+    });
+  } finally {
+    await context.close();
+  }
+  return newPassword;
+}
