@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from apps.core.tasks_base import send_by_name
+from apps.core.task_queue import send_by_name
 from tenants.models import Client, OutgoingEmail
 
 logger = logging.getLogger(__name__)

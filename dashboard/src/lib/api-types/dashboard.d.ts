@@ -91,6 +91,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Entries
+         * @description Who did what, when, newest first; `from`/`to`: days (YYYY-MM-DD, `to` included) or times.
+         */
+        get: operations["apps_audit_api_list_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/accept-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Invitation
+         * @description Creates the invited user with the chosen username and password and signs them in.
+         */
+        post: operations["apps_accounts_api_accept_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot Password
+         * @description Emails a link to choose a new password. The reply is the same whether or not the email has
+         *     an account (no enumeration); throttled per client address and per email (429).
+         */
+        post: operations["apps_accounts_api_forgot_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/invitation/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check Invitation
+         * @description Whether an invitation link still works, and for which address and role.
+         */
+        post: operations["apps_accounts_api_check_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -136,6 +217,47 @@ export interface paths {
         put?: never;
         /** Register User */
         post: operations["apps_accounts_api_register_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset Password
+         * @description Sets the new password from an emailed link (once; 400 `link_invalid` after) and signs the
+         *     user out everywhere.
+         */
+        post: operations["apps_accounts_api_reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset Password Check
+         * @description Whether a reset link still works (the form says so before a password is typed).
+         */
+        post: operations["apps_accounts_api_reset_password_check"];
         delete?: never;
         options?: never;
         head?: never;
@@ -284,6 +406,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Invitations */
+        get: operations["apps_accounts_api_list_invitations"];
+        put?: never;
+        /** Create Invitation */
+        post: operations["apps_accounts_api_create_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke Invitation */
+        delete: operations["apps_accounts_api_revoke_invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{invitation_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resend Invitation */
+        post: operations["apps_accounts_api_resend_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media": {
         parameters: {
             query?: never;
@@ -403,6 +577,46 @@ export interface paths {
         post?: never;
         /** Delete Post */
         delete: operations["apps_content_api_delete_post"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{post_id}/review/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Review
+         * @description (+) The writer marks a draft ready for review (whoever may edit it).
+         */
+        post: operations["apps_content_api_request_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{post_id}/review/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return Review
+         * @description (+) An editor sends a waiting post back to its writer with a note.
+         */
+        post: operations["apps_content_api_return_review"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -756,6 +970,72 @@ export interface components {
              */
             async?: boolean;
         };
+        /** AuditActionOut */
+        AuditActionOut: {
+            /** Label */
+            label: string;
+            /** Value */
+            value: string;
+        };
+        /** AuditEntryOut */
+        AuditEntryOut: {
+            /** Action */
+            action: string;
+            /** Actionlabel */
+            actionLabel: string;
+            /** Clienthash */
+            clientHash: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Objectid */
+            objectId: string;
+            /** Objecttype */
+            objectType: string;
+            /** Summary */
+            summary: string;
+            /** Userid */
+            userId: string | null;
+            /** Username */
+            username: string;
+        };
+        /** AuditListOut */
+        AuditListOut: {
+            /** Actions */
+            actions: components["schemas"]["AuditActionOut"][];
+            /** Entries */
+            entries: components["schemas"]["AuditEntryOut"][];
+            pagination: components["schemas"]["PaginationOut"];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** AuditListQuery */
+        AuditListQuery: {
+            /** Action */
+            action?: string | null;
+            /** From */
+            from?: string | null;
+            /** Limit */
+            limit?: number | null;
+            /** Objectid */
+            objectId?: string | null;
+            /** Objecttype */
+            objectType?: string | null;
+            /** Page */
+            page?: number | null;
+            /** To */
+            to?: string | null;
+            /** User */
+            user?: string | null;
+        };
         /** AuthorOut */
         AuthorOut: {
             /** Id */
@@ -1015,6 +1295,121 @@ export interface components {
             /** Websiteurl */
             websiteUrl: string;
         };
+        /**
+         * DashboardPostOut
+         * @description (+) The full post on the dashboard API, with its review state (never public).
+         */
+        DashboardPostOut: {
+            /** Allowindexing */
+            allowIndexing: boolean;
+            author: components["schemas"]["AuthorOut"] | null;
+            /** Canonicalurl */
+            canonicalUrl: string;
+            /** Categories */
+            categories: components["schemas"]["TermRefOut"][];
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Customslug */
+            customSlug: string;
+            /** Excerpt */
+            excerpt: string;
+            featuredImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Focuskeyword */
+            focusKeyword: string;
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Metadescription */
+            metaDescription: string;
+            /** Metatitle */
+            metaTitle: string;
+            /** Ogdescription */
+            ogDescription: string;
+            ogImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Ogimageid */
+            ogImageId: string | null;
+            /** Ogtitle */
+            ogTitle: string;
+            /** Publishedat */
+            publishedAt: string | null;
+            /** Reviewnote */
+            reviewNote: string;
+            /** Reviewrequestedat */
+            reviewRequestedAt: string | null;
+            /** Scheduledpublishdate */
+            scheduledPublishDate: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Tags */
+            tags: components["schemas"]["TermRefOut"][];
+            /** Title */
+            title: string;
+            /** Twitterdescription */
+            twitterDescription: string;
+            twitterImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Twitterimageid */
+            twitterImageId: string | null;
+            /** Twittertitle */
+            twitterTitle: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Videoid */
+            videoId: string | null;
+        };
+        /**
+         * DashboardPostSummaryOut
+         * @description (+) A post in the dashboard's list: the summary and its review state (never public).
+         */
+        DashboardPostSummaryOut: {
+            author: components["schemas"]["AuthorOut"] | null;
+            /** Categories */
+            categories: components["schemas"]["TermRefOut"][];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Excerpt */
+            excerpt: string;
+            featuredImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Publishedat */
+            publishedAt: string | null;
+            /** Reviewnote */
+            reviewNote: string;
+            /** Reviewrequestedat */
+            reviewRequestedAt: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Tags */
+            tags: components["schemas"]["TermRefOut"][];
+            /** Title */
+            title: string;
+            /** Videoid */
+            videoId: string | null;
+        };
         /** DashboardStatsDataOut */
         DashboardStatsDataOut: {
             analytics: components["schemas"]["StatsAnalyticsOut"];
@@ -1198,7 +1593,7 @@ export interface components {
         /** ErrorOut */
         ErrorOut: {
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "link_invalid";
             error: string;
             errors?: {
                 field: string;
@@ -1220,14 +1615,21 @@ export interface components {
             getPostsByCategory: components["schemas"]["ExampleRequestOut"];
             getPostsByTag: components["schemas"]["ExampleRequestOut"];
         };
-        /** FeaturedImageOut */
+        /**
+         * FeaturedImageOut
+         * @description An image of a post (featured, OG, Twitter). `link` is the image's absolute address and
+         *     `cdnUrl` its address behind MEDIA_CDN_BASE_URL (`link` when none is set), as in the media
+         *     library; `spacesKey` is the storage key, not an address.
+         */
         FeaturedImageOut: {
             /** Alttext */
             altText: string;
+            /** Cdnurl */
+            cdnUrl: string;
             /** Id */
             id: string;
             /** Link */
-            link: string | null;
+            link: string;
             /** Spaceskey */
             spacesKey: string;
         };
@@ -1242,6 +1644,14 @@ export interface components {
             rss: string;
             /** Sitemap */
             sitemap: string;
+        };
+        /** ForgotPasswordIn */
+        ForgotPasswordIn: {
+            /**
+             * Email
+             * @default
+             */
+            email?: string;
         };
         /** HealthCheckOut */
         HealthCheckOut: {
@@ -1283,6 +1693,113 @@ export interface components {
             status: "ok" | "degraded";
             /** Success */
             success: boolean;
+        };
+        /** InvitationAcceptIn */
+        InvitationAcceptIn: {
+            /**
+             * Password
+             * @default
+             */
+            password?: string;
+            /**
+             * Token
+             * @default
+             */
+            token?: string;
+            /**
+             * Username
+             * @default
+             */
+            username?: string;
+        };
+        /**
+         * InvitationCheckOut
+         * @description The invitation is valid: the address and role the account will have.
+         */
+        InvitationCheckOut: {
+            /** Email */
+            email: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "editor" | "author" | "viewer";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** InvitationIn */
+        InvitationIn: {
+            /**
+             * Email
+             * @default
+             */
+            email?: string;
+            /**
+             * Role
+             * @default
+             */
+            role?: string;
+        };
+        /** InvitationListOut */
+        InvitationListOut: {
+            /** Invitations */
+            invitations: components["schemas"]["InvitationOut"][];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** InvitationOut */
+        InvitationOut: {
+            /** Email */
+            email: string;
+            /** Expired */
+            expired: boolean;
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /** Id */
+            id: string;
+            /** Invitedby */
+            invitedBy: string | null;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "editor" | "author" | "viewer";
+            /**
+             * Sentat
+             * Format: date-time
+             */
+            sentAt: string;
+        };
+        /** InvitationReplyOut */
+        InvitationReplyOut: {
+            invitation: components["schemas"]["InvitationOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** InvitationTokenIn */
+        InvitationTokenIn: {
+            /**
+             * Token
+             * @default
+             */
+            token?: string;
         };
         /** JobBriefOut */
         JobBriefOut: {
@@ -1377,6 +1894,21 @@ export interface components {
             /** Token */
             token: string;
             user: components["schemas"]["SessionUserOut"];
+        };
+        /**
+         * MeOut
+         * @description GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES).
+         */
+        MeOut: {
+            /** Capabilities */
+            capabilities: string[];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+            user: components["schemas"]["UserOut"];
         };
         /** MediaListOut */
         MediaListOut: {
@@ -1560,6 +2092,7 @@ export interface components {
             metaTitle: string;
             /** Ogdescription */
             ogDescription: string;
+            ogImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Ogimageid */
             ogImageId: string | null;
             /** Ogtitle */
@@ -1587,6 +2120,7 @@ export interface components {
             title: string;
             /** Twitterdescription */
             twitterDescription: string;
+            twitterImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Twitterimageid */
             twitterImageId: string | null;
             /** Twittertitle */
@@ -1695,7 +2229,7 @@ export interface components {
             page: number;
             pagination: components["schemas"]["PaginationOut"];
             /** Posts */
-            posts: components["schemas"]["PostSummaryOut"][];
+            posts: components["schemas"]["DashboardPostSummaryOut"][];
             /**
              * Success
              * @default true
@@ -1713,6 +2247,8 @@ export interface components {
             limit?: number | null;
             /** Page */
             page?: number | null;
+            /** Review */
+            review?: string | null;
             /** Search */
             search?: string | null;
             /** Status */
@@ -1720,78 +2256,12 @@ export interface components {
             /** Tag */
             tag?: string | null;
         };
-        /** PostOut */
-        PostOut: {
-            /** Allowindexing */
-            allowIndexing: boolean;
-            author: components["schemas"]["AuthorOut"] | null;
-            /** Canonicalurl */
-            canonicalUrl: string;
-            /** Categories */
-            categories: components["schemas"]["TermRefOut"][];
-            /** Content */
-            content: string;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Customslug */
-            customSlug: string;
-            /** Excerpt */
-            excerpt: string;
-            featuredImage: components["schemas"]["FeaturedImageOut"] | null;
-            /** Focuskeyword */
-            focusKeyword: string;
-            /** Id */
-            id: string;
-            /** Isscheduled */
-            isScheduled: boolean;
-            /** Metadescription */
-            metaDescription: string;
-            /** Metatitle */
-            metaTitle: string;
-            /** Ogdescription */
-            ogDescription: string;
-            /** Ogimageid */
-            ogImageId: string | null;
-            /** Ogtitle */
-            ogTitle: string;
-            /** Publishedat */
-            publishedAt: string | null;
-            /** Scheduledpublishdate */
-            scheduledPublishDate: string | null;
-            /** Slug */
-            slug: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "draft" | "published" | "archived";
-            /** Tags */
-            tags: components["schemas"]["TermRefOut"][];
-            /** Title */
-            title: string;
-            /** Twitterdescription */
-            twitterDescription: string;
-            /** Twitterimageid */
-            twitterImageId: string | null;
-            /** Twittertitle */
-            twitterTitle: string;
-            /**
-             * Updatedat
-             * Format: date-time
-             */
-            updatedAt: string;
-            /** Videoid */
-            videoId: string | null;
-        };
         /**
          * PostReplyOut
          * @description GET posts/{id}
          */
         PostReplyOut: {
-            post: components["schemas"]["PostOut"];
+            post: components["schemas"]["DashboardPostOut"];
             /**
              * Success
              * @default true
@@ -1806,7 +2276,7 @@ export interface components {
         PostSavedOut: {
             /** Message */
             message: string;
-            post: components["schemas"]["PostOut"];
+            post: components["schemas"]["DashboardPostOut"];
             /**
              * Success
              * @default true
@@ -1964,6 +2434,64 @@ export interface components {
             small: string | null;
             /** Thumbnail */
             thumbnail: string | null;
+        };
+        /**
+         * ResetLinkIn
+         * @description The two parts of an emailed password reset link (`uid`, `token` of its query).
+         */
+        ResetLinkIn: {
+            /**
+             * Token
+             * @default
+             */
+            token?: string;
+            /**
+             * Uid
+             * @default
+             */
+            uid?: string;
+        };
+        /**
+         * ResetLinkOut
+         * @description The link is valid: whose account it is for (shown on the form).
+         */
+        ResetLinkOut: {
+            /** Email */
+            email: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+            /** Username */
+            username: string;
+        };
+        /** ResetPasswordIn */
+        ResetPasswordIn: {
+            /**
+             * Password
+             * @default
+             */
+            password?: string;
+            /**
+             * Token
+             * @default
+             */
+            token?: string;
+            /**
+             * Uid
+             * @default
+             */
+            uid?: string;
+        };
+        /** ReviewReturnIn */
+        ReviewReturnIn: {
+            /**
+             * Note
+             * @default
+             */
+            note?: string;
         };
         /** RevisionAuthorOut */
         RevisionAuthorOut: {
@@ -2419,7 +2947,10 @@ export interface components {
             success: true;
             user: components["schemas"]["UserOut"];
         };
-        /** UserUpdateIn */
+        /**
+         * UserUpdateIn
+         * @description Partial: a key left out (or a blank password) keeps the value.
+         */
         UserUpdateIn: {
             /** Currentpassword */
             currentPassword?: string | null;
@@ -2916,6 +3447,323 @@ export interface operations {
             };
         };
     };
+    apps_audit_api_list_entries: {
+        parameters: {
+            query?: {
+                user?: string | null;
+                action?: string | null;
+                objectType?: string | null;
+                objectId?: string | null;
+                from?: string | null;
+                to?: string | null;
+                page?: number | null;
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditListOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_accept_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationAcceptIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_forgot_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotPasswordIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_check_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationTokenIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCheckOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     apps_accounts_api_login: {
         parameters: {
             query?: never;
@@ -3009,7 +3857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserReplyOut"];
+                    "application/json": components["schemas"]["MeOut"];
                 };
             };
             /** @description Validation error */
@@ -3101,6 +3949,162 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_reset_password_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetLinkIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetLinkOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4036,6 +5040,337 @@ export interface operations {
             };
         };
     };
+    apps_accounts_api_list_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_create_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_revoke_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_resend_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     apps_media_api_list_media: {
         parameters: {
             query?: {
@@ -4495,6 +5830,7 @@ export interface operations {
                 search?: string | null;
                 category?: string | null;
                 tag?: string | null;
+                review?: string | null;
             };
             header?: never;
             path?: never;
@@ -5000,6 +6336,180 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_content_api_request_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSavedOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_content_api_return_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewReturnIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSavedOut"];
                 };
             };
             /** @description Validation error */

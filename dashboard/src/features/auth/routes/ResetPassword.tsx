@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -14,7 +14,9 @@ const INVALID = 'This password reset link is invalid or has expired. Please ask 
 /** The page an emailed reset link opens: checks the link, then sets the new password. */
 export function ResetPassword() {
   const [params] = useSearchParams();
-  const link = { uid: params.get('uid') ?? '', token: params.get('token') ?? '' };
+  const uid = params.get('uid') ?? '';
+  const token = params.get('token') ?? '';
+  const link = useMemo(() => ({ uid, token }), [uid, token]);
   const navigate = useNavigate();
   const [check] = useCheckResetLinkMutation();
   const [reset, { isLoading }] = useResetPasswordMutation();
@@ -34,7 +36,7 @@ export function ResetPassword() {
       .unwrap()
       .then((account) => setState({ account }))
       .catch((err: unknown) => setState({ error: errorMessage(err, INVALID) }));
-  }, [link.uid, link.token]);
+  }, [check, link]);
 
   async function onSubmit(values: ResetPasswordValues) {
     try {
