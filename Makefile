@@ -8,7 +8,7 @@ PYTEST_WORKERS ?= 2
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
         flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
@@ -58,7 +58,7 @@ run: ## run web + worker + beat without setting up
 
 test: test-backend test-dashboard test-sdk test-e2e ## run every test: backend, dashboard, content SDK, browser flows
 
-test-backend: install services nginx
+test-backend: install services nginx pgbouncer varnish
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
 test-dashboard:
@@ -78,6 +78,18 @@ nginx: ## nginx with the brotli_static module, for the static-asset tests, when 
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static; \
 	  else echo "nginx with brotli_static not installed: its test is skipped (apt-get install nginx-light libnginx-mod-http-brotli-static)"; fi; }
+
+pgbouncer: ## PgBouncer, for the connection-pooler tests, when missing (Debian/Ubuntu)
+	@command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; \
+	  else echo "pgbouncer not installed: its tests are skipped (apt-get install pgbouncer)"; fi; }
+
+varnish: ## Varnish 7 with varnish-modules (xkey, vsthrottle), for the HTTP cache tests, when missing
+	@{ [ -x /usr/sbin/varnishd ] && ls /usr/lib/*/varnish/vmods/libvmod_xkey.so >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules; \
+	  else echo "varnish + varnish-modules not installed: their tests are skipped (apt-get install varnish varnish-modules)"; fi; }
 
 chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \

@@ -16,6 +16,8 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
+from apps.core.pooler import validate_mode as validate_pool_mode  # noqa: E402
+
 
 DEBUG = env_bool("DEBUG", False)
 # Signing secrets: required with DEBUG off (config/signing_keys.py says what is refused).
@@ -143,10 +145,19 @@ DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 0 if DB_PREPARED
 # milliseconds spent on statements that run in one (a category page's generic plan took 40 ms
 # instead of 1). Off for the application's connections unless DB_JIT is set.
 DB_JIT = env_bool("DB_JIT", False)
+# How the app reaches PostgreSQL: "direct", or "session" behind PgBouncer in session mode (the
+# session settings below are then sent with SET after connecting: PgBouncer refuses the startup
+# `options`). Transaction and statement pooling are refused (apps/core/pooler.py says why), and
+# DB_POOL_CHECK detects them at a process's first connection whatever this says.
+DB_POOL_MODE = validate_pool_mode(env("DB_POOL_MODE", "direct"))
+DB_POOL_CHECK = env_bool("DB_POOL_CHECK", True)
 _session = [*([] if DB_JIT else ["-c jit=off"]),
             *(["-c plan_cache_mode=force_generic_plan"] if DB_PREPARED_STATEMENTS else [])]
-DATABASES["default"]["OPTIONS"]["options"] = " ".join(
-    [DATABASES["default"]["OPTIONS"].get("options", ""), *_session]).strip()
+if DB_POOL_MODE == "direct":
+    DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+        [DATABASES["default"]["OPTIONS"].get("options", ""), *_session]).strip()
+# django-tenants' backend builds on this one: Django's, with the pooler check (apps/core/pooler.py).
+ORIGINAL_BACKEND = "apps.core.db_backend"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, throttles, broker -------------------------------------------------------

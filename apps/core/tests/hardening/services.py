@@ -361,3 +361,69 @@ class HoldingProxy:
 
         threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
         pipe(client, upstream)
+
+
+# --- PgBouncer ------------------------------------------------------------------------------------
+def pgbouncer_bin() -> str | None:
+    return shutil.which("pgbouncer") or next((p for p in ("/usr/sbin/pgbouncer",) if os.path.exists(p)), None)
+
+
+class PgBouncer:
+    """PgBouncer (the system package) on a free port in front of a PostgreSQL server, every
+    database passed through, trust auth, in `pool_mode` (session, transaction or statement).
+    As root it runs as the `postgres` system user (PgBouncer refuses to run as root)."""
+
+    def __init__(self, *, pool_mode: str, server_port: int = 5432, pool_size: int = 4):
+        self.binary = pgbouncer_bin()
+        if self.binary is None:
+            raise RuntimeError("pgbouncer is not installed (make pgbouncer)")
+        self.pool_mode, self.server_port, self.pool_size = pool_mode, server_port, pool_size
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="cms-pgbouncer-"))
+        self.log = self.dir / "pgbouncer.log"
+        self.process: subprocess.Popen | None = None
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> "PgBouncer":
+        (self.dir / "users.txt").write_text('"postgres" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(f"""[databases]
+* = host=127.0.0.1 port={self.server_port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {self.port}
+unix_socket_dir =
+auth_type = trust
+auth_file = {self.dir / 'users.txt'}
+admin_users = postgres
+pool_mode = {self.pool_mode}
+default_pool_size = {self.pool_size}
+max_client_conn = 500
+server_reset_query = DISCARD ALL
+ignore_startup_parameters = extra_float_digits
+logfile = {self.log}
+pidfile = {self.dir / 'pgbouncer.pid'}
+""")
+        if self.prefix:
+            shutil.chown(self.dir, "postgres")
+            for child in self.dir.iterdir():
+                shutil.chown(child, "postgres")
+        self.process = subprocess.Popen([*self.prefix, self.binary, str(self.dir / "pgbouncer.ini")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait(lambda: port_open(self.port), 15, "pgbouncer", self.log)
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> "PgBouncer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
