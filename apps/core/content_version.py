@@ -8,6 +8,7 @@ import logging
 import redis
 from django.db import connection, transaction
 
+from apps.core.edge_cache import edge_purge_company
 from apps.core.redis_conn import client as redis_client, tenant_key
 
 logger = logging.getLogger(__name__)
@@ -38,3 +39,4 @@ def content_version_bump(schema_name: str | None = None) -> None:
             logger.warning("content version not bumped (Redis down)", exc_info=True)
 
     transaction.on_commit(bump)
+    edge_purge_company(schema_name=schema)  # the cache tier in front (after commit, EDGE_CACHE_URLS)

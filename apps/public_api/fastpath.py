@@ -193,7 +193,7 @@ class PublicApiFastPath:
             return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
         etag = found.etag.decode()
-        headers = [("ETag", etag), *setup.cache_headers]
+        headers = [("ETag", etag), *setup.cache_headers, *public.edge_tag_headers(host)]
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []
@@ -226,7 +226,7 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)
-        headers = [("ETag", built.etag), *setup.miss_headers]
+        headers = [("ETag", built.etag), *setup.miss_headers, *public.edge_tag_headers(_host(environ))]
         if etag_matches(if_none_match, built.etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []

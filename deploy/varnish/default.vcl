@@ -98,7 +98,7 @@ sub vcl_synth {
     if (resp.status == 429) {
         set resp.http.Content-Type = "application/json";
         set resp.http.Retry-After = "60";
-        set resp.body = {"{"success": false, "message": "Too many requests", "error": "rate_limited"}"};
+        set resp.body = {"{"success": false, "message": "Too many requests", "error": "rate_limited" }"};
         return (deliver);
     }
     if (req.method == "PURGE") {

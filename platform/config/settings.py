@@ -436,6 +436,13 @@ CELERY_BEAT_SCHEDULE["analytics-purge"] = {
 PUBLIC_API_CACHE = env_bool("PUBLIC_API_CACHE", True)
 PUBLIC_API_CACHE_TTL = env_int("PUBLIC_API_CACHE_TTL", 600)
 PUBLIC_API_MAX_AGE = env_int("PUBLIC_API_MAX_AGE", 60)
+# How long a shared cache in front of the app (the Varnish tier, a CDN) keeps a reply (s-maxage):
+# the app purges the company's replies on every change, so this only bounds a lost purge.
+PUBLIC_API_EDGE_MAX_AGE = env_int("PUBLIC_API_EDGE_MAX_AGE", 300)
+# The Varnish nodes the app purges (PURGE with xkey-purge), e.g. http://varnish-0:6081; empty: none.
+EDGE_CACHE_URLS = env_list("EDGE_CACHE_URLS", "")
+EDGE_PURGE_TIMEOUT = float(env("EDGE_PURGE_TIMEOUT", "2"))
+EDGE_PURGE_MAX_RETRIES = env_int("EDGE_PURGE_MAX_RETRIES", 8)
 PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> tenant + key hashes (fast path)
 # Bytes of replies each web worker keeps in memory, by ETag, so a cache hit whose body the worker
 # already holds does not fetch it from Redis again (0 turns this off).

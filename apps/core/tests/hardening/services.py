@@ -427,3 +427,54 @@ pidfile = {self.dir / 'pgbouncer.pid'}
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+# --- Varnish ----------------------------------------------------------------------------------------
+def varnishd_bin() -> str | None:
+    found = shutil.which("varnishd") or ("/usr/sbin/varnishd" if os.path.exists("/usr/sbin/varnishd") else None)
+    if found and glob.glob("/usr/lib/*/varnish/vmods/libvmod_xkey.so") + glob.glob("/usr/lib/varnish/vmods/libvmod_xkey.so"):
+        return found
+    return None
+
+
+class Varnish:
+    """varnishd (the system package) on a free port running deploy/varnish/default.vcl in front of
+    127.0.0.1:<backend_port>, with the VCL's per-key rate limit replaced by `rate_limit`."""
+
+    def __init__(self, backend_port: int, *, rate_limit: tuple[int, int] = (600, 60)):
+        self.binary = varnishd_bin()
+        if self.binary is None:
+            raise RuntimeError("varnishd with varnish-modules is not installed (make varnish)")
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="cms-varnish-"))
+        os.chmod(self.dir, 0o755)
+        vcl = (ROOT / "deploy/varnish/default.vcl").read_text()
+        vcl = vcl.replace('.host = "web";', '.host = "127.0.0.1";').replace('.port = "8000";', f'.port = "{backend_port}";')
+        count, seconds = rate_limit
+        vcl = vcl.replace("600, 60s)", f"{count}, {seconds}s)")
+        (self.dir / "default.vcl").write_text(vcl)
+        os.chmod(self.dir / "default.vcl", 0o644)
+        self.process: subprocess.Popen | None = None
+        self.log = self.dir / "varnishd.log"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "Varnish":
+        log = open(self.log, "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [self.binary, "-F", "-n", str(self.dir / "work"), "-a", f"127.0.0.1:{self.port}",
+             "-f", str(self.dir / "default.vcl"), "-s", "malloc,64m", "-T", "none"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait(lambda: port_open(self.port), 30, "varnishd", self.log)
+        return self
+
+    def stat(self, field: str) -> int:
+        out = subprocess.run(["varnishstat", "-n", str(self.dir / "work"), "-1", "-f", field],
+                             capture_output=True, text=True, check=True).stdout.split()
+        return int(out[1]) if len(out) > 1 else 0
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.dir, ignore_errors=True)
