@@ -23,7 +23,7 @@ backend app {
     .host = "web";
     .port = "8000";
     .connect_timeout = 2s;
-    .first_byte_timeout = 30s;
+    .first_byte_timeout = 90s;  # as nginx's proxy_read_timeout (AI writing waits for its job)
 }
 
 acl purgers {
