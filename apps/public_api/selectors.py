@@ -294,7 +294,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
-    fetch = _fetch_planned if found.searched else db.fetch_prepared
+    fetch = _fetch_planned if found.searched else _fetch_public
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
@@ -310,12 +310,18 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     about (offset + limit) * all / size checks, or reading all of the term's posts and sorting
     them (size rows). One plan for both is several times slower on one of them: a term with a
     tenth of 100,000 posts, or a term with a few."""
-    size, everything = db.fetch_prepared(found.sizes_sql, found.count_params)[0]
+    size, everything = _fetch_public(found.sizes_sql, found.count_params)[0]
     walk = (page.offset + page.limit) * everything < size * size
     where = found.walk_where if walk else found.where
     sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit)
-    rows = db.fetch_prepared(sql, [*found.params, page.offset])
+    rows = _fetch_public(sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
+
+
+def _fetch_public(sql: str, params: list) -> list[tuple]:
+    """A published-content read of a website: lag-tolerant, so a read replica may answer it
+    (DATABASE_REPLICA_URLS); the dashboard's reads, which must see their own writes, never do."""
+    return db.fetch_prepared(sql, params, replica=True)
 
 
 def _fetch_planned(sql: str, params: list) -> list[tuple]:
@@ -332,8 +338,9 @@ def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[d
     return [_summary(row, urls) for row in rows]
 
 
-def post_by_slug(slug: str, *, published_only: bool) -> dict:
-    """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug."""
+def post_by_slug(slug: str, *, published_only: bool, replica: bool = True) -> dict:
+    """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
+    `replica=False`: a read that must see the caller's own write (on the primary)."""
     schema = connection.schema_name
     where = f"{_q(_POST)}.slug = %s"
     params: list = [(slug or "").strip().lower()]
@@ -342,7 +349,7 @@ def post_by_slug(slug: str, *, published_only: bool) -> dict:
     detail = ", ".join(_columns(post_fields.DETAIL, schema))
     rows = db.fetch_prepared(
         f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} WHERE {where} LIMIT 1",
-        params)
+        params, replica=replica)
     if not rows:
         raise NotFound(content.POST_NOT_FOUND)
     row = rows[0]

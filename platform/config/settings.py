@@ -158,6 +158,18 @@ if DB_POOL_MODE == "direct":
         [DATABASES["default"]["OPTIONS"].get("options", ""), *_session]).strip()
 # django-tenants' backend builds on this one: Django's, with the pooler check (apps/core/pooler.py).
 ORIGINAL_BACKEND = "apps.core.db_backend"
+# Read replicas (zero or more): the public API's published-content reads go to a healthy one
+# (apps/core/replicas.py); writes and reads that must see them stay on "default".
+DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", "")
+DB_REPLICA_ALIASES = []
+for _n, _url in enumerate(DATABASE_REPLICA_URLS):
+    _alias = f"replica{_n}"
+    DATABASES[_alias] = {**DATABASES["default"], **dj_database_url.parse(_url, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"]),
+                         "ENGINE": DATABASES["default"]["ENGINE"], "OPTIONS": dict(DATABASES["default"]["OPTIONS"]),
+                         "TEST": {"MIRROR": "default"}}
+    DB_REPLICA_ALIASES.append(_alias)
+DB_REPLICA_MAX_LAG = float(env("DB_REPLICA_MAX_LAG", "5"))
+DB_REPLICA_CHECK_SECONDS = float(env("DB_REPLICA_CHECK_SECONDS", "2"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, throttles, broker -------------------------------------------------------

@@ -158,6 +158,22 @@ class PrivatePostgres:
             return cursor.fetchall() if cursor.description else []
 
 
+class PrivateReplica(PrivatePostgres):
+    """A streaming replica of a PrivatePostgres: `pg_basebackup -R` (standby.signal and
+    primary_conninfo written by it), started on its own port."""
+
+    def init_from(self, primary: PrivatePostgres) -> "PrivateReplica":
+        if self.prefix:
+            shutil.chown(self.dir, "postgres")
+            os.chmod(self.dir, 0o755)
+        self._run(str(self.bin / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
+                  "-D", str(self.data), "-R", "-X", "stream", "--no-sync")
+        return self
+
+    def sql_value(self, database: str, query: str):
+        return self.sql(database, query)[0][0]
+
+
 # --- Redis ---------------------------------------------------------------------------------------
 class PrivateRedis:
     def __init__(self, port: int | None = None):
