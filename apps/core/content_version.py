@@ -9,6 +9,7 @@ import redis
 from django.db import connection, transaction
 
 from apps.core.edge_cache import edge_purge_company
+from apps.core.replicas import record_write
 from apps.core.redis_conn import client as redis_client, tenant_key
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ def content_version_bump(schema_name: str | None = None) -> None:
     schema = schema_name or connection.schema_name
 
     def bump() -> None:
+        record_write(schema)  # read replicas answer this company's reads once they replayed this
         try:
             redis_client().incr(_key(schema))
         except redis.RedisError:

@@ -19,14 +19,15 @@ from psycopg import ClientCursor
 from django.db.backends.postgresql.base import ServerBindingCursor
 
 
-def fetch_prepared(sql: str, params: list | tuple, *, replica: bool = False) -> list[tuple]:
+def fetch_prepared(sql: str, params: list | tuple, *, replica: str | None = None) -> list[tuple]:
     """The rows of `sql`, a statement whose tables are all named with their schema. `replica`:
-    a lag-tolerant read, run on a healthy read replica when there is one (apps.core.replicas),
-    else (or when the replica fails) on the primary."""
+    the schema of a lag-tolerant read, run on a healthy read replica that has replayed that
+    company's last content write when there is one (apps.core.replicas), else (or when the
+    replica fails) on the primary."""
     if replica:
         from apps.core import replicas
 
-        alias = replicas.read_alias()
+        alias = replicas.read_alias(replica)
         if alias is not None:
             try:
                 return _fetch_on(connections[alias], sql, params)
