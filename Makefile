@@ -61,6 +61,9 @@ test: test-backend test-dashboard test-sdk test-e2e ## run every test: backend, 
 test-backend: install services nginx pgbouncer varnish
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 
+test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica): run by CI after make test
+	$(BIN)/python -m pytest -n 0 -m scale
+
 test-dashboard:
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
 	else echo "no dashboard tests"; fi

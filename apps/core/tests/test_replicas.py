@@ -15,7 +15,7 @@ from apps.core.tests.hardening.services import Gunicorn, PrivatePostgres, Privat
 from conftest import ROOT, child_process_env
 
 pytestmark = [pytest.mark.skipif(postgres_bin() is None, reason="PostgreSQL server binaries not found"),
-              pytest.mark.timeout(400)]
+              pytest.mark.timeout(400), pytest.mark.scale]
 
 SEED = """
 import json
