@@ -8,8 +8,8 @@ PYTEST_WORKERS ?= 2
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx \
-        flower bench-provision bench-migrate bench-media bench-content bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
+        flower bench-edge bench-provision bench-migrate bench-media bench-content bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
 help:
@@ -58,8 +58,11 @@ run: ## run web + worker + beat without setting up
 
 test: test-backend test-dashboard test-sdk test-e2e ## run every test: backend, dashboard, content SDK, browser flows
 
-test-backend: install services nginx
+test-backend: install services nginx pgbouncer varnish
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+
+test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica): run by CI after make test
+	$(BIN)/python -m pytest -n 0 -m scale
 
 test-dashboard:
 	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
@@ -78,6 +81,18 @@ nginx: ## nginx with the brotli_static module, for the static-asset tests, when 
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static; \
 	  else echo "nginx with brotli_static not installed: its test is skipped (apt-get install nginx-light libnginx-mod-http-brotli-static)"; fi; }
+
+pgbouncer: ## PgBouncer, for the connection-pooler tests, when missing (Debian/Ubuntu)
+	@command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; \
+	  else echo "pgbouncer not installed: its tests are skipped (apt-get install pgbouncer)"; fi; }
+
+varnish: ## Varnish 7 with varnish-modules (xkey, vsthrottle), for the HTTP cache tests, when missing
+	@{ [ -x /usr/sbin/varnishd ] && ls /usr/lib/*/varnish/vmods/libvmod_xkey.so >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules; \
+	  else echo "varnish + varnish-modules not installed: their tests are skipped (apt-get install varnish varnish-modules)"; fi; }
 
 chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
@@ -113,6 +128,9 @@ bench-public-api: install db wrk ## public API with 10,000 posts: cached, uncach
 
 bench-dashboard: install services chromium ## dashboard: JS bytes (sign-in, editor) and Sign In to stat cards median
 	cd dashboard && npm ci --no-audit --no-fund >/dev/null && node ../bench/dashboard.mjs
+
+bench-edge: install db wrk varnish ## Varnish cache hits vs the bare WSGI app with the same bytes vs the app's fast path
+	$(BENCH_KEYS) $(BIN)/python bench/edge.py
 
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BENCH_KEYS) $(BIN)/python bench/track.py

@@ -40,6 +40,25 @@ def _public_schema():
     connection.set_schema_to_public()
 
 
+@pytest.fixture(autouse=True)
+def _one_company_per_statement():
+    """Every statement a test issues stays within one company's schema, joined at most with the
+    public reference tables (apps/core/sharding.py: what Citus schema-based sharding needs)."""
+    from apps.core import sharding
+
+    found = []
+
+    def check(execute, sql, params, many, context):
+        reason = sharding.problem(sql)
+        if reason:
+            found.append(f"{reason}\n    {sql[:400]}")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(check):
+        yield
+    assert not found, "statements that would span Citus nodes:\n" + "\n".join(found)
+
+
 @pytest.fixture
 def make_tenant(db):
     """make_tenant(subdomain=None, **kw) -> Client, provisioned from the template."""

@@ -25,6 +25,7 @@ from django_tenants.utils import get_public_schema_name, schema_context
 from apps.accounts.services import password_confirms
 from apps.audit.services import audit_record
 from apps.core import redis_conn
+from apps.core.edge_cache import company_tags, edge_purge_company, edge_purge_tags
 from apps.core.errors import ValidationFailed
 from apps.core.permissions import require
 from tenants.models import Client
@@ -81,6 +82,7 @@ def client_delete(*, client: Client, backup_path: Path | None = None) -> dict:
         summary["backup"] = str(tenant_backup(client=client, path=backup_path).path)
     summary["files"] = media_purge(schema)
     with transaction.atomic():
+        edge_purge_tags(company_tags(client))  # the cache tier's copies, once the rows are gone
         # The row first (domains go with it; the host map is rewritten on commit), the schema with it.
         Client.objects.filter(pk=client.pk).select_for_update().first()
         client.delete(force_drop=True)
@@ -110,6 +112,7 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
             if locked.status != Client.Status.DELETING:
                 locked.status = Client.Status.DELETING
                 locked.save(update_fields=["status"])
+                edge_purge_company(locked)  # its website's cached replies stop at once too
             transaction.on_commit(lambda: _queue_deletion(locked.pk))
 
 

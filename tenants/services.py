@@ -9,6 +9,7 @@ from django_tenants.utils import schema_context
 
 from apps.accounts.services import user_create
 from apps.core import ratelimit
+from apps.core.edge_cache import edge_purge_company
 from apps.core.errors import Conflict, ErrorCode, NotFound, RateLimited
 from apps.core.permissions import Role
 from tenants.models import Client, Domain, new_content_key, new_preview_key
@@ -123,6 +124,7 @@ def client_get(subdomain: str) -> Client:
 def client_set_status(*, client: Client, status: str) -> Client:
     client.status = status
     client.save(update_fields=["status"])
+    edge_purge_company(client)  # a suspended company's website gets the app's 403 at once
     return client
 
 
@@ -136,6 +138,7 @@ def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = 
         fields.append("preview_key")
     if fields:
         client.save(update_fields=fields)
+        edge_purge_company(client)  # the old key's copies in the cache tier are dropped
     return client
 
 

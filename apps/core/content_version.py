@@ -8,6 +8,8 @@ import logging
 import redis
 from django.db import connection, transaction
 
+from apps.core.edge_cache import edge_purge_company
+from apps.core.replicas import record_write
 from apps.core.redis_conn import client as redis_client, tenant_key
 
 logger = logging.getLogger(__name__)
@@ -32,9 +34,11 @@ def content_version_bump(schema_name: str | None = None) -> None:
     schema = schema_name or connection.schema_name
 
     def bump() -> None:
+        record_write(schema)  # read replicas answer this company's reads once they replayed this
         try:
             redis_client().incr(_key(schema))
         except redis.RedisError:
             logger.warning("content version not bumped (Redis down)", exc_info=True)
 
     transaction.on_commit(bump)
+    edge_purge_company(schema_name=schema)  # the cache tier in front (after commit, EDGE_CACHE_URLS)

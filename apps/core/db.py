@@ -14,13 +14,29 @@ queries).
 """
 from __future__ import annotations
 
-from django.db import connection
+from django.db import DatabaseError, connection, connections
 from psycopg import ClientCursor
 from django.db.backends.postgresql.base import ServerBindingCursor
 
 
-def fetch_prepared(sql: str, params: list | tuple) -> list[tuple]:
-    """The rows of `sql`, a statement whose tables are all named with their schema."""
+def fetch_prepared(sql: str, params: list | tuple, *, replica: str | None = None) -> list[tuple]:
+    """The rows of `sql`, a statement whose tables are all named with their schema. `replica`:
+    the schema of a lag-tolerant read, run on a healthy read replica that has replayed that
+    company's last content write when there is one (apps.core.replicas), else (or when the
+    replica fails) on the primary."""
+    if replica:
+        from apps.core import replicas
+
+        alias = replicas.read_alias(replica)
+        if alias is not None:
+            try:
+                return _fetch_on(connections[alias], sql, params)
+            except DatabaseError:
+                replicas.mark_down(alias)
+    return _fetch_on(connection, sql, params)
+
+
+def _fetch_on(connection, sql: str, params: list | tuple) -> list[tuple]:
     connection.close_if_health_check_failed()  # as Django does before any cursor (CONN_HEALTH_CHECKS)
     connection.ensure_connection()
     raw = ServerBindingCursor(connection.connection)

@@ -31,6 +31,7 @@ from types import SimpleNamespace
 import redis
 from django.conf import settings
 from django.core.signals import setting_changed
+from django.db import connection
 from django.http.request import HttpHeaders
 from django.utils import timezone
 
@@ -192,7 +193,7 @@ class PublicApiFastPath:
             return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
         etag = found.etag.decode()
-        headers = [("ETag", etag), *setup.cache_headers]
+        headers = [("ETag", etag), *setup.cache_headers, *public.edge_tag_headers(host)]
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []
@@ -215,12 +216,17 @@ class PublicApiFastPath:
         except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
             logger.exception("posts list left to Django after an error on the fast path")
             built = None
+        finally:
+            # As Django does when a request ends: a connection past DB_CONN_MAX_AGE is closed, so a
+            # thread does not keep a server connection of a session pooler (PgBouncer) it is not using.
+            if not connection.in_atomic_block:  # (tests run requests inside their transaction)
+                connection.close_if_unusable_or_obsolete()
         if built is None:
             environ[keys.COUNTED] = "1"  # the script took this request's rate-limit entry
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)
-        headers = [("ETag", built.etag), *setup.miss_headers]
+        headers = [("ETag", built.etag), *setup.miss_headers, *public.edge_tag_headers(_host(environ))]
         if etag_matches(if_none_match, built.etag):
             start_response("304 Not Modified", [*headers, *extra])
             return []

@@ -265,13 +265,23 @@ def check_term_exists(wanted: ListQuery) -> None:
 
 # --- headers -------------------------------------------------------------------------------------
 def reply_headers(etag: str, cache_status: str) -> list[tuple[str, str]]:
-    """Headers of a 200 or 304 of a GET (both paths)."""
+    """Headers of a 200 or 304 of a GET (both paths). `s-maxage` is how long a shared cache (the
+    Varnish tier, a CDN) keeps the reply: it is purged on every change (apps.core.edge_cache)."""
     return [
         ("ETag", etag),
-        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}"),
+        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}, s-maxage={settings.PUBLIC_API_EDGE_MAX_AGE}"),
         ("Vary", VARY),
         ("X-Cache", cache_status),
     ]
+
+
+def edge_tag_headers(host: str) -> list[tuple[str, str]]:
+    """The surrogate keys of a reply served for `host`: Varnish's `xkey`, `Surrogate-Key` and
+    `Cache-Tag` for CDNs. A purge of the company's hosts drops every reply of the company."""
+    from apps.core.edge_cache import host_tag
+
+    tag = host_tag(host)
+    return [("xkey", tag), ("Surrogate-Key", tag), ("Cache-Tag", tag)]
 
 
 def _django_cors(origin: str | None) -> tuple[list[tuple[str, str]], str]:

@@ -19,7 +19,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 
 from apps.core import redis_conn
 from apps.public_api import cache
-from apps.public_api.request import reply_headers
+from apps.public_api.request import edge_tag_headers, reply_headers
 
 HOST_UNKNOWN = "cms.public_api.host_unknown"  # set by the fast path: the host map lacks this host
 
@@ -48,7 +48,7 @@ def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> Htt
         if etag_matches(if_none_match, etag)
         else HttpResponse(body, content_type="application/json")
     )
-    for name, value in reply_headers(etag, cache_status):
+    for name, value in [*reply_headers(etag, cache_status), *edge_tag_headers(connection.tenant.domain_url)]:
         response[name] = value
     return response
 

@@ -14,6 +14,8 @@ a category holds.
 """
 from __future__ import annotations
 
+import functools
+
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -310,7 +312,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
-    fetch = _fetch_planned if found.searched else db.fetch_prepared
+    fetch = _fetch_planned if found.searched else functools.partial(_fetch_public, found.schema)
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
@@ -326,12 +328,18 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     about (offset + limit) * all / size checks, or reading all of the term's posts and sorting
     them (size rows). One plan for both is several times slower on one of them: a term with a
     tenth of 100,000 posts, or a term with a few."""
-    size, everything = db.fetch_prepared(found.sizes_sql, found.count_params)[0]
+    size, everything = _fetch_public(found.schema, found.sizes_sql, found.count_params)[0]
     walk = (page.offset + page.limit) * everything < size * size
     where = found.walk_where if walk else found.where
     sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit)
-    rows = db.fetch_prepared(sql, [*found.params, page.offset])
+    rows = _fetch_public(found.schema, sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
+
+
+def _fetch_public(schema: str, sql: str, params: list) -> list[tuple]:
+    """A published-content read of a website: a read replica may answer it once it has the
+    company's last content write (DATABASE_REPLICA_URLS); the dashboard's reads never go there."""
+    return db.fetch_prepared(sql, params, replica=schema)
 
 
 def _fetch_planned(sql: str, params: list) -> list[tuple]:
@@ -348,8 +356,9 @@ def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[d
     return [_summary(row, urls) for row in rows]
 
 
-def post_by_slug(slug: str, *, published_only: bool) -> dict:
-    """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug."""
+def post_by_slug(slug: str, *, published_only: bool, replica: bool = True) -> dict:
+    """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
+    `replica=False`: a read that must see the caller's own write (on the primary)."""
     schema = connection.schema_name
     where = f"{_q(_POST)}.slug = %s"
     params: list = [(slug or "").strip().lower()]
@@ -359,7 +368,7 @@ def post_by_slug(slug: str, *, published_only: bool) -> dict:
     rows = db.fetch_prepared(
         f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
         f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
-        params)
+        params, replica=schema if replica else None)
     if not rows:
         raise NotFound(content.POST_NOT_FOUND)
     row = rows[0]

@@ -56,7 +56,7 @@ def post_public(post_id) -> dict | None:
     if slug is None:
         return None
     try:
-        return public.post_by_slug(slug, published_only=False)
+        return public.post_by_slug(slug, published_only=False, replica=False)  # right after the write
     except NotFound:
         return None
 

@@ -24,7 +24,9 @@ def settings_variables() -> set[str]:
 # Read by programs other than Django's settings.
 EXTERNAL = {"PORT", "WEB_SERVER", "WEB_MAX_RSS_MB", "WEB_HOST", "WEB_PORT", "WEB_ACCESS_LOG", "WEB_LOG_LEVEL", "WEB_WORKERS", "WEB_THREADS", "WEB_TIMEOUT", "WEB_MAX_REQUESTS", "WORKER_CONCURRENCY",
             "FLOWER_BASIC_AUTH", "FLOWER_PORT", "SEED_DEMO", "POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_DB",
-            "MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "PYTHONPATH", "DJANGO_SETTINGS_MODULE"}
+            "MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "PYTHONPATH", "DJANGO_SETTINGS_MODULE",
+            # PgBouncer's image
+            "POOL_MODE", "AUTH_TYPE", "MAX_CLIENT_CONN", "DEFAULT_POOL_SIZE", "SERVER_RESET_QUERY"}
 
 
 def test_compose_file_follows_the_compose_specification():

@@ -149,7 +149,7 @@ def test_nginx_front_sends_the_build_s_compressed_files(dist, tmp_path_factory):
     server = (ROOT / "deploy" / "nginx" / "default.conf").read_text()
     server = server.replace("listen 80 default_server;", f"listen 127.0.0.1:{port} default_server;")
     server = server.replace("root /usr/share/nginx/html;", f"root {dist};")
-    server = server.replace("proxy_pass http://web:8000;", f"proxy_pass http://127.0.0.1:{_free_port()};")
+    server = server.replace("proxy_pass http://varnish:6081;", f"proxy_pass http://127.0.0.1:{_free_port()};")
     (prefix / "nginx.conf").write_text(
         _load_modules()
         # Workers would run as "nobody" under root and could not read the test's private folder.

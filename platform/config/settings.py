@@ -16,6 +16,8 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 if str(BASE_DIR) not in sys.path:
     sys.path.insert(0, str(BASE_DIR))
 
+from apps.core.pooler import validate_mode as validate_pool_mode  # noqa: E402
+
 
 DEBUG = env_bool("DEBUG", False)
 # Signing secrets: required with DEBUG off (config/signing_keys.py says what is refused).
@@ -144,10 +146,31 @@ DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 0 if DB_PREPARED
 # milliseconds spent on statements that run in one (a category page's generic plan took 40 ms
 # instead of 1). Off for the application's connections unless DB_JIT is set.
 DB_JIT = env_bool("DB_JIT", False)
+# How the app reaches PostgreSQL: "direct", or "session" behind PgBouncer in session mode (the
+# session settings below are then sent with SET after connecting: PgBouncer refuses the startup
+# `options`). Transaction and statement pooling are refused (apps/core/pooler.py says why), and
+# DB_POOL_CHECK detects them at a process's first connection whatever this says.
+DB_POOL_MODE = validate_pool_mode(env("DB_POOL_MODE", "direct"))
+DB_POOL_CHECK = env_bool("DB_POOL_CHECK", True)
 _session = [*([] if DB_JIT else ["-c jit=off"]),
             *(["-c plan_cache_mode=force_generic_plan"] if DB_PREPARED_STATEMENTS else [])]
-DATABASES["default"]["OPTIONS"]["options"] = " ".join(
-    [DATABASES["default"]["OPTIONS"].get("options", ""), *_session]).strip()
+if DB_POOL_MODE == "direct":
+    DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+        [DATABASES["default"]["OPTIONS"].get("options", ""), *_session]).strip()
+# django-tenants' backend builds on this one: Django's, with the pooler check (apps/core/pooler.py).
+ORIGINAL_BACKEND = "apps.core.db_backend"
+# Read replicas (zero or more): the public API's published-content reads go to a healthy one
+# (apps/core/replicas.py); writes and reads that must see them stay on "default".
+DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", "")
+DB_REPLICA_ALIASES = []
+for _n, _url in enumerate(DATABASE_REPLICA_URLS):
+    _alias = f"replica{_n}"
+    DATABASES[_alias] = {**DATABASES["default"], **dj_database_url.parse(_url, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"]),
+                         "ENGINE": DATABASES["default"]["ENGINE"], "OPTIONS": dict(DATABASES["default"]["OPTIONS"]),
+                         "TEST": {"MIRROR": "default"}}
+    DB_REPLICA_ALIASES.append(_alias)
+DB_REPLICA_MAX_LAG = float(env("DB_REPLICA_MAX_LAG", "5"))
+DB_REPLICA_CHECK_SECONDS = float(env("DB_REPLICA_CHECK_SECONDS", "2"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, throttles, broker -------------------------------------------------------
@@ -446,6 +469,13 @@ CELERY_BEAT_SCHEDULE["analytics-purge"] = {
 PUBLIC_API_CACHE = env_bool("PUBLIC_API_CACHE", True)
 PUBLIC_API_CACHE_TTL = env_int("PUBLIC_API_CACHE_TTL", 600)
 PUBLIC_API_MAX_AGE = env_int("PUBLIC_API_MAX_AGE", 60)
+# How long a shared cache in front of the app (the Varnish tier, a CDN) keeps a reply (s-maxage):
+# the app purges the company's replies on every change, so this only bounds a lost purge.
+PUBLIC_API_EDGE_MAX_AGE = env_int("PUBLIC_API_EDGE_MAX_AGE", 300)
+# The Varnish nodes the app purges (PURGE with xkey-purge), e.g. http://varnish-0:6081; empty: none.
+EDGE_CACHE_URLS = env_list("EDGE_CACHE_URLS", "")
+EDGE_PURGE_TIMEOUT = float(env("EDGE_PURGE_TIMEOUT", "2"))
+EDGE_PURGE_MAX_RETRIES = env_int("EDGE_PURGE_MAX_RETRIES", 8)
 PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> tenant + key hashes (fast path)
 # Bytes of replies each web worker keeps in memory, by ETag, so a cache hit whose body the worker
 # already holds does not fetch it from Redis again (0 turns this off).

@@ -31,7 +31,7 @@ def content_queries(queries) -> list[str]:
 def test_every_200_carries_etag_and_cache_control(site, content, path):
     response = site.get(path)
     assert response.status_code == 200
-    assert response["ETag"].startswith('"') and response["Cache-Control"] == "public, max-age=60"
+    assert response["ETag"].startswith('"') and response["Cache-Control"] == "public, max-age=60, s-maxage=300"
     assert "x-api-key" in response["Vary"]
 
 
@@ -54,7 +54,7 @@ def test_fast_path_serves_a_cached_reply_with_no_sql_at_all(wsgi_app, tenant, co
     assert second.status_code == 200 and second.headers["x-cache"] == "HIT"
     assert second.content == first.content
     assert second.headers["etag"] == first.headers["etag"]
-    assert second.headers["cache-control"] == "public, max-age=60"
+    assert second.headers["cache-control"] == "public, max-age=60, s-maxage=300"
     assert second.headers["content-type"] == "application/json"
     assert second.headers["vary"] == first.headers["vary"]
     # A trailing slash is the same resource.
@@ -67,7 +67,7 @@ def test_etag_round_trip_gives_304_on_both_paths(site, wsgi_app, tenant, content
     etag = first["ETag"]
     not_modified = site.get("/api/v1/posts/slug/hello", headers={"If-None-Match": etag})
     assert not_modified.status_code == 304 and not_modified.content == b""
-    assert not_modified["ETag"] == etag and not_modified["Cache-Control"] == "public, max-age=60"
+    assert not_modified["ETag"] == etag and not_modified["Cache-Control"] == "public, max-age=60, s-maxage=300"
     with CaptureQueriesContext(connection) as queries:
         fast = wsgi_call(wsgi_app, tenant, "/api/v1/posts/slug/hello", key=tenant.api_key,
                          headers={"If-None-Match": etag})

@@ -158,6 +158,22 @@ class PrivatePostgres:
             return cursor.fetchall() if cursor.description else []
 
 
+class PrivateReplica(PrivatePostgres):
+    """A streaming replica of a PrivatePostgres: `pg_basebackup -R` (standby.signal and
+    primary_conninfo written by it), started on its own port."""
+
+    def init_from(self, primary: PrivatePostgres) -> "PrivateReplica":
+        if self.prefix:
+            shutil.chown(self.dir, "postgres")
+            os.chmod(self.dir, 0o755)
+        self._run(str(self.bin / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
+                  "-D", str(self.data), "-R", "-X", "stream", "--no-sync")
+        return self
+
+    def sql_value(self, database: str, query: str):
+        return self.sql(database, query)[0][0]
+
+
 # --- Redis ---------------------------------------------------------------------------------------
 class PrivateRedis:
     def __init__(self, port: int | None = None):
@@ -361,3 +377,120 @@ class HoldingProxy:
 
         threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
         pipe(client, upstream)
+
+
+# --- PgBouncer ------------------------------------------------------------------------------------
+def pgbouncer_bin() -> str | None:
+    return shutil.which("pgbouncer") or next((p for p in ("/usr/sbin/pgbouncer",) if os.path.exists(p)), None)
+
+
+class PgBouncer:
+    """PgBouncer (the system package) on a free port in front of a PostgreSQL server, every
+    database passed through, trust auth, in `pool_mode` (session, transaction or statement).
+    As root it runs as the `postgres` system user (PgBouncer refuses to run as root)."""
+
+    def __init__(self, *, pool_mode: str, server_port: int = 5432, pool_size: int = 4):
+        self.binary = pgbouncer_bin()
+        if self.binary is None:
+            raise RuntimeError("pgbouncer is not installed (make pgbouncer)")
+        self.pool_mode, self.server_port, self.pool_size = pool_mode, server_port, pool_size
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="cms-pgbouncer-"))
+        self.log = self.dir / "pgbouncer.log"
+        self.process: subprocess.Popen | None = None
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> "PgBouncer":
+        (self.dir / "users.txt").write_text('"postgres" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(f"""[databases]
+* = host=127.0.0.1 port={self.server_port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {self.port}
+unix_socket_dir =
+auth_type = trust
+auth_file = {self.dir / 'users.txt'}
+admin_users = postgres
+pool_mode = {self.pool_mode}
+default_pool_size = {self.pool_size}
+max_client_conn = 500
+server_reset_query = DISCARD ALL
+ignore_startup_parameters = extra_float_digits
+logfile = {self.log}
+pidfile = {self.dir / 'pgbouncer.pid'}
+""")
+        if self.prefix:
+            shutil.chown(self.dir, "postgres")
+            for child in self.dir.iterdir():
+                shutil.chown(child, "postgres")
+        self.process = subprocess.Popen([*self.prefix, self.binary, str(self.dir / "pgbouncer.ini")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait(lambda: port_open(self.port), 15, "pgbouncer", self.log)
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> "PgBouncer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# --- Varnish ----------------------------------------------------------------------------------------
+def varnishd_bin() -> str | None:
+    found = shutil.which("varnishd") or ("/usr/sbin/varnishd" if os.path.exists("/usr/sbin/varnishd") else None)
+    if found and glob.glob("/usr/lib/*/varnish/vmods/libvmod_xkey.so") + glob.glob("/usr/lib/varnish/vmods/libvmod_xkey.so"):
+        return found
+    return None
+
+
+class Varnish:
+    """varnishd (the system package) on a free port running deploy/varnish/default.vcl in front of
+    127.0.0.1:<backend_port>, with the VCL's per-key rate limit replaced by `rate_limit`."""
+
+    def __init__(self, backend_port: int, *, rate_limit: tuple[int, int] = (600, 60)):
+        self.binary = varnishd_bin()
+        if self.binary is None:
+            raise RuntimeError("varnishd with varnish-modules is not installed (make varnish)")
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="cms-varnish-"))
+        os.chmod(self.dir, 0o755)
+        vcl = (ROOT / "deploy/varnish/default.vcl").read_text()
+        vcl = vcl.replace('.host = "web";', '.host = "127.0.0.1";').replace('.port = "8000";', f'.port = "{backend_port}";')
+        count, seconds = rate_limit
+        vcl = vcl.replace("600, 60s)", f"{count}, {seconds}s)")
+        (self.dir / "default.vcl").write_text(vcl)
+        os.chmod(self.dir / "default.vcl", 0o644)
+        self.process: subprocess.Popen | None = None
+        self.log = self.dir / "varnishd.log"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "Varnish":
+        log = open(self.log, "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [self.binary, "-F", "-n", str(self.dir / "work"), "-a", f"127.0.0.1:{self.port}",
+             "-f", str(self.dir / "default.vcl"), "-s", "malloc,64m", "-T", "none"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait(lambda: port_open(self.port), 30, "varnishd", self.log)
+        return self
+
+    def stat(self, field: str) -> int:
+        out = subprocess.run(["varnishstat", "-n", str(self.dir / "work"), "-1", "-f", field],
+                             capture_output=True, text=True, check=True).stdout.split()
+        return int(out[1]) if len(out) > 1 else 0
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.dir, ignore_errors=True)

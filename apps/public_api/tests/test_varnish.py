@@ -1,0 +1,150 @@
+"""The HTTP cache tier: a real varnishd (the system package with varnish-modules) running
+deploy/varnish/default.vcl on a free port in front of gunicorn on the test database, with a real
+Celery worker sending the app's purges (EDGE_CACHE_URLS)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+from django.db import connection
+
+from apps.content.tests.conftest import make_category, make_media, post_payload
+from apps.content.tests.factories import make_post
+from apps.core.testing import host_of, tenant_admin, token_for
+from apps.core.tests.hardening.services import Gunicorn, Varnish, varnishd_bin
+from conftest import WorkerProcess, child_process_env
+
+pytestmark = [pytest.mark.skipif(varnishd_bin() is None, reason="varnish + varnish-modules not installed (make varnish)"),
+              pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
+
+
+class Edge:
+    def __init__(self, varnish: Varnish, app: Gunicorn):
+        self.varnish, self.app = varnish, app
+
+    def get(self, tenant, path: str, key: str | None, **headers):
+        if key is not None:
+            headers["x-api-key"] = key
+        return requests.get(self.varnish.base_url + path, headers={"Host": host_of(tenant), **headers}, timeout=30)
+
+    def app_requests(self) -> int:
+        """Requests Varnish sent to the app so far."""
+        return self.varnish.stat("MAIN.backend_req")
+
+
+@pytest.fixture
+def edge(tmp_path, request):
+    rate = getattr(request, "param", (600, 60))
+    name = connection.settings_dict["NAME"]
+    app = Gunicorn(child_process_env(name, LOG_LEVEL="WARNING"), workers=1, threads=4, log=tmp_path / "gunicorn.log")
+    varnish = Varnish(app.port, rate_limit=rate)
+    app.env["EDGE_CACHE_URLS"] = varnish.base_url
+    worker = WorkerProcess(name)
+    worker.env["EDGE_CACHE_URLS"] = varnish.base_url
+    app.start()
+    varnish.start()
+    worker.start()
+    try:
+        yield Edge(varnish, app)
+    finally:
+        worker.stop()
+        varnish.stop()
+        app.stop()
+
+
+def titles(response) -> list[str]:
+    assert response.status_code == 200, response.text
+    return [post["title"] for post in response.json()["data"]["posts"]]
+
+
+def test_hits_are_answered_by_varnish_per_host_and_key(edge, make_tenant):
+    a, b = make_tenant(), make_tenant()
+    make_post(a, "A's post", slug="same", status="published")
+    make_post(b, "B's post", slug="same", status="published")
+    make_post(a, "A's draft", slug="draft", status="draft")
+
+    first = edge.get(a, "/api/v1/posts", a.api_key)
+    assert titles(first) == ["A's post"] and first.headers["X-Edge"] == "MISS"
+    assert "s-maxage=" in first.headers["Cache-Control"]
+    assert first.headers["Surrogate-Key"] == first.headers["Cache-Tag"] == f"host-{host_of(a)}"
+    before = edge.app_requests()
+    second = edge.get(a, "/api/v1/posts", a.api_key)
+    assert titles(second) == ["A's post"] and second.headers["X-Edge"] == "HIT"
+    # A conditional read of a cached reply: 304 from Varnish.
+    not_modified = edge.get(a, "/api/v1/posts", a.api_key, **{"If-None-Match": second.headers["ETag"]})
+    assert not_modified.status_code == 304
+    assert edge.app_requests() == before  # neither reached the app
+
+    # Tenant A's cached reply is never served for B's host or key, nor for a wrong key.
+    assert titles(edge.get(b, "/api/v1/posts", b.api_key)) == ["B's post"]
+    assert edge.get(b, "/api/v1/posts", a.api_key).status_code == 401
+    assert edge.get(a, "/api/v1/posts", b.api_key).status_code == 401
+    assert edge.get(a, "/api/v1/posts", a.api_key + "x").status_code == 401
+    assert edge.get(a, "/api/v1/posts", None).status_code == 401
+    assert edge.get(b, "/api/v1/posts/slug/same", b.api_key).json()["data"]["post"]["title"] == "B's post"
+
+    # Drafts read with the preview key are cached under that key only: the content key gets the 403.
+    preview = edge.get(a, "/api/v1/posts?status=all", a.preview_key)
+    assert set(titles(preview)) == {"A's post", "A's draft"}
+    assert titles(edge.get(a, "/api/v1/posts?status=all", a.preview_key)) == titles(preview)
+    for _ in range(2):
+        leaked = edge.get(a, "/api/v1/posts?status=all", a.api_key)
+        assert leaked.status_code == 403 and "A's draft" not in leaked.text
+
+
+@pytest.mark.parametrize("edge", [(3, 60)], indirect=True)
+def test_the_per_key_rate_limit_holds_at_the_edge(edge, make_tenant):
+    a = make_tenant()
+    statuses = [edge.get(a, "/api/v1/posts", a.api_key).status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
+    refused = edge.get(a, "/api/v1/posts", a.api_key)
+    assert refused.json()["error"] == "rate_limited" and refused.headers["Retry-After"]
+
+
+def _eventually(check, seconds: float = 1.0):
+    deadline = time.monotonic() + seconds
+    while True:
+        result = check()
+        if result or time.monotonic() > deadline:
+            return result
+        time.sleep(0.05)
+
+
+def test_writes_rotation_and_suspension_purge_the_edge(edge, make_tenant, settings):
+    a, b = make_tenant(), make_tenant()
+    make_post(a, "Old news", slug="old", status="published")
+    make_post(b, "B's post", slug="b", status="published")
+    token = token_for(a, tenant_admin(a))
+    for tenant in (a, b):
+        edge.get(tenant, "/api/v1/posts", tenant.api_key)
+        assert edge.get(tenant, "/api/v1/posts", tenant.api_key).headers["X-Edge"] == "HIT"
+
+    # A publish through the dashboard API: the next read is fresh within 1 s.
+    body = post_payload(make_category(a), make_media(a), postTitle="Fresh news", postStatus="published")
+    created = requests.post(f"{edge.app.base_url}/api/posts/upload", json=body, timeout=30,
+                            headers={"Host": host_of(a), "Authorization": f"Bearer {token}"})
+    assert created.status_code == 201, created.text
+    published = time.monotonic()
+    assert _eventually(lambda: "Fresh news" in titles(edge.get(a, "/api/v1/posts", a.api_key)))
+    assert time.monotonic() - published < 1.5
+    # Another company's cached replies were not purged.
+    assert edge.get(b, "/api/v1/posts", b.api_key).headers["X-Edge"] == "HIT"
+
+    # A rotated key is refused at once (its cached copies are gone), the new one reads.
+    old_key = a.api_key
+    assert edge.get(a, "/api/v1/posts", old_key).headers["X-Edge"] == "HIT"
+    rotated = requests.post(f"{edge.app.base_url}/api/client/api-key/rotate", timeout=30,
+                            headers={"Host": host_of(a), "Authorization": f"Bearer {token}"})
+    assert rotated.status_code == 200, rotated.text
+    assert _eventually(lambda: edge.get(a, "/api/v1/posts", old_key).status_code == 401)
+    a.refresh_from_db()
+    assert "Fresh news" in titles(edge.get(a, "/api/v1/posts", a.api_key))
+
+    # A suspended company: its cached replies stop at once (the app's 403).
+    from tenants.services import client_set_status
+
+    assert edge.get(b, "/api/v1/posts", b.api_key).headers["X-Edge"] == "HIT"
+    settings.EDGE_CACHE_URLS = [edge.varnish.base_url]  # this process purges too (through the worker)
+    client_set_status(client=b, status="suspended")
+    assert _eventually(lambda: edge.get(b, "/api/v1/posts", b.api_key).status_code == 403)

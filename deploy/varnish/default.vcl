@@ -1,0 +1,109 @@
+vcl 4.1;
+# The HTTP cache tier in front of the public content API (/api/v1 on each company's host).
+# Varnish 7 with varnish-modules (xkey, vsthrottle). Everything else is passed to the app.
+#
+# - Cached per host + path + query + the `x-api-key` header (Varnish hashes them with SHA-256):
+#   a key that is wrong, rotated or another company's never matches an object; it goes to the
+#   app, which answers 401 (never cached).
+# - Only 200 replies are cached, for their `s-maxage` (Cache-Control, set by the app from
+#   PUBLIC_API_EDGE_MAX_AGE); the `If-None-Match` of a hit is answered 304 here.
+# - The app purges after each content write, key rotation, suspension and deletion:
+#   `PURGE /` with `xkey-purge: <keys>` (the `xkey` header of the replies: `company-<schema>`),
+#   accepted from the `purgers` addresses only.
+# - The per-key rate limit of the app (PUBLIC_API_RATE_LIMIT requests per PUBLIC_API_RATE_WINDOW
+#   seconds) is counted here too: hits never reach the app's counter.
+# deploy/varnish/README.md: how to run it; the tests start it from this file
+# (apps/public_api/tests/test_varnish.py), replacing the backend's address.
+
+import std;
+import xkey;
+import vsthrottle;
+
+backend app {
+    .host = "web";
+    .port = "8000";
+    .connect_timeout = 2s;
+    .first_byte_timeout = 90s;  # as nginx's proxy_read_timeout (AI writing waits for its job)
+}
+
+acl purgers {
+    "127.0.0.1";
+    "::1";
+    "10.0.0.0"/8;
+    "172.16.0.0"/12;
+    "192.168.0.0"/16;
+}
+
+sub vcl_recv {
+    if (req.method == "PURGE") {
+        if (client.ip !~ purgers) {
+            return (synth(403, "Forbidden"));
+        }
+        if (!req.http.xkey-purge) {
+            return (synth(400, "xkey-purge header missing"));
+        }
+        set req.http.x-purged = xkey.purge(req.http.xkey-purge);
+        return (synth(200, "Purged " + req.http.x-purged));
+    }
+    if (req.url !~ "^/api/v1/") {
+        return (pass);
+    }
+    if (req.method != "GET" && req.method != "HEAD") {
+        return (pass);
+    }
+    if (!req.http.x-api-key) {
+        return (pass);  # the app's 401
+    }
+    # Same limit as the app (PUBLIC_API_RATE_LIMIT / PUBLIC_API_RATE_WINDOW): per host and key.
+    if (vsthrottle.is_denied("key:" + req.http.host + ":" + req.http.x-api-key, 600, 60s)) {
+        return (synth(429, "Too Many Requests"));
+    }
+    unset req.http.Cookie;
+    return (hash);
+}
+
+sub vcl_hash {
+    hash_data(req.http.host);
+    hash_data(req.url);
+    hash_data(req.http.x-api-key);
+    return (lookup);
+}
+
+sub vcl_backend_response {
+    if (bereq.url ~ "^/api/v1/" && beresp.status != 200) {
+        set beresp.uncacheable = true;
+        set beresp.ttl = 0s;
+        return (deliver);
+    }
+    if (bereq.url ~ "^/api/v1/" && !beresp.http.xkey) {
+        set beresp.uncacheable = true;  # only replies the app can purge are kept
+        set beresp.ttl = 0s;
+    }
+    set beresp.grace = 0s;
+    return (deliver);
+}
+
+sub vcl_deliver {
+    if (obj.hits > 0) {
+        set resp.http.X-Edge = "HIT";
+    } else {
+        set resp.http.X-Edge = "MISS";
+    }
+    unset resp.http.xkey;
+    unset resp.http.Via;
+    unset resp.http.X-Varnish;
+}
+
+sub vcl_synth {
+    if (resp.status == 429) {
+        set resp.http.Content-Type = "application/json";
+        set resp.http.Retry-After = "60";
+        set resp.body = {"{"success": false, "message": "Too many requests", "error": "rate_limited" }"};
+        return (deliver);
+    }
+    if (req.method == "PURGE") {
+        set resp.http.Content-Type = "text/plain";
+        set resp.body = resp.reason;
+        return (deliver);
+    }
+}
