@@ -1,4 +1,5 @@
 import { api } from './api';
+import { errorCode, errorMessage } from './errors';
 import type { Media } from './types';
 
 export interface MediaPage {
@@ -61,10 +62,11 @@ export const mediaApi = api.injectEndpoints({
 
 export const { useGetMediaQuery, useUploadMediaMutation, useDeleteMediaMutation } = mediaApi;
 
-/** Spec §8: the text shown when deleting media fails. */
-export function mediaDeleteError(message: string): string {
-  if (message.includes('used as featured image') || message.includes('currently used in posts')) {
-    const count = message.match(/(\d+)\s+posts?/)?.[1] ?? message.match(/\d+/)?.[0] ?? 'some';
+/** Spec §8: the text shown when deleting media fails (`media_in_use`: the count the server names). */
+export function mediaDeleteError(error: unknown): string {
+  const message = errorMessage(error, '');
+  if (errorCode(error) === 'media_in_use') {
+    const count = message.match(/(\d+)\s+posts?/)?.[1] ?? 'some';
     return `Cannot delete media. It is currently used as featured image in ${count} posts. Please update those posts first.`;
   }
   return message || 'Failed to delete media';

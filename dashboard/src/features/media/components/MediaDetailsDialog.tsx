@@ -5,7 +5,6 @@ import { Dialog, Spinner } from '@/components/ui';
 import { formatDateTime, formatFileSize } from '@/lib/format';
 import { mediaDeleteError, useDeleteMediaMutation } from '@/lib/mediaApi';
 import { copyText } from '@/lib/clipboard';
-import { errorMessage } from '@/lib/errors';
 import { mediaThumbnail, mediaUrl, type Media } from '@/lib/types';
 
 export function MediaDetailsDialog({ media, onClose }: { media: Media | null; onClose: () => void }) {
@@ -22,7 +21,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
       toast.success(reply?.message || 'Media deleted successfully');
       onClose();
     } catch (err) {
-      toast.error(mediaDeleteError(errorMessage(err, '')));
+      toast.error(mediaDeleteError(err));
       setConfirming(false);
     }
   }
