@@ -1,14 +1,9 @@
 import { api } from './api';
 import { errorCode, errorMessage } from './errors';
-import type { Media } from './types';
+import type { components } from './api-types/dashboard';
 
-export interface MediaPage {
-  media: Media[];
-  page: number;
-  limit: number;
-  totalItems: number;
-  totalPages: number;
-}
+type Schemas = components['schemas'];
+export type MediaPage = Schemas['MediaListOut'];
 
 export interface MediaQuery {
   page?: number;
@@ -24,24 +19,12 @@ export const mediaApi = api.injectEndpoints({
         url: 'media',
         params: { page, limit, ...(search ? { search } : {}) },
       }),
-      transformResponse: (r: Partial<MediaPage>) => {
-        const media = r.media ?? [];
-        const limit = r.limit ?? 12;
-        const totalItems = r.totalItems ?? media.length;
-        return {
-          media,
-          page: r.page ?? 1,
-          limit,
-          totalItems,
-          totalPages: r.totalPages ?? Math.max(1, Math.ceil(totalItems / limit)),
-        };
-      },
       providesTags: (result) => [
         { type: 'Media' as const, id: 'LIST' },
         ...(result?.media ?? []).map((m) => ({ type: 'Media' as const, id: m.id })),
       ],
     }),
-    uploadMedia: build.mutation<{ message?: string; media: Media }, File>({
+    uploadMedia: build.mutation<Schemas['MediaSavedOut'], File>({
       query: (file) => {
         const form = new FormData();
         form.append('file', file, file.name);
@@ -53,7 +36,7 @@ export const mediaApi = api.injectEndpoints({
       },
       invalidatesTags: [{ type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),
-    deleteMedia: build.mutation<{ message?: string }, string>({
+    deleteMedia: build.mutation<Schemas['MessageOut'], string>({
       query: (id) => ({ url: `media/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Media', id }, { type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),

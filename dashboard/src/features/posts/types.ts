@@ -1,31 +1,11 @@
-import type { Category, PostStatus, Tag } from '@/lib/types';
+import type { components } from '@/lib/api-types/dashboard';
+import type { PostStatus } from '@/lib/types';
 
-export interface PostSummary {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt?: string | null;
-  status: PostStatus;
-  createdAt?: string | null;
-  publishedAt?: string | null;
-  author?: { id?: string; username?: string } | null;
-  categories?: Pick<Category, 'id' | 'name' | 'slug'>[];
-  tags?: Pick<Tag, 'id' | 'name' | 'slug'>[];
-  featuredImage?: { id: string; spacesKey?: string | null; altText?: string | null; link?: string | null } | null;
-  videoId?: string | null;
-}
+type Schemas = components['schemas'];
 
-export interface Post extends PostSummary {
-  content: string;
-  customSlug?: string | null;
-  allowIndexing?: boolean;
-  scheduledPublishDate?: string | null;
-  metaTitle?: string | null;
-  metaDescription?: string | null;
-  canonicalUrl?: string | null;
-  focusKeyword?: string | null;
-  updatedAt?: string | null;
-}
+/** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
+export type PostSummary = Schemas['PostSummaryOut'];
+export type Post = Schemas['PostOut'];
 
 export interface PostList {
   posts: PostSummary[];
