@@ -39,7 +39,7 @@ export const baseQueryWithSession: BaseQueryFn<string | FetchArgs, unknown, ApiE
   const session = (api.getState() as { session: SessionState }).session;
   if (session.token && (!session.expiresAt || session.expiresAt <= Date.now())) {
     expireSession(api.dispatch);
-    return { error: { status: 401, message: SESSION_EXPIRED_MESSAGE, code: 'unauthorized' } };
+    return { error: { status: 401, message: SESSION_EXPIRED_MESSAGE, kind: 'unauthorized' } };
   }
   const result = await rawBaseQuery(args, api, extraOptions);
   if (!result.error) return { data: result.data, meta: result.meta };

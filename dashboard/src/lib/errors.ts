@@ -1,13 +1,19 @@
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { components } from './api-types/dashboard';
+
+type ErrorEnvelope = components['schemas']['ErrorOut'];
+export type FieldError = NonNullable<ErrorEnvelope['errors']>[number];
+
+/** The envelope's specific `code` (README: error codes): the one thing to switch on. */
+export type ErrorCode = NonNullable<ErrorEnvelope['code']>;
 
 /** Normalised error of every API call (the server's error envelope, or a transport failure). */
 export interface ApiError {
   status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR';
   message: string;
-  code?: string;
+  /** The envelope's `error`: the contract's kind (`conflict`, `validation_error`, ...). */
+  kind?: string;
+  /** The envelope's `code`, where the server tells cases of one kind apart. */
+  code?: ErrorCode;
   errors?: FieldError[];
 }
 
@@ -15,6 +21,11 @@ export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in 
 
 export function isApiError(value: unknown): value is ApiError {
   return !!value && typeof value === 'object' && 'status' in value && 'message' in value;
+}
+
+/** The envelope's `code` of a failed call, if it sent one. */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  return isApiError(error) ? error.code : undefined;
 }
 
 /** Message to show for a failed call: the server's message when present, else the fallback. */
@@ -36,5 +47,11 @@ export function toApiError(status: ApiError['status'], body: unknown): ApiError 
   const errors = Array.isArray(env.errors)
     ? (env.errors as FieldError[]).filter((e) => e && typeof e.field === 'string')
     : undefined;
-  return { status, message, code: typeof env.error === 'string' ? env.error : undefined, errors };
+  return {
+    status,
+    message,
+    kind: typeof env.error === 'string' ? env.error : undefined,
+    code: typeof env.code === 'string' ? (env.code as ErrorCode) : undefined,
+    errors,
+  };
 }

@@ -1,13 +1,9 @@
 import { api } from './api';
-import type { Media } from './types';
+import { errorCode, errorMessage } from './errors';
+import type { components } from './api-types/dashboard';
 
-export interface MediaPage {
-  media: Media[];
-  page: number;
-  limit: number;
-  totalItems: number;
-  totalPages: number;
-}
+type Schemas = components['schemas'];
+export type MediaPage = Schemas['MediaListOut'];
 
 export interface MediaQuery {
   page?: number;
@@ -23,24 +19,12 @@ export const mediaApi = api.injectEndpoints({
         url: 'media',
         params: { page, limit, ...(search ? { search } : {}) },
       }),
-      transformResponse: (r: Partial<MediaPage>) => {
-        const media = r.media ?? [];
-        const limit = r.limit ?? 12;
-        const totalItems = r.totalItems ?? media.length;
-        return {
-          media,
-          page: r.page ?? 1,
-          limit,
-          totalItems,
-          totalPages: r.totalPages ?? Math.max(1, Math.ceil(totalItems / limit)),
-        };
-      },
       providesTags: (result) => [
         { type: 'Media' as const, id: 'LIST' },
         ...(result?.media ?? []).map((m) => ({ type: 'Media' as const, id: m.id })),
       ],
     }),
-    uploadMedia: build.mutation<{ message?: string; media: Media }, File>({
+    uploadMedia: build.mutation<Schemas['MediaSavedOut'], File>({
       query: (file) => {
         const form = new FormData();
         form.append('file', file, file.name);
@@ -52,7 +36,7 @@ export const mediaApi = api.injectEndpoints({
       },
       invalidatesTags: [{ type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),
-    deleteMedia: build.mutation<{ message?: string }, string>({
+    deleteMedia: build.mutation<Schemas['MessageOut'], string>({
       query: (id) => ({ url: `media/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Media', id }, { type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),
@@ -61,10 +45,11 @@ export const mediaApi = api.injectEndpoints({
 
 export const { useGetMediaQuery, useUploadMediaMutation, useDeleteMediaMutation } = mediaApi;
 
-/** Spec §8: the text shown when deleting media fails. */
-export function mediaDeleteError(message: string): string {
-  if (message.includes('used as featured image') || message.includes('currently used in posts')) {
-    const count = message.match(/(\d+)\s+posts?/)?.[1] ?? message.match(/\d+/)?.[0] ?? 'some';
+/** Spec §8: the text shown when deleting media fails (`media_in_use`: the count the server names). */
+export function mediaDeleteError(error: unknown): string {
+  const message = errorMessage(error, '');
+  if (errorCode(error) === 'media_in_use') {
+    const count = message.match(/(\d+)\s+posts?/)?.[1] ?? 'some';
     return `Cannot delete media. It is currently used as featured image in ${count} posts. Please update those posts first.`;
   }
   return message || 'Failed to delete media';

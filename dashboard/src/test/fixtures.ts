@@ -42,6 +42,12 @@ export function makePost(i: number, extra: Record<string, unknown> = {}) {
   };
 }
 
+/** GET /api/posts as the server sends it (API.md). */
+export function postListReply(posts: unknown[], page = 1, limit = 10, totalPosts = posts.length) {
+  const totalPages = Math.max(1, Math.ceil(totalPosts / limit));
+  return { success: true, posts, page, limit, totalPosts, pagination: { total: totalPosts, totalPages, currentPage: page, limit } };
+}
+
 export const STATS = {
   overview: {
     totalPosts: 12,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { loggedIn, storeSession } from '@/lib/session';
-import { baseHandlers } from '@/test/fixtures';
+import { baseHandlers, postListReply } from '@/test/fixtures';
 import { ADMIN, renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 import { loadStoredSession } from '@/lib/session';
@@ -53,7 +53,7 @@ describe('session', () => {
     server.use(
       http.get('*/api/posts', () => {
         called = true;
-        return HttpResponse.json({ posts: [], totalPosts: 0 });
+        return HttpResponse.json(postListReply([]));
       }),
     );
     const { router } = renderApp('/dashboard/posts', { session: { ...signedIn(), expiresAt: Date.now() - 1000 } });

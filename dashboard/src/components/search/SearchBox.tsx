@@ -117,8 +117,8 @@ export function SearchBox({ variant = 'all', placeholder = 'Search posts, catego
           key: `${kind}-${t.id}`,
           kind,
           title: t.name,
-          excerpt: t.description,
-          postCount: t.postCount ?? 0,
+          excerpt: 'description' in t ? t.description : undefined,
+          postCount: t.postCount,
           to: `${base}${t.id}`,
         });
       }

@@ -1,31 +1,12 @@
 import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
 
 export type SearchType = 'posts' | 'categories' | 'tags';
 
-export interface SearchPostHit {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt?: string | null;
-  status?: string | null;
-  author?: { username?: string } | null;
-  publishedAt?: string | null;
-  createdAt?: string | null;
-}
-
-export interface SearchTermHit {
-  id: string;
-  name: string;
-  slug: string;
-  description?: string | null;
-  postCount?: number;
-}
-
-export interface SearchResults {
-  posts: SearchPostHit[];
-  categories: SearchTermHit[];
-  tags: SearchTermHit[];
-}
+type Schemas = components['schemas'];
+export type SearchPostHit = Schemas['PostSummaryOut'];
+export type SearchTermHit = Schemas['CategoryOut'] | Schemas['TagOut'];
+export type SearchResults = Schemas['SearchResultsOut'];
 
 export interface SearchArgs {
   q: string;
@@ -46,11 +27,7 @@ export const searchApi = api.injectEndpoints({
           ...(dateRange ? { dateRange } : {}),
         },
       }),
-      transformResponse: (r: { results?: Partial<SearchResults> }) => ({
-        posts: r.results?.posts ?? [],
-        categories: r.results?.categories ?? [],
-        tags: r.results?.tags ?? [],
-      }),
+      transformResponse: (r: Schemas['SearchOut']) => r.results,
       providesTags: ['Search'],
       keepUnusedDataFor: 30,
     }),

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { baseHandlers } from '@/test/fixtures';
+import { baseHandlers, postListReply } from '@/test/fixtures';
 import { renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -149,7 +149,7 @@ describe('search box', () => {
 
   it('the posts-only variant opens the edit route and has no type filter', async () => {
     recordSearches();
-    server.use(http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })));
+    server.use(http.get('*/api/posts', () => HttpResponse.json(postListReply([]))));
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard/posts', { session: signedIn() });
     const input = (await screen.findAllByRole('combobox', { name: 'Search' }))[0];

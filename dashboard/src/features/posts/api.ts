@@ -1,6 +1,9 @@
 import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
 import type { AiReply } from '@/lib/aiApi';
-import type { Post, PostCreatePayload, PostList, PostSummary, PostUpdatePayload, SeoSuggestion } from './types';
+import type { Post, PostCreatePayload, PostList, PostUpdatePayload, SeoSuggestion } from './types';
+
+type Schemas = components['schemas'];
 
 export type PostStatusFilter = 'published' | 'draft' | 'all';
 /** The list's filters: a status, or the posts waiting for review (`waiting`). */
@@ -13,23 +16,13 @@ export const postsApi = api.injectEndpoints({
         url: 'posts',
         params: status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status },
       }),
-      transformResponse: (r: {
-        posts?: PostSummary[];
-        page?: number;
-        limit?: number;
-        totalPosts?: number;
-        pagination?: { totalPages?: number };
-      }) => {
-        const limit = r.limit ?? 10;
-        const totalPosts = r.totalPosts ?? 0;
-        return {
-          posts: r.posts ?? [],
-          page: r.page ?? 1,
-          limit,
-          totalPosts,
-          totalPages: r.pagination?.totalPages ?? Math.max(1, Math.ceil(totalPosts / limit)),
-        };
-      },
+      transformResponse: (r: Schemas['PostListOut']) => ({
+        posts: r.posts,
+        page: r.page,
+        limit: r.limit,
+        totalPosts: r.totalPosts,
+        totalPages: r.pagination.totalPages,
+      }),
       providesTags: (result) => [
         { type: 'Post' as const, id: 'LIST' },
         ...(result?.posts ?? []).map((p) => ({ type: 'Post' as const, id: p.id })),
@@ -37,19 +30,18 @@ export const postsApi = api.injectEndpoints({
     }),
     getPost: build.query<Post, string>({
       query: (id) => `posts/${id}`,
-      transformResponse: (r: Post & { post?: Post }) => r.post ?? r,
+      transformResponse: (r: Schemas['PostReplyOut']) => r.post,
       providesTags: (result, _e, id) => [{ type: 'Post', id: result?.id ?? id }],
     }),
-    getPostBySlug: build.query<Post, string>({
+    getPostBySlug: build.query<Schemas['PostBySlugOut'], string>({
       query: (slug) => `posts/slug/${encodeURIComponent(slug)}`,
-      transformResponse: (r: Post & { post?: Post }) => r.post ?? r,
       providesTags: (result) => (result ? [{ type: 'Post', id: result.id }] : []),
     }),
-    createPost: build.mutation<{ message?: string; post?: Post }, PostCreatePayload>({
+    createPost: build.mutation<Schemas['PostSavedOut'], PostCreatePayload>({
       query: (body) => ({ url: 'posts/upload', method: 'POST', body }),
       invalidatesTags: [{ type: 'Post', id: 'LIST' }, 'Dashboard', 'Category', 'Tag', 'Search'],
     }),
-    updatePost: build.mutation<{ message?: string; post?: Post }, { id: string; body: PostUpdatePayload }>({
+    updatePost: build.mutation<Schemas['PostSavedOut'], { id: string; body: PostUpdatePayload }>({
       query: ({ id, body }) => ({ url: `posts/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [
         { type: 'Post', id },
@@ -60,7 +52,7 @@ export const postsApi = api.injectEndpoints({
         'Search',
       ],
     }),
-    deletePost: build.mutation<{ message?: string }, string>({
+    deletePost: build.mutation<Schemas['MessageOut'], string>({
       query: (id) => ({ url: `posts/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Post', id }, { type: 'Post', id: 'LIST' }, 'Dashboard', 'Category', 'Tag', 'Search'],
     }),

@@ -1,47 +1,14 @@
-import type { Category, PostStatus, Tag } from '@/lib/types';
+import type { components } from '@/lib/api-types/dashboard';
+import type { PostStatus } from '@/lib/types';
+
+type Schemas = components['schemas'];
+
+/** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
+export type PostSummary = Schemas['PostSummaryOut'];
+export type Post = Schemas['PostOut'];
 
 /** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
-export interface PostImage {
-  id: string;
-  spacesKey?: string | null;
-  altText?: string | null;
-  link?: string | null;
-  cdnUrl?: string | null;
-}
-
-export interface PostSummary {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt?: string | null;
-  status: PostStatus;
-  createdAt?: string | null;
-  publishedAt?: string | null;
-  author?: { id?: string; username?: string } | null;
-  categories?: Pick<Category, 'id' | 'name' | 'slug'>[];
-  tags?: Pick<Tag, 'id' | 'name' | 'slug'>[];
-  featuredImage?: PostImage | null;
-  videoId?: string | null;
-  isScheduled?: boolean;
-  /** Set while the post waits for review (dashboard only). */
-  reviewRequestedAt?: string | null;
-  /** The editor's note when the post was sent back from review. */
-  reviewNote?: string;
-}
-
-export interface Post extends PostSummary {
-  content: string;
-  customSlug?: string | null;
-  allowIndexing?: boolean;
-  scheduledPublishDate?: string | null;
-  metaTitle?: string | null;
-  metaDescription?: string | null;
-  canonicalUrl?: string | null;
-  focusKeyword?: string | null;
-  ogImage?: PostImage | null;
-  twitterImage?: PostImage | null;
-  updatedAt?: string | null;
-}
+export type PostImage = NonNullable<Post['featuredImage']>;
 
 export interface PostList {
   posts: PostSummary[];

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorCode, errorMessage, isApiError } from '@/lib/errors';
 import { useRegisterClientMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { registerSchema, STEP_ONE_FIELDS, type RegisterValues } from '../schemas';
@@ -59,8 +59,8 @@ export function Register() {
           }
         }
         if (backToStepOne) setStep(1);
-      } else if (isApiError(err) && err.status === 409) {
-        setError('subdomain', { message: err.message });
+      } else if (errorCode(err) === 'subdomain_taken') {
+        setError('subdomain', { message: errorMessage(err) });
         setStep(1);
       }
     }

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { baseHandlers } from '@/test/fixtures';
+import { baseHandlers, postListReply } from '@/test/fixtures';
 import { renderApp, ROOT, TENANT } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -61,7 +61,7 @@ describe('tenant sign-in', () => {
           user: { userId: 'u-1', username: 'alice', role: 'admin' },
         });
       }),
-      http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })),
+      http.get('*/api/posts', () => HttpResponse.json(postListReply([]))),
     );
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard/posts');

@@ -104,7 +104,7 @@ describe('registration, step 2', () => {
     server.use(
       http.post('*/api/auth/register-client', () =>
         HttpResponse.json(
-          { success: false, message: 'This subdomain is already taken', error: 'conflict' },
+          { success: false, message: 'This subdomain is already taken', error: 'conflict', code: 'subdomain_taken' },
           { status: 409 },
         ),
       ),

@@ -5,7 +5,6 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
-import { errorMessage } from '@/lib/errors';
 import { useGetCategoriesQuery } from '@/lib/taxonomyApi';
 import { useCan } from '@/lib/capabilities';
 import { categoryDeleteError, categoryInUseMessage } from '@/lib/taxonomyErrors';
@@ -43,7 +42,7 @@ export function CategoriesList() {
       const reply = await deleteCategory(confirming.id).unwrap();
       toast.success(reply?.message || 'Category deleted successfully');
     } catch (err) {
-      toast.error(categoryDeleteError(errorMessage(err, '')));
+      toast.error(categoryDeleteError(err));
     } finally {
       setConfirming(null);
     }

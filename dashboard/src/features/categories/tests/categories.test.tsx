@@ -45,11 +45,13 @@ describe('categories list', () => {
   });
 
   it.each([
-    ['Cannot delete: category is currently used in posts', 'Cannot delete category. It is currently being used in posts.'],
-    ['Database is down', 'Failed to delete category: Database is down'],
-  ])('maps the server refusal %j', async (message, shown) => {
+    ['Cannot delete: category is currently used in posts', 'category_in_use', 'Cannot delete category. It is currently being used in posts.'],
+    ['Database is down', undefined, 'Failed to delete category: Database is down'],
+  ])('maps the server refusal %j', async (message, code, shown) => {
     listApi();
-    server.use(http.delete('*/api/categories/c1', () => HttpResponse.json({ success: false, message, error: 'conflict' }, { status: 409 })));
+    server.use(
+      http.delete('*/api/categories/c1', () => HttpResponse.json({ success: false, message, error: 'conflict', code }, { status: 409 })),
+    );
     const user = userEvent.setup();
     renderApp('/dashboard/categories', { session: signedIn() });
     await user.click(await screen.findByRole('button', { name: 'Delete Category 1' }));

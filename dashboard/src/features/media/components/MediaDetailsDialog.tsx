@@ -30,7 +30,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
       toast.success(reply?.message || 'Media deleted successfully');
       onClose();
     } catch (err) {
-      toast.error(mediaDeleteError(errorMessage(err, '')));
+      toast.error(mediaDeleteError(err));
       setConfirming(false);
     }
   }

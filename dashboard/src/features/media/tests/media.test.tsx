@@ -150,7 +150,12 @@ describe('media library', () => {
     server.use(
       http.delete('*/api/media/m2', () =>
         HttpResponse.json(
-          { success: false, message: 'Cannot delete media: it is currently used as featured image in 3 posts', error: 'conflict' },
+          {
+            success: false,
+            message: 'Cannot delete media: it is currently used as featured image in 3 posts',
+            error: 'conflict',
+            code: 'media_in_use',
+          },
           { status: 409 },
         ),
       ),
@@ -174,10 +179,12 @@ describe('media library', () => {
   });
 
   it('maps delete errors', () => {
-    expect(mediaDeleteError('currently used in posts (2 posts)')).toBe(
+    const refusal = (message: string, code?: 'media_in_use') => ({ status: 409, message, kind: 'conflict', code });
+    expect(mediaDeleteError(refusal('currently used in posts (2 posts)', 'media_in_use'))).toBe(
       'Cannot delete media. It is currently used as featured image in 2 posts. Please update those posts first.',
     );
-    expect(mediaDeleteError('Storage offline')).toBe('Storage offline');
-    expect(mediaDeleteError('')).toBe('Failed to delete media');
+    expect(mediaDeleteError(refusal('Storage offline'))).toBe('Storage offline');
+    expect(mediaDeleteError(refusal('currently used in posts (2 posts)'))).toBe('currently used in posts (2 posts)');
+    expect(mediaDeleteError(refusal(''))).toBe('Failed to delete media');
   });
 });

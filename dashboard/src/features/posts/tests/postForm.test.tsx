@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { AI_DRAFT_KEY } from '@/lib/aiDraft';
-import { baseHandlers, makePost } from '@/test/fixtures';
+import { baseHandlers, makePost, postListReply } from '@/test/fixtures';
 import { renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -83,7 +83,7 @@ describe('create post validation', () => {
         sent = (await request.json()) as Record<string, unknown>;
         return HttpResponse.json({ success: true, message: 'Post created successfully', post: makePost(5) }, { status: 201 });
       }),
-      http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })),
+      http.get('*/api/posts', () => HttpResponse.json(postListReply([]))),
     );
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Title'), 'My First Post');
@@ -399,13 +399,16 @@ describe('edit post', () => {
     server.use(
       ...baseHandlers,
       http.get('*/api/posts/p1', () =>
-        HttpResponse.json(makePost(1, { content: '<p>Old</p>', metaTitle: '', metaDescription: '', featuredImage: null, categories: [] })),
+        HttpResponse.json({
+          success: true,
+          post: makePost(1, { content: '<p>Old</p>', metaTitle: '', metaDescription: '', featuredImage: null, categories: [] }),
+        }),
       ),
       http.put('*/api/posts/p1', async ({ request }) => {
         sent = await request.json();
         return HttpResponse.json({ success: true, message: 'Post updated successfully', post: makePost(1) });
       }),
-      http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })),
+      http.get('*/api/posts', () => HttpResponse.json(postListReply([]))),
     );
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard/posts/edit/p1', { session: signedIn() });
@@ -436,12 +439,12 @@ describe('edit post', () => {
     let sent: Record<string, unknown> = {};
     server.use(
       ...baseHandlers,
-      http.get('*/api/posts/p1', () => HttpResponse.json(makePost(1, { content: '<p>Old</p>' }))),
+      http.get('*/api/posts/p1', () => HttpResponse.json({ success: true, post: makePost(1, { content: '<p>Old</p>' }) })),
       http.put('*/api/posts/p1', async ({ request }) => {
         sent = (await request.json()) as Record<string, unknown>;
         return HttpResponse.json({ success: true, message: 'Post updated successfully', post: makePost(1) });
       }),
-      http.get('*/api/posts', () => HttpResponse.json({ posts: [], page: 1, limit: 10, totalPosts: 0 })),
+      http.get('*/api/posts', () => HttpResponse.json(postListReply([]))),
     );
     const user = userEvent.setup();
     renderApp('/dashboard/posts/edit/p1', { session: signedIn() });
@@ -462,7 +465,7 @@ describe('edit post', () => {
   ])('rewrites a save error %j', async (serverMessage, shown) => {
     server.use(
       ...baseHandlers,
-      http.get('*/api/posts/p1', () => HttpResponse.json(makePost(1, { content: '<p>Old</p>' }))),
+      http.get('*/api/posts/p1', () => HttpResponse.json({ success: true, post: makePost(1, { content: '<p>Old</p>' }) })),
       http.put('*/api/posts/p1', () =>
         HttpResponse.json({ success: false, message: serverMessage, error: 'validation_error' }, { status: 400 }),
       ),

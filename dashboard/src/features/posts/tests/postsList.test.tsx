@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { baseHandlers, makePost } from '@/test/fixtures';
+import { baseHandlers, makePost, postListReply } from '@/test/fixtures';
 import { renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 
@@ -130,7 +130,7 @@ describe('posts list', () => {
       http.get('*/api/posts', () =>
         fail
           ? HttpResponse.json({ success: false, message: 'nope', error: 'bad_request' }, { status: 400 })
-          : HttpResponse.json({ posts: [makePost(1)], page: 1, limit: 10, totalPosts: 1 }),
+          : HttpResponse.json(postListReply([makePost(1)])),
       ),
     );
     const user = userEvent.setup();
@@ -149,7 +149,7 @@ describe('posts list', () => {
         calls += 1;
         return calls === 1
           ? HttpResponse.json({ success: false, message: 'down', error: 'server_error' }, { status: 503 })
-          : HttpResponse.json({ posts: [makePost(1)], page: 1, limit: 10, totalPosts: 1 });
+          : HttpResponse.json(postListReply([makePost(1)]));
       }),
     );
     renderApp('/dashboard/posts', { session: signedIn() });

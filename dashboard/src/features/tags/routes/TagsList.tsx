@@ -6,7 +6,6 @@ import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { RowMenu } from '@/components/RowMenu';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
-import { errorMessage } from '@/lib/errors';
 import { useGetTagsQuery } from '@/lib/taxonomyApi';
 import { useCan } from '@/lib/capabilities';
 import { tagDeleteError, tagInUseMessage } from '@/lib/taxonomyErrors';
@@ -49,7 +48,7 @@ export function TagsList() {
       // The list reloads; when the last tag of a page above 1 went, show the page before.
       if (lastOnPage && page > 1) goTo(page - 1);
     } catch (err) {
-      toast.error(tagDeleteError(errorMessage(err, '')));
+      toast.error(tagDeleteError(err));
     } finally {
       setConfirming(null);
     }

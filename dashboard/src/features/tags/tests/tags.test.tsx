@@ -84,11 +84,11 @@ describe('tags list', () => {
   });
 
   it.each([
-    ['Cannot delete tag "x": it is currently used in posts', 'Cannot delete tag "x": it is currently used in posts'],
-    ['Something else', 'Failed to delete tag. Please try again.'],
-  ])('server refusal %j', async (message, shown) => {
+    ['Cannot delete tag "x": it is currently used in posts', 'tag_in_use', 'Cannot delete tag "x": it is currently used in posts'],
+    ['Something else', undefined, 'Failed to delete tag. Please try again.'],
+  ])('server refusal %j', async (message, code, shown) => {
     tagsApi(3);
-    server.use(http.delete('*/api/tags/:id', () => HttpResponse.json({ success: false, message, error: 'conflict' }, { status: 409 })));
+    server.use(http.delete('*/api/tags/:id', () => HttpResponse.json({ success: false, message, error: 'conflict', code }, { status: 409 })));
     const user = userEvent.setup();
     renderApp('/dashboard/tags', { session: signedIn() });
     await deleteFromMenu(user, 'tag-2');
