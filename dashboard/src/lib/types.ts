@@ -3,7 +3,7 @@ import type { components } from './api-types/dashboard';
 /** Entity types of the dashboard API: aliases of the generated OpenAPI schemas (`npm run gen:api`). */
 type Schemas = components['schemas'];
 
-export type PostStatus = Schemas['PostOut']['status'];
+export type PostStatus = Schemas['DashboardPostOut']['status'];
 export type Category = Schemas['CategoryOut'];
 export type Tag = Schemas['TagOut'];
 export type Pagination = Schemas['PaginationOut'];

@@ -4,8 +4,8 @@ import type { PostStatus } from '@/lib/types';
 type Schemas = components['schemas'];
 
 /** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
-export type PostSummary = Schemas['PostSummaryOut'];
-export type Post = Schemas['PostOut'];
+export type PostSummary = Schemas['DashboardPostSummaryOut'];
+export type Post = Schemas['DashboardPostOut'];
 
 /** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
 export type PostImage = NonNullable<Post['featuredImage']>;

@@ -8,7 +8,6 @@ import { useCapabilities } from '@/lib/capabilities';
 import { copyText } from '@/lib/clipboard';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { errorMessage } from '@/lib/errors';
 import { mediaThumbnail, mediaUrl, type Media } from '@/lib/types';
 
 export function MediaDetailsDialog({ media, onClose }: { media: Media | null; onClose: () => void }) {
