@@ -86,8 +86,8 @@ try:
     with Receiver() as receiver:
         created = api.post("/api/webhooks", {"url": receiver.url, "events": ["post.published"]}).json()["endpoint"]
         receiver.secret = created["secret"]
-        drafts = [api.post("/api/posts/upload", post_payload(category, media, postTitle=f"Bench post {n}")).json()["post"]
-                  for n in range(PUBLISHES + 3)]
+        drafts = [api.post("/api/posts/upload", post_payload(category, media, postTitle=f"Bench post {n}"))
+                  .json()["post"] for n in range(PUBLISHES + 3)]
         latency, fan_out = [], []
         for n, draft in enumerate(drafts):
             response = api.put(f"/api/posts/{draft['id']}", {"status": "published"})

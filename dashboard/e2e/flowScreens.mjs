@@ -94,6 +94,7 @@ function routes(t) {
     ['user-new', '/dashboard/users/new', { label: 'Username' }],
     ['user-edit', `/dashboard/users/edit/${t.userId}`, { label: 'Username' }],
     ['settings', '/dashboard/settings', { text: 'Company Information' }],
+    ['webhooks', '/dashboard/settings/webhooks', { text: 'Tell your website when content changes' }],
     ['not-found', '/dashboard/no/such/page', { text: 'Oops! Page not found' }],
   ];
 }

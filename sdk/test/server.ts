@@ -37,6 +37,8 @@ export function loopbackFetch(port: number): typeof fetch {
     request.headers.forEach((value, key) => {
       headers[key] = value;
     });
+    // A length, not chunked encoding: WSGI reads a body by its Content-Length.
+    if (body) headers['content-length'] = String(body.length);
     return new Promise<Response>((resolve, reject) => {
       const req = http.request(
         { host: '127.0.0.1', port, method: request.method, path: url.pathname + url.search, headers },

@@ -25,7 +25,7 @@ import { SecretDialog } from '../components/SecretDialog';
 export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
   if (endpoint.active) return <Badge tone="success">Active</Badge>;
   return (
-    <span className="stack" style={{ gap: 4 }}>
+    <span className="stack" style={{ gap: 4, alignItems: 'flex-start' }}>
       <Badge tone="danger">Disabled</Badge>
       {endpoint.disabledReason ? <span className="small text-danger">{endpoint.disabledReason}</span> : null}
     </span>
