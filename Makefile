@@ -9,7 +9,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
-        flower bench-edge bench-provision bench-migrate bench-media bench-content bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-provision bench-migrate bench-media bench-content bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
 help:
@@ -131,6 +131,9 @@ bench-dashboard: install services chromium ## dashboard: JS bytes (sign-in, edit
 
 bench-edge: install db wrk varnish ## Varnish cache hits vs the bare WSGI app with the same bytes vs the app's fast path
 	$(BENCH_KEYS) $(BIN)/python bench/edge.py
+
+bench-replica: install db wrk ## uncached public lists from a streaming replica vs the primary alone (private clusters)
+	$(BENCH_KEYS) $(BIN)/python bench/replica.py
 
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BENCH_KEYS) $(BIN)/python bench/track.py
