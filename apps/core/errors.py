@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     API_KEY_REQUIRED = "api_key_required"
     API_KEY_INVALID = "api_key_invalid"
     EDIT_CONFLICT = "edit_conflict"
+    PREVIEW_NOT_DRAFT = "preview_not_draft"
 
 
 class ApplicationError(Exception):
