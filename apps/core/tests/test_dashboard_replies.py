@@ -343,8 +343,14 @@ def _fill(value, world: World):
 def normalise(text: str, world: World) -> str:
     now = timezone.now()
 
+    from django.conf import settings
+
+    link_expiry = now + timedelta(days=settings.PREVIEW_LINK_DAYS)  # a preview link made during the request
+
     def stamp(match):
         value = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
+        if abs(value - link_expiry) < timedelta(hours=1):
+            return '"<now + PREVIEW_LINK_DAYS>"'
         return '"<now>"' if abs(value - now) < timedelta(hours=1) else match.group(0)
 
     text = _STAMP.sub(stamp, text)

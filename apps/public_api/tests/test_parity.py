@@ -88,7 +88,7 @@ ERRORS = [
     ("api_key", "/api/v1/posts/tag/no-such-tag", "", 404),
     ("api_key", "/api/v1/no-such-route", "", 404),
     ("api_key", "/api/v1/preview/forged-token", "", 404),
-    ("preview_key", "/api/v1/preview/0123456789abcdef0123456789abcdef:forged-signature-xxxxxxxxxxx", "", 404),
+    ("api_key", "/api/v1/preview/0123456789abcdef0123456789abcdef:forged-signature-xxxxxxxxxxx", "", 404),
 ]
 
 
