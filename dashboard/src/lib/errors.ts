@@ -8,6 +8,8 @@ export interface ApiError {
   status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR';
   message: string;
   code?: string;
+  /** The envelope's specific `code` (e.g. `edit_conflict`), where the server sends one. */
+  detail?: string;
   errors?: FieldError[];
 }
 
@@ -36,5 +38,6 @@ export function toApiError(status: ApiError['status'], body: unknown): ApiError 
   const errors = Array.isArray(env.errors)
     ? (env.errors as FieldError[]).filter((e) => e && typeof e.field === 'string')
     : undefined;
-  return { status, message, code: typeof env.error === 'string' ? env.error : undefined, errors };
+  const detail = typeof env.code === 'string' ? env.code : undefined;
+  return { status, message, code: typeof env.error === 'string' ? env.error : undefined, ...(detail ? { detail } : {}), errors };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
@@ -14,6 +14,9 @@ import {
 } from '@/lib/taxonomyApi';
 import { scheduleFor, SERVER_FIELD } from '../payload';
 import { createPostSchema, editPostSchema, FIELD_TAB, type PostFormValues } from '../schemas';
+import { autosaveLabel, useAutosave } from '../useAutosave';
+import { LeaveGuard } from './editorial/LeaveGuard';
+import { UnsavedCopyBanner } from './editorial/UnsavedCopyBanner';
 import { FeaturedImageField } from './FeaturedImageField';
 import { SeoGenerator } from './SeoGenerator';
 import { TermMultiSelect } from './TermMultiSelect';
@@ -33,7 +36,22 @@ interface Props {
   onSubmit: (values: PostFormValues) => Promise<FieldError[] | undefined>;
   /** Category and tag names to select once the lists are loaded (AI prefill). */
   preselectNames?: { categories: string[]; tags: string[] };
+  /** Shown but not saved: no save button, no draft copy, no question on leaving. */
+  readOnly?: boolean;
+  /** The statuses the user may choose (default: draft, published, archived). */
+  statusOptions?: { value: PostFormValues['status']; label: string }[];
+  /** Keep a draft copy on the server while typing: the post's id (`new` before it exists) and
+   * its updatedAt when opened. */
+  autosave?: { target: string; baseUpdatedAt?: string | null };
+  /** More panels under the sidebar (history, preview links). */
+  aside?: ReactNode;
 }
+
+export const DEFAULT_STATUS_OPTIONS: { value: PostFormValues['status']; label: string }[] = [
+  { value: 'draft', label: 'Draft' },
+  { value: 'published', label: 'Published' },
+  { value: 'archived', label: 'Archived' },
+];
 
 /** The save button says what saving will do with the chosen status and date. */
 export function submitLabel(mode: 'create' | 'edit', status: PostFormValues['status'], publishDate: string, initialStatus: PostFormValues['status']): string {
@@ -90,7 +108,17 @@ export function applyServerErrors(
   return applied;
 }
 
-export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectNames }: Props) {
+export function PostForm({
+  mode,
+  defaultValues,
+  submitting,
+  onSubmit,
+  preselectNames,
+  readOnly = false,
+  statusOptions = DEFAULT_STATUS_OPTIONS,
+  autosave,
+  aside,
+}: Props) {
   const [tab, setTab] = useState<Tab>('content');
   const {
     register,
@@ -100,7 +128,8 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
     setValue,
     setError,
     watch,
-    formState: { errors },
+    reset,
+    formState: { errors, isDirty },
   } = useForm<PostFormValues>({
     resolver: zodResolver(mode === 'create' ? createPostSchema : editPostSchema),
     defaultValues,
@@ -108,6 +137,28 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
     shouldFocusError: false,
   });
   const formRef = useRef<HTMLFormElement>(null);
+
+  // Draft copy while typing, and a question before leaving with unsaved changes.
+  const autosaving = !!autosave && !readOnly;
+  const autosaver = useAutosave<PostFormValues>({
+    target: autosave?.target ?? 'new',
+    baseUpdatedAt: autosave?.baseUpdatedAt,
+    enabled: autosaving,
+  });
+  const { changed: autosaveChanged } = autosaver;
+  const [copyOffered, setCopyOffered] = useState(false);
+  const dirtyRef = useRef(false);
+  dirtyRef.current = isDirty;
+  const savingRef = useRef(false);
+  const leaving = useCallback(() => !readOnly && dirtyRef.current && !savingRef.current, [readOnly]);
+  useEffect(() => {
+    if (!autosaving) return undefined;
+    const start = JSON.stringify(defaultValues);
+    const subscription = watch((values) => {
+      if (JSON.stringify(values) !== start) autosaveChanged(values as PostFormValues);
+    });
+    return () => subscription.unsubscribe();
+  }, [autosaving, watch, autosaveChanged, defaultValues]);
 
   const categories = useGetCategoriesQuery();
   const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
@@ -177,12 +228,34 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
       className="post-form"
       noValidate
       onSubmit={handleSubmit(async (values) => {
-        const fieldErrors = await onSubmit(values);
+        if (readOnly) return;
+        savingRef.current = true;
+        autosaver.stop(); // a save clears the copy on the server: nothing may recreate it
+        let fieldErrors: FieldError[] | undefined;
+        try {
+          fieldErrors = await onSubmit(values);
+        } finally {
+          savingRef.current = false;
+        }
+        if (formRef.current?.isConnected) {
+          // Still here: the save was refused; the copy keeps following the form.
+          autosaver.resume();
+          if (autosaving) autosaveChanged(getValues());
+        }
         const applied = applyServerErrors(fieldErrors, setError);
         if (applied.length) onInvalid(Object.fromEntries(applied.map((f) => [f, true])) as FieldErrors<PostFormValues>);
       }, onInvalid)}
     >
       <div className="stack" style={{ gap: 16 }}>
+        {autosaving && autosave ? (
+          <UnsavedCopyBanner<PostFormValues>
+            target={autosave.target}
+            updatedAt={autosave.baseUpdatedAt}
+            hidden={copyOffered}
+            onDone={() => setCopyOffered(true)}
+            onRestore={(fields) => reset({ ...defaultValues, ...fields }, { keepDefaultValues: true })}
+          />
+        ) : null}
         <section className="card card-body stack">
           <Field label="Title" htmlFor="title" error={errors.title?.message}>
             <input
@@ -304,9 +377,11 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
         <section className="card card-body stack">
           <Field label="Status" htmlFor="status">
             <select id="status" className="select" {...register('status')}>
-              <option value="draft">Draft</option>
-              <option value="published">Published</option>
-              <option value="archived">Archived</option>
+              {statusOptions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Publish Date" htmlFor="publishDate">
@@ -365,19 +440,28 @@ export function PostForm({ mode, defaultValues, submitting, onSubmit, preselectN
             render={({ field }) => <YouTubeField value={field.value} onChange={field.onChange} />}
           />
         </section>
+        {aside}
       </aside>
       <div className="form-actions" role="group" aria-label="Save the post">
         <span className="small muted form-actions-note">
           {status === 'draft' ? 'Not visible on the site' : label === 'Schedule' ? `Goes live on ${publishDate}` : null}
         </span>
+        {autosaving ? (
+          <span className="autosave-status" role="status" aria-live="polite" data-testid="autosave-status">
+            {autosaveLabel(autosaver.state)}
+          </span>
+        ) : null}
         <Link to="/dashboard/posts" className="btn btn-secondary">
-          Cancel
+          {readOnly ? 'Back' : 'Cancel'}
         </Link>
-        <button type="submit" className="btn btn-primary" disabled={submitting}>
-          {submitting ? <Spinner small label="Saving" /> : null}
-          {label}
-        </button>
+        {readOnly ? null : (
+          <button type="submit" className="btn btn-primary" disabled={submitting}>
+            {submitting ? <Spinner small label="Saving" /> : null}
+            {label}
+          </button>
+        )}
       </div>
+      {readOnly ? null : <LeaveGuard when={leaving} />}
     </form>
   );
 }

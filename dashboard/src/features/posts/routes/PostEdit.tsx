@@ -1,21 +1,29 @@
-import { useMemo } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/errors';
-import { useGetPostQuery, useUpdatePostMutation } from '../api';
+import { useGetPostQuery, useLazyGetPostQuery, useUpdatePostMutation } from '../api';
+import { ConflictDialog } from '../components/editorial/ConflictDialog';
+import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
 import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
+import { compareSnapshots, snapshotOfForm, snapshotOfPost } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
+
+export const EDIT_CONFLICT = 'edit_conflict';
 
 export function PostEdit() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { data: post, isLoading, isError } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  const { data: post, isLoading, isError, refetch } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  const [fetchPost] = useLazyGetPostQuery();
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const defaults = useMemo(() => (post ? toFormValues(post) : null), [post]);
+  // A save refused because the post changed since it was opened: the message, and what was sent.
+  const [conflict, setConflict] = useState<{ message: string; yours: PostFormValues } | null>(null);
 
   if (!id) return <PostNotFound message="Post ID is required" />;
   if (isLoading) return <LoadingState label="Loading post..." />;
@@ -23,7 +31,7 @@ export function PostEdit() {
 
   async function save(values: PostFormValues) {
     try {
-      const body = toUpdatePayload(values);
+      const body = { ...toUpdatePayload(values), baseUpdatedAt: post?.updatedAt ?? undefined };
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
       if (values.publishDate === defaults?.publishDate) delete body.scheduledPublishDate;
       const reply = await updatePost({ id, body }).unwrap();
@@ -31,16 +39,57 @@ export function PostEdit() {
       navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
+      if (isApiError(err) && err.detail === EDIT_CONFLICT) {
+        setConflict({ message: err.message, yours: values });
+        return undefined;
+      }
       const message = isApiError(err) ? err.message : '';
       toast.error(message ? rewriteSaveError(message) : 'Failed to update post. Please try again.');
       return isApiError(err) ? err.errors : undefined;
     }
   }
 
+  const isDraft = post.status === 'draft';
   return (
     <>
       <PageHeader title={`Edit Post: ${post.title}`} description="Update your blog post" search={false} />
-      <PostForm key={post.id} mode="edit" defaultValues={defaults} submitting={saving} onSubmit={save} />
+      <PostForm
+        key={`${post.id}:${post.updatedAt ?? ''}`}
+        mode="edit"
+        defaultValues={defaults}
+        submitting={saving}
+        onSubmit={save}
+        autosave={{ target: post.id, baseUpdatedAt: post.updatedAt ?? null }}
+        aside={
+          <>
+            <section className="card card-body stack" aria-labelledby="history-title">
+              <h2 id="history-title" className="card-title">
+                History
+              </h2>
+              <p className="small muted" style={{ margin: 0 }}>
+                Every save is kept: compare any two and restore one.
+              </p>
+              <Link className="btn btn-secondary" to={`/dashboard/posts/edit/${post.id}/history`}>
+                View history
+              </Link>
+            </section>
+            <PreviewLinksPanel postId={post.id} canCreate={isDraft} />
+          </>
+        }
+      />
+      <ConflictDialog
+        message={conflict?.message ?? null}
+        onClose={() => setConflict(null)}
+        onReload={() => {
+          setConflict(null);
+          void refetch();
+        }}
+        changes={async () => {
+          const theirs = await fetchPost(id).unwrap();
+          const yours = conflict ? snapshotOfForm(conflict.yours, theirs.slug) : {};
+          return compareSnapshots(snapshotOfPost(theirs), yours);
+        }}
+      />
     </>
   );
 }
