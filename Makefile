@@ -9,7 +9,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx \
-        flower bench-provision bench-migrate bench-media bench-content bench-ai bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
 help:
@@ -98,6 +98,9 @@ bench-media: install db ## media: upload checks, renditions, a refused pixel bom
 
 bench-content: install db ## content: 10,000 posts; median latency of list, search and get-by-slug
 	$(BENCH_KEYS) $(BIN)/python bench/content.py
+
+bench-revisions: install db ## revisions: median save with revisions, autosave, revisions list and its statement count
+	$(BENCH_KEYS) $(BIN)/python bench/revisions.py
 
 bench-ai: install db ## AI writing: offline drafts, generate calls through a real worker and a fake Gemini
 	$(BENCH_KEYS) $(BIN)/python bench/ai.py

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { editorialFlow } from './flowEditorial.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startServer } from './harness.mjs';
@@ -266,6 +267,11 @@ async function main() {
     await page.setViewportSize({ width: 1366, height: 900 });
     console.log('Flow: roles, taxonomy, media, AI generator, settings');
     await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+
+    run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    console.log('Flow: autosave, edit conflicts, revisions, preview links');
+    await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
 
     run.reset();
     await page.setViewportSize({ width: 1366, height: 900 });
