@@ -4,13 +4,14 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { LoadingState } from '@/components/ui';
 import { isApiError } from '@/lib/errors';
+import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
 import { useGetPostQuery, useLazyGetPostQuery, useUpdatePostMutation } from '../api';
 import { ConflictDialog } from '../components/editorial/ConflictDialog';
 import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
-import { PostForm } from '../components/PostForm';
+import { ALL_TAGS_LIMIT, PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
-import { compareSnapshots, snapshotOfForm, snapshotOfPost } from '../revisionDiff';
+import { compareSnapshots, snapshotOfForm, snapshotOfPost, type Names } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
 
 export const EDIT_CONFLICT = 'edit_conflict';
@@ -24,6 +25,9 @@ export function PostEdit() {
   const defaults = useMemo(() => (post ? toFormValues(post) : null), [post]);
   // A save refused because the post changed since it was opened: the message, and what was sent.
   const [conflict, setConflict] = useState<{ message: string; yours: PostFormValues } | null>(null);
+  // Category and tag names for the comparison (the form has loaded both lists already).
+  const categories = useGetCategoriesQuery();
+  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
 
   if (!id) return <PostNotFound message="Post ID is required" />;
   if (isLoading) return <LoadingState label="Loading post..." />;
@@ -87,7 +91,10 @@ export function PostEdit() {
         changes={async () => {
           const theirs = await fetchPost(id).unwrap();
           const yours = conflict ? snapshotOfForm(conflict.yours, theirs.slug) : {};
-          return compareSnapshots(snapshotOfPost(theirs), yours);
+          const names: Names = {};
+          for (const c of categories.data ?? []) names[String(c.id)] = c.name;
+          for (const t of tags.data?.tags ?? []) names[String(t.id)] = t.name;
+          return compareSnapshots(snapshotOfPost(theirs), yours, names);
         }}
       />
     </>

@@ -10,11 +10,8 @@ import { exampleRequest } from '../components/editorial/PreviewLinksPanel';
 
 vi.mock('@/components/editor/CkEditorField', () => import('./editorMock'));
 
-const POST = makePost(1, {
-  status: 'draft',
-  content: '<p>Old body</p>',
-  updatedAt: '2026-11-23T14:00:00.000Z',
-});
+const UPDATED_AT = '2026-11-23T14:00:00.000Z';
+const POST = { ...makePost(1, { status: 'draft', content: '<p>Old body</p>' }), updatedAt: UPDATED_AT };
 
 function revision(number: number, snapshot: Record<string, unknown>) {
   return {
@@ -108,7 +105,7 @@ describe('editing: autosave, unsaved copy, conflicts, preview links', () => {
       ...editorHandlers({
         autosave: {
           fields: { title: 'Unsaved title' },
-          baseUpdatedAt: POST.updatedAt,
+          baseUpdatedAt: UPDATED_AT,
           updatedAt: '2026-11-23T14:02:00.000Z',
         },
       }),
@@ -145,7 +142,7 @@ describe('editing: autosave, unsaved copy, conflicts, preview links', () => {
       timeout: 6000,
     });
     expect(copy!.fields.title).toBe('Post number 1 edited');
-    expect(copy!.baseUpdatedAt).toBe(POST.updatedAt);
+    expect(copy!.baseUpdatedAt).toBe(UPDATED_AT);
     expect(postSaved).toBe(false);
   });
 
@@ -174,7 +171,7 @@ describe('editing: autosave, unsaved copy, conflicts, preview links', () => {
     await user.click(screen.getByRole('button', { name: 'Save draft' }));
     const dialog = await screen.findByRole('dialog', { name: 'This post was changed by someone else' });
     expect(within(dialog).getByText(/changed by eddie at 2026-11-23 14:01 UTC/)).toBeInTheDocument();
-    expect(sentBase).toBe(POST.updatedAt);
+    expect(sentBase).toBe(UPDATED_AT);
     await user.click(within(dialog).getByRole('button', { name: 'Show changes' }));
     const diff = await within(dialog).findByTestId('diff-view');
     const titleChange = within(diff).getByRole('region', { name: /^Title:/ });
