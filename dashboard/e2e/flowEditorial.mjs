@@ -1,6 +1,7 @@
 // Editorial flow: the editor's autosaved copy offered again after a reload, an edit conflict
 // between two browser contexts, restoring a revision from the history screen, and a preview link
 // read through the public content API with the content key.
+import { axeViolations, layoutProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 
 async function signIn(page, tenant, email, password) {
@@ -92,6 +93,16 @@ export async function editorialFlow({ run, browser, page, tenant, sub, shot, adm
     await page.getByRole('heading', { name: `History: ${title} typed`, exact: true }).waitFor();
     await page.getByTestId('diff-view').waitFor();
     await shot('63-history');
+    // The history and the editor with its new panels: axe-clean and usable at phone width.
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+      const axe = await axeViolations(page);
+      const layout = await layoutProblems(page);
+      expect(!axe.length && !layout.length, `history at ${width}px: ${JSON.stringify({ axe, layout })}`);
+    }
+    await page.setViewportSize({ width: 360, height: 740 });
+    await shot('63b-history-phone');
+    await page.setViewportSize({ width: 1366, height: 900 });
     await page.getByRole('button', { name: 'Restore #1 Created' }).click();
     await page.getByRole('dialog', { name: 'Restore #1 Created?' }).getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('heading', { name: `Edit Post: ${title}`, exact: true }).waitFor();
@@ -105,7 +116,13 @@ export async function editorialFlow({ run, browser, page, tenant, sub, shot, adm
     const url = (await page.getByTestId('preview-url').first().textContent()).trim();
     await page.getByTestId('preview-example').waitFor();
     await shot('64-preview-links');
-    const key = (await call(page, 'GET', '/api/client/info')).body.data.company.apiKey;
+    await page.setViewportSize({ width: 360, height: 740 });
+    const axe = await axeViolations(page);
+    const layout = await layoutProblems(page);
+    await shot('64b-editor-phone');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    expect(!axe.length && !layout.length, `editor at 360px: ${JSON.stringify({ axe, layout })}`);
+    const key = (await call(page, 'GET', '/api/client/info')).body.data.apiInfo.authentication.apiKey;
     const read = await page.evaluate(
       async ([u, k]) => {
         const res = await fetch(new URL(u).pathname, { headers: { 'x-api-key': k } });

@@ -258,6 +258,10 @@ async function main() {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
+      // The form above was left with unsaved changes: leaving it asks first.
+      const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await leave.waitFor();
+      await leave.getByRole('button', { name: 'Leave' }).click();
       await page.getByRole('heading', { name: 'Posts' }).waitFor();
       await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
