@@ -116,6 +116,8 @@ export async function editorialFlow({ run, browser, page, tenant, sub, shot, adm
     const url = (await page.getByTestId('preview-url').first().textContent()).trim();
     await page.getByTestId('preview-example').waitFor();
     await shot('64-preview-links');
+    // The toast of the creation is the toast library's own (checked by the screens flow): gone first.
+    await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
     await page.setViewportSize({ width: 360, height: 740 });
     const axe = await axeViolations(page);
     const layout = await layoutProblems(page);
