@@ -9,7 +9,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
-        flower bench-edge bench-replica bench-provision bench-migrate bench-media bench-content bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
 help:
@@ -116,6 +116,9 @@ bench-content: install db ## content: 10,000 posts; median latency of list, sear
 
 bench-webhooks: install db ## webhooks: median and p90 ms from a publish's commit to the receiver, real worker
 	$(BENCH_KEYS) $(BIN)/python bench/webhooks.py
+
+bench-revisions: install db ## revisions: median save with revisions, autosave, revisions list and its statement count
+	$(BENCH_KEYS) $(BIN)/python bench/revisions.py
 
 bench-ai: install db ## AI writing: offline drafts, generate calls through a real worker and a fake Gemini
 	$(BENCH_KEYS) $(BIN)/python bench/ai.py

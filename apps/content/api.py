@@ -5,11 +5,15 @@ the reply. Post permissions that depend on the post (own post, publishing) live 
 """
 from __future__ import annotations
 
+from django.utils import timezone
 from ninja import Query, Router, Schema
 
 from apps.content import selectors, services
 from apps.content.term_routes import Term, add_term_routes
 from apps.content.schemas import (
+    AutosaveIn,
+    AutosaveOut,
+    AutosaveReplyOut,
     CategoryIn,
     CategoryListOut,
     CategoryOut,
@@ -25,6 +29,9 @@ from apps.content.schemas import (
     PostSavedOut,
     PostSummaryOut,
     PostUpdateIn,
+    PreviewLinkListOut,
+    PreviewLinkOut,
+    PreviewLinkSavedOut,
     ReviewReturnIn,
     RevisionListOut,
     RevisionOut,
@@ -43,6 +50,7 @@ from apps.core.pagination import page_params
 from apps.core.selectors import paginate
 from apps.core.permissions import require
 from apps.core.schemas import MessageOut, PaginationOut
+from tenants.services import tenant_base_url
 
 posts_router = Router(tags=["posts"])
 categories_router = Router(tags=["categories"])
@@ -153,6 +161,71 @@ def restore_revision(request, post_id: str, revision_id: str):
     revision = selectors.revision_get(post, revision_id)
     post = services.revision_restore(actor=request.auth, post=post, revision=revision)
     return PostSavedOut(message="Revision restored", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
+
+
+# --- autosaved copies (+) ------------------------------------------------------------------------
+NEW_POST = "new"  # /api/posts/new/autosave: the copy of a post not created yet
+
+
+def _autosaved_post(post_id: str):
+    return None if post_id == NEW_POST else selectors.post_get(post_id)
+
+
+def _autosave_reply(autosave) -> AutosaveReplyOut:
+    return AutosaveReplyOut(autosave=AutosaveOut.from_autosave(autosave) if autosave else None)
+
+
+@posts_router.get("/{post_id}/autosave", response=AutosaveReplyOut)
+def get_autosave(request, post_id: str):
+    """(+) The caller's own unsaved copy of the post (`new`: of the post not created yet), or null."""
+    post = _autosaved_post(post_id)
+    services.check_can_autosave(request.auth, post)
+    return _autosave_reply(selectors.autosave_get(user=request.auth, post=post))
+
+
+@posts_router.put("/{post_id}/autosave", response=AutosaveReplyOut)
+def put_autosave(request, post_id: str, payload: AutosaveIn):
+    """(+) Keep the caller's unsaved copy; the post itself does not change. Saving the post clears it."""
+    autosave = services.autosave_put(actor=request.auth, post=_autosaved_post(post_id), data=payload.fields,
+                                     base_updated_at=payload.baseUpdatedAt)
+    return _autosave_reply(autosave)
+
+
+@posts_router.delete("/{post_id}/autosave", response=MessageOut)
+def delete_autosave(request, post_id: str):
+    """(+) Discard the caller's unsaved copy."""
+    services.autosave_discard(actor=request.auth, post=_autosaved_post(post_id))
+    return MessageOut(message="Unsaved changes discarded")
+
+
+# --- preview links (+) ---------------------------------------------------------------------------
+def _link_out(request, link) -> PreviewLinkOut:
+    return PreviewLinkOut.from_link(link, now=timezone.now(), base_url=tenant_base_url(request.tenant.subdomain))
+
+
+@posts_router.get("/{post_id}/preview-links", response=PreviewLinkListOut)
+def list_preview_links(request, post_id: str):
+    """(+) The post's preview links, newest first (whoever may edit the post)."""
+    post = selectors.post_get(post_id)
+    services.check_can_see_history(request.auth, post)
+    return PreviewLinkListOut(links=[_link_out(request, link) for link in selectors.preview_link_list(post)])
+
+
+@posts_router.post("/{post_id}/preview-links", response={201: PreviewLinkSavedOut})
+def create_preview_link(request, post_id: str):
+    """(+) A link that reads this draft or scheduled post through the public API, for PREVIEW_LINK_DAYS."""
+    link = services.preview_link_create(actor=request.auth, post=selectors.post_get(post_id))
+    return 201, PreviewLinkSavedOut(message="Preview link created", link=_link_out(request, link))
+
+
+@posts_router.delete("/{post_id}/preview-links/{link_id}", response=PreviewLinkSavedOut)
+def revoke_preview_link(request, post_id: str, link_id: str):
+    """(+) The link stops working at once."""
+    post = selectors.post_get(post_id)
+    services.check_can_see_history(request.auth, post)
+    link = services.preview_link_revoke(actor=request.auth, post=post,
+                                        link=selectors.preview_link_get(post, link_id))
+    return PreviewLinkSavedOut(message="Preview link revoked", link=_link_out(request, link))
 
 
 @posts_router.delete("/{post_id}", response=MessageOut)

@@ -203,6 +203,45 @@ class PostRevision(models.Model):
         constraints = [models.UniqueConstraint(fields=["post", "number"], name="content_revision_number_uniq")]
 
 
+class PostAutosave(models.Model):
+    """The editor's unsaved copy of a post, one per (post, user); `post` is null for a post not
+    created yet (one per user). It never changes the post; saving the post clears it."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    post = models.ForeignKey(Post, null=True, blank=True, on_delete=models.CASCADE, related_name="autosaves")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+")
+    data = models.JSONField()  # the form's editable fields, as the dashboard sends them
+    base_updated_at = models.DateTimeField(null=True, blank=True)  # the post's updatedAt it was made from
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["post", "user"], name="content_autosave_post_user_uniq",
+                                    condition=Q(post__isnull=False)),
+            models.UniqueConstraint(fields=["user"], name="content_autosave_new_post_uniq",
+                                    condition=Q(post__isnull=True)),
+        ]
+
+
+class PreviewLink(models.Model):
+    """A revocable, expiring link to read a draft or scheduled post through the public API
+    (`GET /api/v1/preview/{token}`). The token is signed (apps.content.services.preview_token)
+    and only its SHA-256 is looked up."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="preview_links")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = [models.Index(fields=["post", "-created_at"], name="content_preview_post_idx")]
+
+
 class PostCount(models.Model):
     """How many posts have each status, kept by PostgreSQL itself: statement-level triggers on
     the posts table (migration 0003) add what every INSERT, UPDATE, DELETE or TRUNCATE changes,

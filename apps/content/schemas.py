@@ -664,3 +664,62 @@ class RevisionReplyOut(SuccessOut):
     """GET posts/{id}/revisions/{rid} (+)"""
 
     revision: RevisionOut
+
+
+# --- autosaved copies ----------------------------------------------------------------------------
+class AutosaveIn(InSchema):
+    fields: dict  # the editor's form values, kept as they are sent (the post is not changed)
+    baseUpdatedAt: datetime | None = None  # the post's updatedAt the copy was made from
+
+
+class AutosaveOut(OutSchema):
+    fields: dict
+    baseUpdatedAt: datetime | None
+    updatedAt: datetime
+
+    @classmethod
+    def from_autosave(cls, autosave):
+        return cls(fields=autosave.data, baseUpdatedAt=autosave.base_updated_at, updatedAt=autosave.updated_at)
+
+
+class AutosaveReplyOut(SuccessOut):
+    """GET/PUT posts/{id}/autosave (+): the caller's own unsaved copy (null: none)"""
+
+    autosave: AutosaveOut | None
+
+
+# --- preview links -------------------------------------------------------------------------------
+class PreviewLinkOut(OutSchema):
+    id: str
+    status: str  # active | expired | revoked
+    token: str | None  # null once the link no longer works
+    url: str | None  # the public API address that reads the post with the content key (x-api-key)
+    createdBy: RevisionAuthorOut | None
+    createdAt: datetime
+    expiresAt: datetime
+    revokedAt: datetime | None
+
+    @classmethod
+    def from_link(cls, link, *, now: datetime, base_url: str):
+        from apps.content.selectors import preview_token
+
+        status = "revoked" if link.revoked_at else ("expired" if link.expires_at <= now else "active")
+        token = preview_token(link.id) if status == "active" else None
+        author = link.created_by
+        return cls(id=str(link.id), status=status, token=token,
+                   url=f"{base_url}/api/v1/preview/{token}" if token else None,
+                   createdBy=RevisionAuthorOut(id=str(author.id), username=author.username) if author else None,
+                   createdAt=link.created_at, expiresAt=link.expires_at, revokedAt=link.revoked_at)
+
+
+class PreviewLinkListOut(SuccessOut):
+    """GET posts/{id}/preview-links (+), newest first"""
+
+    links: list[PreviewLinkOut]
+
+
+class PreviewLinkSavedOut(SuccessOut):
+    """POST posts/{id}/preview-links, DELETE posts/{id}/preview-links/{lid} (+)"""
+
+    message: str
+    link: PreviewLinkOut

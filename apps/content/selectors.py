@@ -7,15 +7,18 @@ page); it shares `search_matches` and the rules of apps.content.models: which po
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import timedelta
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import BooleanField, Count, F, Prefetch, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from django.core import signing
 from django.utils import timezone
 
-from apps.content.models import SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostRevision, Tag
+from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
+                                 PostRevision, PreviewLink, Tag)
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.selectors import as_uuid, get_or_404
 
@@ -223,3 +226,49 @@ def revision_list(post) -> QuerySet:
 def revision_get(post, revision_id):
     return get_or_404(PostRevision.objects.filter(post=post).select_related("author"), revision_id,
                       REVISION_NOT_FOUND)
+
+
+# --- autosaved copies ----------------------------------------------------------------------------
+def autosave_get(*, user, post) -> PostAutosave | None:
+    """The user's own unsaved copy of `post` (None: of the post not created yet), if any."""
+    return PostAutosave.objects.filter(post=post, user=user).first()
+
+
+# --- preview links -------------------------------------------------------------------------------
+PREVIEW_LINK_NOT_FOUND = "Preview link not found"
+PREVIEW_NOT_FOUND = "Preview not found"
+_PREVIEW_SALT = "content.preview-link"
+
+
+def preview_token(link_id) -> str:
+    """The token of a preview link: its id signed with the secret key (so it can be shown again
+    from the id, while the database keeps only its hash)."""
+    return signing.Signer(salt=_PREVIEW_SALT).sign(link_id.hex)
+
+
+def preview_token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def preview_link_list(post) -> QuerySet:
+    return PreviewLink.objects.filter(post=post).select_related("created_by").order_by("-created_at")
+
+
+def preview_link_get(post, link_id) -> PreviewLink:
+    return get_or_404(PreviewLink.objects.filter(post=post).select_related("created_by"), link_id,
+                      PREVIEW_LINK_NOT_FOUND)
+
+
+def preview_post_id(token: str):
+    """The id of the post a preview token reads: a forged, revoked or expired token (or one of
+    another company, whose hash is not in this schema) is NotFound."""
+    try:
+        signing.Signer(salt=_PREVIEW_SALT).unsign(token or "")
+    except signing.BadSignature:
+        raise NotFound(PREVIEW_NOT_FOUND) from None
+    post_id = (PreviewLink.objects.filter(token_hash=preview_token_hash(token), revoked_at__isnull=True,
+                                          expires_at__gt=timezone.now())
+               .values_list("post_id", flat=True).first())
+    if post_id is None:
+        raise NotFound(PREVIEW_NOT_FOUND)
+    return post_id

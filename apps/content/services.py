@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from apps.content.models import Category, Post, PostRevision, Tag
+from apps.content.models import Category, Post, PostAutosave, PostRevision, PreviewLink, Tag
 from apps.content.schemas import FEATURED_REQUIRED
-from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND
+from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
 from apps.core.content_version import content_version_bump
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
@@ -228,6 +229,7 @@ def post_create(
     if post.status == Post.Status.PUBLISHED or post.is_scheduled:
         audit_record(action="post.published" if post.status == Post.Status.PUBLISHED else "post.scheduled",
                      actor=author, object_type="post", object_id=post.pk, summary=post.title)
+    autosave_clear(user=author, post=None)
     content_version_bump()
     if post.status == Post.Status.PUBLISHED:
         event_emit(event="post.published", object_id=post.pk)
@@ -334,6 +336,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     revision_record(post=post, actor=actor, action=action or change)
     audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _AUDIT_ACTIONS[change],
                  actor=actor, object_type="post", object_id=post.pk, summary=post.title)
+    autosave_clear(user=actor, post=post)
     content_version_bump()
     event = _WEBHOOK_EVENTS.get(change)
     if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
@@ -517,6 +520,69 @@ def revisions_prune(*, keep: int) -> int:
             [keep],
         )
         return cursor.rowcount
+
+
+# --- autosaved copies ----------------------------------------------------------------------------
+def check_can_autosave(actor, post: Post | None) -> None:
+    if post is None:
+        require(actor, "post.create", CANNOT_CREATE)
+    else:
+        check_can_see_history(actor, post)
+
+
+def autosave_put(*, actor, post: Post | None, data: dict, base_updated_at: datetime | None) -> PostAutosave:
+    """Keep the editor's unsaved copy of `post` (None: a post not created yet), replacing their
+    previous one. The post itself is not changed. Parallel saves of one copy: the last wins."""
+    check_can_autosave(actor, post)
+    values = {"data": data, "base_updated_at": base_updated_at, "updated_at": timezone.now()}
+    mine = PostAutosave.objects.filter(post=post, user=actor)
+    for _attempt in range(3):
+        if mine.update(**values):
+            return mine.get()
+        try:
+            with transaction.atomic():
+                return PostAutosave.objects.create(post=post, user=actor, **values)
+        except IntegrityError:  # made meanwhile by a parallel save: update it
+            continue
+    raise Conflict("The unsaved copy changed while it was being saved. Try again.")
+
+
+def autosave_clear(*, user, post: Post | None) -> None:
+    """Forget the user's unsaved copy (the post was saved, or the copy was discarded)."""
+    if getattr(user, "pk", None) is not None:
+        PostAutosave.objects.filter(post=post, user=user).delete()
+
+
+def autosave_discard(*, actor, post: Post | None) -> None:
+    check_can_autosave(actor, post)
+    autosave_clear(user=actor, post=post)
+
+
+# --- preview links -------------------------------------------------------------------------------
+PREVIEW_ONLY_DRAFTS = "Preview links are made for drafts and scheduled posts; a published post is already public."
+
+
+@transaction.atomic
+def preview_link_create(*, actor, post: Post) -> PreviewLink:
+    """A link that reads the post through the public API until it expires (PREVIEW_LINK_DAYS)
+    or is revoked; by whoever may edit the post, from a draft or scheduled post."""
+    post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
+    check_can_see_history(actor, post)
+    if post.status != Post.Status.DRAFT:
+        raise Conflict(PREVIEW_ONLY_DRAFTS, detail=ErrorCode.PREVIEW_NOT_DRAFT)
+    link = PreviewLink(id=uuid.uuid4(), post=post, created_by=actor,
+                       expires_at=timezone.now() + timedelta(days=settings.PREVIEW_LINK_DAYS))
+    link.token_hash = preview_token_hash(preview_token(link.id))
+    link.save(force_insert=True)
+    return link
+
+
+def preview_link_revoke(*, actor, post: Post, link: PreviewLink) -> PreviewLink:
+    """The link stops working at once (public replies of a preview are never cached)."""
+    check_can_see_history(actor, post)
+    PreviewLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    link.refresh_from_db(fields=["revoked_at"])
+    return link
 
 
 # --- categories ----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     API_KEY_INVALID = "api_key_invalid"
     EDIT_CONFLICT = "edit_conflict"
     LINK_INVALID = "link_invalid"  # an emailed link that expired, was used already or was altered
+    PREVIEW_NOT_DRAFT = "preview_not_draft"
 
 
 class ApplicationError(Exception):

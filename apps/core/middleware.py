@@ -118,8 +118,9 @@ class DatabaseUnavailableMiddleware:
         return response
 
 
-# Writes of a post carry its whole HTML: they may be larger than other JSON bodies.
-_POST_WRITE = re.compile(r"^/api/posts(?:/upload|/[^/]+)?/?$")
+# Writes of a post (and of its autosaved copy) carry its whole HTML: they may be larger than other
+# JSON bodies.
+_POST_WRITE = re.compile(r"^/api/posts(?:/upload|/[^/]+(?:/autosave)?)?/?$")
 
 
 def body_limit(request: HttpRequest) -> int | None:

@@ -4,6 +4,7 @@ GET  posts                   page, limit (<= 100), status (published; others nee
 GET  posts/slug/{slug}       a published post (any status with the preview key)
 GET  posts/category/{slug}   page, limit, status: posts of a category
 GET  posts/tag/{slug}        page, limit, status: posts of a tag
+GET  preview/{token}          the post of a preview link (a draft or scheduled post), never cached
 GET  categories, tags        with their published post counts
 POST analytics/track         a page view of the website (not rate limited; never an error
                              status for a well-formed body)
@@ -24,7 +25,7 @@ from apps.core.api import query_parameters
 from apps.public_api import request as public
 from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
-from apps.public_api.responses import cached_json, remember_host
+from apps.public_api.responses import cached_json, remember_host, uncached_json
 from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, TagsReply
 
 router = Router(tags=["public content"], auth=api_key_auth)
@@ -64,6 +65,11 @@ def list_posts_by_category(request, slug: str):
 @router.get("/posts/tag/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
 def list_posts_by_tag(request, slug: str):
     return _posts(request, ("tag", slug))
+
+
+@router.get("/preview/{token}", response=PostReply)
+def get_preview(request, token: str):
+    return uncached_json(request, public.preview_reply(token))
 
 
 @router.get("/categories", response=CategoriesReply)

@@ -145,7 +145,7 @@ class PublicApiFastPath:
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
         key = environ.get("HTTP_X_API_KEY")
-        if not key or not path.startswith(public.PREFIX):
+        if not key or not path.startswith(public.PREFIX) or public.is_preview(path):
             return self.app(environ, start_response)
         setup = _current()
         if not redis_conn.available():

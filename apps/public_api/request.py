@@ -13,6 +13,8 @@ posts lists without entering Django. Each rule of a public request is one functi
   the same moving window (`keys.throttle_key`)
 - the body of a posts list: `list_body` (its posts: apps.public_api.selectors, whose fields are
   apps.content.post_fields); replies: `posts_reply`, `post_reply`, `categories_reply`, `tags_reply`
+- a draft read through a preview link (`/api/v1/preview/{token}`, never cached, in front of Django
+  or in it: `is_preview`, `preview_reply`, headers `reply_headers(..., cached=False)`)
 - the headers of a reply: `reply_headers` (ETag, Cache-Control, Vary, X-Cache) and, for replies
   made in front of Django, `EdgeHeaders` (what Django's middleware adds: the request id, the
   security headers and django-cors-headers' own headers).
@@ -39,6 +41,7 @@ from apps.core.validation import NUL_MESSAGE
 from apps.public_api import keys
 
 PREFIX = "/api/v1/"
+PREVIEW_PREFIX = "/api/v1/preview/"
 LIST_PATH = "/api/v1/posts"
 TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
 DEFAULT_LIMIT, MAX_LIMIT = 10, 100
@@ -202,6 +205,21 @@ def post_reply(post: dict) -> dict:
     return {"success": True, "message": "Post retrieved successfully", "data": {"post": post}}
 
 
+def is_preview(path: str) -> bool:
+    """A preview link's read: answered by Django only, never from the reply cache (a revoked or
+    expired link stops at once)."""
+    return path.startswith(PREVIEW_PREFIX)
+
+
+def preview_reply(token: str) -> dict:
+    """The post a preview link reads (the shape of posts/slug/{slug}); 404 for a forged,
+    revoked, expired or other company's token."""
+    from apps.content.selectors import preview_post_id
+    from apps.public_api import selectors
+
+    return post_reply(selectors.post_by_id(preview_post_id(token)))
+
+
 def categories_reply(categories) -> dict:
     from apps.content.schemas import CategoryOut
 
@@ -264,12 +282,14 @@ def check_term_exists(wanted: ListQuery) -> None:
 
 
 # --- headers -------------------------------------------------------------------------------------
-def reply_headers(etag: str, cache_status: str) -> list[tuple[str, str]]:
+def reply_headers(etag: str, cache_status: str, *, cached: bool = True) -> list[tuple[str, str]]:
     """Headers of a 200 or 304 of a GET (both paths). `s-maxage` is how long a shared cache (the
-    Varnish tier, a CDN) keeps the reply: it is purged on every change (apps.core.edge_cache)."""
+    Varnish tier, a CDN) keeps the reply: it is purged on every change (apps.core.edge_cache).
+    `cached=False`: a reply no cache may keep (a preview link's)."""
     return [
         ("ETag", etag),
-        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}, s-maxage={settings.PUBLIC_API_EDGE_MAX_AGE}"),
+        ("Cache-Control", f"public, max-age={settings.PUBLIC_API_MAX_AGE}, s-maxage={settings.PUBLIC_API_EDGE_MAX_AGE}"
+         if cached else "private, no-store"),
         ("Vary", VARY),
         ("X-Cache", cache_status),
     ]

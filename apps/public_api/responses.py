@@ -42,13 +42,14 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
     return False
 
 
-def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str) -> HttpResponse:
+def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str, *, cached: bool = True) -> HttpResponse:
     response = (
         HttpResponseNotModified()
         if etag_matches(if_none_match, etag)
         else HttpResponse(body, content_type="application/json")
     )
-    for name, value in [*reply_headers(etag, cache_status), *edge_tag_headers(connection.tenant.domain_url)]:
+    edge_tags = edge_tag_headers(connection.tenant.domain_url) if cached else []
+    for name, value in [*reply_headers(etag, cache_status, cached=cached), *edge_tags]:
         response[name] = value
     return response
 
@@ -91,3 +92,9 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
     return _reply(body, etag, if_none_match, "MISS")
+
+
+def uncached_json(request, data: dict) -> HttpResponse:
+    """A reply built for this request only and kept by no cache (a preview link's)."""
+    body = encode(data)
+    return _reply(body, etag_of(body), request.headers.get("If-None-Match", ""), "BYPASS", cached=False)

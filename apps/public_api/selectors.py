@@ -359,11 +359,21 @@ def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[d
 def post_by_slug(slug: str, *, published_only: bool, replica: bool = True) -> dict:
     """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
     `replica=False`: a read that must see the caller's own write (on the primary)."""
-    schema = connection.schema_name
     where = f"{_q(_POST)}.slug = %s"
     params: list = [(slug or "").strip().lower()]
     if published_only:
         where += f" AND {public_sql(_q(_POST))}"
+    return _one_post(where, params, replica=replica)
+
+
+def post_by_id(post_id) -> dict:
+    """The full post (PostOut, as post_by_slug) of an id, whatever its status (a preview link's: read
+    on the primary, so a draft saved a moment ago is what the preview shows)."""
+    return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False)
+
+
+def _one_post(where: str, params: list, *, replica: bool) -> dict:
+    schema = connection.schema_name
     detail = ", ".join(_columns(post_fields.DETAIL, schema))
     rows = db.fetch_prepared(
         f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { forgotPasswordFlow } from './flowAccounts.mjs';
+import { editorialFlow } from './flowEditorial.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
@@ -273,6 +274,10 @@ async function main() {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
+      // The form above was left with unsaved changes: leaving it asks first.
+      const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await leave.waitFor();
+      await leave.getByRole('button', { name: 'Leave' }).click();
       await page.getByRole('heading', { name: 'Posts' }).waitFor();
       await shot('20-posts-phone');
       await page.setViewportSize({ width: 1366, height: 900 });
@@ -282,6 +287,11 @@ async function main() {
     await page.setViewportSize({ width: 1366, height: 900 });
     console.log('Flow: roles, taxonomy, media, AI generator, settings');
     await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+
+    run.reset();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    console.log('Flow: autosave, edit conflicts, revisions, preview links');
+    await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
 
     run.reset();
     await page.setViewportSize({ width: 1366, height: 900 });

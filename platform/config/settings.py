@@ -360,6 +360,8 @@ DEMO_SEED_HOOKS.append("apps.content.seed.seed_demo_content")
 # Revisions: every save of a post keeps one; a daily task keeps the newest CONTENT_REVISIONS_KEEP of
 # each post plus every one that left it published.
 CONTENT_REVISIONS_KEEP = env_int("CONTENT_REVISIONS_KEEP", 50)
+# Preview links of drafts (GET /api/v1/preview/{token}) expire this many days after they are made.
+PREVIEW_LINK_DAYS = env_int("PREVIEW_LINK_DAYS", 7)
 CELERY_BEAT_SCHEDULE["content-prune-revisions"] = {
     "task": "content.prune_revisions",
     "schedule": float(env_int("CONTENT_REVISIONS_PRUNE_SECONDS", 24 * 3600)),

@@ -153,6 +153,14 @@ def build_world(tenant) -> World:
         first = revision_record(post=published, actor=world.objects["user:editor"], action="create")
         PostRevision.objects.filter(pk=first.pk).update(created_at=at(21))
         world.keep("revision:first", first)
+        from apps.content.models import PreviewLink
+        from apps.content.selectors import preview_token, preview_token_hash
+
+        link = PreviewLink(post=draft, created_by=world.objects["user:editor"], expires_at=at(60 * 24 * 7))
+        link.token_hash = preview_token_hash(preview_token(link.id))
+        link.save(force_insert=True)
+        PreviewLink.objects.filter(pk=link.pk).update(created_at=at(23))
+        world.keep("link:first", link)
 
         today = TODAY
         DailyTotal.objects.create(day=today - timedelta(days=1), views=7, unique_visitors=3)
@@ -258,6 +266,13 @@ CASES: dict[str, tuple] = {
     "post_review_request": ("author", "post", "/api/posts/{post:waiting}/review/request", None),
     "post_review_return": ("editor", "post", "/api/posts/{post:waiting}/review/return",
                            {"note": "Please add a source"}),
+    "post_autosave_get": ("admin", "get", "/api/posts/{post:draft}/autosave", None),
+    "post_autosave_put": ("admin", "put", "/api/posts/{post:draft}/autosave",
+                          {"fields": {"title": "Unsaved"}, "baseUpdatedAt": "2001-02-03T06:07:06.789Z"}),
+    "post_autosave_delete": ("admin", "delete", "/api/posts/{post:draft}/autosave", None),
+    "post_preview_links": ("editor", "get", "/api/posts/{post:draft}/preview-links", None),
+    "post_preview_link_create": ("editor", "post", "/api/posts/{post:draft}/preview-links", None),
+    "post_preview_link_revoke": ("admin", "delete", "/api/posts/{post:draft}/preview-links/{link:first}", None),
     "categories_list": ("viewer", "get", "/api/categories", None),
     "category_add": ("author", "post", "/api/categories/add", {"name": "Guides", "slug": "Guides!"}),
     "category_get": ("viewer", "get", "/api/categories/{category:news}", None),
@@ -326,7 +341,7 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery):[a-z]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link):[a-z]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request
@@ -334,6 +349,7 @@ _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during t
 _STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
 _MS = re.compile(r'"ms": \d+(?:\.\d+)?')
 _SECRET = re.compile(r'"secret": "whsec_[^"]+"')  # a webhook secret made during the request
+_PREVIEW = re.compile(r"[0-9a-f]{32}:[\w-]{20,}")  # a preview link's token (its signature depends on the key)
 
 
 def _fill(value, world: World):
@@ -349,8 +365,14 @@ def _fill(value, world: World):
 def normalise(text: str, world: World) -> str:
     now = timezone.now()
 
+    from django.conf import settings
+
+    link_expiry = now + timedelta(days=settings.PREVIEW_LINK_DAYS)  # a preview link made during the request
+
     def stamp(match):
         value = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
+        if abs(value - link_expiry) < timedelta(hours=1):
+            return '"<now + PREVIEW_LINK_DAYS>"'
         return '"<now>"' if abs(value - now) < timedelta(hours=1) else match.group(0)
 
     text = _STAMP.sub(stamp, text)
@@ -359,6 +381,7 @@ def normalise(text: str, world: World) -> str:
     text = _TOKEN.sub("<token>", text)
     text = _KEY.sub(lambda m: f'"{m.group(1)}": "<new key>"', text)
     text = _SECRET.sub('"secret": "<new secret>"', text)
+    text = _PREVIEW.sub("<preview token>", text)
     text = _UUID.sub("<uuid>", text)
     return _MS.sub('"ms": "<ms>"', text)
 

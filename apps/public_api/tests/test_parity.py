@@ -87,6 +87,8 @@ ERRORS = [
     ("api_key", "/api/v1/posts/category/no-such-category", "", 404),
     ("api_key", "/api/v1/posts/tag/no-such-tag", "", 404),
     ("api_key", "/api/v1/no-such-route", "", 404),
+    ("api_key", "/api/v1/preview/forged-token", "", 404),
+    ("api_key", "/api/v1/preview/0123456789abcdef0123456789abcdef:forged-signature-xxxxxxxxxxx", "", 404),
 ]
 
 
@@ -144,3 +146,34 @@ def test_tracking_answers_alike(wsgi_app, tenant):
     bad, django_bad = _both(wsgi_app, tenant, "/api/v1/analytics/track", key=tenant.api_key, method="POST",
                             body=b'{"pageUrl": 5}')
     assert bad.status_code == 400 and _comparable(bad) == _comparable(django_bad)
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["cache-on", "cache-off"])
+def test_a_preview_link_answers_alike_and_is_never_cached(wsgi_app, tenant, content, settings, cached):
+    """A draft read through a preview link: the same reply on both paths, marked private and
+    no-store, and a revoked link is 404 on the very next request (nothing kept it)."""
+    from django_tenants.utils import schema_context
+
+    from apps.content.models import Post
+    from apps.content.selectors import preview_token
+    from apps.content.services import preview_link_create, preview_link_revoke
+    from apps.core.testing import tenant_admin
+
+    settings.PUBLIC_API_CACHE = cached
+    admin = tenant_admin(tenant)
+    with schema_context(tenant.schema_name):
+        draft = Post.objects.get(slug="a-draft")
+        link = preview_link_create(actor=admin, post=draft)
+    path = f"/api/v1/preview/{preview_token(link.id)}"
+    wsgi_call(wsgi_app, tenant, path, key=tenant.api_key)
+    fast, django = _both(wsgi_app, tenant, path, key=tenant.api_key)
+    assert fast.status_code == 200, fast.content
+    assert fast.json()["data"]["post"]["slug"] == "a-draft"
+    assert fast.headers["cache-control"] == "private, no-store"
+    assert _comparable(fast) == _comparable(django)
+    fast, django = _both(wsgi_app, tenant, path, key=tenant.api_key, headers={"If-None-Match": fast.headers["etag"]})
+    assert fast.status_code == django.status_code == 304
+    with schema_context(tenant.schema_name):
+        preview_link_revoke(actor=admin, post=draft, link=link)
+    fast, django = _both(wsgi_app, tenant, path, key=tenant.api_key)
+    assert fast.status_code == 404 and _comparable(fast) == _comparable(django)

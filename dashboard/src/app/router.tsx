@@ -43,6 +43,7 @@ const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), '
 const PostDetail = lazyNamed(() => import('@/features/posts/routes/PostDetail'), 'PostDetail');
 const PostCreate = lazyNamed(() => import('@/features/posts/routes/PostCreate'), 'PostCreate');
 const PostEdit = lazyNamed(() => import('@/features/posts/routes/PostEdit'), 'PostEdit');
+const PostHistory = lazyNamed(() => import('@/features/posts/routes/PostHistory'), 'PostHistory');
 const CategoriesList = lazyNamed(() => import('@/features/categories/routes/CategoriesList'), 'CategoriesList');
 const CategoryCreate = lazyNamed(() => import('@/features/categories/routes/CategoryForm'), 'CategoryCreate');
 const CategoryEdit = lazyNamed(() => import('@/features/categories/routes/CategoryForm'), 'CategoryEdit');
@@ -104,6 +105,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('posts', PostsList),
         screen('posts/new', PostCreate),
         screen('posts/edit/:id', PostEdit),
+        screen('posts/edit/:id/history', PostHistory),
         screen('posts/:slug', PostDetail),
         screen('categories', CategoriesList),
         screen('categories/new', CategoryCreate),

@@ -122,6 +122,18 @@ class World:
             title=f"Matrix draft {n}", slug=f"matrix-draft-{n}", excerpt="e", content="<p>c</p>", status="draft",
             author=self.owner, review_requested_at=timezone.now() if waiting else None))
 
+    def preview_link(self):
+        """A draft (of `owner`) and a preview link of it."""
+        from apps.content.services import preview_link_create
+
+        post = self.draft()
+        return post, self._in(lambda: preview_link_create(actor=self.owner, post=post))
+
+    def preview_token(self) -> str:
+        from apps.content.selectors import preview_token
+
+        return preview_token(self.preview_link()[1].id)
+
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
@@ -267,6 +279,19 @@ ROUTES: dict[tuple[str, str], Route] = {
         lambda pr: Call({"post_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision())),
     ("POST", "/api/posts/{post_id}/revisions/{revision_id}/restore"): Route(TOKEN, only(*EDITORS), lambda w, who: (
         lambda pr: Call({"post_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision())),
+    # autosaved copies and preview links: whoever may edit the post (another editor's: authors get 403)
+    ("GET", "/api/posts/{post_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft().id)})),
+    ("PUT", "/api/posts/{post_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft().id)}, {"fields": {"title": "Unsaved"}})),
+    ("DELETE", "/api/posts/{post_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft().id)})),
+    ("GET", "/api/posts/{post_id}/preview-links"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.draft().id)})),
+    ("POST", "/api/posts/{post_id}/preview-links"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(
+        {"post_id": str(w.draft().id)})),
+    ("DELETE", "/api/posts/{post_id}/preview-links/{link_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pl: Call({"post_id": str(pl[0].id), "link_id": str(pl[1].id)}))(w.preview_link())),
     # categories
     ("GET", "/api/categories"): Route(TOKEN, everyone()),
     ("POST", "/api/categories/add"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: (lambda u: Call(body={
@@ -336,6 +361,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"slug": w.ids["category_slug"]})),
     ("GET", "/api/v1/posts/tag/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
         {"slug": w.ids["tag_slug"]})),
+    ("GET", "/api/v1/preview/{token}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
+        {"token": w.preview_token()})),
     ("GET", "/api/v1/categories"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/tags"): Route(KEY, {"content": 200, "preview": 200}),
     ("POST", "/api/v1/analytics/track"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={

@@ -49,10 +49,48 @@ export type PostUpdatePayload = Partial<{
   metaDescription: string;
   canonicalUrl: string;
   focusKeyword: string;
+  /** The post's updatedAt when the editor opened it: a save from an older copy is refused (409). */
+  baseUpdatedAt: string;
 }>;
 
 export interface SeoSuggestion {
   metaTitle: string;
   metaDescription: string;
   keywords: string[] | string;
+}
+
+export interface RevisionSummary {
+  id: string;
+  number: number;
+  action: string;
+  published: boolean;
+  author: { id: string; username: string } | null;
+  createdAt: string;
+}
+
+export interface Revision extends RevisionSummary {
+  /** The post's editable fields as this save left them (wire names; categories and tags as ids). */
+  snapshot: Record<string, unknown>;
+}
+
+export interface RevisionPage {
+  revisions: RevisionSummary[];
+  pagination: { total: number; totalPages: number; currentPage: number; limit: number };
+}
+
+export interface Autosave<F = Record<string, unknown>> {
+  fields: F;
+  baseUpdatedAt: string | null;
+  updatedAt: string;
+}
+
+export interface PreviewLink {
+  id: string;
+  status: 'active' | 'expired' | 'revoked';
+  token: string | null;
+  url: string | null;
+  createdBy: { id: string; username: string } | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
@@ -14,6 +14,9 @@ import {
 } from '@/lib/taxonomyApi';
 import { scheduleFor, SERVER_FIELD } from '../payload';
 import { createPostSchema, editPostSchema, FIELD_TAB, type PostFormValues } from '../schemas';
+import { autosaveLabel, useAutosave } from '../useAutosave';
+import { LeaveGuard } from './editorial/LeaveGuard';
+import { UnsavedCopyBanner } from './editorial/UnsavedCopyBanner';
 import { FeaturedImageField } from './FeaturedImageField';
 import { SeoGenerator } from './SeoGenerator';
 import { TermMultiSelect } from './TermMultiSelect';
@@ -37,6 +40,11 @@ interface Props {
   readOnly?: boolean;
   /** The statuses the role may choose (usePostFormRights); all three when absent. */
   statusOptions?: StatusOption[];
+  /** Keep a draft copy on the server while typing: the post's id (`new` before it exists) and
+   * its updatedAt when opened. */
+  autosave?: { target: string; baseUpdatedAt?: string | null };
+  /** More panels under the sidebar (history, preview links). */
+  aside?: ReactNode;
 }
 
 export interface StatusOption {
@@ -114,6 +122,8 @@ export function PostForm({
   preselectNames,
   readOnly = false,
   statusOptions = ALL_STATUSES,
+  autosave,
+  aside,
 }: Props) {
   const [tab, setTab] = useState<Tab>('content');
   const {
@@ -124,7 +134,8 @@ export function PostForm({
     setValue,
     setError,
     watch,
-    formState: { errors },
+    reset,
+    formState: { errors, isDirty },
   } = useForm<PostFormValues>({
     resolver: zodResolver(mode === 'create' ? createPostSchema : editPostSchema),
     defaultValues,
@@ -132,6 +143,28 @@ export function PostForm({
     shouldFocusError: false,
   });
   const formRef = useRef<HTMLFormElement>(null);
+
+  // Draft copy while typing, and a question before leaving with unsaved changes.
+  const autosaving = !!autosave && !readOnly;
+  const autosaver = useAutosave<PostFormValues>({
+    target: autosave?.target ?? 'new',
+    baseUpdatedAt: autosave?.baseUpdatedAt,
+    enabled: autosaving,
+  });
+  const { changed: autosaveChanged } = autosaver;
+  const [copyOffered, setCopyOffered] = useState(false);
+  const dirtyRef = useRef(false);
+  dirtyRef.current = isDirty;
+  const savingRef = useRef(false);
+  const leaving = useCallback(() => !readOnly && dirtyRef.current && !savingRef.current, [readOnly]);
+  useEffect(() => {
+    if (!autosaving) return undefined;
+    const start = JSON.stringify(defaultValues);
+    const subscription = watch((values) => {
+      if (JSON.stringify(values) !== start) autosaveChanged(values as PostFormValues);
+    });
+    return () => subscription.unsubscribe();
+  }, [autosaving, watch, autosaveChanged, defaultValues]);
 
   const categories = useGetCategoriesQuery();
   const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
@@ -201,12 +234,34 @@ export function PostForm({
       className="post-form"
       noValidate
       onSubmit={handleSubmit(async (values) => {
-        const fieldErrors = await onSubmit(values);
+        if (readOnly) return;
+        savingRef.current = true;
+        autosaver.stop(); // a save clears the copy on the server: nothing may recreate it
+        let fieldErrors: FieldError[] | undefined;
+        try {
+          fieldErrors = await onSubmit(values);
+        } finally {
+          savingRef.current = false;
+        }
+        if (formRef.current?.isConnected) {
+          // Still here: the save was refused; the copy keeps following the form.
+          autosaver.resume();
+          if (autosaving) autosaveChanged(getValues());
+        }
         const applied = applyServerErrors(fieldErrors, setError);
         if (applied.length) onInvalid(Object.fromEntries(applied.map((f) => [f, true])) as FieldErrors<PostFormValues>);
       }, onInvalid)}
     >
       <div className="stack" style={{ gap: 16 }}>
+        {autosaving && autosave ? (
+          <UnsavedCopyBanner<PostFormValues>
+            target={autosave.target}
+            updatedAt={autosave.baseUpdatedAt}
+            hidden={copyOffered}
+            onDone={() => setCopyOffered(true)}
+            onRestore={(fields) => reset({ ...defaultValues, ...fields }, { keepDefaultValues: true })}
+          />
+        ) : null}
         <section className="card card-body stack">
           <fieldset className="fieldset-contents" disabled={readOnly}>
           <Field label="Title" htmlFor="title" error={errors.title?.message}>
@@ -405,6 +460,7 @@ export function PostForm({
           />
         </section>
         </fieldset>
+        {aside}
       </aside>
       {readOnly ? (
         <div className="form-actions" role="group" aria-label="Post actions">
@@ -424,6 +480,11 @@ export function PostForm({
                   ? `Goes live on ${publishDate}`
                   : null}
           </span>
+          {autosaving ? (
+            <span className="autosave-status" role="status" aria-live="polite" data-testid="autosave-status">
+              {autosaveLabel(autosaver.state)}
+            </span>
+          ) : null}
           <Link to="/dashboard/posts" className="btn btn-secondary">
             Cancel
           </Link>
@@ -433,6 +494,7 @@ export function PostForm({
           </button>
         </div>
       )}
+      {readOnly ? null : <LeaveGuard when={leaving} />}
     </form>
   );
 }

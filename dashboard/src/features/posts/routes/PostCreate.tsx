@@ -53,6 +53,7 @@ export function PostCreate() {
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
   const { readOnly, statusOptions } = usePostFormRights();
   const [draft] = useState(() => peekAiDraft());
+  const [defaults] = useState(() => (draft ? fromDraft(draft) : emptyPost()));
   const announced = useRef(false);
 
   // The AI draft is consumed once.
@@ -88,7 +89,8 @@ export function PostCreate() {
       <PageHeader title="Create New Post" description="Write and publish a new blog post" search={false} />
       <PostForm
         mode="create"
-        defaultValues={draft ? fromDraft(draft) : emptyPost()}
+        defaultValues={defaults}
+        autosave={{ target: 'new' }}
         preselectNames={draft ? { categories: draft.categories ?? [], tags: draft.tags ?? [] } : undefined}
         submitting={isLoading || requesting}
         onSubmit={save}

@@ -1,15 +1,25 @@
 import { useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Dialog, Field, LoadingState } from '@/components/ui';
 import { formatDate } from '@/lib/format';
 import { isApiError } from '@/lib/errors';
-import { useGetPostQuery, useRequestReviewMutation, useReturnReviewMutation, useUpdatePostMutation } from '../api';
-import { PostForm } from '../components/PostForm';
+import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
+import {
+  useGetPostQuery,
+  useLazyGetPostQuery,
+  useRequestReviewMutation,
+  useReturnReviewMutation,
+  useUpdatePostMutation,
+} from '../api';
+import { ConflictDialog } from '../components/editorial/ConflictDialog';
+import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
+import { ALL_TAGS_LIMIT, PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
+import { compareSnapshots, snapshotOfForm, snapshotOfPost, type Names } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
 import type { Post } from '../types';
 
@@ -83,10 +93,13 @@ function ReviewBanner({ post, canReview }: { post: Post; canReview: boolean }) {
   );
 }
 
+export const EDIT_CONFLICT = 'edit_conflict';
+
 export function PostEdit() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { data: post, isLoading, isError } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  const { data: post, isLoading, isError, refetch } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  const [fetchPost] = useLazyGetPostQuery();
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
   const { readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
@@ -96,6 +109,11 @@ export function PostEdit() {
     return { ...values, status: initialStatus(values.status) };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [post, rights.requestReview]);
+  // A save refused because the post changed since it was opened: the message, and what was sent.
+  const [conflict, setConflict] = useState<{ message: string; yours: PostFormValues } | null>(null);
+  // Category and tag names for the comparison (the form has loaded both lists already).
+  const categories = useGetCategoriesQuery();
+  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
 
   if (!id) return <PostNotFound message="Post ID is required" />;
   if (isLoading) return <LoadingState label="Loading post..." />;
@@ -103,7 +121,7 @@ export function PostEdit() {
 
   async function save(values: PostFormValues) {
     try {
-      const body = toUpdatePayload(values);
+      const body = { ...toUpdatePayload(values), baseUpdatedAt: post?.updatedAt ?? undefined };
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
       if (values.publishDate === defaults?.publishDate) delete body.scheduledPublishDate;
       const reply = await updatePost({ id, body }).unwrap();
@@ -116,12 +134,17 @@ export function PostEdit() {
       navigate(listPathFor(values.status));
       return undefined;
     } catch (err) {
+      if (isApiError(err) && err.code === EDIT_CONFLICT) {
+        setConflict({ message: err.message, yours: values });
+        return undefined;
+      }
       const message = isApiError(err) ? err.message : '';
       toast.error(message ? rewriteSaveError(message) : 'Failed to update post. Please try again.');
       return isApiError(err) ? err.errors : undefined;
     }
   }
 
+  const isDraft = post.status === 'draft';
   return (
     <>
       <PageHeader
@@ -131,13 +154,48 @@ export function PostEdit() {
       />
       <ReviewBanner post={post} canReview={rights.review} />
       <PostForm
-        key={post.id}
+        key={`${post.id}:${post.updatedAt ?? ''}`}
         mode="edit"
         defaultValues={defaults}
         submitting={saving || requesting}
         onSubmit={save}
         readOnly={readOnly}
         statusOptions={statusOptions}
+        autosave={readOnly ? undefined : { target: post.id, baseUpdatedAt: post.updatedAt ?? null }}
+        aside={
+          readOnly ? null : (
+            <>
+            <section className="card card-body stack" aria-labelledby="history-title">
+              <h2 id="history-title" className="card-title">
+                History
+              </h2>
+              <p className="small muted" style={{ margin: 0 }}>
+                Every save is kept: compare any two and restore one.
+              </p>
+              <Link className="btn btn-secondary" to={`/dashboard/posts/edit/${post.id}/history`}>
+                View history
+              </Link>
+            </section>
+            <PreviewLinksPanel postId={post.id} canCreate={isDraft} />
+            </>
+          )
+        }
+      />
+      <ConflictDialog
+        message={conflict?.message ?? null}
+        onClose={() => setConflict(null)}
+        onReload={() => {
+          setConflict(null);
+          void refetch();
+        }}
+        changes={async () => {
+          const theirs = await fetchPost(id).unwrap();
+          const yours = conflict ? snapshotOfForm(conflict.yours, theirs.slug) : {};
+          const names: Names = {};
+          for (const c of categories.data ?? []) names[String(c.id)] = c.name;
+          for (const t of tags.data?.tags ?? []) names[String(t.id)] = t.name;
+          return compareSnapshots(snapshotOfPost(theirs), yours, names);
+        }}
       />
     </>
   );
