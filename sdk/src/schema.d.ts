@@ -146,10 +146,53 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AuthorOut */
+        AuthorOut: {
+            /** Id */
+            id: string;
+            /** Username */
+            username: string;
+        };
+        /** CategoriesData */
+        CategoriesData: {
+            /** Categories */
+            categories: components["schemas"]["CategoryOut"][];
+        };
+        /**
+         * CategoriesReply
+         * @description GET categories (request.categories_reply)
+         */
+        CategoriesReply: {
+            data: components["schemas"]["CategoriesData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Categories retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** CategoryOut */
+        CategoryOut: {
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Postcount */
+            postCount: number;
+            /** Slug */
+            slug: string;
+        };
         /** ErrorOut */
         ErrorOut: {
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "preview_not_draft";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "link_invalid" | "preview_not_draft";
             error: string;
             errors?: {
                 field: string;
@@ -159,6 +202,24 @@ export interface components {
             /** @constant */
             success: false;
         };
+        /**
+         * FeaturedImageOut
+         * @description An image of a post (featured, OG, Twitter). `link` is the image's absolute address and
+         *     `cdnUrl` its address behind MEDIA_CDN_BASE_URL (`link` when none is set), as in the media
+         *     library; `spacesKey` is the storage key, not an address.
+         */
+        FeaturedImageOut: {
+            /** Alttext */
+            altText: string;
+            /** Cdnurl */
+            cdnUrl: string;
+            /** Id */
+            id: string;
+            /** Link */
+            link: string;
+            /** Spaceskey */
+            spacesKey: string;
+        };
         /** PageQuery */
         PageQuery: {
             /** Limit */
@@ -167,6 +228,149 @@ export interface components {
             page?: number | null;
             /** Status */
             status?: string | null;
+        };
+        /**
+         * PaginationOut
+         * @description apps.core.pagination.Page.meta()
+         */
+        PaginationOut: {
+            /** Currentpage */
+            currentPage: number;
+            /** Limit */
+            limit: number;
+            /** Total */
+            total: number;
+            /** Totalpages */
+            totalPages: number;
+        };
+        /** PostData */
+        PostData: {
+            post: components["schemas"]["PostOut"];
+        };
+        /** PostOut */
+        PostOut: {
+            /** Allowindexing */
+            allowIndexing: boolean;
+            author: components["schemas"]["AuthorOut"] | null;
+            /** Canonicalurl */
+            canonicalUrl: string;
+            /** Categories */
+            categories: components["schemas"]["TermRefOut"][];
+            /** Content */
+            content: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Customslug */
+            customSlug: string;
+            /** Excerpt */
+            excerpt: string;
+            featuredImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Focuskeyword */
+            focusKeyword: string;
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Metadescription */
+            metaDescription: string;
+            /** Metatitle */
+            metaTitle: string;
+            /** Ogdescription */
+            ogDescription: string;
+            ogImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Ogimageid */
+            ogImageId: string | null;
+            /** Ogtitle */
+            ogTitle: string;
+            /** Publishedat */
+            publishedAt: string | null;
+            /** Scheduledpublishdate */
+            scheduledPublishDate: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Tags */
+            tags: components["schemas"]["TermRefOut"][];
+            /** Title */
+            title: string;
+            /** Twitterdescription */
+            twitterDescription: string;
+            twitterImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Twitterimageid */
+            twitterImageId: string | null;
+            /** Twittertitle */
+            twitterTitle: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Videoid */
+            videoId: string | null;
+        };
+        /**
+         * PostReply
+         * @description GET posts/slug/{slug} (request.post_reply)
+         */
+        PostReply: {
+            data: components["schemas"]["PostData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Post retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** PostSummaryOut */
+        PostSummaryOut: {
+            author: components["schemas"]["AuthorOut"] | null;
+            /** Categories */
+            categories: components["schemas"]["TermRefOut"][];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Excerpt */
+            excerpt: string;
+            featuredImage: components["schemas"]["FeaturedImageOut"] | null;
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Publishedat */
+            publishedAt: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Tags */
+            tags: components["schemas"]["TermRefOut"][];
+            /** Title */
+            title: string;
+            /** Videoid */
+            videoId: string | null;
+        };
+        /** PostsData */
+        PostsData: {
+            pagination: components["schemas"]["PaginationOut"];
+            /** Posts */
+            posts: components["schemas"]["PostSummaryOut"][];
         };
         /** PostsQuery */
         PostsQuery: {
@@ -178,6 +382,67 @@ export interface components {
             search?: string | null;
             /** Status */
             status?: string | null;
+        };
+        /**
+         * PostsReply
+         * @description GET posts, posts/category/{slug}, posts/tag/{slug} (request.posts_reply)
+         */
+        PostsReply: {
+            data: components["schemas"]["PostsData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Posts retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** TagOut */
+        TagOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Postcount */
+            postCount: number;
+            /** Slug */
+            slug: string;
+        };
+        /** TagsData */
+        TagsData: {
+            /** Tags */
+            tags: components["schemas"]["TagOut"][];
+        };
+        /**
+         * TagsReply
+         * @description GET tags (request.tags_reply)
+         */
+        TagsReply: {
+            data: components["schemas"]["TagsData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Tags retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** TermRefOut */
+        TermRefOut: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string;
         };
         /**
          * TrackIn
@@ -196,6 +461,16 @@ export interface components {
             referrer?: string | null;
             /** Useragent */
             userAgent?: string | null;
+        };
+        /**
+         * TrackOut
+         * @description `success` is false (still 200) only when neither Redis nor PostgreSQL took the page view.
+         */
+        TrackOut: {
+            /** Message */
+            message?: string;
+            /** Success */
+            success: boolean;
         };
     };
     responses: never;
@@ -224,7 +499,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TrackOut"];
+                };
             };
             /** @description Validation error */
             400: {
@@ -305,7 +582,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CategoriesReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -389,7 +668,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PostsReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -474,7 +755,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PostsReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -555,7 +838,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PostReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -640,7 +925,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PostsReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -721,7 +1008,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PostReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
@@ -800,7 +1089,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TagsReply"];
+                };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
