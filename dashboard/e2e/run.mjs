@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { forgotPasswordFlow } from './flowAccounts.mjs';
+import { forgotPasswordFlow, invitationFlow } from './flowAccounts.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
@@ -302,6 +302,8 @@ async function main() {
       run.reset();
       console.log('Flow: accounts by email');
       admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
+      run.reset();
+      await invitationFlow({ run, browser, tenant, shot, mail, admin, sub });
     }
 
     run.reset();

@@ -36,6 +36,7 @@ const RootLogin = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'R
 const RegisterOnRootDomain = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RegisterOnRootDomain');
 const ForgotPassword = lazyNamed(() => import('@/features/auth/routes/ForgotPassword'), 'ForgotPassword');
 const ResetPassword = lazyNamed(() => import('@/features/auth/routes/ResetPassword'), 'ResetPassword');
+const AcceptInvite = lazyNamed(() => import('@/features/auth/routes/AcceptInvite'), 'AcceptInvite');
 const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
 const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
 const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
@@ -81,11 +82,12 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
     { path: '/', element: <Navigate to="/login" replace /> },
     { ...screen('/login', onTenant ? TenantLogin : RootLogin), ...hydrate },
     { ...screen('/register', onTenant ? RegisterOnRootDomain : Register), ...hydrate },
-    // Password reset exists on a company's host only (accounts belong to a company).
+    // Password reset and invitations exist on a company's host only (accounts belong to a company).
     ...(onTenant
       ? [
           { ...screen('/forgot-password', ForgotPassword), ...hydrate },
           { ...screen('/reset-password', ResetPassword), ...hydrate },
+          { ...screen('/accept-invite', AcceptInvite), ...hydrate },
         ]
       : []),
     {

@@ -14,6 +14,7 @@ function usersApi(list = USERS) {
   let users = [...list];
   server.use(
     http.get('*/api/users', () => HttpResponse.json({ success: true, users })),
+    http.get('*/api/invitations', () => HttpResponse.json({ success: true, invitations: [] })),
     http.delete('*/api/users/:id', ({ params }) => {
       users = users.filter((u) => u.id !== params.id);
       return HttpResponse.json({ success: true, message: 'User deleted successfully' });
