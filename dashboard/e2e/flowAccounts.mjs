@@ -102,12 +102,17 @@ export async function invitationFlow({ run, browser, tenant, shot, mail, admin, 
       await snap(guest, '34-accept-invite');
       await guest.getByRole('button', { name: 'Create my account' }).click();
       await guest.waitForURL(`${tenant}/dashboard`);
-      await guest.getByText(invitee.username).first().waitFor();
+      const me = await guest.evaluate(async () => {
+        const reply = await fetch('/api/auth/me', { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } });
+        return (await reply.json()).user;
+      });
+      expect(me?.username === invitee.username && me?.role === 'editor', `signed in as the invited editor: ${JSON.stringify(me)}`);
+      await snap(guest, '35-invitee-signed-in');
     });
 
     await run.step('invitations: accepted ones leave the pending list; the used link is refused', async () => {
       await page.reload();
-      await page.getByRole('cell', { name: invitee.username }).waitFor();
+      await page.getByRole('cell', { name: invitee.username, exact: true }).waitFor();
       await page.getByText('No pending invitations.').waitFor();
       const other = await browser.newContext();
       const again = await other.newPage();

@@ -100,6 +100,26 @@ async function main() {
       imageBytes = await page.screenshot({ clip: { x: 0, y: 0, width: 800, height: 450 } });
     });
 
+    await run.step('sign-up: the banner waits for the verification email; its link verifies', async () => {
+      await page.getByText('Please verify your email.').waitFor();
+      const closed = await page.evaluate(async (key) => (await fetch('/api/v1/posts', { headers: { 'x-api-key': key } })).status,
+        await page.evaluate(async () => {
+          const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+          return (await (await fetch('/api/client/info', { headers: auth })).json()).data.apiInfo.authentication.apiKey;
+        }));
+      expect(closed === 403, `the public API answers 403 before verification (got ${closed})`);
+      const message = await mail.waitFor(admin.email, /Verify your email/);
+      expect(message.subject.includes('E2E Test Company'), `the email names the company: ${message.subject}`);
+      const link = message.links.find((u) => u.includes('/verify-email?'));
+      expect(link && link.startsWith(`${tenant}/verify-email?`), `a link to the company's host: ${link}`);
+      await page.goto(link);
+      await page.getByText('Your email address is verified.').waitFor();
+      await shot('05b-email-verified');
+      await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+      await page.getByText('Total Posts').waitFor();
+      expect(!(await page.getByText('Please verify your email.').isVisible()), 'the banner is gone');
+    });
+
     await run.step('open the create form (editor loads lazily)', async () => {
       await page.getByRole('link', { name: 'Posts' }).first().click();
       await page.getByText('No posts found. Create your first post!').waitFor();

@@ -37,6 +37,7 @@ const RegisterOnRootDomain = lazyNamed(() => import('@/features/auth/routes/Root
 const ForgotPassword = lazyNamed(() => import('@/features/auth/routes/ForgotPassword'), 'ForgotPassword');
 const ResetPassword = lazyNamed(() => import('@/features/auth/routes/ResetPassword'), 'ResetPassword');
 const AcceptInvite = lazyNamed(() => import('@/features/auth/routes/AcceptInvite'), 'AcceptInvite');
+const VerifyEmail = lazyNamed(() => import('@/features/auth/routes/VerifyEmail'), 'VerifyEmail');
 const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
 const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
 const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
@@ -88,6 +89,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
           { ...screen('/forgot-password', ForgotPassword), ...hydrate },
           { ...screen('/reset-password', ResetPassword), ...hydrate },
           { ...screen('/accept-invite', AcceptInvite), ...hydrate },
+          { ...screen('/verify-email', VerifyEmail), ...hydrate },
         ]
       : []),
     {

@@ -18,6 +18,7 @@ import {
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
+import { VerificationBanner } from './VerificationBanner';
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -142,6 +143,7 @@ export function Layout() {
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <VerificationBanner />
         <Outlet />
       </main>
     </div>
