@@ -53,6 +53,7 @@ const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEd
 const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), 'UsersList');
 const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
+const MyAccount = lazyNamed(() => import('@/features/users/routes/UserForms'), 'MyAccount');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
@@ -117,6 +118,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('users', UsersList),
         screen('users/new', UserCreate),
         screen('users/edit/:userId', UserEdit),
+        screen('account', MyAccount),
         screen('settings', Settings),
         { path: '*', element: <NotFound /> },
       ],

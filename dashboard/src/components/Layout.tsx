@@ -132,11 +132,16 @@ export function Layout() {
             {(user?.username ?? '?').charAt(0).toUpperCase()}
           </div>
           {!rail ? (
-            <div className="sidebar-user-info">
+            <NavLink to="/dashboard/account" className="sidebar-user-info">
+              <span className="sr-only">My account: </span>
               <div className="name">{user?.username}</div>
               <div className="role">{user?.role}</div>
-            </div>
-          ) : null}
+            </NavLink>
+          ) : (
+            <NavLink to="/dashboard/account" className="sr-only">
+              My account
+            </NavLink>
+          )}
           <button type="button" className="sidebar-toggle" onClick={logout} aria-label="Logout" title="Logout">
             <LogOut size={18} />
           </button>

@@ -149,7 +149,8 @@ describe('edit user', () => {
     own.unmount();
     const { router } = renderApp('/dashboard/users/edit/u-1', { session: signedIn(editor) });
     expect(await screen.findByText("You don't have permission to edit this user")).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/users'));
+    // not the Users list, which a non-admin cannot load: their own account page
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/account'));
   });
 });
 
