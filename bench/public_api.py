@@ -163,7 +163,7 @@ for key in redis.Redis.from_url(REDIS_URL).scan_iter(f"{PREFIX}:*"):
     redis.Redis.from_url(REDIS_URL).delete(key)
 tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="bench", admin_username="bench", admin_email="bench@example.com",
-                         admin_password="password123", plan="business")
+                         admin_password="password123", plan="business", verified=True)
 started = time.perf_counter()
 seed(0, POSTS)
 print(f"seeded {POSTS:,} published posts in {time.perf_counter() - started:.0f} s", flush=True)

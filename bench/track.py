@@ -124,7 +124,7 @@ for stale in client.scan_iter(f"{PREFIX}:*"):
     client.delete(stale)
 tenant = client_register(company_name="Track", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="track", admin_username="bench", admin_email="bench@example.com",
-                         admin_password="password123")
+                         admin_password="password123", verified=True)
 with schema_context(tenant.schema_name):
     Post.objects.bulk_create([Post(title=f"Post {n}", slug=f"post-{n}", status="published") for n in range(100)])
 connection.set_schema_to_public()

@@ -16,10 +16,13 @@ from ninja import Router
 
 from apps.audit.services import audit_record
 from apps.core.permissions import can, require
+from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
 from tenants.deletion import client_request_deletion
+from tenants import verification
 from tenants.models import Client
-from tenants.schemas import ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut
+from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, VerificationOut,
+                             VerifyEmailIn)
 from tenants.services import client_rotate_keys, tenant_base_url
 
 router = Router(tags=["company settings"])
@@ -177,3 +180,25 @@ def delete_company(request, payload: ClientDeleteIn):
     client_request_deletion(client=request.tenant, actor=request.auth, confirm_subdomain=payload.confirmSubdomain,
                             password=payload.password)
     return 202, MessageOut(message="Your company is being deleted. Its data will be gone within minutes.")
+
+
+# --- email verification (tenants.verification) -------------------------------------------------------
+@router.get("/verification", response=VerificationOut)
+def get_verification(request):
+    client = request.tenant
+    return VerificationOut(verified=client.email_verified, email=client.verification_email,
+                           sentAt=client.verification_sent_at)
+
+
+@router.post("/verification/resend", response=MessageOut)
+def resend_verification(request):
+    """Admins: send the verification email again (older links stop working; throttled)."""
+    require(request.auth, "settings.manage", CANNOT_UPDATE)
+    verification.verification_resend(client=request.tenant, ip=client_ip(request))
+    return MessageOut(message=f"We sent a new verification link to {request.tenant.verification_email}.")
+
+
+@router.post("/verify-email", auth=None, response=MessageOut)
+def verify_email(request, payload: VerifyEmailIn):
+    """The emailed link: opens the company's public content API (400 `link_invalid` otherwise)."""
+    return MessageOut(message=verification.verification_confirm(client=request.tenant, token=payload.token))

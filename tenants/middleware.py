@@ -18,6 +18,7 @@ from django_tenants.utils import get_public_schema_name
 
 from apps.core import db
 from apps.core.api import envelope
+from apps.core.errors import ErrorCode
 from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
 from tenants.models import Client, Domain
@@ -91,6 +92,11 @@ class TenantMiddleware(TenantMainMiddleware):
         if tenant.is_suspended and _is_api(request.path_info):
             connection.set_schema_to_public()
             return envelope(403, "This company account is suspended. Please contact support.", "forbidden")
+        if not tenant.email_verified and request.path_info.startswith("/api/v1"):
+            from tenants.verification import UNVERIFIED_API
+
+            connection.set_schema_to_public()
+            return envelope(403, UNVERIFIED_API, "forbidden", detail=ErrorCode.EMAIL_UNVERIFIED)
         tenant.domain_url = hostname
         bind_tenant(tenant.schema_name)
         request.tenant = tenant

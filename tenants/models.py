@@ -45,6 +45,12 @@ class Client(TenantMixin):
     website_url = models.URLField(max_length=500, blank=True, default="")
     post_url_template = models.CharField(max_length=500, blank=True, default="")  # e.g. https://acme.com/blog/{slug}
     feeds_enabled = models.BooleanField(default=True)
+    # Email verification at sign-up (tenants.verification): the address the link went to, when it
+    # was last sent (older links stop working), when it was confirmed. Until then the public
+    # content API answers 403 and, after UNVERIFIED_COMPANY_DAYS, the company is deleted.
+    verification_email = models.CharField(max_length=254, blank=True, default="")
+    verification_sent_at = models.DateTimeField(null=True, blank=True)
+    email_verified_at = models.DateTimeField(null=True, blank=True)
 
     objects = ClientQuerySet.as_manager()
 
@@ -76,6 +82,15 @@ class Client(TenantMixin):
         if self.post_url_template:
             return self.post_url_template.replace("{slug}", slug)
         return f"{self.website_url.rstrip('/')}/{slug}"
+
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
+
+    @property
+    def public_api_open(self) -> bool:
+        """Its public content API answers (serving, and its email verified)."""
+        return self.is_serving and self.email_verified
 
     @property
     def is_serving(self) -> bool:

@@ -217,3 +217,21 @@ class ClientDeleteIn(InSchema):
     @classmethod
     def _text(cls, value):
         return text(value, "Must be text")
+
+
+class VerificationOut(SuccessOut):
+    """Whether the company's email is verified (the dashboard shows a banner until it is)."""
+
+    verified: bool
+    email: str
+    sentAt: datetime | None
+
+
+def _clean_token(value):
+    if not isinstance(value, str) or not value.strip() or len(value) > 500:
+        raise ValueError("This verification link is invalid or has expired.")
+    return value.strip()
+
+
+class VerifyEmailIn(InSchema):
+    token: Annotated[str, BeforeValidator(_clean_token)] = ""

@@ -80,9 +80,12 @@ def client_register(
     admin_email: str,
     admin_password: str,
     plan: str | None = None,
+    verified: bool = False,
 ) -> Client:
     """Create the company, its schema (from the template), its domain and its first admin in
-    one transaction: a failure at any step leaves nothing behind."""
+    one transaction: a failure at any step leaves nothing behind. A sign-up (`verified` False)
+    emails the admin a verification link (tenants.verification); an operator's company or the
+    demo is verified at once."""
     connection.set_schema_to_public()
     subdomain_check_available(subdomain)
     template = template_current()
@@ -98,12 +101,20 @@ def client_register(
                 subscription_plan=plan,
                 status=Client.Status.TRIAL if plan == "trial" else Client.Status.ACTIVE,
                 trial_ends_at=timezone.now() + timedelta(days=settings.TRIAL_DAYS) if plan == "trial" else None,
+                verification_email=admin_email.strip().lower(),
+                email_verified_at=timezone.now() if verified else None,
             )
             client.save()
             Domain.objects.create(domain=tenant_host(subdomain), tenant=client, is_primary=True)
             schema_create_from_template(client.schema_name, template)
             with schema_context(client.schema_name):
                 user_create(username=admin_username, email=admin_email, password=admin_password, role=Role.ADMIN)
+            # The admin signs in at once; the public API opens when the emailed link is opened.
+            if not verified:
+                from tenants.verification import verification_send
+
+                verification_send(client=client, email=admin_email)
+                client.refresh_from_db()
     except (IntegrityError, ProgrammingError) as exc:
         # Another sign-up took the subdomain between the check and the insert.
         if Client.objects.filter(subdomain=subdomain).exists() or "already exists" in str(exc):

@@ -22,3 +22,11 @@ def delete_company(*, client_id: int) -> dict | None:
         logger.info("company %s: nothing left to delete", client_id)
         return None
     return client_delete(client=client)
+
+
+@shared_task(name="tenants.delete_unverified_companies", ignore_result=True)
+def delete_unverified_companies() -> int:
+    """Periodic (beat): delete companies whose email was not verified in UNVERIFIED_COMPANY_DAYS."""
+    from tenants.verification import unverified_delete_due
+
+    return unverified_delete_due()

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     API_KEY_REQUIRED = "api_key_required"
     API_KEY_INVALID = "api_key_invalid"
     EDIT_CONFLICT = "edit_conflict"
+    EMAIL_UNVERIFIED = "email_unverified"  # the company's public API waits for its email verification
     LINK_INVALID = "link_invalid"  # an emailed link that expired, was used already or was altered
     PREVIEW_NOT_DRAFT = "preview_not_draft"
 

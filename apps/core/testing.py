@@ -27,9 +27,10 @@ def unique_subdomain(prefix: str = "co") -> str:
 
 
 def create_tenant(subdomain: str | None = None, *, admin_email: str = "admin@example.com",
-                  admin_password: str = DEFAULT_PASSWORD, plan: str | None = None) -> Client:
+                  admin_password: str = DEFAULT_PASSWORD, plan: str | None = None,
+                  verified: bool = True) -> Client:
     subdomain = subdomain or unique_subdomain()
-    return client_register(
+    client = client_register(
         company_name=f"Company {subdomain}",
         contact_name="Contact Person",
         contact_email=f"contact@{subdomain}.example.com",
@@ -38,7 +39,9 @@ def create_tenant(subdomain: str | None = None, *, admin_email: str = "admin@exa
         admin_email=admin_email,
         admin_password=admin_password,
         plan=plan,
+        verified=verified,  # False: as a sign-up, waiting for the emailed link (tenants.verification)
     )
+    return client
 
 
 def tenant_admin(tenant: Client) -> User:

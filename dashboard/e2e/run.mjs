@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { forgotPasswordFlow } from './flowAccounts.mjs';
+import { forgotPasswordFlow, invitationFlow } from './flowAccounts.mjs';
 import { editorialFlow } from './flowEditorial.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
@@ -100,6 +100,26 @@ async function main() {
       await shot('05-dashboard');
       // A real PNG to upload: part of this screen.
       imageBytes = await page.screenshot({ clip: { x: 0, y: 0, width: 800, height: 450 } });
+    });
+
+    await run.step('sign-up: the banner waits for the verification email; its link verifies', async () => {
+      await page.getByText('Please verify your email.').waitFor();
+      const closed = await page.evaluate(async (key) => (await fetch('/api/v1/posts', { headers: { 'x-api-key': key } })).status,
+        await page.evaluate(async () => {
+          const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
+          return (await (await fetch('/api/client/info', { headers: auth })).json()).data.apiInfo.authentication.apiKey;
+        }));
+      expect(closed === 403, `the public API answers 403 before verification (got ${closed})`);
+      const message = await mail.waitFor(admin.email, /Verify your email/);
+      expect(message.subject.includes('E2E Test Company'), `the email names the company: ${message.subject}`);
+      const link = message.links.find((u) => u.includes('/verify-email?'));
+      expect(link && link.startsWith(`${tenant}/verify-email?`), `a link to the company's host: ${link}`);
+      await page.goto(link);
+      await page.getByText('Your email address is verified.').waitFor();
+      await shot('05b-email-verified');
+      await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+      await page.getByText('Total Posts').waitFor();
+      expect(!(await page.getByText('Please verify your email.').isVisible()), 'the banner is gone');
     });
 
     if (flows.includes('webhooks')) {
@@ -346,6 +366,8 @@ async function main() {
       run.reset();
       console.log('Flow: accounts by email');
       admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
+      run.reset();
+      await invitationFlow({ run, browser, tenant, shot, mail, admin, sub });
     }
 
     run.reset();

@@ -239,6 +239,15 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 # "Forgot password?" requests allowed per client address and per email (`limits` notation).
 PASSWORD_RESET_RATE_PER_IP = env("PASSWORD_RESET_RATE_PER_IP", "10/hour")
 PASSWORD_RESET_RATE_PER_EMAIL = env("PASSWORD_RESET_RATE_PER_EMAIL", "3/hour")
+# Email verification at sign-up (tenants.verification): link lifetime (seconds), "Resend" rate per
+# company, days after which a company still unverified is deleted (a daily beat task).
+EMAIL_VERIFICATION_MAX_AGE = env_int("EMAIL_VERIFICATION_MAX_AGE", 3 * 24 * 3600)
+VERIFICATION_RESEND_RATE = env("VERIFICATION_RESEND_RATE", "3/hour")
+UNVERIFIED_COMPANY_DAYS = env_int("UNVERIFIED_COMPANY_DAYS", 7)
+CELERY_BEAT_SCHEDULE["tenants-delete-unverified-companies"] = {
+    "task": "tenants.delete_unverified_companies",
+    "schedule": float(env_int("UNVERIFIED_COMPANY_CHECK_SECONDS", 24 * 3600)),
+}
 # Invitations by email (apps.accounts): days a link stays valid; accept attempts per client address.
 INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
 INVITATION_ACCEPT_RATE_PER_IP = env("INVITATION_ACCEPT_RATE_PER_IP", "20/hour")

@@ -37,6 +37,8 @@ const RootLogin = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'R
 const RegisterOnRootDomain = lazyNamed(() => import('@/features/auth/routes/RootLogin'), 'RegisterOnRootDomain');
 const ForgotPassword = lazyNamed(() => import('@/features/auth/routes/ForgotPassword'), 'ForgotPassword');
 const ResetPassword = lazyNamed(() => import('@/features/auth/routes/ResetPassword'), 'ResetPassword');
+const AcceptInvite = lazyNamed(() => import('@/features/auth/routes/AcceptInvite'), 'AcceptInvite');
+const VerifyEmail = lazyNamed(() => import('@/features/auth/routes/VerifyEmail'), 'VerifyEmail');
 const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
 const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
 const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
@@ -53,6 +55,7 @@ const TagEdit = lazyNamed(() => import('@/features/tags/routes/TagForm'), 'TagEd
 const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), 'UsersList');
 const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
+const MyAccount = lazyNamed(() => import('@/features/users/routes/UserForms'), 'MyAccount');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
@@ -85,11 +88,13 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
     { path: '/', element: <Navigate to="/login" replace /> },
     { ...screen('/login', onTenant ? TenantLogin : RootLogin), ...hydrate },
     { ...screen('/register', onTenant ? RegisterOnRootDomain : Register), ...hydrate },
-    // Password reset exists on a company's host only (accounts belong to a company).
+    // Password reset and invitations exist on a company's host only (accounts belong to a company).
     ...(onTenant
       ? [
           { ...screen('/forgot-password', ForgotPassword), ...hydrate },
           { ...screen('/reset-password', ResetPassword), ...hydrate },
+          { ...screen('/accept-invite', AcceptInvite), ...hydrate },
+          { ...screen('/verify-email', VerifyEmail), ...hydrate },
         ]
       : []),
     {
@@ -118,6 +123,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('users', UsersList),
         screen('users/new', UserCreate),
         screen('users/edit/:userId', UserEdit),
+        screen('account', MyAccount),
         screen('settings', Settings),
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),

@@ -20,6 +20,7 @@ import { useCapabilities, type Capability } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
+import { VerificationBanner } from './VerificationBanner';
 
 const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs?: Capability }[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -136,17 +137,23 @@ export function Layout({ banner }: { banner?: ReactNode } = {}) {
             {(user?.username ?? '?').charAt(0).toUpperCase()}
           </div>
           {!rail ? (
-            <div className="sidebar-user-info">
+            <NavLink to="/dashboard/account" className="sidebar-user-info">
+              <span className="sr-only">My account: </span>
               <div className="name">{user?.username}</div>
               <div className="role">{user?.role}</div>
-            </div>
-          ) : null}
+            </NavLink>
+          ) : (
+            <NavLink to="/dashboard/account" className="sr-only">
+              My account
+            </NavLink>
+          )}
           <button type="button" className="sidebar-toggle" onClick={logout} aria-label="Logout" title="Logout">
             <LogOut size={18} />
           </button>
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <VerificationBanner />
         {banner}
         <Outlet />
       </main>

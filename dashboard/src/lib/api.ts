@@ -62,7 +62,7 @@ const baseQuery = retry(baseQueryWithSession, {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Post', 'Category', 'Tag', 'Media', 'User', 'Client', 'Dashboard', 'Analytics', 'Search', 'AiJob', 'Webhook', 'WebhookDelivery', 'PostHistory', 'Autosave', 'PreviewLink'],
+  tagTypes: ['Post', 'Category', 'Tag', 'Media', 'User', 'Invitation', 'Client', 'Dashboard', 'Analytics', 'Search', 'AiJob', 'Webhook', 'WebhookDelivery', 'PostHistory', 'Autosave', 'PreviewLink'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   endpoints: () => ({}),

@@ -25,7 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         client = Client.objects.filter(subdomain=DEMO["subdomain"]).first()
         if client is None:
-            client = client_register(**DEMO, plan="business")
+            client = client_register(**DEMO, plan="business", verified=True)
             # A website to link feeds and the sitemap to (editable in Settings).
             client.website_url, client.post_url_template = "https://demo.example.com", "https://demo.example.com/blog/{slug}"
             client.save(update_fields=["website_url", "post_url_template"])

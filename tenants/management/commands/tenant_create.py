@@ -31,7 +31,7 @@ class Command(BaseCommand):
             client = client_register(
                 company_name=data.companyName, contact_name=data.contactName, contact_email=data.contactEmail,
                 subdomain=data.subdomain, admin_username=data.adminUsername, admin_email=data.adminEmail,
-                admin_password=data.adminPassword, plan=o["plan"],
+                admin_password=data.adminPassword, plan=o["plan"], verified=True,
             )
         except ApplicationError as exc:
             raise CommandError(exc.message) from exc

@@ -245,6 +245,10 @@ ROUTES: dict[tuple[str, str], Route] = {
         "token": "made-up", "username": f"u{_unique()}", "password": testing.DEFAULT_PASSWORD})),
     # company settings
     ("GET", "/api/client/info"): Route(TOKEN, everyone()),
+    ("GET", "/api/client/verification"): Route(TOKEN, everyone()),
+    ("POST", "/api/client/verification/resend"): Route(TOKEN, only("admin")),
+    ("POST", "/api/client/verify-email"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "token": "made-up"})),
     ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
     ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),

@@ -32,8 +32,20 @@ export interface ResetLinkReply {
   username: string;
 }
 
+export interface InvitationCheckReply {
+  success: boolean;
+  email: string;
+  role: string;
+}
+
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
+    checkInvitation: build.mutation<InvitationCheckReply, { token: string }>({
+      query: (body) => ({ url: 'auth/invitation/check', method: 'POST', body }),
+    }),
+    acceptInvitation: build.mutation<LoginReply, { token: string; username: string; password: string }>({
+      query: (body) => ({ url: 'auth/accept-invitation', method: 'POST', body }),
+    }),
     forgotPassword: build.mutation<MessageReply, { email: string }>({
       query: (body) => ({ url: 'auth/forgot-password', method: 'POST', body }),
     }),
@@ -58,6 +70,8 @@ export const {
   useForgotPasswordMutation,
   useCheckResetLinkMutation,
   useResetPasswordMutation,
+  useCheckInvitationMutation,
+  useAcceptInvitationMutation,
 } = authApi;
 
 /** The user carried in a JWT payload (used when the login reply has no user object). */

@@ -35,6 +35,16 @@ export const resetPasswordSchema = z
 export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>;
 export const resetPasswordResolver = zodResolver(resetPasswordSchema);
 
+export const acceptInviteSchema = z.object({
+  username: trimmed().check(z.minLength(3, 'Username must be at least 3 characters')),
+  password: z.string().check(
+    z.minLength(8, 'Password must be at least 8 characters'),
+    z.maxLength(128, 'Password must be at most 128 characters'),
+  ),
+});
+export type AcceptInviteValues = z.infer<typeof acceptInviteSchema>;
+export const acceptInviteResolver = zodResolver(acceptInviteSchema);
+
 const subdomain = trimmed().check(
   z.minLength(3, 'Subdomain must be at least 3 characters'),
   z.regex(/^[a-z0-9-]+$/, 'Subdomain can only contain lowercase letters, numbers, and hyphens'),

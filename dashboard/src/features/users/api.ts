@@ -19,8 +19,35 @@ export type UserUpdateBody = Partial<{
   status: User['status'];
 }>;
 
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  sentAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
 export const usersApi = api.injectEndpoints({
   endpoints: (build) => ({
+    getInvitations: build.query<Invitation[], void>({
+      query: () => 'invitations',
+      transformResponse: (r: { invitations?: Invitation[] }) => r.invitations ?? [],
+      providesTags: [{ type: 'Invitation', id: 'LIST' }],
+    }),
+    createInvitation: build.mutation<{ message: string; invitation: Invitation }, { email: string; role: Role }>({
+      query: (body) => ({ url: 'invitations', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Invitation', id: 'LIST' }],
+    }),
+    resendInvitation: build.mutation<{ message: string; invitation: Invitation }, string>({
+      query: (id) => ({ url: `invitations/${id}/resend`, method: 'POST' }),
+      invalidatesTags: [{ type: 'Invitation', id: 'LIST' }],
+    }),
+    revokeInvitation: build.mutation<{ message: string }, string>({
+      query: (id) => ({ url: `invitations/${id}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Invitation', id: 'LIST' }],
+    }),
     getUsers: build.query<User[], void>({
       query: () => 'users',
       transformResponse: (r: { users?: User[] }) => (Array.isArray(r.users) ? r.users : []),
@@ -49,5 +76,14 @@ export const usersApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetUsersQuery, useGetUserQuery, useCreateUserMutation, useUpdateUserMutation, useDeleteUserMutation } =
-  usersApi;
+export const {
+  useGetUsersQuery,
+  useGetUserQuery,
+  useCreateUserMutation,
+  useUpdateUserMutation,
+  useDeleteUserMutation,
+  useGetInvitationsQuery,
+  useCreateInvitationMutation,
+  useResendInvitationMutation,
+  useRevokeInvitationMutation,
+} = usersApi;

@@ -81,14 +81,23 @@ export function UserCreate() {
   );
 }
 
-export function UserEdit() {
-  const { userId = '' } = useParams();
+/** My account: every signed-in user's own record (username, email, password with the current
+ *  password). Reached from the sidebar's user block; saving stays here. */
+export function MyAccount() {
+  return <UserEdit self />;
+}
+
+export function UserEdit({ self = false }: { self?: boolean }) {
+  const params = useParams();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const me = useAppSelector(selectUser);
+  const userId = self ? String(me?.userId ?? '') : (params.userId ?? '');
   const isAdmin = useCan('users.manage');
   const own = !!me && String(me.userId) === userId;
   const allowed = isAdmin || own;
+  // Where saving and Cancel lead: the Users list for admins editing from it, else the account page.
+  const back = self || !isAdmin ? '/dashboard/account' : '/dashboard/users';
   const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !allowed });
   const [update] = useUpdateUserMutation();
   const {
@@ -106,12 +115,12 @@ export function UserEdit() {
   useEffect(() => {
     if (!userId) {
       toast.error('User ID is missing');
-      navigate('/dashboard/users', { replace: true });
+      navigate(back, { replace: true });
     } else if (!allowed) {
       toast.error("You don't have permission to edit this user");
-      navigate('/dashboard/users', { replace: true });
+      navigate(back, { replace: true });
     }
-  }, [userId, allowed, navigate]);
+  }, [userId, allowed, navigate, back]);
 
   useEffect(() => {
     if (isError) toast.error('Failed to load user data');
@@ -140,7 +149,7 @@ export function UserEdit() {
       }
       body.currentPassword = v.currentPassword;
     }
-    if (isAdmin) {
+    if (isAdmin && !self) {
       body.role = v.role as Role;
       body.status = v.status as UserUpdateBody['status'];
     }
@@ -157,7 +166,7 @@ export function UserEdit() {
         else dispatch(userChanged({ username: user.username }));
       }
       toast.success(reply.message || 'User updated successfully');
-      navigate('/dashboard/users');
+      navigate(back);
     } catch (err) {
       toast.error(isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
       const wrongCurrent = isApiError(err) ? err.errors?.find((e) => e.field === 'currentPassword') : undefined;
@@ -180,7 +189,11 @@ export function UserEdit() {
 
   return (
     <>
-      <PageHeader title={`Edit User: ${data?.username ?? ''}`} description="Update the account" search={false} />
+      {self ? (
+        <PageHeader title="My account" description="Your username, email and password" search={false} />
+      ) : (
+        <PageHeader title={`Edit User: ${data?.username ?? ''}`} description="Update the account" search={false} />
+      )}
       <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
         <Field label="Username" htmlFor="username">
           <input id="username" className="input" {...register('username')} />
@@ -211,7 +224,7 @@ export function UserEdit() {
             />
           </Field>
         ) : null}
-        {isAdmin ? (
+        {isAdmin && !self ? (
           <>
             <Field label="Role" htmlFor="role">
               <select id="role" className="select" {...register('role')}>
@@ -234,7 +247,7 @@ export function UserEdit() {
           </>
         ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
-          <Link to="/dashboard/users" className="btn btn-secondary">
+          <Link to={self ? '/dashboard' : back} className="btn btn-secondary">
             Cancel
           </Link>
           <button type="submit" className="btn btn-primary" disabled={isSubmitting}>

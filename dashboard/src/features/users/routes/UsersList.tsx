@@ -11,6 +11,7 @@ import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
 import type { User } from '@/lib/types';
 import { useDeleteUserMutation, useGetUsersQuery } from '../api';
+import { Invitations } from '../components/Invitations';
 
 const STATUS_TONE: Record<string, string> = { active: 'success', suspended: 'danger', inactive: 'warning' };
 
@@ -112,6 +113,7 @@ export function UsersList() {
           </div>
         )}
       </section>
+      <Invitations />
       <ConfirmDialog open={!!confirming} title="Delete user" busy={deleting} onCancel={() => setConfirming(null)} onConfirm={confirmDelete}>
         <p style={{ margin: 0 }}>
           Are you sure you want to permanently delete <strong>{confirming?.username}</strong>? This action cannot be undone.

@@ -14,6 +14,7 @@ function usersApi(list = USERS) {
   let users = [...list];
   server.use(
     http.get('*/api/users', () => HttpResponse.json({ success: true, users })),
+    http.get('*/api/invitations', () => HttpResponse.json({ success: true, invitations: [] })),
     http.delete('*/api/users/:id', ({ params }) => {
       users = users.filter((u) => u.id !== params.id);
       return HttpResponse.json({ success: true, message: 'User deleted successfully' });
@@ -148,7 +149,8 @@ describe('edit user', () => {
     own.unmount();
     const { router } = renderApp('/dashboard/users/edit/u-1', { session: signedIn(editor) });
     expect(await screen.findByText("You don't have permission to edit this user")).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/users'));
+    // not the Users list, which a non-admin cannot load: their own account page
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/account'));
   });
 });
 
