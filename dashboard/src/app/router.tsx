@@ -51,6 +51,7 @@ const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 
 const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
+const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -104,6 +105,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('users', UsersList),
         screen('users/new', UserCreate),
         screen('users/edit/:userId', UserEdit),
+        screen('activity', Activity),
         screen('settings', Settings),
         { path: '*', element: <NotFound /> },
       ],

@@ -1,4 +1,16 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { capabilitiesOf, roleOfToken } from './roles';
+
+/** GET /api/auth/me for the signed-in test user (its role is in the token: see signedIn()). */
+export const meHandler = http.get('*/api/auth/me', ({ request }) => {
+  const role = roleOfToken(request.headers.get('Authorization'));
+  return HttpResponse.json({
+    success: true,
+    user: { id: 'u-1', userId: 'u-1', username: 'alice', role },
+    capabilities: capabilitiesOf(role),
+  });
+});
 
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). */
-export const server = setupServer();
+export const server = setupServer(meHandler);

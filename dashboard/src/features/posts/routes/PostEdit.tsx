@@ -89,7 +89,7 @@ export function PostEdit() {
   const { data: post, isLoading, isError } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
-  const { readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
+  const { ready, readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
   const defaults = useMemo(() => {
     if (!post) return null;
     const values = toFormValues(post);
@@ -98,7 +98,7 @@ export function PostEdit() {
   }, [post, rights.requestReview]);
 
   if (!id) return <PostNotFound message="Post ID is required" />;
-  if (isLoading) return <LoadingState label="Loading post..." />;
+  if (isLoading || (post && !ready)) return <LoadingState label="Loading post..." />;
   if (isError || !post || !defaults) return <PostNotFound />;
 
   async function save(values: PostFormValues) {
