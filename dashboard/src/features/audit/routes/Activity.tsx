@@ -3,7 +3,7 @@ import { RefreshCw } from 'lucide-react';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
-import { useCan } from '@/lib/capabilities';
+import { useCapabilities } from '@/lib/capabilities';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useGetAuditQuery, useGetAuditUsersQuery, type AuditFilters } from '../api';
@@ -21,7 +21,8 @@ const FILTER_KEYS = ['user', 'action', 'objectType', 'from', 'to'] as const;
 
 /** Who did what, when, and from where (admins: capability audit.read). */
 export function Activity() {
-  const allowed = useCan('audit.read');
+  const { capabilities, ready } = useCapabilities();
+  const allowed = capabilities.has('audit.read');
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const filters: AuditFilters = { page, limit: ACTIVITY_PAGE_SIZE };
@@ -40,6 +41,7 @@ export function Activity() {
     setParams(next);
   }
 
+  if (!ready) return <LoadingState />;
   if (!allowed) {
     return (
       <>

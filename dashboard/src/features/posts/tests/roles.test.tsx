@@ -14,7 +14,7 @@ const as = (role: Role, userId = `u-${role}`) => signedIn({ userId, username: ro
 /** Two drafts: one of the signed-in author ("u-author"), one of someone else. */
 function postsApi() {
   const calls: URLSearchParams[] = [];
-  const posts = [
+  const posts: (ReturnType<typeof makePost> & { reviewRequestedAt?: string | null })[] = [
     makePost(1, { status: 'draft', author: { id: 'u-author', username: 'author' }, reviewRequestedAt: null }),
     makePost(2, { status: 'draft', author: { id: 'u-other', username: 'other' }, reviewRequestedAt: '2024-05-03T10:00:00Z' }),
   ];

@@ -8,7 +8,7 @@ import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { capitalize as cap } from '@/lib/format';
-import { useCan } from '@/lib/capabilities';
+import { useCapabilities } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
@@ -86,10 +86,11 @@ export function UserEdit() {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const me = useAppSelector(selectUser);
-  const isAdmin = useCan('users.manage');
+  const { capabilities, ready } = useCapabilities();
+  const isAdmin = capabilities.has('users.manage');
   const own = !!me && String(me.userId) === userId;
   const allowed = isAdmin || own;
-  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !allowed });
+  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
   const [update] = useUpdateUserMutation();
   const {
     register,
@@ -107,11 +108,11 @@ export function UserEdit() {
     if (!userId) {
       toast.error('User ID is missing');
       navigate('/dashboard/users', { replace: true });
-    } else if (!allowed) {
+    } else if (ready && !allowed) {
       toast.error("You don't have permission to edit this user");
       navigate('/dashboard/users', { replace: true });
     }
-  }, [userId, allowed, navigate]);
+  }, [userId, ready, allowed, navigate]);
 
   useEffect(() => {
     if (isError) toast.error('Failed to load user data');
@@ -165,8 +166,8 @@ export function UserEdit() {
     }
   }
 
-  if (!userId || !allowed) return null;
-  if (isLoading) return <LoadingState label="Loading user..." />;
+  if (!userId || (ready && !allowed)) return null;
+  if (!ready || isLoading) return <LoadingState label="Loading user..." />;
   if (isError) {
     return (
       <section className="card state">

@@ -110,6 +110,26 @@ describe('create user', () => {
 });
 
 describe('edit user', () => {
+  it('editing a viewer shows the viewer role, and saving keeps it', async () => {
+    let sent: unknown;
+    const viewer = { ...USERS[1], id: 'u-3', userId: 'u-3', username: 'vic', email: 'vic@x.test', role: 'viewer', status: 'active' };
+    usersApi();
+    server.use(
+      http.get('*/api/users/u-3', () => HttpResponse.json({ success: true, user: viewer })),
+      http.put('*/api/users/u-3', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ success: true, message: 'User updated successfully', user: viewer });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-3', { session: signedIn() });
+    expect(await screen.findByDisplayValue('vic')).toBeInTheDocument();
+    expect(screen.getByLabelText('Role')).toHaveValue('viewer');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(sent).toMatchObject({ role: 'viewer', status: 'active' });
+  });
+
   it('admin: role and status shown (every role); a blank password is not sent', async () => {
     let sent: unknown;
     usersApi();
