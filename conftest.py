@@ -14,6 +14,11 @@ from django.conf import settings
 from django.db import connection
 
 from apps.core import testing
+from apps.core.task_queue import celery_app
+
+# Tests call tasks directly (`task.delay()`, `task.apply()`): their shared_task proxies must find
+# the product's app, which web processes load only when they first send (apps.core.task_queue).
+celery_app()
 
 ROOT = Path(__file__).resolve().parent
 

@@ -1,6 +1,7 @@
 from ninja import Router
 
 from apps.core.ratelimit import client_ip
+from apps.core.schemas import snake_case_fields
 from tenants import services
 from tenants.schemas import RegisterClientIn, RegisterClientOut
 
@@ -10,15 +11,7 @@ router = Router(tags=["sign-up"])
 @router.post("/auth/register-client", response={201: RegisterClientOut})
 def register_client(request, payload: RegisterClientIn):
     services.signup_throttle(ip=client_ip(request), contact_email=payload.contactEmail)
-    client = services.client_register(
-        company_name=payload.companyName,
-        contact_name=payload.contactName,
-        contact_email=payload.contactEmail,
-        subdomain=payload.subdomain,
-        admin_username=payload.adminUsername,
-        admin_email=payload.adminEmail,
-        admin_password=payload.adminPassword,
-    )
+    client = services.client_register(**snake_case_fields(payload))
     return RegisterClientOut(
         message="Registration successful! You can now sign in to your company dashboard.",
         data={"subdomain": client.subdomain, "loginUrl": services.tenant_base_url(client.subdomain) + "/login"},

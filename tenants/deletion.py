@@ -114,8 +114,8 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
 
 
 def _queue_deletion(client_id) -> None:
-    from tenants.tasks import delete_company
+    from apps.core.task_queue import send_by_name
 
     # Sent from the public schema: the task runs there (the company's schema is what it removes).
     with schema_context(get_public_schema_name()):
-        delete_company.delay(client_id=client_id)
+        send_by_name("tenants.delete_company", args=[], kwargs={"client_id": client_id})

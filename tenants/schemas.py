@@ -1,11 +1,11 @@
 import re
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import field_validator
+from pydantic import BeforeValidator, field_validator
 
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
-from apps.core.validation import clean_email, clean_min_length, clean_password, clean_url, clean_username, text
+from apps.core.validation import Email, Password, Username, clean_min_length, clean_url, text
 
 _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
 SUBDOMAIN_MAX = 50
@@ -35,53 +35,58 @@ def clean_contact_name(value) -> str:
                             too_long="Contact name must be at most 200 characters")
 
 
+def clean_subdomain(value) -> str:
+    value = text(value, "Subdomain must be at least 3 characters").strip()
+    if len(value) < 3:
+        raise ValueError("Subdomain must be at least 3 characters")
+    if not _SUBDOMAIN.match(value):
+        raise ValueError("Subdomain can only contain lowercase letters, numbers, and hyphens")
+    if len(value) > SUBDOMAIN_MAX:
+        raise ValueError(f"Subdomain must be at most {SUBDOMAIN_MAX} characters")
+    if value.startswith("-") or value.endswith("-"):
+        raise ValueError("Subdomain cannot start or end with a hyphen")
+    return value
+
+
+def clean_website(value) -> str | None:
+    if value is None:
+        return None
+    value = clean_url(value, WEBSITE_MESSAGE)
+    if len(value) > 500:
+        raise ValueError("Website must be at most 500 characters")
+    return value
+
+
+def clean_post_url_template(value) -> str | None:
+    if value is None:
+        return None
+    value = text(value, TEMPLATE_MESSAGE).strip()
+    if value:
+        if value.count("{slug}") != 1 or len(value) > 500:
+            raise ValueError(TEMPLATE_MESSAGE)
+        clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
+    return value
+
+
+WEBSITE_MESSAGE = "Website must be a web address starting with http:// or https://"
+TEMPLATE_MESSAGE = "Post URL template must be a web address containing {slug} once, e.g. https://acme.com/blog/{slug}"
+
+CompanyName = Annotated[str, BeforeValidator(clean_company_name)]
+ContactName = Annotated[str, BeforeValidator(clean_contact_name)]
+Subdomain = Annotated[str, BeforeValidator(clean_subdomain)]
+TimeZone = Annotated[str | None, BeforeValidator(clean_time_zone)]
+WebsiteUrl = Annotated[str | None, BeforeValidator(clean_website)]
+PostUrlTemplate = Annotated[str | None, BeforeValidator(clean_post_url_template)]
+
+
 class RegisterClientIn(InSchema):
-    companyName: str = ""
-    contactName: str = ""
-    contactEmail: str = ""
-    subdomain: str = ""
-    adminUsername: str = ""
-    adminEmail: str = ""
-    adminPassword: str = ""
-
-    @field_validator("companyName", mode="before")
-    @classmethod
-    def _company(cls, value):
-        return clean_company_name(value)
-
-    @field_validator("contactName", mode="before")
-    @classmethod
-    def _contact(cls, value):
-        return clean_contact_name(value)
-
-    @field_validator("contactEmail", "adminEmail", mode="before")
-    @classmethod
-    def _email(cls, value):
-        return clean_email(value)
-
-    @field_validator("subdomain", mode="before")
-    @classmethod
-    def _subdomain(cls, value):
-        value = text(value, "Subdomain must be at least 3 characters").strip()
-        if len(value) < 3:
-            raise ValueError("Subdomain must be at least 3 characters")
-        if not _SUBDOMAIN.match(value):
-            raise ValueError("Subdomain can only contain lowercase letters, numbers, and hyphens")
-        if len(value) > SUBDOMAIN_MAX:
-            raise ValueError(f"Subdomain must be at most {SUBDOMAIN_MAX} characters")
-        if value.startswith("-") or value.endswith("-"):
-            raise ValueError("Subdomain cannot start or end with a hyphen")
-        return value
-
-    @field_validator("adminUsername", mode="before")
-    @classmethod
-    def _username(cls, value):
-        return clean_username(value)
-
-    @field_validator("adminPassword", mode="before")
-    @classmethod
-    def _password(cls, value):
-        return clean_password(value)
+    companyName: CompanyName = ""
+    contactName: ContactName = ""
+    contactEmail: Email = ""
+    subdomain: Subdomain = ""
+    adminUsername: Username = ""
+    adminEmail: Email = ""
+    adminPassword: Password = ""
 
 
 class RegisteredClientOut(OutSchema):
@@ -98,61 +103,14 @@ class RegisterClientOut(SuccessOut):
 
 # --- company settings (tenants/client_api.py) ------------------------------------------------------
 class ClientInfoIn(InSchema):
-    name: str = ""
-    contactName: str = ""
-    contactEmail: str = ""
-    timeZone: str | None = None  # (+) kept when absent
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name(cls, value):
-        return clean_company_name(value)
-
-    @field_validator("timeZone", mode="before")
-    @classmethod
-    def _time_zone(cls, value):
-        return clean_time_zone(value)
-
-    @field_validator("contactName", mode="before")
-    @classmethod
-    def _contact(cls, value):
-        return clean_contact_name(value)
-
-    @field_validator("contactEmail", mode="before")
-    @classmethod
-    def _email(cls, value):
-        return clean_email(value)
-
+    name: CompanyName = ""
+    contactName: ContactName = ""
+    contactEmail: Email = ""
+    timeZone: TimeZone = None  # (+) kept when absent
     # (+) The company's website, for feed and sitemap links; left out: unchanged.
-    websiteUrl: str | None = None
-    postUrlTemplate: str | None = None
+    websiteUrl: WebsiteUrl = None
+    postUrlTemplate: PostUrlTemplate = None
     feedsEnabled: bool | None = None
-
-    @field_validator("websiteUrl", mode="before")
-    @classmethod
-    def _website(cls, value):
-        if value is None:
-            return None
-        value = clean_url(value, WEBSITE_MESSAGE)
-        if len(value) > 500:
-            raise ValueError("Website must be at most 500 characters")
-        return value
-
-    @field_validator("postUrlTemplate", mode="before")
-    @classmethod
-    def _template(cls, value):
-        if value is None:
-            return None
-        value = text(value, TEMPLATE_MESSAGE).strip()
-        if value:
-            if value.count("{slug}") != 1 or len(value) > 500:
-                raise ValueError(TEMPLATE_MESSAGE)
-            clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
-        return value
-
-
-WEBSITE_MESSAGE = "Website must be a web address starting with http:// or https://"
-TEMPLATE_MESSAGE = "Post URL template must be a web address containing {slug} once, e.g. https://acme.com/blog/{slug}"
 
 
 class CompanyOut(OutSchema):

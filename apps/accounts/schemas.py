@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import field_validator
+from pydantic import BeforeValidator, field_validator
 
 from apps.core.permissions import Role
-from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
-from apps.core.validation import clean_email, clean_password, clean_username
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted, snake_case_fields
+from apps.core.validation import (Email, OptionalEmail, OptionalPassword, OptionalUsername, Password, Username,
+                                  clean_email)
 
 
 class LoginIn(InSchema):
@@ -108,82 +109,45 @@ def _clean_role(value, *, required: bool):
     return value
 
 
+def _clean_status(value):
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str) or value not in STATUS_VALUES:
+        raise ValueError("Status must be one of active, inactive, suspended")
+    return value
+
+
+def _clean_current_password(value):
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError("Current password is incorrect")
+    return value
+
+
+RoleIn = Annotated[str, BeforeValidator(lambda value: _clean_role(value, required=True))]
+OptionalRole = Annotated[str | None, BeforeValidator(lambda value: _clean_role(value, required=False))]
+OptionalStatus = Annotated[str | None, BeforeValidator(_clean_status)]
+CurrentPassword = Annotated[str | None, BeforeValidator(_clean_current_password)]
+
+
 class UserCreateIn(InSchema):
-    username: str = ""
-    email: str = ""
-    password: str = ""
-    role: str = ""
-
-    @field_validator("username", mode="before")
-    @classmethod
-    def _username(cls, value):
-        return clean_username(value)
-
-    @field_validator("email", mode="before")
-    @classmethod
-    def _email(cls, value):
-        return clean_email(value)
-
-    @field_validator("password", mode="before")
-    @classmethod
-    def _password(cls, value):
-        return clean_password(value)
-
-    @field_validator("role", mode="before")
-    @classmethod
-    def _role(cls, value):
-        return _clean_role(value, required=True)
+    username: Username = ""
+    email: Email = ""
+    password: Password = ""
+    role: RoleIn = ""
 
 
 class UserUpdateIn(InSchema):
-    username: str | None = None
-    email: str | None = None
-    password: str | None = None
-    role: str | None = None
-    status: str | None = None
-    # (+) needed when users change their own password or email (OWASP ASVS 6.2.3)
-    currentPassword: str | None = None
+    """Partial: a key left out (or a blank password) keeps the value."""
 
-    @field_validator("currentPassword", mode="before")
-    @classmethod
-    def _current_password(cls, value):
-        if value is None or value == "":
-            return None
-        if not isinstance(value, str):
-            raise ValueError("Current password is incorrect")
-        return value
+    username: OptionalUsername = None
+    email: OptionalEmail = None
+    password: OptionalPassword = None
+    role: OptionalRole = None
+    status: OptionalStatus = None
+    # (+) needed when users change their own password or email (OWASP ASVS 6.2.3)
+    currentPassword: CurrentPassword = None
 
     def service_kwargs(self) -> dict:
-        return {"username": self.username, "email": self.email, "password": self.password, "role": self.role,
-                "status": self.status, "current_password": self.currentPassword}
-
-    @field_validator("username", mode="before")
-    @classmethod
-    def _username(cls, value):
-        return None if value is None else clean_username(value)
-
-    @field_validator("email", mode="before")
-    @classmethod
-    def _email(cls, value):
-        return None if value is None else clean_email(value)
-
-    @field_validator("password", mode="before")
-    @classmethod
-    def _password(cls, value):
-        # A blank password keeps the current one (a value of another type is refused, not ignored).
-        return None if value is None or value == "" else clean_password(value)
-
-    @field_validator("role", mode="before")
-    @classmethod
-    def _role(cls, value):
-        return _clean_role(value, required=False)
-
-    @field_validator("status", mode="before")
-    @classmethod
-    def _status(cls, value):
-        if value in (None, ""):
-            return None
-        if not isinstance(value, str) or value not in STATUS_VALUES:
-            raise ValueError("Status must be one of active, inactive, suspended")
-        return value
-
+        return snake_case_fields(self)

@@ -1,4 +1,4 @@
-from apps.core.errors import ApplicationError
+from apps.core.errors import ApplicationError, RetryLater
 
 
 class GenerationFailed(ApplicationError):
@@ -8,13 +8,8 @@ class GenerationFailed(ApplicationError):
     code = "generation_failed"
 
 
-class GenerationUnavailable(ApplicationError):
+class GenerationUnavailable(RetryLater):
     """The job could not be handed to the workers (the broker is down): 503 with Retry-After."""
 
     status_code = 503
     code = "unavailable"
-
-    def __init__(self, message: str, *, retry_after: int, **kw):
-        retry_after = max(1, int(retry_after))
-        super().__init__(message, headers={"Retry-After": str(retry_after)}, **kw)
-        self.retry_after = retry_after

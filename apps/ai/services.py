@@ -7,7 +7,6 @@ import logging
 from contextlib import contextmanager
 from datetime import timedelta
 
-import kombu.exceptions
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
@@ -19,7 +18,7 @@ from apps.ai.models import GenerationJob
 from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
 from apps.core.errors import RateLimited
-from apps.core.tasks_base import send_by_name
+from apps.core.task_queue import broker_errors, celery_app, send_by_name
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +31,6 @@ UNAVAILABLE_RETRY_AFTER = 5  # seconds, as for the database (apps.core.middlewar
 RUN_JOB_TASK = "ai.run_generation_job"  # apps.ai.tasks.run_generation_job
 ENQUEUE_TIMEOUT_SECONDS = 2.0
 ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
-# kombu raises connection and channel errors of any transport as OperationalError.
-BROKER_ERRORS = (kombu.exceptions.OperationalError, OSError)
 
 
 def daily_quota(plan: str) -> int:
@@ -100,8 +97,7 @@ def _publish(job: GenerationJob) -> None:
     them and never answers (frozen, a dead proxy) in a few seconds (2 s measured). The app's
     pooled connections have no socket timeout (such a broker held the request forever) and
     kombu's default policy retries 3 times."""
-    from celery import current_app as app
-
+    app = celery_app()
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
     bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
     with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
@@ -113,7 +109,7 @@ def _enqueue(job: GenerationJob) -> None:
     """Runs on commit. A job the broker did not take is failed at once (never left queued)."""
     try:
         _publish(job)
-    except BROKER_ERRORS:
+    except broker_errors():
         logger.exception("could not enqueue AI generation job %s: the broker is unavailable", job.pk)
         _fail_unsent(job, error=GENERATION_UNAVAILABLE)
     except Exception:

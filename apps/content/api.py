@@ -8,6 +8,7 @@ from __future__ import annotations
 from ninja import Query, Router, Schema
 
 from apps.content import selectors, services
+from apps.content.term_routes import Term, add_term_routes
 from apps.content.schemas import (
     CategoryIn,
     CategoryListOut,
@@ -48,8 +49,6 @@ categories_router = Router(tags=["categories"])
 tags_router = Router(tags=["tags"])
 search_router = Router(tags=["search"])
 
-CANNOT_CREATE_TAXONOMY = "You don't have permission to create categories or tags"
-CANNOT_MANAGE_TAXONOMY = "You don't have permission to change or delete categories or tags"
 
 
 # --- posts ---------------------------------------------------------------------------------------
@@ -168,35 +167,6 @@ def list_categories(request):
     return CategoryListOut(categories=[CategoryOut.from_category(c) for c in selectors.category_list()])
 
 
-@categories_router.post("/add", response={201: CategorySavedOut})
-def add_category(request, payload: CategoryIn):
-    require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
-    category = services.category_create(name=payload.name, slug=payload.slug, description=payload.description,
-                                        actor=request.auth)
-    return CategorySavedOut(message="Category created successfully", category=CategoryOut.from_category(category))
-
-
-@categories_router.get("/{category_id}", response=CategoryReplyOut)
-def get_category(request, category_id: str):
-    return CategoryReplyOut(category=CategoryOut.from_category(selectors.category_get(category_id)))
-
-
-@categories_router.put("/{category_id}", response=CategorySavedOut)
-def update_category(request, category_id: str, payload: CategoryUpdateIn):
-    category = selectors.category_get(category_id)
-    require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    category = services.category_update(category=category, actor=request.auth, **payload.dict(exclude_none=True))
-    return CategorySavedOut(message="Category updated successfully", category=CategoryOut.from_category(category))
-
-
-@categories_router.delete("/{category_id}", response=MessageOut)
-def delete_category(request, category_id: str):
-    category = selectors.category_get(category_id)
-    require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    services.category_delete(category=category, actor=request.auth)
-    return MessageOut(message="Category deleted successfully")
-
-
 # --- tags ----------------------------------------------------------------------------------------
 class TagListQuery(Schema):
     page: int | None = None
@@ -212,32 +182,14 @@ def list_tags(request, filters: Query[TagListQuery]):
                       total=total)
 
 
-@tags_router.post("/add", response={201: TagSavedOut})
-def add_tag(request, payload: TagIn):
-    require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
-    tag = services.tag_create(name=payload.name, slug=payload.slug, actor=request.auth)
-    return TagSavedOut(message="Tag created successfully", tag=TagOut.from_tag(tag))
-
-
-@tags_router.get("/{tag_id}", response=TagReplyOut)
-def get_tag(request, tag_id: str):
-    return TagReplyOut(tag=TagOut.from_tag(selectors.tag_get(tag_id)))
-
-
-@tags_router.put("/{tag_id}", response=TagSavedOut)
-def update_tag(request, tag_id: str, payload: TagUpdateIn):
-    tag = selectors.tag_get(tag_id)
-    require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    tag = services.tag_update(tag=tag, actor=request.auth, **payload.dict(exclude_none=True))
-    return TagSavedOut(message="Tag updated successfully", tag=TagOut.from_tag(tag))
-
-
-@tags_router.delete("/{tag_id}", response=MessageOut)
-def delete_tag(request, tag_id: str):
-    tag = selectors.tag_get(tag_id)
-    require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
-    services.tag_delete(tag=tag, actor=request.auth)
-    return MessageOut(message="Tag deleted successfully")
+add_term_routes(categories_router, Term(
+    noun="category", get=selectors.category_get, create=services.category_create, update=services.category_update,
+    delete=services.category_delete, out=CategoryOut.from_category, create_in=CategoryIn, update_in=CategoryUpdateIn,
+    saved_out=CategorySavedOut, reply_out=CategoryReplyOut))
+add_term_routes(tags_router, Term(
+    noun="tag", get=selectors.tag_get, create=services.tag_create, update=services.tag_update,
+    delete=services.tag_delete, out=TagOut.from_tag, create_in=TagIn, update_in=TagUpdateIn,
+    saved_out=TagSavedOut, reply_out=TagReplyOut))
 
 
 # --- search --------------------------------------------------------------------------------------

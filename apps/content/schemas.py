@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, StrictBool, field_validator, model_validat
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
 from apps.core.html import is_blank_html
-from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, service_name
 from apps.core.validation import clean_required, clean_url, text
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
@@ -512,6 +512,12 @@ class PostCreateIn(_SocialFields):
         }
 
 
+_RENAMED = {"categories": "category_ids", "tags": "tag_ids"}
+_CLEARABLE = {"scheduledPublishDate", "videoId", "ogImageId", "twitterImageId"}  # null clears them
+_NULL_IS_BLANK = {"videoId", "ogTitle", "ogDescription", "twitterTitle", "twitterDescription", "focusKeyword"}
+_NOT_COPIED = {"featuredImage", "featuredMediaId", "baseUpdatedAt"}  # read by service_kwargs itself
+
+
 class PostUpdateIn(_SocialFields):
     """Partial: a key left out keeps its value. Title, content, excerpt, SEO title and SEO
     description cannot be emptied; categories cannot become empty; the featured image can be
@@ -539,29 +545,16 @@ class PostUpdateIn(_SocialFields):
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for
         the clearable fields: scheduledPublishDate, videoId, og/twitter images)."""
-        sent = self.model_fields_set
-        names = {
-            "title": "title", "content": "content", "excerpt": "excerpt", "customSlug": "custom_slug",
-            "status": "status", "categories": "category_ids", "tags": "tag_ids", "metaTitle": "meta_title",
-            "metaDescription": "meta_description", "canonicalUrl": "canonical_url",
-            "focusKeyword": "focus_keyword", "allowIndexing": "allow_indexing",
-            "scheduledPublishDate": "scheduled_publish_date", "videoId": "video_id", "ogTitle": "og_title",
-            "ogDescription": "og_description", "ogImageId": "og_image_id", "twitterTitle": "twitter_title",
-            "twitterDescription": "twitter_description", "twitterImageId": "twitter_image_id",
-        }
-        clearable = {"scheduledPublishDate", "videoId", "ogImageId", "twitterImageId"}
         changes = {}
-        for key, name in names.items():
-            if key not in sent:
-                continue
+        for key in self.model_fields_set - _NOT_COPIED:
             value = getattr(self, key)
-            if value is None and key not in clearable:
+            if value is None and key not in _CLEARABLE:
                 continue
-            if key in {"videoId", "ogTitle", "ogDescription", "twitterTitle", "twitterDescription", "focusKeyword"}:
+            if key in _NULL_IS_BLANK:
                 value = value or ""
             if key in {"ogImageId", "twitterImageId"}:
                 value = value or None
-            changes[name] = value
+            changes[service_name(key, _RENAMED)] = value
         image = self.featuredImage if self.featuredImage is not None else self.featuredMediaId
         if image is not None:
             changes["featured_image_id"] = image

@@ -82,14 +82,18 @@ class PayloadTooLarge(ApplicationError):
     code = "payload_too_large"
 
 
-class RateLimited(ApplicationError):
-    status_code = 429
-    code = "rate_limited"
+class RetryLater(ApplicationError):
+    """An error that tells the client when to try again (Retry-After, in whole seconds, at least 1)."""
 
     def __init__(self, message: str, *, retry_after: int, **kw):
         retry_after = max(1, int(retry_after))
         super().__init__(message, headers={"Retry-After": str(retry_after)}, **kw)
         self.retry_after = retry_after
+
+
+class RateLimited(RetryLater):
+    status_code = 429
+    code = "rate_limited"
 
 
 STATUS_CODES = {

@@ -3,6 +3,7 @@ from typing import Any, Literal
 from ninja import Field, Schema
 from ninja.schema import DjangoGetter
 from pydantic import ConfigDict, model_validator
+from pydantic.alias_generators import to_snake
 
 
 class InSchema(Schema):
@@ -10,6 +11,18 @@ class InSchema(Schema):
     message as an empty one (the spec's texts)."""
 
     model_config = ConfigDict(validate_default=True)
+
+
+def service_name(field: str, renamed: dict[str, str] | None = None) -> str:
+    """The services' keyword for a wire field: camelCase to snake_case by one rule (`customSlug` ->
+    `custom_slug`), except the few in `renamed` whose service name says more (`tags` -> `tag_ids`)."""
+    return (renamed or {}).get(field) or to_snake(field)
+
+
+def snake_case_fields(schema: Schema, *, fields=None, renamed: dict[str, str] | None = None) -> dict:
+    """The schema's fields (all, or `fields`) as the services' keyword arguments."""
+    names = type(schema).model_fields if fields is None else fields
+    return {service_name(name, renamed): getattr(schema, name) for name in names}
 
 
 # --- replies -------------------------------------------------------------------------------------

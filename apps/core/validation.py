@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator, validate_email
+from pydantic import BeforeValidator
 
 EMAIL_MESSAGE = "Please enter a valid email address"
 URL_MESSAGE = "Please enter a valid URL"
@@ -84,3 +86,18 @@ def clean_password(value: str | None) -> str:
     # Passwords are not stripped: spaces are characters too.
     return clean_min_length(value, 8, PASSWORD_MESSAGE, maximum=128,
                             too_long="Password must be at most 128 characters", strip=False)
+
+
+# --- field types: each rule and its message once, for every input schema ---------------------------
+def _keep_none(clean):
+    """For partial updates: a key left out (None) stays None, anything else is cleaned."""
+    return lambda value: None if value is None else clean(value)
+
+
+Email = Annotated[str, BeforeValidator(clean_email)]
+Username = Annotated[str, BeforeValidator(clean_username)]
+Password = Annotated[str, BeforeValidator(clean_password)]
+OptionalEmail = Annotated[str | None, BeforeValidator(_keep_none(clean_email))]
+OptionalUsername = Annotated[str | None, BeforeValidator(_keep_none(clean_username))]
+# A blank new password keeps the current one (a value of another type is refused, not ignored).
+OptionalPassword = Annotated[str | None, BeforeValidator(lambda value: None if value in (None, "") else clean_password(value))]

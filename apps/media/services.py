@@ -15,7 +15,7 @@ from django.db.models import ProtectedError
 from apps.core.content_version import content_version_bump
 from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
-from apps.core.tasks_base import send_by_name
+from apps.core.task_queue import send_by_name
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text

@@ -7,6 +7,10 @@ _platform = str(Path(__file__).resolve().parents[2] / "platform")
 if _platform not in sys.path:
     sys.path.insert(0, _platform)
 
+from config.lean_imports import load_test_signals_alone  # noqa: E402
+
+load_test_signals_alone()
+
 from config.wsgi import application as django_application  # noqa: E402
 
 from apps.public_api.fastpath import PublicApiFastPath  # noqa: E402

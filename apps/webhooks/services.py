@@ -9,7 +9,6 @@ import secrets
 import uuid
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
@@ -18,6 +17,7 @@ from django_tenants.utils import schema_context
 
 from apps.content.post_fields import iso
 from apps.core.errors import ValidationFailed
+from apps.core.task_queue import celery_app
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 
@@ -141,7 +141,7 @@ def _payload(event: str, data: dict, occurred_at) -> dict:
 
 
 def _enqueue(delivery_id, countdown: float | None = None) -> None:
-    current_app.send_task(DELIVER_TASK, args=[str(delivery_id)], countdown=countdown)
+    celery_app().send_task(DELIVER_TASK, args=[str(delivery_id)], countdown=countdown)
 
 
 def _delivery_queue(delivery: WebhookDelivery) -> WebhookDelivery:
@@ -205,8 +205,10 @@ def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
             delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
             delivery.save(update_fields=["status", "error"])
             return None
+        from apps.webhooks.sending import post_signed  # the worker's module: see its docstring
+
         body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
-        result = network.post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
+        result = post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
                                      body=body)
         delivery.attempt += 1
         delivery.last_attempt_at = timezone.now()

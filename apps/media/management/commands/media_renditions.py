@@ -21,8 +21,8 @@ class Command(BaseCommand):
         parser.add_argument("--sync", action="store_true", help="make them in this process, not in a worker")
 
     def handle(self, *args, schema=None, all=False, sync=False, **options):  # noqa: A002
-        from apps.media.services import media_renditions_make
-        from apps.media.tasks import media_make_renditions
+        from apps.core.task_queue import send_by_name
+        from apps.media.services import RENDITIONS_TASK, media_renditions_make
 
         tenants = get_tenant_model().objects.exclude(schema_name="public")
         if schema:
@@ -35,7 +35,7 @@ class Command(BaseCommand):
                     if sync:
                         media_renditions_make(media_id=str(media_id), force=all)
                     else:
-                        media_make_renditions.delay(str(media_id))
+                        send_by_name(RENDITIONS_TASK, args=[str(media_id)])
                     total += 1
         connection.set_schema_to_public()
         self.stdout.write(f"{'made' if sync else 'enqueued'} renditions of {total} media objects")
