@@ -173,20 +173,45 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     others[p.role].setDefaultTimeout(20_000);
   }
 
-  await run.step('only admins see Users; the viewer cannot write', async () => {
+  let postEditPath = '';
+  await run.step('only admins see Users and Activity; the viewer gets read-only screens', async () => {
     expect(await sidebarHasUsers(page), 'the admin sees Users');
     const viewer = await others.viewer.newPage();
     await signIn(viewer, tenant, people[2].email);
     expect(!(await sidebarHasUsers(viewer)), 'the viewer does not see Users');
-    await viewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tags' }).click();
-    await viewer.locator('header').getByRole('link', { name: 'Add Tag' }).click();
-    await viewer.getByLabel('Name').fill(`viewer-tag-${sub}`);
-    await viewer.getByRole('button', { name: 'Create Tag' }).click();
-    await toast(viewer, "You don't have permission to create categories or tags");
-    await viewer.screenshot({ path: shot.path('41-viewer-refused') });
+    const nav = viewer.getByRole('navigation', { name: 'Main' });
+    expect((await nav.getByRole('link', { name: 'Activity' }).count()) === 0, 'the viewer does not see Activity');
+    await nav.getByRole('link', { name: 'Tags' }).click();
+    await viewer.getByRole('cell', { name: usedTag, exact: true }).first().waitFor();
+    expect((await viewer.getByRole('link', { name: 'Add Tag' }).count()) === 0, 'no Add Tag for the viewer');
+    expect((await viewer.getByRole('button', { name: `Actions for ${usedTag}` }).count()) === 0, 'no tag actions for the viewer');
+    await nav.getByRole('link', { name: 'Media' }).click();
+    await viewer.getByRole('heading', { name: 'Media Library' }).waitFor();
+    expect((await viewer.getByRole('button', { name: 'Upload New' }).count()) === 0, 'no Upload for the viewer');
+    await nav.getByRole('link', { name: 'Posts' }).click();
+    await viewer.getByRole('link', { name: postTitle, exact: true }).waitFor();
+    expect((await viewer.getByRole('link', { name: 'Add Post' }).count()) === 0, 'no Add Post for the viewer');
+    await viewer.getByRole('button', { name: `Actions for ${postTitle}` }).click();
+    const items = await viewer.getByRole('menuitem').allTextContents();
+    expect(JSON.stringify(items.map((t) => t.trim())) === '["View"]', `the viewer's row menu offers View only (${items})`);
+    await viewer.keyboard.press('Escape');
+    await viewer.screenshot({ path: shot.path('41-viewer-posts') });
+    // The edit address typed by hand: the form is shown read-only, with no save button.
+    postEditPath = await page.evaluate(async (title) => {
+      const token = localStorage.getItem('token');
+      const res = await fetch(`/api/posts?status=all&search=${encodeURIComponent(title)}`, { headers: { Authorization: `Bearer ${token}` } });
+      const post = (await res.json()).posts.find((p) => p.title === title);
+      return `/dashboard/posts/edit/${post.id}`;
+    }, postTitle);
+    await viewer.goto(`${tenant}${postEditPath}`);
+    await viewer.getByText('Your role can read this post, not change it').waitFor();
+    expect(await viewer.getByLabel('Title').isDisabled(), 'the title is read-only for the viewer');
+    expect(await viewer.getByLabel('Status').isDisabled(), 'the status is read-only for the viewer');
+    expect((await viewer.getByRole('button', { name: /^(Save draft|Publish|Update|Submit for review)$/ }).count()) === 0, 'no save button');
+    await viewer.screenshot({ path: shot.path('41b-viewer-post-form'), fullPage: true });
   });
 
-  await run.step('the author cannot publish, but can save a draft', async () => {
+  await run.step('the author cannot pick "published": the draft is submitted for review', async () => {
     const author = await others.author.newPage();
     await signIn(author, tenant, people[1].email);
     expect(!(await sidebarHasUsers(author)), 'the author does not see Users');
@@ -201,24 +226,32 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await author.getByRole('dialog', { name: 'Select Featured Image' }).getByRole('button', { name: image }).click();
     await author.getByRole('tab', { name: 'SEO' }).click();
     await author.getByLabel('SEO Description').fill('Author post description');
-    await author.getByLabel('Status').selectOption('published');
-    await author.getByRole('button', { name: 'Publish', exact: true }).click();
-    await toast(author, 'Authors cannot publish posts');
-    await author.screenshot({ path: shot.path('42-author-refused') });
-    await author.getByLabel('Status').selectOption('draft');
-    await author.getByRole('button', { name: 'Save draft', exact: true }).click();
+    const options = (await author.getByLabel('Status').locator('option').allTextContents()).map((t) => t.trim());
+    expect(JSON.stringify(options) === '["Draft","Submit for review"]', `the author's statuses (${options})`);
+    await author.getByRole('button', { name: 'Save draft', exact: true }).waitFor();
+    await author.getByLabel('Status').selectOption('review');
+    await author.screenshot({ path: shot.path('42-author-submit-for-review') });
+    await author.getByRole('button', { name: 'Submit for review', exact: true }).click();
+    await toast(author, 'Post submitted for review');
     await author.waitForURL(`${tenant}/dashboard/posts?status=draft`);
-    await author.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
+    const row = author.getByRole('row').filter({ has: author.getByRole('link', { name: `Author draft ${sub}`, exact: true }) });
+    await row.getByText('Waiting for review').waitFor();
+    expect((await author.getByRole('button', { name: 'Waiting for review' }).count()) === 0, 'no review filter for the author');
   });
 
   await run.step('the editor publishes the author’s draft', async () => {
     const editor = await others.editor.newPage();
     await signIn(editor, tenant, people[0].email);
     expect(!(await sidebarHasUsers(editor)), 'the editor does not see Users');
-    await editor.goto(`${tenant}/dashboard/posts?status=draft`);
+    await editor.goto(`${tenant}/dashboard/posts`);
+    await editor.getByRole('button', { name: 'Waiting for review' }).click();
+    await editor.waitForURL(`${tenant}/dashboard/posts?status=waiting`);
+    await editor.getByRole('link', { name: `Author draft ${sub}`, exact: true }).waitFor();
+    await editor.screenshot({ path: shot.path('43a-editor-waiting-for-review') });
     await editor.getByRole('button', { name: `Actions for Author draft ${sub}` }).click();
     await editor.getByRole('menuitem', { name: 'Edit' }).click();
     await editor.getByRole('heading', { name: `Edit Post: Author draft ${sub}` }).waitFor();
+    await editor.getByText(/Waiting for review since/).waitFor();
     await editor.getByLabel('Status').selectOption('published');
     await editor.getByRole('button', { name: 'Publish', exact: true }).click();
     await editor.waitForURL(`${tenant}/dashboard/posts`);
@@ -230,6 +263,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     const screens = [
       ['dashboard', '/dashboard', 'Total Posts'],
       ['posts', '/dashboard/posts?status=all', 'Posts'],
+      ['post-form', null, 'Status'],
       ['categories', '/dashboard/categories', usedCategory],
       ['tags', '/dashboard/tags', usedTag],
       ['media', '/dashboard/media', 'Media Library'],
@@ -238,7 +272,9 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     const failures = [];
     for (const [role, context] of Object.entries(others)) {
       const tab = await context.newPage(); // signed in already: each role signed in in its context above
-      for (const [name, path, text] of screens) {
+      for (const [name, screenPath, text] of screens) {
+        // The post form: a published post's (read-only for the viewer and the author), a new one for the author.
+        const path = screenPath ?? (role === 'author' ? '/dashboard/posts/new' : postEditPath);
         await tab.goto(`${tenant}${path}`);
         await tab.getByText(text).first().waitFor();
         await tab.waitForLoadState('networkidle').catch(() => {});
@@ -248,6 +284,18 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
           for (const problem of await layoutProblems(tab)) failures.push(`${role} ${name} @${width}: ${problem}`);
           for (const v of await axeViolations(tab)) failures.push(`${role} ${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
           await tab.screenshot({ path: shot.path(`role-${role}-${name}-w${width}`), fullPage: true });
+        }
+        if (name === 'posts') {
+          const addPost = await tab.getByRole('link', { name: 'Add Post' }).count();
+          const waiting = await tab.getByRole('button', { name: 'Waiting for review' }).count();
+          if ((addPost > 0) !== (role !== 'viewer')) failures.push(`${role} posts: Add Post shown=${addPost > 0}`);
+          if ((waiting > 0) !== (role === 'editor')) failures.push(`${role} posts: Waiting for review shown=${waiting > 0}`);
+        }
+        if (name === 'post-form') {
+          const options = (await tab.getByLabel('Status').locator('option').allTextContents()).map((t) => t.trim());
+          const disabled = await tab.getByLabel('Title').isDisabled();
+          const want = { viewer: [true, 'Draft,Published'], author: [false, 'Draft,Submit for review'], editor: [false, 'Draft,Published,Archived'] }[role];
+          if (disabled !== want[0] || options.join(',') !== want[1]) failures.push(`${role} post form: read-only=${disabled}, statuses ${options}`);
         }
       }
       await tab.close();
@@ -266,6 +314,7 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
       ['47-phone-media', 'Media', 'Media Library'],
       ['48-phone-users', 'Users', 'Manage user accounts and permissions'],
       ['49-phone-settings', 'Settings', 'Company Information'],
+      ['49b-phone-activity', 'Activity', 'Who did what, and when'],
     ]) {
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();

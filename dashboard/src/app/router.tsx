@@ -60,6 +60,7 @@ const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGen
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
+const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -124,6 +125,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('users/new', UserCreate),
         screen('users/edit/:userId', UserEdit),
         screen('account', MyAccount),
+        screen('activity', Activity),
         screen('settings', Settings),
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),

@@ -4,7 +4,7 @@ import { selectUser } from './session';
 
 /**
  * What the signed-in role may do: the server's capability table (apps/core/permissions.py),
- * sent once per session by GET /api/auth/me. Screens ask `useCan(...)` and never compare role
+ * sent once per sign-in by GET /api/auth/me. Screens ask `useCan(...)` and never compare role
  * names, so the dashboard hides exactly what the server would refuse.
  */
 export type Capability =

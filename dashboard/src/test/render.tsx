@@ -5,6 +5,7 @@ import { buildRoutes } from '@/app/router';
 import { makeStore } from '@/app/store';
 import type { CmsConfig } from '@/lib/config';
 import type { SessionState, SessionUser } from '@/lib/session';
+import { tokenFor } from './roles';
 
 export const TENANT: CmsConfig = { rootDomain: 'localhost', tenant: 'demo', tenantFound: true };
 export const ROOT: CmsConfig = { rootDomain: 'localhost', tenant: null, tenantFound: true };
@@ -12,7 +13,7 @@ export const ROOT: CmsConfig = { rootDomain: 'localhost', tenant: null, tenantFo
 export const ADMIN: SessionUser = { userId: 'u-1', username: 'alice', role: 'admin' };
 
 export function signedIn(user: SessionUser = ADMIN, msLeft = 60 * 60 * 1000): SessionState {
-  return { token: 'test-token', expiresAt: Date.now() + msLeft, user };
+  return { token: tokenFor(user.role), expiresAt: Date.now() + msLeft, user };
 }
 
 export const SIGNED_OUT: SessionState = { token: null, expiresAt: null, user: null };

@@ -1,10 +1,22 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { capabilitiesOf, roleOfToken } from './roles';
+
+/** GET /api/auth/me for the signed-in test user (its role is in the token: see signedIn()). */
+export const meHandler = http.get('*/api/auth/me', ({ request }) => {
+  const role = roleOfToken(request.headers.get('Authorization'));
+  return HttpResponse.json({
+    success: true,
+    user: { id: 'u-1', userId: 'u-1', username: 'alice', role },
+    capabilities: capabilitiesOf(role),
+  });
+});
 
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
- *  defaults: no webhook endpoints (the dashboard home asks, for an admin's banner), and the
- *  company's email is verified (no banner), unless a test says otherwise. */
+ *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
+ *  an admin's banner), and the company's email is verified (no banner), unless a test says otherwise. */
 export const server = setupServer(
+  meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
   http.get('*/api/client/verification', () =>
     HttpResponse.json({ success: true, verified: true, email: 'admin@x.test', sentAt: null }),

@@ -1,4 +1,4 @@
-import { useCan, usePostRights } from '@/lib/capabilities';
+import { useCapabilities, usePostRights } from '@/lib/capabilities';
 import { ALL_STATUSES, type StatusOption } from '../components/PostForm';
 import type { PostFormValues } from '../schemas';
 import type { Post } from '../types';
@@ -14,7 +14,8 @@ const REVIEW: StatusOption = { value: 'review', label: 'Submit for review' };
  */
 export function usePostFormRights(post?: Post | null) {
   const rights = usePostRights(post);
-  const canCreate = useCan('post.create');
+  const { capabilities, ready } = useCapabilities();
+  const canCreate = capabilities.has('post.create');
   const readOnly = post ? !rights.edit : !canCreate;
   let statusOptions: StatusOption[] = ALL_STATUSES;
   if (!rights.publish) {
@@ -25,5 +26,6 @@ export function usePostFormRights(post?: Post | null) {
   }
   const initialStatus = (fallback: PostFormValues['status']): PostFormValues['status'] =>
     post?.reviewRequestedAt && rights.requestReview ? 'review' : fallback;
-  return { readOnly, statusOptions, initialStatus, rights };
+  // `ready`: the capabilities are known (the form waits for them rather than flash read-only).
+  return { ready, readOnly, statusOptions, initialStatus, rights };
 }

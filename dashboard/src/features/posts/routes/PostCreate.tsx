@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
+import { LoadingState } from '@/components/ui';
 import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { isApiError } from '@/lib/errors';
 import { todayIso } from '@/lib/format';
@@ -51,7 +52,7 @@ export function PostCreate() {
   const navigate = useNavigate();
   const [createPost, { isLoading }] = useCreatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
-  const { readOnly, statusOptions } = usePostFormRights();
+  const { ready, readOnly, statusOptions } = usePostFormRights();
   const [draft] = useState(() => peekAiDraft());
   const [defaults] = useState(() => (draft ? fromDraft(draft) : emptyPost()));
   const announced = useRef(false);
@@ -84,6 +85,7 @@ export function PostCreate() {
     }
   }
 
+  if (!ready) return <LoadingState label="Loading..." />;
   return (
     <>
       <PageHeader title="Create New Post" description="Write and publish a new blog post" search={false} />

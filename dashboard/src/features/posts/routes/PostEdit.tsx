@@ -102,7 +102,7 @@ export function PostEdit() {
   const [fetchPost] = useLazyGetPostQuery();
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
-  const { readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
+  const { ready, readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
   const defaults = useMemo(() => {
     if (!post) return null;
     const values = toFormValues(post);
@@ -116,7 +116,7 @@ export function PostEdit() {
   const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
 
   if (!id) return <PostNotFound message="Post ID is required" />;
-  if (isLoading) return <LoadingState label="Loading post..." />;
+  if (isLoading || (post && !ready)) return <LoadingState label="Loading post..." />;
   if (isError || !post || !defaults) return <PostNotFound />;
 
   async function save(values: PostFormValues) {

@@ -8,7 +8,7 @@ import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { capitalize as cap } from '@/lib/format';
-import { useCan } from '@/lib/capabilities';
+import { useCapabilities } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
@@ -93,12 +93,13 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   const dispatch = useAppDispatch();
   const me = useAppSelector(selectUser);
   const userId = self ? String(me?.userId ?? '') : (params.userId ?? '');
-  const isAdmin = useCan('users.manage');
+  const { capabilities, ready } = useCapabilities();
+  const isAdmin = capabilities.has('users.manage');
   const own = !!me && String(me.userId) === userId;
   const allowed = isAdmin || own;
   // Where saving and Cancel lead: the Users list for admins editing from it, else the account page.
   const back = self || !isAdmin ? '/dashboard/account' : '/dashboard/users';
-  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !allowed });
+  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
   const [update] = useUpdateUserMutation();
   const {
     register,
@@ -116,11 +117,11 @@ export function UserEdit({ self = false }: { self?: boolean }) {
     if (!userId) {
       toast.error('User ID is missing');
       navigate(back, { replace: true });
-    } else if (!allowed) {
+    } else if (ready && !allowed) {
       toast.error("You don't have permission to edit this user");
       navigate(back, { replace: true });
     }
-  }, [userId, allowed, navigate, back]);
+  }, [userId, ready, allowed, navigate, back]);
 
   useEffect(() => {
     if (isError) toast.error('Failed to load user data');
@@ -174,8 +175,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
     }
   }
 
-  if (!userId || !allowed) return null;
-  if (isLoading) return <LoadingState label="Loading user..." />;
+  if (!userId || (ready && !allowed)) return null;
+  if (!ready || isLoading) return <LoadingState label="Loading user..." />;
   if (isError) {
     return (
       <section className="card state">

@@ -37,14 +37,14 @@ describe('users list', () => {
     expect(screen.getByRole('link', { name: /Add User/ })).toHaveAttribute('href', '/dashboard/users/new');
   });
 
-  it('refuses to delete your own account, deletes others after "Delete user"', async () => {
+  it('does not offer to delete your own account, deletes others after "Delete user"', async () => {
     usersApi();
     const user = userEvent.setup();
     renderApp('/dashboard/users', { session: signedIn() });
     await user.click(await screen.findByRole('button', { name: 'Actions for alice' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
-    expect(await screen.findByText('You cannot delete your own account')).toBeInTheDocument();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Delete' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
 
     await user.click(screen.getByRole('button', { name: 'Actions for bob' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
@@ -111,7 +111,27 @@ describe('create user', () => {
 });
 
 describe('edit user', () => {
-  it('admin: role and status shown (no viewer role); a blank password is not sent', async () => {
+  it('editing a viewer shows the viewer role, and saving keeps it', async () => {
+    let sent: unknown;
+    const viewer = { ...USERS[1], id: 'u-3', userId: 'u-3', username: 'vic', email: 'vic@x.test', role: 'viewer', status: 'active' };
+    usersApi();
+    server.use(
+      http.get('*/api/users/u-3', () => HttpResponse.json({ success: true, user: viewer })),
+      http.put('*/api/users/u-3', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ success: true, message: 'User updated successfully', user: viewer });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/users/edit/u-3', { session: signedIn() });
+    expect(await screen.findByDisplayValue('vic')).toBeInTheDocument();
+    expect(screen.getByLabelText('Role')).toHaveValue('viewer');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    expect(sent).toMatchObject({ role: 'viewer', status: 'active' });
+  });
+
+  it('admin: role and status shown (every role); a blank password is not sent', async () => {
     let sent: unknown;
     usersApi();
     server.use(
@@ -128,7 +148,7 @@ describe('edit user', () => {
     expect(password).toHaveAttribute('placeholder', 'Leave blank to keep current password');
     expect(screen.getByText('Only fill this if you want to change the password.')).toBeInTheDocument();
     const role = screen.getByLabelText('Role');
-    expect(within(role).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['admin', 'editor', 'author']);
+    expect(within(role).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['admin', 'editor', 'author', 'viewer']);
     expect(screen.getByLabelText('Status')).toHaveValue('suspended');
     await user.selectOptions(screen.getByLabelText('Status'), 'active');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0001_initial'),
-        ('content', '0005_post_revisions'),
+        ('content', '0006_post_review'),
     ]
 
     operations = [
