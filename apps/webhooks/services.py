@@ -173,6 +173,21 @@ def retry_delay(attempt: int) -> float:
     return delay + random.uniform(0, delay * settings.WEBHOOK_RETRY_JITTER)  # noqa: S311 - not a secret
 
 
+def _tell_admins_disabled(endpoint: WebhookEndpoint) -> None:
+    """Email every active admin of the company that the endpoint was turned off (in the transaction
+    that turns it off: sent once, after it commits). The dashboard shows them a banner too."""
+    from apps.accounts.models import User
+    from apps.core.email import company_of_connection, email_queue
+    from apps.core.permissions import Role
+
+    company_name, base_url = company_of_connection()
+    for username, address in (User.objects.filter(role=Role.ADMIN, status=User.Status.ACTIVE)
+                              .order_by("created_at").values_list("username", "email")):
+        email_queue(kind="webhook_disabled", to=address, company_name=company_name, base_url=base_url,
+                    context={"username": username, "endpoint_url": endpoint.url, "reason": endpoint.disabled_reason,
+                             "url": f"{base_url}/dashboard/settings/webhooks/{endpoint.pk}"})
+
+
 def _record_failure(endpoint_id, error: str) -> bool:
     """Count a failed try; the endpoint is turned off at WEBHOOK_DISABLE_AFTER_FAILURES in a row.
     True when it is (still) active."""
@@ -189,6 +204,7 @@ def _record_failure(endpoint_id, error: str) -> bool:
                 f"failed deliveries in a row (last error: {error[:200]}). Fix the receiver and turn it on again.")
             endpoint.save(update_fields=["active", "disabled_reason", "updated_at"])
             logger.warning("webhook endpoint %s disabled after %d failures", endpoint.pk, endpoint.consecutive_failures)
+            _tell_admins_disabled(endpoint)
         return endpoint.active
 
 

@@ -8,6 +8,7 @@ from django_tenants.utils import schema_context
 
 from apps.content.tests.conftest import make_category, make_media, make_tag, post_payload
 from apps.core import testing
+from apps.core.mailcatcher import links, parts
 from apps.webhooks import services
 from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
 
@@ -118,7 +119,7 @@ def test_a_4xx_is_not_retried(make_tenant, receiver, celery_worker_process):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_endpoint_failing_again_and_again_is_disabled_and_admins_see_why(make_tenant, receiver,
+def test_an_endpoint_failing_again_and_again_is_disabled_and_admins_see_why(make_tenant, receiver, smtp,
                                                                           celery_worker_process):
     tenant = make_tenant()
     api = testing.Api(tenant, user=testing.tenant_admin(tenant))
@@ -132,6 +133,12 @@ def test_an_endpoint_failing_again_and_again_is_disabled_and_admins_see_why(make
     assert _wait(disabled), "the endpoint was not turned off"
     shown = api.get(f"/api/webhooks/{endpoint['id']}").json()["endpoint"]
     assert "3 failed deliveries in a row" in shown["disabledReason"] and "HTTP 500" in shown["disabledReason"]
+    # the company's admins are told by email too, with a link to the endpoint on the company's host
+    [message] = smtp.wait_for(1)
+    text, _html = parts(message)
+    assert message["To"] == api.user.email and tenant.name in message["Subject"]
+    assert receiver.url in text and "3 failed deliveries in a row" in text
+    assert f"http://{testing.host_of(tenant)}/dashboard/settings/webhooks/{endpoint['id']}" in links(message)
     time.sleep(1.0)
     assert len(receiver.received) == 3  # WEBHOOK_DISABLE_AFTER_FAILURES (tests: 3), then no more tries
     assert api.get(f"/api/webhooks/{endpoint['id']}/deliveries").json()["deliveries"][0]["status"] == "failed"
