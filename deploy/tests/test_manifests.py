@@ -15,7 +15,8 @@ BIN = Path(sys.executable).parent
 
 def settings_variables() -> set[str]:
     names = set()
-    for path in [ROOT / "platform/config/settings.py", ROOT / "platform/config/signing_keys.py"]:
+    for path in [ROOT / "platform/config/settings.py", ROOT / "platform/config/signing_keys.py",
+                 ROOT / "platform/config/environment.py"]:
         names |= set(re.findall(r'(?:env(?:_bool|_int|_list)?|require_secret|os\.environ\.get)\(\s*"([A-Z0-9_]+)"',
                                 path.read_text()))
     return names

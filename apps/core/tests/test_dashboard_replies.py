@@ -50,12 +50,15 @@ class World:
         self.tenant = tenant
         self.names: dict[str, str] = {}  # exact value -> placeholder
         self.objects: dict[str, object] = {}
+        self.values: dict[str, str] = {}  # {value:name} in a case: tokens of emailed links
 
     def keep(self, name: str, obj) -> None:
         self.objects[name] = obj
         self.names[str(obj.pk)] = f"<{name}>"
 
     def id(self, name: str) -> str:
+        if name in self.values:
+            return self.values[name]
         return str(self.objects[name].pk)
 
     def api(self, role: str = "admin") -> testing.Api:
@@ -204,6 +207,27 @@ def build_world(tenant) -> World:
         world.keep("endpoint:site", site)
         world.keep("delivery:first", delivery)
         world.names[str(delivery.event_id)] = "<delivery:event>"
+
+        # Emailed links: a password reset of the viewer, an open invitation, the sign-up verification.
+        import hashlib
+
+        from apps.accounts.links import password_reset_tokens, uid_encode
+        from apps.accounts.models import Invitation
+        from tenants import verification
+
+        viewer = world.objects["user:viewer"]
+        world.values["value:reset_uid"] = uid_encode(viewer.pk)
+        world.values["value:reset_token"] = password_reset_tokens.make_token(viewer)
+        invite_token = "golden-invitation-token-0123456789abcdef"
+        invitation = Invitation.objects.create(
+            email="invitee@example.com", role="editor", token_hash=hashlib.sha256(invite_token.encode()).hexdigest(),
+            invited_by=admin, sent_at=at(40), expires_at=at(60 * 24 * 365 * 30))
+        Invitation.objects.filter(pk=invitation.pk).update(created_at=at(40))
+        world.keep("invitation:open", invitation)
+        world.values["value:invite_token"] = invite_token
+    Client.objects.filter(pk=tenant.pk).update(verification_email="admin@example.com", verification_sent_at=at(0))
+    tenant.refresh_from_db()
+    world.values["value:verify_token"] = verification._token(tenant)
     return world
 
 
@@ -332,6 +356,22 @@ CASES: dict[str, tuple] = {
     "webhook_deliveries": ("admin", "get", "/api/webhooks/{endpoint:site}/deliveries", None),
     "webhook_redeliver": ("admin", "post", "/api/webhooks/{endpoint:site}/deliveries/{delivery:first}/redeliver",
                           None),
+    # accounts by email
+    "forgot_password": (None, "post", "/api/auth/forgot-password", {"email": "viewer@example.com"}),
+    "reset_link_check": (None, "post", "/api/auth/reset-password/check",
+                         {"uid": "{value:reset_uid}", "token": "{value:reset_token}"}),
+    "reset_password": (None, "post", "/api/auth/reset-password",
+                       {"uid": "{value:reset_uid}", "token": "{value:reset_token}", "password": "a-new-pass-456"}),
+    "invitations_list": ("admin", "get", "/api/invitations", None),
+    "invitation_create": ("admin", "post", "/api/invitations", {"email": "second@example.com", "role": "author"}),
+    "invitation_resend": ("admin", "post", "/api/invitations/{invitation:open}/resend", None),
+    "invitation_revoke": ("admin", "delete", "/api/invitations/{invitation:open}", None),
+    "invitation_check": (None, "post", "/api/auth/invitation/check", {"token": "{value:invite_token}"}),
+    "invitation_accept": (None, "post", "/api/auth/accept-invitation",
+                          {"token": "{value:invite_token}", "username": "invitee", "password": PASSWORD}),
+    "verification_get": ("admin", "get", "/api/client/verification", None),
+    "verification_resend": ("admin", "post", "/api/client/verification/resend", None),
+    "verify_email": (None, "post", "/api/client/verify-email", {"token": "{value:verify_token}"}),
     # core
     "health": (None, "get", "/api/health", None),
     # root host
@@ -341,7 +381,7 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link):[a-z]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request
@@ -367,12 +407,14 @@ def normalise(text: str, world: World) -> str:
 
     from django.conf import settings
 
-    link_expiry = now + timedelta(days=settings.PREVIEW_LINK_DAYS)  # a preview link made during the request
+    # expiries of links made during the request
+    made = {days: now + timedelta(days=days) for days in (settings.PREVIEW_LINK_DAYS, settings.INVITATION_DAYS)}
 
     def stamp(match):
         value = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
-        if abs(value - link_expiry) < timedelta(hours=1):
-            return '"<now + PREVIEW_LINK_DAYS>"'
+        for days, expiry in made.items():
+            if abs(value - expiry) < timedelta(hours=1):
+                return f'"<now + {days} days>"'
         return '"<now>"' if abs(value - now) < timedelta(hours=1) else match.group(0)
 
     text = _STAMP.sub(stamp, text)
