@@ -15,7 +15,7 @@ from apps.content import post_fields
 from apps.content.models import POST_STATUSES
 from apps.core.html import is_blank_html
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, service_name
-from apps.core.validation import clean_required, clean_url, text
+from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
 TITLE_REQUIRED = "Title is required"
@@ -539,7 +539,7 @@ class PostUpdateIn(_SocialFields):
     tags: TagIds | None = None
     featuredImage: FeaturedRef | None = None
     # (+) The post's updatedAt when the editor opened it: a save made from an older copy gets 409.
-    baseUpdatedAt: datetime | None = None
+    baseUpdatedAt: OptionalDateTime = None
     featuredMediaId: FeaturedRef | None = None  # (+) the create payload's name, accepted too
     metaTitle: SeoTitle | None = None
     metaDescription: SeoDescription | None = None
@@ -669,7 +669,7 @@ class RevisionReplyOut(SuccessOut):
 # --- autosaved copies ----------------------------------------------------------------------------
 class AutosaveIn(InSchema):
     fields: dict  # the editor's form values, kept as they are sent (the post is not changed)
-    baseUpdatedAt: datetime | None = None  # the post's updatedAt the copy was made from
+    baseUpdatedAt: OptionalDateTime = None  # the post's updatedAt the copy was made from
 
 
 class AutosaveOut(OutSchema):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Annotated
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -101,3 +102,14 @@ OptionalEmail = Annotated[str | None, BeforeValidator(_keep_none(clean_email))]
 OptionalUsername = Annotated[str | None, BeforeValidator(_keep_none(clean_username))]
 # A blank new password keeps the current one (a value of another type is refused, not ignored).
 OptionalPassword = Annotated[str | None, BeforeValidator(lambda value: None if value in (None, "") else clean_password(value))]
+
+
+def _date_time_text(value):
+    """A date-time as JSON carries it: an ISO 8601 string (or null). Numbers are refused, not read
+    as Unix times, so the documented type is the accepted one."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError("Must be a date and time in ISO 8601 format")
+    return value
+
+
+OptionalDateTime = Annotated[datetime | None, BeforeValidator(_date_time_text)]
