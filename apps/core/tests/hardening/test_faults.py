@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import boto3
 import pytest
+import redis
 import requests
 from PIL import Image
 
@@ -158,6 +159,10 @@ def stack(tmp_path_factory):
         # The sign-up email's link is not what these tests are about: the company counts as verified
         # (its public content API answers 403 until then).
         pg.sql("cms", "UPDATE tenants_client SET email_verified_at = now() WHERE subdomain = %s", (subdomain,))
+        # (written behind the app's back: the fast path's host map still says "closed"; drop it)
+        hosts = redis.Redis.from_url(redis_server.url)
+        for key in hosts.scan_iter(match="*:papi:host:*"):
+            hosts.delete(key)
         host = f"{subdomain}.{ROOT_DOMAIN}"
         login = Http(web.base_url, host).post("/api/auth/login", json={"email": "admin@example.com",
                                                                        "password": PASSWORD})
@@ -211,7 +216,7 @@ def test_postgres_restart_while_serving(stack):
         assert body["error"] == "unavailable" and down.headers.get("Retry-After")
         # Cached public replies do not need the database.
         hit = stack.site.get("/api/v1/posts?limit=3")
-        assert (hit.status_code, hit.headers["X-Cache"]) == (200, "HIT")
+        assert (hit.status_code, hit.headers.get("X-Cache")) == (200, "HIT"), hit.text[:500]
     finally:
         stack.pg.start()
 
