@@ -29,8 +29,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, roles, screens, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,screens,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, roles, editorial, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,editorial,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -303,15 +303,6 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
-    run.reset();
-    await page.setViewportSize({ width: 1366, height: 900 });
-    console.log('Flow: roles, taxonomy, media, AI generator, settings');
-    await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
-
-    run.reset();
-    await page.setViewportSize({ width: 1366, height: 900 });
-    console.log('Flow: autosave, edit conflicts, revisions, preview links');
-    await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
 
     run.reset();
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -338,6 +329,13 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
       console.log('Flow: roles, taxonomy, media, AI generator, settings');
       await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
+    }
+
+    if (flows.includes('editorial')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      console.log('Flow: autosave, edit conflicts, revisions, preview links');
+      await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
     }
 
     if (flows.includes('screens')) {
