@@ -304,26 +304,6 @@ async function main() {
     });
 
 
-    run.reset();
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.goto(`${tenant}/dashboard`);
-    console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
-    const facts = await page.evaluate(async (s) => {
-      const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
-      const get = async (u) => (await fetch(u, { headers: auth })).json();
-      const posts = (await get('/api/posts?status=all&limit=50')).posts;
-      const post = posts.find((p) => p.status === 'published') ?? posts[0];
-      const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
-      const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
-      const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
-      return {
-        sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
-        category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
-        username: user.username, userId: user.id,
-      };
-    }, sub);
-    await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
-
     if (flows.includes('roles')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
