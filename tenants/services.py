@@ -10,7 +10,7 @@ from django_tenants.utils import schema_context
 from apps.accounts.services import user_create
 from apps.core import ratelimit
 from apps.core.edge_cache import edge_purge_company
-from apps.core.errors import Conflict, ErrorCode, NotFound, RateLimited
+from apps.core.errors import Conflict, ErrorCode, NotFound
 from apps.core.permissions import Role
 from tenants.models import Client, Domain, new_content_key, new_preview_key
 from tenants.provisioning import schema_create_from_template, template_current
@@ -61,13 +61,7 @@ def signup_throttle(*, ip: str, contact_email: str) -> None:
         (ratelimit.parse_rate(settings.SIGNUP_RATE_PER_EMAIL), ("signup-email", contact_email.strip().lower())),
         (ratelimit.parse_rate(settings.SIGNUP_RATE_GLOBAL), ("signup-all",)),
     ]
-    wait = max(ratelimit.is_blocked(limit, *key) for limit, key in checks)
-    if wait == 0:
-        for limit, key in checks:
-            if not ratelimit.hit(limit, *key):  # another sign-up took the last place meanwhile
-                wait = max(1, ratelimit.is_blocked(limit, *key))
-    if wait:
-        raise RateLimited(f"Too many sign-ups. Please try again in {ratelimit.wait_phrase(wait)}.", retry_after=wait)
+    ratelimit.spend(checks, "Too many sign-ups. Please try again in {wait}.")
 
 
 def client_register(

@@ -23,7 +23,7 @@ from django_tenants.utils import get_public_schema_name, schema_context
 
 from apps.core import ratelimit
 from apps.core.email import email_queue
-from apps.core.errors import ErrorCode, RateLimited, ValidationFailed
+from apps.core.errors import ErrorCode, ValidationFailed
 from tenants.models import Client
 
 logger = logging.getLogger(__name__)
@@ -61,12 +61,8 @@ def verification_send(*, client: Client, email: str | None = None) -> None:
 
 def verification_resend(*, client: Client, ip: str) -> None:
     """The dashboard's "Resend" (throttled per company: VERIFICATION_RESEND_RATE)."""
-    limit = ratelimit.parse_rate(settings.VERIFICATION_RESEND_RATE)
-    wait = ratelimit.is_blocked(limit, "verify-resend", client.schema_name)
-    if wait:
-        raise RateLimited(f"An email was sent a moment ago. Please try again in {ratelimit.wait_phrase(wait)}.",
-                          retry_after=wait)
-    ratelimit.hit(limit, "verify-resend", client.schema_name)
+    ratelimit.spend([(ratelimit.parse_rate(settings.VERIFICATION_RESEND_RATE), ("verify-resend", client.schema_name))],
+                    "An email was sent a moment ago. Please try again in {wait}.")
     if client.email_verified:
         return
     with transaction.atomic():

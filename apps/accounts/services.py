@@ -279,11 +279,7 @@ def password_reset_request(*, email: str, ip: str) -> None:
         (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_IP), ("reset-ip", ip)),
         (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL), ("reset-email", connection.schema_name, email)),
     ]
-    wait = max(ratelimit.is_blocked(limit, *key) for limit, key in limits)
-    if wait:
-        raise RateLimited(f"Too many requests. Please try again in {ratelimit.wait_phrase(wait)}.", retry_after=wait)
-    for limit, key in limits:
-        ratelimit.hit(limit, *key)
+    ratelimit.spend(limits, "Too many requests. Please try again in {wait}.")
     user = user_get_by_email(email)
     token = password_reset_tokens.make_token(user) if user else password_reset_tokens.make_token(_NOBODY)
     if user is None or user.status != User.Status.ACTIVE:
@@ -421,11 +417,8 @@ def invitation_check(*, token: str) -> Invitation:
 def invitation_accept(*, token: str, username: str, password: str, ip: str) -> tuple[str, int, User]:
     """Create the invited user (the invitation's email and role, the chosen username and password)
     and sign them in. The link works once; attempts are throttled per client address."""
-    limit = ratelimit.parse_rate(settings.INVITATION_ACCEPT_RATE_PER_IP)
-    wait = ratelimit.is_blocked(limit, "invite-accept", ip)
-    if wait:
-        raise _too_many(wait)
-    ratelimit.hit(limit, "invite-accept", ip)
+    ratelimit.spend([(ratelimit.parse_rate(settings.INVITATION_ACCEPT_RATE_PER_IP), ("invite-accept", ip))],
+                    "Too many failed attempts. Please try again in {wait}.")
     with transaction.atomic():
         invitation = _invitation_of_token(token, lock=True)
         user = user_create(username=username, email=invitation.email, password=password, role=invitation.role)

@@ -334,21 +334,18 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         post.tags.set(tags)
     change = _update_action(post, was_live, was_scheduled)
     revision_record(post=post, actor=actor, action=action or change)
-    audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _AUDIT_ACTIONS[change],
+    audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _CHANGE_EVENTS[change],
                  actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=actor, post=post)
     content_version_bump()
-    event = _WEBHOOK_EVENTS.get(change)
+    event = _CHANGE_EVENTS.get(change)
     if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
         event_emit(event=event, object_id=post.pk)  # an edit of a draft is not news to the website
     return post
 
 
-_AUDIT_ACTIONS = {
-    PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
-    PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
-}
-_WEBHOOK_EVENTS = {
+# What a save did, as the audit log and the webhooks name it (one event name for both).
+_CHANGE_EVENTS = {
     PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
     PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
 }

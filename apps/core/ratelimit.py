@@ -71,6 +71,21 @@ def hit(limit: RateLimitItem, *identifiers: str) -> bool:
         return True
 
 
+def spend(checks: list[tuple[RateLimitItem, tuple[str, ...]]], message: str) -> None:
+    """One attempt against every limit of `checks` (limit, identifiers): refused with 429 when any
+    of them is used up, else counted in each, accepted or not later. An attempt that a concurrent
+    one beat to the last place is refused too. `message` is the user's text, `{wait}` the wait."""
+    from apps.core.errors import RateLimited
+
+    wait = max(is_blocked(limit, *key) for limit, key in checks)
+    if wait == 0:
+        for limit, key in checks:
+            if not hit(limit, *key):
+                wait = max(wait, 1, is_blocked(limit, *key))
+    if wait:
+        raise RateLimited(message.format(wait=wait_phrase(wait)), retry_after=wait)
+
+
 def clear(limit: RateLimitItem, *identifiers: str) -> None:
     try:
         _limiter().clear(limit, *identifiers)
