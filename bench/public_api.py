@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
 from bench.servers import stop, worker_memory  # noqa: E402
+from bench import public_api_measure  # noqa: E402
+from bench.public_api_measure import header  # noqa: E402
 base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
 DB_URL = f"{base}/cms_bench_public"
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -128,34 +129,9 @@ def start_server(kind: str, extra_env: dict | None = None, app: str = servers.AP
     return servers.start_server(kind, {**SERVER_ENV, **(extra_env or {})}, workers=WORKERS, app=app)
 
 
-def wrk(port: int, path: str, headers: dict[str, str], seconds: int, script: str | None = None) -> dict:
-    command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", *(["-s", script] if script else [])]
-    for name, value in headers.items():
-        command += ["-H", f"{name}: {value}"]
-    out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
-
-    def latency(label: str) -> float:
-        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
-        value, unit = float(match.group(1)), match.group(2)
-        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-
-    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": latency("50"),
-            "p99": latency("99"), "errors": int(non_2xx.group(1)) if non_2xx else 0}
-
-
 def measure(name: str, port: int, path: str, headers: dict[str, str], script: str | None = None) -> dict:
-    wrk(port, path, headers, WARMUP, script)
-    result = wrk(port, path, headers, SECONDS, script)
-    note = f"  ({result['errors']} non-2xx/3xx)" if result["errors"] else ""
-    print(f"{name:<48} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
-          flush=True)
-    return result
-
-
-def header() -> None:
-    print(f"{'scenario':<48} | {'req/s':>9} | {'p50':>11} | {'p99':>11}", flush=True)
-    print("-" * 90, flush=True)
+    return public_api_measure.measure(name, port, path, headers, seconds=SECONDS, warmup=WARMUP,
+                                      connections=CONNECTIONS, script=script)
 
 
 call_command("migrate_schemas", interactive=False, verbosity=0)

@@ -1,12 +1,14 @@
-"""wrk runs and their table rows, for the HTTP benchmarks that share them (bench/edge.py)."""
+"""wrk runs and their table rows, for the HTTP benchmarks that share them (public_api, edge, replica)."""
 from __future__ import annotations
 
 import re
 import subprocess
 
 
-def wrk(port: int, path: str, headers: dict[str, str], seconds: int, connections: int) -> dict:
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency"]
+def wrk(port: int, path: str, headers: dict[str, str], seconds: int, connections: int,
+        script: str | None = None) -> dict:
+    """One wrk run (`script`: a Lua script for wrk, e.g. to vary the query)."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", *(["-s", script] if script else [])]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
@@ -22,9 +24,10 @@ def wrk(port: int, path: str, headers: dict[str, str], seconds: int, connections
 
 
 def measure(name: str, port: int, path: str, headers: dict[str, str], *, seconds: int, warmup: int,
-            connections: int) -> dict:
-    wrk(port, path, headers, warmup, connections)
-    result = wrk(port, path, headers, seconds, connections)
+            connections: int, script: str | None = None) -> dict:
+    """A warm-up run, then the measured one, printed as a table row."""
+    wrk(port, path, headers, warmup, connections, script)
+    result = wrk(port, path, headers, seconds, connections, script)
     note = f"  ({result['errors']} non-2xx/3xx)" if result["errors"] else ""
     print(f"{name:<52} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
           flush=True)
