@@ -124,6 +124,9 @@ export async function editorialFlow({ run, browser, page, tenant, sub, shot, adm
     // The toast of the creation is the toast library's own (checked by the screens flow): gone first.
     await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 });
     await page.setViewportSize({ width: 360, height: 740 });
+    // The editor's toolbar regroups its buttons after a resize (ResizeObserver): let it settle, as
+    // the other width sweeps do, before checking targets and layout.
+    await page.waitForTimeout(300);
     const axe = await axeViolations(page);
     const layout = await layoutProblems(page);
     await shot('64b-editor-phone');
