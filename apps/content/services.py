@@ -28,6 +28,7 @@ from apps.content.models import Category, Post, PostAutosave, PostRevision, Prev
 from apps.content.schemas import FEATURED_REQUIRED
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
 from apps.core.content_version import content_version_bump
+from apps.core.edge_cache import edge_enabled, post_change_tags
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
@@ -230,7 +231,7 @@ def post_create(
         audit_record(action="post.published" if post.status == Post.Status.PUBLISHED else "post.scheduled",
                      actor=author, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=author, post=None)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=False))
     if post.status == Post.Status.PUBLISHED:
         event_emit(event="post.published", object_id=post.pk)
     elif post.is_scheduled:
@@ -285,6 +286,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     _check_can_edit(actor, post)
     _check_not_stale(post, base_updated_at)
     was_live, was_scheduled = post.status == Post.Status.PUBLISHED, post.is_scheduled
+    terms_before = _term_ids(post) if was_live and edge_enabled() else None
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -337,11 +339,22 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _CHANGE_EVENTS[change],
                  actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=actor, post=post)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=was_live,
+                                              same_place=terms_before is not None and terms_before == _term_ids(post)))
     event = _CHANGE_EVENTS.get(change)
     if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
         event_emit(event=event, object_id=post.pk)  # an edit of a draft is not news to the website
     return post
+
+
+def _term_ids(post: Post) -> tuple[set, set]:
+    return set(post.categories.values_list("pk", flat=True)), set(post.tags.values_list("pk", flat=True))
+
+
+def _edge_tags(post: Post, *, public_before: bool, same_place: bool = False, gone: bool = False) -> list[str] | None:
+    """What the cache tier must drop after this write of `post` (apps.core.edge_cache)."""
+    return post_change_tags(schema_name=connection.schema_name, post_id=post.pk, public_before=public_before,
+                            public_after=not gone and post.status == Post.Status.PUBLISHED, same_place=same_place)
 
 
 # What a save did, as the audit log and the webhooks name it (one event name for both).
@@ -374,7 +387,7 @@ def post_delete(*, actor, post: Post) -> None:
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
     audit_record(action="post.deleted", actor=actor, object_type="post", object_id=post.pk, summary=post.title)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=post.status == Post.Status.PUBLISHED, gone=True))
     if post.status == Post.Status.PUBLISHED:  # the website had it
         event_emit(event="post.deleted", data={"id": str(post.pk), "slug": post.slug})
 

@@ -41,11 +41,11 @@ class Code(IntEnum):
 
     UNKNOWN = 0  # unknown host, or a key that is not the host's: Django decides (401, 404, 403)
     MISS = 1  # not cached and not a list the fast path builds: Django answers
-    HIT = 2  # cached: {HIT, etag, body}
-    NOT_MODIFIED = 3  # cached, and its ETag is If-None-Match's: {NOT_MODIFIED, etag}
+    HIT = 2  # cached: {HIT, etag, body, kind}
+    NOT_MODIFIED = 3  # cached, and its ETag is If-None-Match's: {NOT_MODIFIED, etag, kind}
     RATE_LIMITED = 4  # the key is over its limit: {RATE_LIMITED, limit}
     OTHER_SCHEMA = 5  # (tracking) the host is another schema than the caller's: {OTHER_SCHEMA, schema}
-    WORKER_COPY = 6  # cached, and the worker holds this ETag's body: {WORKER_COPY, etag}
+    WORKER_COPY = 6  # cached, and the worker holds this ETag's body: {WORKER_COPY, etag, kind}
     BUILD = 7  # a posts list for the fast path to build: {BUILD, schema, kind, version, total or false}
     APPENDED = 8  # (tracking) the event was appended
 
@@ -65,8 +65,10 @@ class Found(NamedTuple):
     @classmethod
     def of(cls, reply: list) -> "Found":
         code = Code(reply[0])
-        if code in (Code.HIT, Code.NOT_MODIFIED, Code.WORKER_COPY):
-            return cls(code, etag=reply[1], body=reply[2] if code == Code.HIT else None)
+        if code == Code.HIT:
+            return cls(code, etag=reply[1], body=reply[2], kind=reply[3].decode())
+        if code in (Code.NOT_MODIFIED, Code.WORKER_COPY):
+            return cls(code, etag=reply[1], kind=reply[2].decode())
         if code == Code.RATE_LIMITED:
             return cls(code, limit=int(reply[1]))
         if code == Code.BUILD:

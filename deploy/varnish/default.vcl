@@ -8,7 +8,8 @@ vcl 4.1;
 # - Only 200 replies are cached, for their `s-maxage` (Cache-Control, set by the app from
 #   PUBLIC_API_EDGE_MAX_AGE); the `If-None-Match` of a hit is answered 304 here.
 # - The app purges after each content write, key rotation, suspension and deletion:
-#   `PURGE /` with `xkey-purge: <keys>` (the `xkey` header of the replies: `company-<schema>`),
+#   `PURGE /` with `xkey-purge: <keys>` (keys of the replies' `xkey` header: `host-<host>`,
+#   `posts-<host>`, `search-<host>`, `drafts-<host>`, `p-<post id>`; apps/core/edge_cache.py),
 #   accepted from the `purgers` addresses only.
 # - The per-key rate limit of the app (PUBLIC_API_RATE_LIMIT requests per PUBLIC_API_RATE_WINDOW
 #   seconds) is counted here too: hits never reach the app's counter.

@@ -46,6 +46,7 @@ if not acquire({limit_key}, {now, limit, window, 1}) then return {RATE_LIMITED, 
 if not etag then
   return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key)}
 end
-if if_none_match ~= '' and if_none_match == etag then return {NOT_MODIFIED, etag} end
-if worker_etag == etag then return {WORKER_COPY, etag} end  -- the ETag is a hash of the body
-return {HIT, etag, redis.call('HGET', response_key, 'b')}
+-- The key's kind ('c' content, 'p' preview) goes with a cached reply: its surrogate keys differ.
+if if_none_match ~= '' and if_none_match == etag then return {NOT_MODIFIED, etag, kind} end
+if worker_etag == etag then return {WORKER_COPY, etag, kind} end  -- the ETag is a hash of the body
+return {HIT, etag, redis.call('HGET', response_key, 'b'), kind}
