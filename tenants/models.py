@@ -113,6 +113,16 @@ class ProvisioningTemplate(models.Model):
     built_at = models.DateTimeField(auto_now=True)
 
 
+class SpareSchema(models.Model):
+    """A schema already cloned from the template and not yet anyone's (tenants/provisioning.py): a
+    sign-up renames one instead of running the template's DDL. `migrations_digest` is the
+    template's when it was cloned; spares of an older template are never taken and are dropped."""
+
+    schema_name = models.CharField(max_length=63, unique=True)
+    migrations_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
 class OutgoingEmail(models.Model):
     """One email the product sends (apps.core.email), kept in the public schema: rendered when it
     is queued, sent by the `core.send_email` task. `sent_at` makes the task idempotent (a retry or a

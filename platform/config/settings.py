@@ -253,6 +253,12 @@ CELERY_BEAT_SCHEDULE["tenants-delete-unverified-companies"] = {
     "task": "tenants.delete_unverified_companies",
     "schedule": float(env_int("UNVERIFIED_COMPANY_CHECK_SECONDS", 24 * 3600)),
 }
+# Spare company schemas cloned ahead of sign-ups (tenants/provisioning.py); 0 turns the pool off.
+SCHEMA_POOL_SIZE = env_int("SCHEMA_POOL_SIZE", 5)
+CELERY_BEAT_SCHEDULE["tenants-refill-schema-pool"] = {
+    "task": "tenants.refill_schema_pool",
+    "schedule": float(env_int("SCHEMA_POOL_CHECK_SECONDS", 300)),
+}
 # Invitations by email (apps.accounts): days a link stays valid; accept attempts per client address.
 INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
 INVITATION_ACCEPT_RATE_PER_IP = env("INVITATION_ACCEPT_RATE_PER_IP", "20/hour")
