@@ -140,6 +140,9 @@ DATABASES = {
     }
 }
 DATABASES["default"].setdefault("OPTIONS", {})
+# A connection that has served this many companies is closed when its request ends (apps.core.db
+# schema_visited: PostgreSQL keeps ~180 KB of catalog cache per company schema a connection touched).
+DB_CONNECTION_MAX_SCHEMAS = env_int("DB_CONNECTION_MAX_SCHEMAS", 200)
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 # Prepared statements for the hot reads run through apps.core.db.fetch_prepared (prepared on
 # first use, once per connection, run on their generic plan); every other query is bound on the
