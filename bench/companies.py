@@ -189,6 +189,20 @@ def latency() -> dict[str, tuple[float, float]]:
         servers.stop(server)
 
 
+def connection_memory(companies: int) -> float:
+    """MB of server memory one connection holds after reading posts in `companies` schemas (the
+    catalog cache PostgreSQL keeps per schema touched: why DB_CONNECTION_MAX_SCHEMAS exists)."""
+    import psycopg
+
+    with psycopg.connect(f"{base}/{DATABASE}", autocommit=True) as conn:
+        names = [row[0] for row in conn.execute(
+            "SELECT schema_name FROM tenants_client WHERE schema_name <> 'public' ORDER BY random() LIMIT %s",
+            [companies])]
+        for name in names:
+            conn.execute(f'SELECT id, title FROM "{name}".content_post ORDER BY created_at DESC LIMIT 10').fetchall()
+        return float(conn.execute("SELECT sum(total_bytes) FROM pg_backend_memory_contexts").fetchone()[0]) / 1e6
+
+
 def backup_restore() -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as folder:
         file = str(Path(folder) / "demo.tar.gz")
@@ -222,6 +236,8 @@ for level in LEVELS:
     backup, restore = backup_restore()
     database, catalog, relations = sizes()
     latencies = latency()
+    visited = min(level, 1000)
+    memory = connection_memory(visited)
     connection.close()
     row = {
         "companies": f"{company_count():,}", "sign-up median / p90, spare schema": f"{ms(warm[0])} / {ms(warm[1])}",
@@ -229,6 +245,7 @@ for level in LEVELS:
         "migrate, nothing to apply": f"{noop:.1f} s", "migrate, one new migration": f"{one:.1f} s",
         "backup / restore of one company": f"{backup:.1f} s / {restore:.1f} s",
         "database / catalog size": f"{database} / {catalog}", "pg_class rows": f"{relations:,}",
+        "server memory of one connection after reading N companies": f"{memory:.0f} MB (N = {visited:,})",
         "dashboard GET /api/posts median / p90": " / ".join(ms(v) for v in latencies["dashboard"]),
         "public GET /api/v1/posts (uncached) median / p90": " / ".join(ms(v) for v in latencies["public"]),
     }

@@ -21,7 +21,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
-from django_tenants.utils import quote_schema_name, schema_exists
+from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_exists
 
 from tenants.models import ProvisioningTemplate
 
@@ -45,17 +45,19 @@ def expected_migrations_digest() -> str:
     return hashlib.md5("\n".join(names).encode(), usedforsecurity=False).hexdigest()
 
 
-def _digest_sql(quoted_schema: str) -> str:
-    # Same string as expected_migrations_digest(): "app.name" lines in byte order (COLLATE "C").
+def digest_sql(quoted_schema: str | None) -> str:
+    """The statement of a schema's digest (None: the schema of the search_path). The same string
+    as expected_migrations_digest(): "app.name" lines in byte order (COLLATE "C")."""
+    table = f"{quoted_schema}.django_migrations" if quoted_schema else "django_migrations"
     return (
         "SELECT md5(string_agg(app || '.' || name, E'\\n' ORDER BY (app || '.' || name) COLLATE \"C\")) "
-        f"FROM {quoted_schema}.django_migrations"
+        f"FROM {table}"
     )
 
 
 def applied_migrations_digest(schema_name: str) -> str:
     with connection.cursor() as cursor:
-        cursor.execute(_digest_sql(quote_schema_name(schema_name)))
+        cursor.execute(digest_sql(quote_schema_name(schema_name)))
         return cursor.fetchone()[0] or ""
 
 
@@ -81,7 +83,7 @@ def schema_digests(schema_names: list[str]) -> dict[str, str]:
         with connection.connection.pipeline():
             cursors = [connection.cursor() for _ in chunk]
             for each, name in zip(cursors, chunk):
-                each.execute(_digest_sql(quote_schema_name(name)))
+                each.execute(digest_sql(quote_schema_name(name)))
             for each, name in zip(cursors, chunk):
                 digests[name] = each.fetchone()[0] or ""
                 each.close()
@@ -93,6 +95,34 @@ def schemas_behind(schema_names: list[str]) -> list[str]:
     digests = schema_digests(schema_names)
     expected = expected_migrations_digest()
     return [name for name in schema_names if digests.get(name) != expected]
+
+
+def digests_record(digests: dict[str, str]) -> None:
+    """Write what each schema records (schema_digests) into its company's `migrations_digest`."""
+    from tenants.models import Client
+
+    if not digests:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Client._meta.db_table} c SET migrations_digest = d.digest "
+            "FROM unnest(%s::text[], %s::text[]) AS d(schema_name, digest) WHERE c.schema_name = d.schema_name",
+            [list(digests), list(digests.values())])
+
+
+def companies_behind() -> tuple[list[str], dict[str, str]]:
+    """The company schemas to migrate, and the digest each records. One query on the companies'
+    `migrations_digest`; only those not at the code's digest are checked in their schema (one
+    statement each, schema_digests), and those found up to date get the column written."""
+    from tenants.models import Client
+
+    expected = expected_migrations_digest()
+    candidates = list(Client.objects.exclude(schema_name=get_public_schema_name())
+                      .exclude(migrations_digest=expected).order_by("created_at")
+                      .values_list("schema_name", flat=True))
+    digests = schema_digests(candidates)
+    digests_record({name: digest for name, digest in digests.items() if digest == expected})
+    return [name for name in candidates if digests.get(name) != expected], digests
 
 
 def _pg_dump_schema(schema_name: str) -> str:
@@ -208,6 +238,9 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
         raise RuntimeError("schema_create_from_template must run inside transaction.atomic()")
     if not _spare_take(schema_name, template):
         _clone(schema_name, template)
+    from tenants.models import Client
+
+    Client.objects.filter(schema_name=schema_name).update(migrations_digest=template.migrations_digest)
     if settings.SCHEMA_POOL_SIZE:
         transaction.on_commit(_refill_soon)
 
