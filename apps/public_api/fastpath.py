@@ -195,7 +195,8 @@ class PublicApiFastPath:
         etag = found.etag.decode()
         headers = [("ETag", etag), *setup.cache_headers]
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
-            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind), *extra])
+            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
+                                                *extra])
             return []
         if code == Code.WORKER_COPY:
             body = setup.bodies.get(slot, found.etag)
@@ -205,7 +206,8 @@ class PublicApiFastPath:
             body = found.body
             setup.bodies.put(slot, found.etag, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                                  *headers, *public.edge_tag_headers(host, found.kind, query_string, body), *extra])
+                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body),
+                                  *extra])
         return [body]
 
     def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
@@ -229,10 +231,12 @@ class PublicApiFastPath:
         headers = [("ETag", built.etag), *setup.miss_headers]
         host, query_string = _host(environ), environ.get("QUERY_STRING", "")
         if etag_matches(if_none_match, built.etag):
-            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind), *extra])
+            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
+                                                *extra])
             return []
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(built.body))),
-                                  *headers, *public.edge_tag_headers(host, found.kind, query_string, built.body),
+                                  *headers,
+                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body),
                                   *extra])
         return [built.body]
 

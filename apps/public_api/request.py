@@ -296,11 +296,14 @@ def reply_headers(etag: str, cache_status: str, *, cached: bool = True) -> list[
     ]
 
 
-def edge_tag_headers(host: str, kind: str, query: str = "", body: bytes | None = None) -> list[tuple[str, str]]:
-    """The surrogate keys of a reply served for `host` to a key of `kind` ("c" content, "p" preview),
-    as apps.core.edge_cache names them: Varnish's `xkey` and `Surrogate-Key` (space-separated),
-    `Cache-Tag` for CDNs (comma-separated). `body`: the reply's JSON, for the keys of the posts in it
-    (None for a 304, which no cache stores: then the host's keys only)."""
+def edge_tag_headers(host: str, kind: str, limit: int, query: str = "",
+                     body: bytes | None = None) -> list[tuple[str, str]]:
+    """What the cache tier in front reads from a cacheable reply served for `host` to a key of
+    `kind` ("c" content, "p" preview): the surrogate keys, as apps.core.edge_cache names them
+    (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs, comma-separated),
+    and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its company's plan),
+    which Varnish keeps per host for the limit it applies to hits. `body`: the reply's JSON, for the
+    keys of the posts in it (None for a 304, which no cache stores: then the host's keys only)."""
     from apps.core.edge_cache import host_name
 
     name = host_name(host)
@@ -312,7 +315,8 @@ def edge_tag_headers(host: str, kind: str, query: str = "", body: bytes | None =
         if is_list:
             tags.append(f"search-{name}" if _searches(query) else f"posts-{name}")
         tags.extend(posts)
-    return [("xkey", " ".join(tags)), ("Surrogate-Key", " ".join(tags)), ("Cache-Tag", ",".join(tags))]
+    return [("xkey", " ".join(tags)), ("Surrogate-Key", " ".join(tags)), ("Cache-Tag", ",".join(tags)),
+            ("X-RateLimit-Limit", str(limit))]
 
 
 @lru_cache(maxsize=4096)

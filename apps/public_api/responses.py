@@ -46,8 +46,8 @@ def _reply(request, body: bytes, etag: str, if_none_match: str, cache_status: st
            cached: bool = True) -> HttpResponse:
     modified = not etag_matches(if_none_match, etag)
     response = HttpResponse(body, content_type="application/json") if modified else HttpResponseNotModified()
-    edge_tags = edge_tag_headers(connection.tenant.domain_url, request.auth.kind, request.META.get("QUERY_STRING", ""),
-                                 body if modified else None) if cached else []
+    edge_tags = edge_tag_headers(connection.tenant.domain_url, request.auth.kind, request.auth.limit,
+                                 request.META.get("QUERY_STRING", ""), body if modified else None) if cached else []
     for name, value in [*reply_headers(etag, cache_status, cached=cached), *edge_tags]:
         response[name] = value
     return response

@@ -38,9 +38,11 @@ class Edge:
 
 @pytest.fixture
 def edge(tmp_path, request):
-    rate = getattr(request, "param", (600, 60))
+    param = getattr(request, "param", (600, 60))  # the VCL's default limit, or {"rate": ..., "env": {...}}
+    rate, extra = (param, {}) if isinstance(param, tuple) else (param["rate"], param["env"])
     name = connection.settings_dict["NAME"]
-    app = Gunicorn(child_process_env(name, LOG_LEVEL="WARNING"), workers=1, threads=4, log=tmp_path / "gunicorn.log")
+    app = Gunicorn(child_process_env(name, LOG_LEVEL="WARNING", **extra), workers=1, threads=4,
+                   log=tmp_path / "gunicorn.log")
     varnish = Varnish(app.port, rate_limit=rate)
     app.env["EDGE_CACHE_URLS"] = varnish.base_url
     worker = WorkerProcess(name)
@@ -103,13 +105,30 @@ def test_hits_are_answered_by_varnish_per_host_and_key(edge, make_tenant):
         assert leaked.status_code == 403 and "A's draft" not in leaked.text
 
 
-@pytest.mark.parametrize("edge", [(3, 60)], indirect=True)
-def test_the_per_key_rate_limit_holds_at_the_edge(edge, make_tenant):
+@pytest.mark.parametrize("edge", [{"rate": (3, 60), "env": {"PUBLIC_API_RATE_LIMIT": "3"}}], indirect=True)
+def test_the_per_key_rate_limit_holds_at_the_edge(edge, make_tenant, settings):
+    settings.PUBLIC_API_RATE_LIMIT = 3  # this process writes the companies' host entries too
     a = make_tenant()
     statuses = [edge.get(a, "/api/v1/posts", a.api_key).status_code for _ in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
     refused = edge.get(a, "/api/v1/posts", a.api_key)
     assert refused.json()["error"] == "rate_limited" and refused.headers["Retry-After"]
+
+
+@pytest.mark.parametrize("edge", [{"rate": (3, 60), "env": {"PUBLIC_API_RATE_LIMIT": "3",
+                                                             "PUBLIC_API_RATE_LIMITS": "business:6"}}], indirect=True)
+def test_each_company_gets_its_plans_limit_at_the_edge(edge, make_tenant, settings):
+    settings.PUBLIC_API_RATE_LIMIT, settings.PUBLIC_API_RATE_LIMITS = 3, {"business": 6}  # as the app's
+    trial, business = make_tenant(plan="trial"), make_tenant(plan="business")
+    first = edge.get(business, "/api/v1/posts", business.api_key)
+    assert first.status_code == 200 and first.headers["X-RateLimit-Limit"] == "6"
+    # Varnish learned the business plan's 6 from that reply: six more reads (hits, which never reach
+    # the app's own counter) pass, the next is refused.
+    statuses = [edge.get(business, "/api/v1/posts", business.api_key).status_code for _ in range(7)]
+    assert statuses == [200] * 6 + [429]
+    # The trial company keeps the default 3.
+    statuses = [edge.get(trial, "/api/v1/posts", trial.api_key).status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
 
 
 def _eventually(check, seconds: float = 1.0):
