@@ -30,3 +30,11 @@ def delete_unverified_companies() -> int:
     from tenants.verification import unverified_delete_due
 
     return unverified_delete_due()
+
+
+@shared_task(name="tenants.find_companies_email", ignore_result=True)
+def find_companies_email(email: str) -> int:
+    """The root domain's "find my companies": email the address its companies' sign-in links (if any)."""
+    from tenants.directory import find_companies_email as send_list
+
+    return send_list(email=email)
