@@ -58,13 +58,14 @@ def applied_migrations_digest(schema_name: str) -> str:
         return cursor.fetchone()[0] or ""
 
 
-def schemas_behind(schema_names: list[str]) -> list[str]:
-    """The schemas whose applied migrations differ from the code's: one catalog query, then one
-    digest statement per schema, sent 500 at a time in one round trip (psycopg's pipeline mode)
-    instead of Django's per-schema catalog scans. One statement per schema: each reads a single
-    company's schema, as Citus schema-based sharding needs (docs/scaling.md)."""
+def schema_digests(schema_names: list[str]) -> dict[str, str]:
+    """The digest of the applied migrations of each schema that has a django_migrations table:
+    one catalog query, then one digest statement per schema, sent 500 at a time in one round trip
+    (psycopg's pipeline mode) instead of Django's per-schema catalog scans. One statement per
+    schema: each reads a single company's schema, as Citus schema-based sharding needs
+    (docs/scaling.md)."""
     if not schema_names:
-        return []
+        return {}
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -72,8 +73,8 @@ def schemas_behind(schema_names: list[str]) -> list[str]:
             [list(schema_names)],
         )
         with_table = {row[0] for row in cursor.fetchall()}
-        digests: dict[str, str] = {}
-        names = [name for name in schema_names if name in with_table]
+    digests: dict[str, str] = {}
+    names = [name for name in schema_names if name in with_table]
     for start in range(0, len(names), 500):
         chunk = names[start:start + 500]
         with connection.connection.pipeline():
@@ -81,8 +82,14 @@ def schemas_behind(schema_names: list[str]) -> list[str]:
             for each, name in zip(cursors, chunk):
                 each.execute(_digest_sql(quote_schema_name(name)))
             for each, name in zip(cursors, chunk):
-                digests[name] = each.fetchone()[0]
+                digests[name] = each.fetchone()[0] or ""
                 each.close()
+    return digests
+
+
+def schemas_behind(schema_names: list[str]) -> list[str]:
+    """The schemas whose applied migrations differ from the code's (schema_digests)."""
+    digests = schema_digests(schema_names)
     expected = expected_migrations_digest()
     return [name for name in schema_names if digests.get(name) != expected]
 

@@ -71,6 +71,11 @@ TENANT_LIMIT_SET_CALLS = env_bool("TENANT_LIMIT_SET_CALLS", True)
 TENANT_MIGRATION_EXECUTOR = env("TENANT_MIGRATION_EXECUTOR", "multiprocessing")
 TENANT_MULTIPROCESSING_MAX_PROCESSES = env_int("TENANT_MULTIPROCESSING_MAX_PROCESSES", 2)
 TENANT_MULTIPROCESSING_CHUNKS = env_int("TENANT_MULTIPROCESSING_CHUNKS", 2)
+# Company schemas that record the same migrations get the same SQL, collected once and run in each
+# schema from TENANT_MIGRATION_THREADS connections (tenants/batch_migrate.py); plans with RunPython
+# or non-atomic migrations still go through the executor above.
+TENANT_MIGRATION_BATCH = env_bool("TENANT_MIGRATION_BATCH", True)
+TENANT_MIGRATION_THREADS = env_int("TENANT_MIGRATION_THREADS", 4)
 RESERVED_SUBDOMAINS = set(
     env_list(
         "RESERVED_SUBDOMAINS",

@@ -3,7 +3,9 @@ that need it.
 
 Order: the public schema, then the template schema (migrated, then its DDL captured), then
 the company schemas whose applied migrations differ from the code's (found with one query
-per 500 schemas), in parallel with django-tenants' multiprocessing executor. A run limited to
+per 500 schemas): those recording the same migrations get the same SQL, collected once and run
+in each (tenants/batch_migrate.py); what is not plain SQL goes through django-tenants' executor,
+in parallel with its multiprocessing executor. --no-batch sends every schema to the executor. A run limited to
 one schema (-s), or with --plan/--check/--fake or a target migration, behaves exactly like
 django-tenants' command. --all-schemas visits every company schema, as django-tenants does.
 """
@@ -12,6 +14,7 @@ from django_tenants.management.commands import SyncCommon
 from django_tenants.management.commands.migrate_schemas import GET_EXECUTOR_FUNCTION, MigrateSchemasCommand
 from django_tenants.utils import get_public_schema_name
 
+from tenants.batch_migrate import batch_migrate
 from tenants.models import Client
 from tenants.provisioning import schemas_behind, template_rebuild
 
@@ -21,6 +24,8 @@ class Command(MigrateSchemasCommand):
         super().add_arguments(parser)
         parser.add_argument("--all-schemas", action="store_true",
                             help="Run migrate on every company schema, even those already up to date.")
+        parser.add_argument("--no-batch", action="store_true",
+                            help="Migrate every schema through the executor, one migration plan per schema.")
 
     def handle(self, *args, **options):
         if options.get("schema_name") or options.get("migration_name") or options.get("plan") \
@@ -49,6 +54,9 @@ class Command(MigrateSchemasCommand):
             self.stdout.write(self.style.NOTICE(
                 f"=== {len(schemas) - len(todo)} of {len(schemas)} company schemas up to date; migrating {len(todo)}"
             ))
+        if todo and settings.TENANT_MIGRATION_BATCH and not options.get("no_batch") \
+                and not options.get("all_schemas"):
+            todo = batch_migrate(todo, log=(self.stdout.write if verbosity else None))
         if not todo:
             return None
         executor = GET_EXECUTOR_FUNCTION(codename=self.executor)(self.args, self.options)
