@@ -27,9 +27,10 @@ import psycopg
 from django.conf import settings
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
-from django_tenants.utils import quote_schema_name, schema_context
+from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_context
 
-from tenants.provisioning import schema_digests
+from tenants.models import Client
+from tenants.provisioning import digest_sql, schema_digests
 
 logger = logging.getLogger(__name__)
 
@@ -76,9 +77,12 @@ def _connect() -> psycopg.Connection:
 
 
 def _apply(schemas: list[str], group: GroupPlan) -> list[str]:
-    """Apply the group's plan to `schemas` over one connection; returns the schemas it failed on."""
+    """Apply the group's plan to `schemas` over one connection; returns the schemas it failed on.
+    The company's `migrations_digest` is written in the same transaction, from its schema."""
     failed = []
     insert = "INSERT INTO django_migrations (app, name, applied) VALUES (%s, %s, now())"
+    record = (f"UPDATE {quote_schema_name(get_public_schema_name())}.{Client._meta.db_table} "
+              f"SET migrations_digest = ({digest_sql(None)}) WHERE schema_name = %s")
     with _connect() as conn:
         for schema in schemas:
             try:
@@ -87,17 +91,21 @@ def _apply(schemas: list[str], group: GroupPlan) -> list[str]:
                     for statement in group.statements:
                         cursor.execute(statement)
                     cursor.executemany(insert, group.recorded)
+                    cursor.execute(record, [schema])
             except psycopg.Error:
                 logger.exception("batch migration of schema %s failed; it is left to the standard executor", schema)
                 failed.append(schema)
     return failed
 
 
-def batch_migrate(schema_names: list[str], *, log=None) -> list[str]:
-    """Migrate `schema_names` (company schemas that are behind) group by group. Returns the
-    schemas still to migrate with django-tenants' executor (plans that are not plain SQL, and
-    any schema whose statements failed: its transaction was rolled back)."""
-    digests = schema_digests(schema_names)
+def batch_migrate(schema_names: list[str], *, digests: dict[str, str] | None = None, log=None) -> list[str]:
+    """Migrate `schema_names` (company schemas that are behind) group by group; `digests`: what
+    each records, when the caller has read it already (schema_digests). Returns the schemas still
+    to migrate with django-tenants' executor (plans that are not plain SQL, and any schema whose
+    statements failed: its transaction was rolled back)."""
+    if digests is None:
+        digests = schema_digests(schema_names)
+    digests = {name: digests[name] for name in schema_names if name in digests}
     leftover = [name for name in schema_names if name not in digests]  # no django_migrations table yet
     by_digest: dict[str, list[str]] = {}
     for name, digest in digests.items():

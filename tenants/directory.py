@@ -3,7 +3,7 @@
 `AccountDirectory` (public schema) has one row per user of every company: its email, whether the user
 is active, and the company. apps.accounts.services.user_directory_sync writes it with every create,
 change and delete of a user; `directory_rebuild` fills it for companies that existed before (the
-migration tenants 0008 and `manage.py account_directory_rebuild`). With 10,000 companies, finding
+migration tenants 0010 and `manage.py account_directory_rebuild`). With 10,000 companies, finding
 an address's companies is one indexed read here instead of a query in every schema.
 
 POST /api/auth/find-companies on the root domain answers the same 200 whatever the address, after

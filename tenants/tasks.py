@@ -38,3 +38,19 @@ def find_companies_email(email: str) -> int:
     from tenants.directory import find_companies_email as send_list
 
     return send_list(email=email)
+
+
+@shared_task(name="tenants.refill_schema_pool", ignore_result=True)
+def refill_schema_pool() -> int:
+    """After a sign-up took a spare schema, and periodically (beat): keep SCHEMA_POOL_SIZE ready."""
+    from django.core.cache import cache
+
+    from tenants.provisioning import schema_pool_refill
+
+    # One refill at a time (several sign-ups in a row queue several): the others find it running.
+    if not cache.add("tenants:refill-schema-pool", 1, timeout=300):
+        return 0
+    try:
+        return schema_pool_refill()
+    finally:
+        cache.delete("tenants:refill-schema-pool")

@@ -12,7 +12,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tenants", "0007_require_two_factor_account_directory"),
+        ("tenants", "0009_require_two_factor_account_directory"),
     ]
 
     operations = [migrations.RunPython(fill, migrations.RunPython.noop)]

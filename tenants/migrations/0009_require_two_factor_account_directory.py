@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0006_client_email_verification'),
+        ('tenants', '0008_client_migrations_digest'),
     ]
 
     operations = [
