@@ -34,6 +34,10 @@ export interface MeReply {
   success: boolean;
   user: { id: string; username: string; role: string };
   capabilities: Capability[];
+  /** (+) Two-factor sign-in is on for this user. */
+  twoFactorEnabled?: boolean;
+  /** (+) The company requires two-factor sign-in of everyone. */
+  twoFactorRequired?: boolean;
 }
 
 const meApi = api.injectEndpoints({
@@ -54,6 +58,18 @@ export function useCapabilities(): { capabilities: ReadonlySet<Capability>; read
   const { data } = meApi.useGetMeQuery(token ?? '', { skip: !token });
   const capabilities = data?.capabilities;
   return { capabilities: capabilities ? new Set(capabilities) : NONE, ready: !!capabilities };
+}
+
+/**
+ * Two-factor sign-in of the signed-in user: whether it is on, whether the company requires it, and
+ * so whether the user must set it up before anything else answers (`setupRequired`).
+ */
+export function useTwoFactorState(): { enabled: boolean; required: boolean; setupRequired: boolean; ready: boolean } {
+  const token = useAppSelector((s) => s.session.token);
+  const { data } = meApi.useGetMeQuery(token ?? '', { skip: !token });
+  const enabled = !!data?.twoFactorEnabled;
+  const required = !!data?.twoFactorRequired;
+  return { enabled, required, setupRequired: required && !enabled, ready: !!data };
 }
 
 /** Whether the signed-in role may do `capability` (false while unknown). */

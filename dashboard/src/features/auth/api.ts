@@ -58,6 +58,14 @@ export const authApi = api.injectEndpoints({
     login: build.mutation<LoginReply, LoginValues>({
       query: (body) => ({ url: 'auth/login', method: 'POST', body }),
     }),
+    /** The sign-in's second step: the challenge of the login's 403 `two_factor_required` and a code. */
+    loginTwoFactor: build.mutation<LoginReply, { challengeToken: string; code: string }>({
+      query: (body) => ({ url: 'auth/login/2fa', method: 'POST', body }),
+    }),
+    /** Root domain: email the address the sign-in pages of its companies (same reply for any address). */
+    findCompanies: build.mutation<MessageReply, { email: string }>({
+      query: (body) => ({ url: 'auth/find-companies', method: 'POST', body }),
+    }),
     registerClient: build.mutation<RegisterReply, RegisterValues>({
       query: (body) => ({ url: 'auth/register-client', method: 'POST', body }),
     }),
@@ -66,6 +74,8 @@ export const authApi = api.injectEndpoints({
 
 export const {
   useLoginMutation,
+  useLoginTwoFactorMutation,
+  useFindCompaniesMutation,
   useRegisterClientMutation,
   useForgotPasswordMutation,
   useCheckResetLinkMutation,

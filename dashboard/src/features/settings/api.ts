@@ -1,4 +1,7 @@
 import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+
+export type TwoFactorPolicy = components['schemas']['TwoFactorPolicyOut'];
 
 export interface ClientInfo {
   company: {
@@ -26,6 +29,15 @@ export interface ClientInfo {
 
 export const settingsApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** Admins: whether the company requires two-factor sign-in, and who is still without it. */
+    getTwoFactorPolicy: build.query<TwoFactorPolicy, void>({
+      query: () => 'client/two-factor-policy',
+      providesTags: [{ type: 'Client', id: 'TWO_FACTOR' }],
+    }),
+    updateTwoFactorPolicy: build.mutation<TwoFactorPolicy, { required: boolean }>({
+      query: (body) => ({ url: 'client/two-factor-policy', method: 'PUT', body }),
+      invalidatesTags: [{ type: 'Client', id: 'TWO_FACTOR' }, { type: 'User', id: 'ME' }],
+    }),
     getClientInfo: build.query<ClientInfo | null, void>({
       query: () => 'client/info',
       transformResponse: (r: { data?: ClientInfo }) => r.data ?? null,
@@ -50,3 +62,4 @@ export const settingsApi = api.injectEndpoints({
 
 export const { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, useDeleteCompanyMutation } =
   settingsApi;
+export const { useGetTwoFactorPolicyQuery, useUpdateTwoFactorPolicyMutation } = settingsApi;

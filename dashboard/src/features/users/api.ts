@@ -1,6 +1,13 @@
 import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
 import type { Role } from '@/lib/session';
 import type { User } from '@/lib/types';
+
+export type TwoFactorStatus = components['schemas']['TwoFactorStatusOut'];
+export type TwoFactorSetup = components['schemas']['TwoFactorSetupOut'];
+export type RecoveryCodesReply = components['schemas']['RecoveryCodesOut'];
+const TWO_FACTOR = { type: 'User' as const, id: 'TWO_FACTOR' };
+const ME = { type: 'User' as const, id: 'ME' };
 
 export interface UserCreateBody {
   username: string;
@@ -69,6 +76,31 @@ export const usersApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: `users/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }],
     }),
+    // Two-factor sign-in of the signed-in user (the account page)
+    getTwoFactor: build.query<TwoFactorStatus, void>({
+      query: () => 'auth/2fa',
+      providesTags: [TWO_FACTOR],
+    }),
+    setupTwoFactor: build.mutation<TwoFactorSetup, void>({
+      query: () => ({ url: 'auth/2fa/setup', method: 'POST' }),
+    }),
+    confirmTwoFactor: build.mutation<RecoveryCodesReply, { code: string }>({
+      query: (body) => ({ url: 'auth/2fa/confirm', method: 'POST', body }),
+      invalidatesTags: [TWO_FACTOR, ME],
+    }),
+    regenerateRecoveryCodes: build.mutation<RecoveryCodesReply, { code: string }>({
+      query: (body) => ({ url: 'auth/2fa/recovery-codes', method: 'POST', body }),
+      invalidatesTags: [TWO_FACTOR],
+    }),
+    disableTwoFactor: build.mutation<{ message: string }, { code: string; password: string }>({
+      query: (body) => ({ url: 'auth/2fa/disable', method: 'POST', body }),
+      invalidatesTags: [TWO_FACTOR, ME],
+    }),
+    /** Admins: turn off another user's two-factor sign-in (a lost phone). */
+    resetUserTwoFactor: build.mutation<{ user: User }, string>({
+      query: (id) => ({ url: `users/${id}/2fa/reset`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }],
+    }),
     deleteUser: build.mutation<{ message?: string }, string>({
       query: (id) => ({ url: `users/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }, 'Dashboard'],
@@ -86,4 +118,10 @@ export const {
   useCreateInvitationMutation,
   useResendInvitationMutation,
   useRevokeInvitationMutation,
+  useGetTwoFactorQuery,
+  useSetupTwoFactorMutation,
+  useConfirmTwoFactorMutation,
+  useRegenerateRecoveryCodesMutation,
+  useDisableTwoFactorMutation,
+  useResetUserTwoFactorMutation,
 } = usersApi;

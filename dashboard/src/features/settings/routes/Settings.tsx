@@ -11,6 +11,7 @@ import { formatDate } from '@/lib/format';
 import { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, type ClientInfo } from '../api';
 import { buildApiGuide } from '../guide';
 import { DeleteCompany } from '../components/DeleteCompany';
+import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
 import { useCan } from '@/lib/capabilities';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';
@@ -364,6 +365,7 @@ export function Settings() {
         </section>
       </div>
 
+      <TwoFactorPolicy />
       {canDeleteCompany ? <DeleteCompany subdomain={company.subdomain} name={company.name} /> : null}
 
       <ConfirmDialog

@@ -1,17 +1,24 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { PasswordInput } from '@/components/PasswordInput';
-import { Field, LoadingState } from '@/components/ui';
+import { ConfirmDialog, Field, LoadingState } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { capitalize as cap } from '@/lib/format';
 import { useCapabilities } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
-import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
+import {
+  useCreateUserMutation,
+  useGetUserQuery,
+  useResetUserTwoFactorMutation,
+  useUpdateUserMutation,
+  type UserUpdateBody,
+} from '../api';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 import {
   createUserSchema,
   CURRENT_PASSWORD_REQUIRED,
@@ -256,6 +263,60 @@ export function UserEdit({ self = false }: { self?: boolean }) {
           </button>
         </div>
       </form>
+      {own ? <TwoFactorSection username={data?.username ?? ''} /> : null}
+      {isAdmin && !own && data ? <TwoFactorReset userId={userId} username={data.username} enabled={!!data.twoFactorEnabled} /> : null}
     </>
+  );
+}
+
+/** On another user's edit screen (admins): their two-factor sign-in, and a reset after a lost phone. */
+function TwoFactorReset({ userId, username, enabled }: { userId: string; username: string; enabled: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [reset, { isLoading }] = useResetUserTwoFactorMutation();
+
+  async function onConfirm() {
+    try {
+      await reset(userId).unwrap();
+      toast.success(`Two-factor sign-in of ${username} was reset. They have been told by email.`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not reset two-factor sign-in'));
+    }
+    setAsking(false);
+  }
+
+  return (
+    <section className="card card-body stack" style={{ maxWidth: 640, marginTop: 16 }} aria-labelledby="user-two-factor">
+      <h2 id="user-two-factor" className="h-sub">
+        Two-factor sign-in
+      </h2>
+      {enabled ? (
+        <>
+          <p style={{ margin: 0 }}>
+            <strong>On.</strong> If {username} lost their phone and their recovery codes, turn it off here: they sign in
+            with their password again and can set it up anew.
+          </p>
+          <div>
+            <button type="button" className="btn btn-danger" onClick={() => setAsking(true)}>
+              Reset two-factor sign-in
+            </button>
+          </div>
+        </>
+      ) : (
+        <p className="muted" style={{ margin: 0 }}>
+          Off. {username} can turn it on from their account page.
+        </p>
+      )}
+      <ConfirmDialog
+        open={asking}
+        title="Reset two-factor sign-in?"
+        confirmLabel="Reset"
+        busy={isLoading}
+        onConfirm={() => void onConfirm()}
+        onCancel={() => setAsking(false)}
+      >
+        {username} will sign in with their password only until they set up two-factor sign-in again. Their recovery
+        codes stop working, and they will get an email about it.
+      </ConfirmDialog>
+    </section>
   );
 }
