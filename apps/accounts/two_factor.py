@@ -20,6 +20,8 @@ SVG by segno.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import base64
 import hashlib
 import hmac
@@ -226,14 +228,23 @@ def two_factor_confirm(*, user: User, code: str) -> list[str]:
     raise _wrong_code(locked, during="setup", message=WRONG_SETUP_CODE)
 
 
-def two_factor_recovery_regenerate(*, user: User, code: str) -> list[str]:
-    """New recovery codes (the old ones stop working), for a current code."""
+@contextmanager
+def _code_used(user: User, code: str):
+    """What a change that needs a current code starts with: the attempt counted, then, in one
+    transaction, the user's row locked (409 when two-factor sign-in is off) and `code` checked and
+    used: yields (the row, "totp" / "recovery" / None). A wrong code is raised by the caller after
+    the block, once the transaction is over."""
     _spend_attempt(user.pk)
     with transaction.atomic():
         locked = _locked(user.pk)
         if not locked.two_factor_enabled:
             raise Conflict(NOT_ENABLED)
-        used = _use_code(locked, code)
+        yield locked, _use_code(locked, code)
+
+
+def two_factor_recovery_regenerate(*, user: User, code: str) -> list[str]:
+    """New recovery codes (the old ones stop working), for a current code."""
+    with _code_used(user, code) as (locked, used):
         if used:
             codes, hashes = _recovery_codes_new()
             locked.two_factor_recovery_codes = hashes
@@ -252,12 +263,7 @@ def two_factor_disable(*, user: User, code: str, password: str) -> None:
         raise ValidationFailed("Password is required", field="password")
     if not password_confirms(user, password):
         raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="password")
-    _spend_attempt(user.pk)
-    with transaction.atomic():
-        locked = _locked(user.pk)
-        if not locked.two_factor_enabled:
-            raise Conflict(NOT_ENABLED)
-        used = _use_code(locked, code)
+    with _code_used(user, code) as (locked, used):
         if used:
             _turn_off(locked)
             audit_record(action="user.two_factor_disabled", actor=locked, object_type="user", object_id=locked.pk,
