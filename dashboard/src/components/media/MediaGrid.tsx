@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, ImageIcon, Search } from 'lucide-react';
+import { mediaUrl, useGetMediaQuery, type Media } from '@/api/media';
 import { EmptyState, ErrorState, LoadingState } from '../ui';
 import { useDebouncedValue } from '@/lib/useDebounce';
-import { useGetMediaQuery } from '@/lib/mediaApi';
-import { mediaUrl, type Media } from '@/lib/types';
 
 export const MEDIA_PAGE_SIZE = 12;
 /** While a tile has no thumbnail rendition yet, the list is asked again this often. */

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import { useNavigate } from 'react-router';
 import { FileText, Filter, Folder, Search, Tag as TagIcon, X } from 'lucide-react';
 import { toast } from 'sonner';
+import { useSearchQuery, type SearchType } from '@/api/search';
 import { useDebouncedValue } from '@/lib/useDebounce';
 import { formatDate } from '@/lib/format';
 import { Badge, Spinner, StatusBadge, useDismiss } from '../ui';
-import { useSearchQuery, type SearchType } from './searchApi';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 export const SEARCH_MIN_CHARS = 2;

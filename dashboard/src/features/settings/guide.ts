@@ -1,4 +1,4 @@
-import type { ClientInfo } from './api';
+import type { ClientInfo } from '@/api/company';
 
 /** The plain-text API guide offered by 'Download API Guide'. */
 export function buildApiGuide(info: ClientInfo): string {

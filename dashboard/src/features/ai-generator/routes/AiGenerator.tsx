@@ -4,12 +4,11 @@ import { Check, Copy, FilePlus, Save, Sparkles } from 'lucide-react';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Field, Spinner } from '@/components/ui';
+import { useAiResult, useGenerateBlogMutation, type BlogContent } from '@/api/ai';
 import { saveAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { copyText } from '@/lib/clipboard';
-import { useAiResult } from '@/lib/aiApi';
 import { isApiError } from '@/lib/errors';
 import { capitalize as cap, stripHtml } from '@/lib/format';
-import { useGenerateBlogMutation, type BlogContent } from '../api';
 
 export const MIN_INPUT = 10;
 export const PREVIEW_CHARS = 500;

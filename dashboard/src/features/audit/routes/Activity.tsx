@@ -3,10 +3,11 @@ import { RefreshCw } from 'lucide-react';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
-import { useCapabilities } from '@/lib/capabilities';
+import { useGetAuditQuery, type AuditFilters } from '@/api/audit';
+import { useCapabilities } from '@/api/session';
+import { useGetUsersQuery } from '@/api/users';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
-import { useGetAuditQuery, useGetAuditUsersQuery, type AuditFilters } from '../api';
 
 export const ACTIVITY_PAGE_SIZE = 25;
 const OBJECT_TYPES = [
@@ -31,7 +32,8 @@ export function Activity() {
     if (value) filters[key] = value;
   }
   const { data, isLoading, isFetching, isError, error, refetch } = useGetAuditQuery(filters, { skip: !allowed });
-  const users = useGetAuditUsersQuery(undefined, { skip: !allowed });
+  // The people the "User" filter offers (admins read the users list).
+  const users = useGetUsersQuery(undefined, { skip: !allowed });
 
   function set(key: (typeof FILTER_KEYS)[number] | 'page', value: string) {
     const next = new URLSearchParams(params);

@@ -4,13 +4,14 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState, Spinner } from '@/components/ui';
+import { useAcceptInvitationMutation, useCheckInvitationMutation, type InvitationCheck } from '@/api/invitations';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch } from '@/lib/hooks';
 import { loggedIn } from '@/lib/session';
-import { useAcceptInvitationMutation, useCheckInvitationMutation, userFromToken, type InvitationCheckReply } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { acceptInviteResolver, type AcceptInviteValues } from '../schemas';
+import { userFromToken } from '@/lib/session';
 
 const INVALID = 'This invitation link is invalid, was already used or has expired. Ask your administrator for a new one.';
 
@@ -23,7 +24,7 @@ export function AcceptInvite() {
   const navigate = useNavigate();
   const [check] = useCheckInvitationMutation();
   const [accept, { isLoading }] = useAcceptInvitationMutation();
-  const [state, setState] = useState<{ invitation?: InvitationCheckReply; error?: string }>({});
+  const [state, setState] = useState<{ invitation?: InvitationCheck; error?: string }>({});
   const {
     register,
     handleSubmit,

@@ -3,9 +3,9 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Field, Spinner } from '@/components/ui';
+import { useForgotPasswordMutation } from '@/api/session';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
-import { useForgotPasswordMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { forgotPasswordResolver, type ForgotPasswordValues } from '../schemas';
 

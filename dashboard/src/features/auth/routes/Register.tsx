@@ -6,9 +6,9 @@ import { ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
+import { useRegisterClientMutation } from '@/api/company';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorCode, errorMessage, isApiError } from '@/lib/errors';
-import { useRegisterClientMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { registerSchema, STEP_ONE_FIELDS, type RegisterValues } from '../schemas';
 

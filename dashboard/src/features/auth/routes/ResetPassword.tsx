@@ -4,8 +4,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState, Spinner } from '@/components/ui';
+import { useCheckResetLinkMutation, useResetPasswordMutation, type ResetLinkReply } from '@/api/session';
 import { errorMessage } from '@/lib/errors';
-import { useCheckResetLinkMutation, useResetPasswordMutation, type ResetLinkReply } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { resetPasswordResolver, type ResetPasswordValues } from '../schemas';
 

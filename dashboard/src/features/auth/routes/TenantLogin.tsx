@@ -3,13 +3,14 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Locatio
 import { toast } from 'sonner';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, Spinner } from '@/components/ui';
+import { useLoginMutation } from '@/api/session';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectIsAuthenticated } from '@/lib/session';
-import { useLoginMutation, userFromToken } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import type { LoginValues } from '../schemas';
+import { userFromToken } from '@/lib/session';
 
 // The form's zod schema is fetched when the form is first used (it is most of a validation
 // library, which the sign-in page does not need to show), and is ready by the time of a submit.

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { LoadingState } from '@/components/ui';
+import { useVerifyEmailMutation } from '@/api/company';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
 import { selectIsAuthenticated } from '@/lib/session';
-import { useVerifyEmailMutation } from '@/lib/verificationApi';
 import { AuthCard } from '../components/AuthCard';
 
 const INVALID = 'This verification link is invalid or has expired. Sign in and use "Resend" to get a new one.';

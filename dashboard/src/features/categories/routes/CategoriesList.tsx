@@ -5,18 +5,16 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
-import { useGetCategoriesQuery } from '@/lib/taxonomyApi';
-import { useCan } from '@/lib/capabilities';
+import { useCan } from '@/api/session';
+import { useDeleteTermMutation, useGetCategoriesQuery, type Category } from '@/api/terms';
 import { categoryDeleteError, categoryInUseMessage } from '@/lib/taxonomyErrors';
-import type { Category } from '@/lib/types';
-import { useDeleteCategoryMutation } from '../api';
 
 export const CATEGORIES_PAGE_SIZE = 5;
 
 export function CategoriesList() {
   const navigate = useNavigate();
   const { data, isLoading, isError, refetch } = useGetCategoriesQuery();
-  const [deleteCategory, { isLoading: deleting }] = useDeleteCategoryMutation();
+  const [deleteCategory, { isLoading: deleting }] = useDeleteTermMutation();
   const canCreate = useCan('taxonomy.create');
   const canManage = useCan('taxonomy.manage');
   const [page, setPage] = useState(1);
@@ -39,7 +37,7 @@ export function CategoriesList() {
   async function confirmDelete() {
     if (!confirming) return;
     try {
-      const reply = await deleteCategory(confirming.id).unwrap();
+      const reply = await deleteCategory({ kind: 'category', id: confirming.id }).unwrap();
       toast.success(reply?.message || 'Category deleted successfully');
     } catch (err) {
       toast.error(categoryDeleteError(err));

@@ -4,9 +4,8 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { TermForm, type TermValues } from '@/components/TermForm';
 import { LoadingState } from '@/components/ui';
+import { useCreateTermMutation, useGetTermQuery, useUpdateTermMutation } from '@/api/terms';
 import { errorMessage } from '@/lib/errors';
-import { useCreateCategoryMutation } from '@/lib/taxonomyApi';
-import { useGetCategoryQuery, useUpdateCategoryMutation } from '../api';
 
 function body(v: TermValues) {
   const description = v.description.trim();
@@ -15,7 +14,7 @@ function body(v: TermValues) {
 
 export function CategoryCreate() {
   const navigate = useNavigate();
-  const [create] = useCreateCategoryMutation();
+  const [create] = useCreateTermMutation();
   return (
     <>
       <PageHeader title="Create Category" description="Add a new category for your posts" search={false} />
@@ -26,7 +25,7 @@ export function CategoryCreate() {
         cancelTo="/dashboard/categories"
         onSubmit={async (v) => {
           try {
-            const reply = await create(body(v)).unwrap();
+            const reply = await create({ kind: 'category', body: body(v) }).unwrap();
             toast.success(reply?.message || 'Category created successfully');
             navigate('/dashboard/categories');
           } catch (err) {
@@ -41,8 +40,8 @@ export function CategoryCreate() {
 export function CategoryEdit() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { data, isLoading, isError } = useGetCategoryQuery(id, { skip: !id });
-  const [update] = useUpdateCategoryMutation();
+  const { data, isLoading, isError } = useGetTermQuery({ kind: 'category', id }, { skip: !id });
+  const [update] = useUpdateTermMutation();
 
   // A category that cannot be loaded: report it and go back to the list.
   useEffect(() => {
@@ -58,13 +57,13 @@ export function CategoryEdit() {
       <PageHeader title={`Edit Category: ${data.name}`} description="Update the category" search={false} />
       <TermForm
         key={data.id}
-        defaultValues={{ name: data.name, slug: data.slug, description: data.description ?? '' }}
+        defaultValues={{ name: data.name, slug: data.slug, description: 'description' in data ? data.description : '' }}
         withDescription
         submitLabel="Update Category"
         cancelTo="/dashboard/categories"
         onSubmit={async (v) => {
           try {
-            const reply = await update({ id, body: { ...body(v), description: v.description.trim() } }).unwrap();
+            const reply = await update({ kind: 'category', id, body: { ...body(v), description: v.description.trim() } }).unwrap();
             toast.success(reply?.message || 'Category updated successfully');
             navigate('/dashboard/categories');
           } catch (err) {

@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { Eye, FileText, Folder, Image, Plus, RefreshCw, TrendingDown, TrendingUp, Users } from 'lucide-react';
 import { PageHeader } from '@/components/PageHeader';
 import { ErrorState, LoadingState, Spinner, StatusBadge } from '@/components/ui';
+import { useGetDashboardStatsQuery, useGetPageViewsQuery, useTrackPageViewMutation } from '@/api/stats';
 import { formatDate, formatNumber } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetDashboardStatsQuery, useGetPageViewsQuery, useTrackPageViewMutation } from '../api';
 
 const PageViewsChart = lazy(() => import('../components/PageViewsChart'));
 

@@ -3,8 +3,8 @@ import { Upload } from 'lucide-react';
 import { MediaGrid } from '@/components/media/MediaGrid';
 import { UploadPanel } from '@/components/media/UploadPanel';
 import { PageHeader } from '@/components/PageHeader';
-import { useCan } from '@/lib/capabilities';
-import type { Media } from '@/lib/types';
+import type { Media } from '@/api/media';
+import { useCan } from '@/api/session';
 import { MediaDetailsDialog } from '../components/MediaDetailsDialog';
 
 export function MediaLibrary() {

@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui';
+import { useDeletePostMutation } from '@/api/posts';
 import { isApiError } from '@/lib/errors';
-import { useDeletePostMutation } from '../api';
 import { deleteErrorMessage } from '../payload';
 
 interface Props {

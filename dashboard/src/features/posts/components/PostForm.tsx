@@ -4,14 +4,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { RichTextEditor } from '@/components/editor/RichTextEditor';
 import { Field, Spinner, Tabs } from '@/components/ui';
+import { ALL_TAGS, useCreateTermMutation, useGetCategoriesQuery, useGetTagsQuery } from '@/api/terms';
 import type { FieldError } from '@/lib/errors';
 import { slugify } from '@/lib/slug';
-import {
-  useCreateCategoryMutation,
-  useCreateTagMutation,
-  useGetCategoriesQuery,
-  useGetTagsQuery,
-} from '@/lib/taxonomyApi';
 import { scheduleFor, SERVER_FIELD } from '../payload';
 import { createPostSchema, editPostSchema, FIELD_TAB, type PostFormValues } from '../schemas';
 import { autosaveLabel, useAutosave } from '../useAutosave';
@@ -24,7 +19,6 @@ import { YouTubeField } from './YouTubeField';
 
 export const SEO_TITLE_GUIDE = 60;
 export const SEO_DESCRIPTION_GUIDE = 160;
-export const ALL_TAGS_LIMIT = 1000;
 
 type Tab = 'content' | 'seo' | 'preview';
 
@@ -167,9 +161,8 @@ export function PostForm({
   }, [autosaving, watch, autosaveChanged, defaultValues]);
 
   const categories = useGetCategoriesQuery();
-  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
-  const [createCategory] = useCreateCategoryMutation();
-  const [createTag] = useCreateTagMutation();
+  const tags = useGetTagsQuery(ALL_TAGS);
+  const [createTerm] = useCreateTermMutation();
 
   // Select AI-suggested categories and tags by name once the lists are known.
   const [preselected, setPreselected] = useState(false);
@@ -420,7 +413,7 @@ export function PostForm({
                 value={field.value}
                 onChange={field.onChange}
                 onRefresh={() => categories.refetch()}
-                onCreate={async (input) => (await createCategory(input).unwrap()).category}
+                onCreate={async (input) => (await createTerm({ kind: 'category', body: input }).unwrap()).term}
                 error={errors.categories?.message}
                 suggestions={preselectNames?.categories}
               />
@@ -438,7 +431,7 @@ export function PostForm({
                 value={field.value}
                 onChange={field.onChange}
                 onRefresh={() => tags.refetch()}
-                onCreate={async ({ name, slug }) => (await createTag({ name, slug }).unwrap()).tag}
+                onCreate={async ({ name, slug }) => (await createTerm({ kind: 'tag', body: { name, slug } }).unwrap()).term}
                 error={errors.tags?.message}
                 suggestions={preselectNames?.tags}
               />

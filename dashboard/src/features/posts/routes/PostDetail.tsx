@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Calendar, Pencil, User } from 'lucide-react';
 import { Badge, LoadingState, StatusBadge } from '@/components/ui';
-import { usePostRights } from '@/lib/capabilities';
+import { useGetPostBySlugQuery } from '@/api/posts';
+import { usePostRights } from '@/api/session';
 import { formatDate, formatDateTime } from '@/lib/format';
-import { useGetPostBySlugQuery } from '../api';
 import { PostNotFound } from '../components/PostNotFound';
 
 export function PostDetail() {

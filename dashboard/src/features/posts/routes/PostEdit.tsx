@@ -3,25 +3,25 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Dialog, Field, LoadingState } from '@/components/ui';
-import { formatDate } from '@/lib/format';
-import { isApiError } from '@/lib/errors';
-import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
 import {
   useGetPostQuery,
   useLazyGetPostQuery,
   useRequestReviewMutation,
   useReturnReviewMutation,
   useUpdatePostMutation,
-} from '../api';
+  type Post,
+} from '@/api/posts';
+import { ALL_TAGS, useGetCategoriesQuery, useGetTagsQuery } from '@/api/terms';
+import { formatDate } from '@/lib/format';
+import { isApiError } from '@/lib/errors';
 import { ConflictDialog } from '../components/editorial/ConflictDialog';
 import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
-import { ALL_TAGS_LIMIT, PostForm } from '../components/PostForm';
+import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
 import { compareSnapshots, snapshotOfForm, snapshotOfPost, type Names } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
-import type { Post } from '../types';
 
 /** The post's review state: the editor's note to the writer, or (editors) "send back". */
 function ReviewBanner({ post, canReview }: { post: Post; canReview: boolean }) {
@@ -113,7 +113,7 @@ export function PostEdit() {
   const [conflict, setConflict] = useState<{ message: string; yours: PostFormValues } | null>(null);
   // Category and tag names for the comparison (the form has loaded both lists already).
   const categories = useGetCategoriesQuery();
-  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
+  const tags = useGetTagsQuery(ALL_TAGS);
 
   if (!id) return <PostNotFound message="Post ID is required" />;
   if (isLoading || (post && !ready)) return <LoadingState label="Loading post..." />;

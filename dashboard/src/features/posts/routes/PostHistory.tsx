@@ -4,15 +4,19 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { ConfirmDialog, ErrorState, LoadingState } from '@/components/ui';
+import { useGetPostQuery } from '@/api/posts';
+import {
+  useGetRevisionQuery,
+  useGetRevisionsQuery,
+  useRestoreRevisionMutation,
+  type RevisionSummary,
+} from '@/api/revisions';
+import { ALL_TAGS, useGetCategoriesQuery, useGetTagsQuery } from '@/api/terms';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
-import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
-import { useGetPostQuery, useGetRevisionQuery, useGetRevisionsQuery, useRestoreRevisionMutation } from '../api';
 import { DiffView } from '../components/editorial/DiffView';
-import { ALL_TAGS_LIMIT } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { compareSnapshots, type Names } from '../revisionDiff';
-import type { RevisionSummary } from '../types';
 
 const ACTION_LABEL: Record<string, string> = {
   create: 'Created',
@@ -38,7 +42,7 @@ export function PostHistory() {
   const post = useGetPostQuery(id, { skip: !id });
   const list = useGetRevisionsQuery({ id, page, limit: PAGE_SIZE }, { skip: !id, refetchOnMountOrArgChange: true });
   const categories = useGetCategoriesQuery();
-  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
+  const tags = useGetTagsQuery(ALL_TAGS);
   // The two revisions compared: [older, newer]; by default the newest and the one before it.
   const [picked, setPicked] = useState<string[]>([]);
   const [restoring, setRestoring] = useState<RevisionSummary | null>(null);

@@ -5,10 +5,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { RowMenu } from '@/components/RowMenu';
 import { Badge, EmptyState, ErrorState, LoadingState, StatusBadge } from '@/components/ui';
-import { useCan, usePostRights } from '@/lib/capabilities';
+import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
+import { useCan, usePostRights } from '@/api/session';
 import { formatDate } from '@/lib/format';
-import { useGetPostsQuery, type PostListFilter } from '../api';
-import type { PostSummary } from '../types';
 import { DeletePostDialog } from '../components/DeletePostDialog';
 
 export const POSTS_PAGE_SIZE = 10;

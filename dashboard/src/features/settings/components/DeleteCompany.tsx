@@ -5,11 +5,11 @@ import { Trash2 } from 'lucide-react';
 import { z } from 'zod';
 import { Dialog, Field, Spinner } from '@/components/ui';
 import { PasswordInput } from '@/components/PasswordInput';
+import { useDeleteCompanyMutation } from '@/api/company';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch } from '@/lib/hooks';
 import { loggedOut } from '@/lib/session';
-import { useDeleteCompanyMutation } from '../api';
 
 function schemaFor(subdomain: string) {
   return z.object({

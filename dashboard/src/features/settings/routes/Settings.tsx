@@ -2,16 +2,21 @@ import { useState } from 'react';
 import { Copy, Download, Eye, EyeOff, KeyRound, Mail, RefreshCw, Webhook } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import {
+  useGetClientInfoQuery,
+  useRotateApiKeyMutation,
+  useUpdateClientInfoMutation,
+  type ClientInfo,
+} from '@/api/company';
+import { useCan } from '@/api/session';
 import { copyText } from '@/lib/clipboard';
 import { PageHeader } from '@/components/PageHeader';
 import { Badge, ConfirmDialog, ErrorState, LoadingState, Tabs } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
-import { useGetClientInfoQuery, useRotateApiKeyMutation, useUpdateClientInfoMutation, type ClientInfo } from '../api';
 import { buildApiGuide } from '../guide';
 import { DeleteCompany } from '../components/DeleteCompany';
-import { useCan } from '@/lib/capabilities';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';
 

@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { ADMIN, renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
+import type { ClientInfo } from '@/api/company';
 import { buildApiGuide } from '../guide';
-import type { ClientInfo } from '../api';
 
 const INFO: ClientInfo = {
   company: {

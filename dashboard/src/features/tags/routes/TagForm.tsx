@@ -5,15 +5,14 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { TermForm, type TermValues } from '@/components/TermForm';
 import { LoadingState } from '@/components/ui';
+import { useCreateTermMutation, useGetTermQuery, useUpdateTermMutation } from '@/api/terms';
 import { errorMessage, isApiError } from '@/lib/errors';
-import { useCreateTagMutation } from '@/lib/taxonomyApi';
-import { useGetTagQuery, useUpdateTagMutation } from '../api';
 
 const body = (v: TermValues) => ({ name: v.name.trim(), slug: v.slug.trim() });
 
 export function TagCreate() {
   const navigate = useNavigate();
-  const [create] = useCreateTagMutation();
+  const [create] = useCreateTermMutation();
   return (
     <>
       <PageHeader title="Create New Tag" description="Add a tag to label your posts" search={false} />
@@ -24,7 +23,7 @@ export function TagCreate() {
         cancelTo="/dashboard/tags"
         onSubmit={async (v) => {
           try {
-            const reply = await create(body(v)).unwrap();
+            const reply = await create({ kind: 'tag', body: body(v) }).unwrap();
             toast.success(reply?.message || 'Tag created successfully');
             navigate('/dashboard/tags');
           } catch (err) {
@@ -39,8 +38,8 @@ export function TagCreate() {
 export function TagEdit() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { data, isLoading, isError, error } = useGetTagQuery(id, { skip: !id });
-  const [update] = useUpdateTagMutation();
+  const { data, isLoading, isError, error } = useGetTermQuery({ kind: 'tag', id }, { skip: !id });
+  const [update] = useUpdateTermMutation();
   const notFound = isError && isApiError(error) && error.status === 404;
 
   // Other load failures: report and go back to the list.
@@ -74,7 +73,7 @@ export function TagEdit() {
         cancelTo="/dashboard/tags"
         onSubmit={async (v) => {
           try {
-            const reply = await update({ id, body: body(v) }).unwrap();
+            const reply = await update({ kind: 'tag', id, body: body(v) }).unwrap();
             toast.success(reply?.message || 'Tag updated successfully');
             navigate('/dashboard/tags');
           } catch (err) {

@@ -6,11 +6,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { RowMenu } from '@/components/RowMenu';
 import { ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
-import { useGetTagsQuery } from '@/lib/taxonomyApi';
-import { useCan } from '@/lib/capabilities';
+import { useCan } from '@/api/session';
+import { useDeleteTermMutation, useGetTagsQuery, type Tag } from '@/api/terms';
 import { tagDeleteError, tagInUseMessage } from '@/lib/taxonomyErrors';
-import type { Tag } from '@/lib/types';
-import { useDeleteTagMutation } from '../api';
 
 export const TAGS_PAGE_SIZE = 10;
 
@@ -19,7 +17,7 @@ export function TagsList() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { data, isLoading, isError, isFetching, refetch } = useGetTagsQuery({ page, limit: TAGS_PAGE_SIZE });
-  const [deleteTag, { isLoading: deleting }] = useDeleteTagMutation();
+  const [deleteTag, { isLoading: deleting }] = useDeleteTermMutation();
   const canCreate = useCan('taxonomy.create');
   const canManage = useCan('taxonomy.manage');
   const [confirming, setConfirming] = useState<Tag | null>(null);
@@ -43,7 +41,7 @@ export function TagsList() {
     if (!confirming) return;
     const lastOnPage = (data?.tags.length ?? 0) === 1;
     try {
-      const reply = await deleteTag(confirming.id).unwrap();
+      const reply = await deleteTag({ kind: 'tag', id: confirming.id }).unwrap();
       toast.success(reply?.message || 'Tag deleted successfully');
       // The list reloads; when the last tag of a page above 1 went, show the page before.
       if (lastOnPage && page > 1) goTo(page - 1);

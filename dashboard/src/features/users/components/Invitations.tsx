@@ -2,16 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Mail, RotateCw, X } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge, ConfirmDialog, ErrorState, Field, Spinner } from '@/components/ui';
-import { errorMessage, isApiError } from '@/lib/errors';
-import { formatDateTime } from '@/lib/format';
-import type { Role } from '@/lib/session';
 import {
   useCreateInvitationMutation,
   useGetInvitationsQuery,
   useResendInvitationMutation,
   useRevokeInvitationMutation,
   type Invitation,
-} from '../api';
+} from '@/api/invitations';
+import { errorMessage, isApiError } from '@/lib/errors';
+import { formatDateTime } from '@/lib/format';
+import type { Role } from '@/lib/session';
 
 const ROLES: Role[] = ['admin', 'editor', 'author', 'viewer'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

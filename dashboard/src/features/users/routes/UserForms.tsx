@@ -6,12 +6,12 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { PasswordInput } from '@/components/PasswordInput';
 import { Field, LoadingState } from '@/components/ui';
+import { useCapabilities } from '@/api/session';
+import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { capitalize as cap } from '@/lib/format';
-import { useCapabilities } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
-import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '../api';
 import {
   createUserSchema,
   CURRENT_PASSWORD_REQUIRED,

@@ -5,12 +5,11 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { RowMenu } from '@/components/RowMenu';
 import { Badge, ConfirmDialog, EmptyState, ErrorState, Spinner } from '@/components/ui';
+import { useDeleteUserMutation, useGetUsersQuery, type User } from '@/api/users';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import type { User } from '@/lib/types';
-import { useDeleteUserMutation, useGetUsersQuery } from '../api';
 import { Invitations } from '../components/Invitations';
 
 const STATUS_TONE: Record<string, string> = { active: 'success', suspended: 'danger', inactive: 'warning' };

@@ -5,11 +5,17 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
 import { Badge, EmptyState, ErrorState, LoadingState, Spinner } from '@/components/ui';
+import {
+  useGetDeliveriesQuery,
+  useGetWebhooksQuery,
+  useRedeliverMutation,
+  useSendTestEventMutation,
+  type WebhookDelivery,
+} from '@/api/webhooks';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetDeliveriesQuery, useGetWebhooksQuery, useRedeliverMutation, useSendTestEventMutation, type WebhookDelivery } from '../api';
 import { EndpointState } from './Webhooks';
 
 const STATUS_TONE: Record<string, string> = { succeeded: 'success', failed: 'danger', pending: 'warning' };

@@ -5,9 +5,6 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { RowMenu } from '@/components/RowMenu';
 import { Badge, ConfirmDialog, EmptyState, ErrorState, LoadingState } from '@/components/ui';
-import { errorMessage } from '@/lib/errors';
-import { useAppSelector } from '@/lib/hooks';
-import { selectUser } from '@/lib/session';
 import {
   useCreateWebhookMutation,
   useDeleteWebhookMutation,
@@ -17,7 +14,10 @@ import {
   useUpdateWebhookMutation,
   type EndpointBody,
   type WebhookEndpoint,
-} from '../api';
+} from '@/api/webhooks';
+import { errorMessage } from '@/lib/errors';
+import { useAppSelector } from '@/lib/hooks';
+import { selectUser } from '@/lib/session';
 import { EndpointForm } from '../components/EndpointForm';
 import { SecretDialog } from '../components/SecretDialog';
 

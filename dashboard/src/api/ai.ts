@@ -1,13 +1,16 @@
 import { useCallback } from 'react';
-import { api } from './api';
-import { useAppDispatch } from './hooks';
+import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+import { useAppDispatch } from '@/lib/hooks';
 
-export interface AiJob<T = unknown> {
-  id: string;
-  kind?: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
+type Schemas = components['schemas'];
+
+/** What the AI writes: a blog draft, or the SEO fields of a post. */
+export type BlogContent = Schemas['BlogDraftOut'];
+export type SeoSuggestion = Schemas['SeoDraftOut'];
+
+export interface AiJob<T = unknown> extends Omit<Schemas['JobOut'], 'data'> {
   data?: T;
-  message?: string;
 }
 
 /** Reply of a generate call: the result at once, or (202) a job still running on the worker. */
@@ -15,11 +18,24 @@ export interface AiReply<T> {
   success?: boolean;
   message?: string;
   data?: T;
-  job?: AiJob<T>;
+  job?: Pick<AiJob<T>, 'id' | 'kind' | 'status'>;
+}
+
+export interface BlogRequest {
+  inputContent: string;
+  tone: string;
+  targetAudience: string;
+  contentType: 'blog';
 }
 
 export const aiApi = api.injectEndpoints({
   endpoints: (build) => ({
+    generateBlog: build.mutation<AiReply<BlogContent>, BlogRequest>({
+      query: (body) => ({ url: 'ai/generate-blog', method: 'POST', body }),
+    }),
+    generateSeo: build.mutation<AiReply<SeoSuggestion>, { title: string; content: string; excerpt: string }>({
+      query: (body) => ({ url: 'ai/generate-seo', method: 'POST', body }),
+    }),
     getAiJob: build.query<AiJob, string>({
       query: (id) => `ai/jobs/${id}`,
       transformResponse: (r: { job: AiJob }) => r.job,
@@ -27,6 +43,8 @@ export const aiApi = api.injectEndpoints({
     }),
   }),
 });
+
+export const { useGenerateBlogMutation, useGenerateSeoMutation } = aiApi;
 
 export const AI_POLL_INTERVAL_MS = 1000;
 export const AI_POLL_TIMEOUT_MS = 120_000;

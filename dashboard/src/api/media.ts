@@ -1,8 +1,10 @@
-import { api } from './api';
-import { errorCode, errorMessage } from './errors';
-import type { components } from './api-types/dashboard';
+import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+import { errorCode, errorMessage } from '@/lib/errors';
 
 type Schemas = components['schemas'];
+export type Media = Schemas['MediaOut'];
+export type MediaRenditions = Schemas['RenditionsOut'];
 export type MediaPage = Schemas['MediaListOut'];
 
 export interface MediaQuery {
@@ -11,7 +13,16 @@ export interface MediaQuery {
   search?: string;
 }
 
-/** Media endpoints shared by the media library screen and the pickers of the post form. */
+/** A usable URL of a media item (link, then CDN URL), or an empty string. */
+export function mediaUrl(media?: Partial<Media> | null): string {
+  return media?.link || media?.cdnUrl || '';
+}
+
+export function mediaThumbnail(media?: Partial<Media> | null): string {
+  return media?.renditions?.thumbnail || media?.renditions?.small || mediaUrl(media);
+}
+
+/** The media library: used by its screen and by the pickers of the post form. */
 export const mediaApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMedia: build.query<MediaPage, MediaQuery>({

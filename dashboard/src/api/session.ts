@@ -1,11 +1,15 @@
-import { api } from './api';
-import { useAppSelector } from './hooks';
-import { selectUser } from './session';
+import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+import { useAppSelector } from '@/lib/hooks';
+import { selectUser } from '@/lib/session';
+
+type Schemas = components['schemas'];
 
 /**
- * What the signed-in role may do: the server's capability table (apps/core/permissions.py),
- * sent once per sign-in by GET /api/auth/me. Screens ask `useCan(...)` and never compare role
- * names, so the dashboard hides exactly what the server would refuse.
+ * Signing in and getting back in (a forgotten password), and what the signed-in role may do: the
+ * server's capability table (apps/core/permissions.py), sent once per sign-in by GET /api/auth/me.
+ * Screens ask `useCan(...)` and never compare role names, so the dashboard hides exactly what the
+ * server would refuse.
  */
 export type Capability =
   | 'content.read'
@@ -30,29 +34,46 @@ export type Capability =
   | 'company.delete'
   | 'audit.read';
 
-export interface MeReply {
-  success: boolean;
-  user: { id: string; username: string; role: string };
-  capabilities: Capability[];
+export type LoginReply = Schemas['LoginOut'];
+export type ResetLinkReply = Schemas['ResetLinkOut'];
+
+export interface ResetLink {
+  uid: string;
+  token: string;
 }
 
-const meApi = api.injectEndpoints({
+export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
+    login: build.mutation<LoginReply, { email: string; password: string }>({
+      query: (body) => ({ url: 'auth/login', method: 'POST', body }),
+    }),
     // The token is the cache key: a new sign-in asks again.
-    getMe: build.query<MeReply, string>({
+    getMe: build.query<Schemas['MeOut'], string>({
       query: () => 'auth/me',
       providesTags: [{ type: 'User', id: 'ME' }],
     }),
+    forgotPassword: build.mutation<Schemas['MessageOut'], { email: string }>({
+      query: (body) => ({ url: 'auth/forgot-password', method: 'POST', body }),
+    }),
+    checkResetLink: build.mutation<ResetLinkReply, ResetLink>({
+      query: (body) => ({ url: 'auth/reset-password/check', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<Schemas['MessageOut'], ResetLink & { password: string }>({
+      query: (body) => ({ url: 'auth/reset-password', method: 'POST', body }),
+    }),
   }),
 });
+
+export const { useLoginMutation, useForgotPasswordMutation, useCheckResetLinkMutation, useResetPasswordMutation } =
+  sessionApi;
 
 const NONE: ReadonlySet<Capability> = new Set();
 
 /** The signed-in user's capabilities; empty until the server has answered (nothing is offered early). */
 export function useCapabilities(): { capabilities: ReadonlySet<Capability>; ready: boolean } {
   const token = useAppSelector((s) => s.session.token);
-  const { data } = meApi.useGetMeQuery(token ?? '', { skip: !token });
-  const capabilities = data?.capabilities;
+  const { data } = sessionApi.useGetMeQuery(token ?? '', { skip: !token });
+  const capabilities = data?.capabilities as Capability[] | undefined;
   return { capabilities: capabilities ? new Set(capabilities) : NONE, ready: !!capabilities };
 }
 
