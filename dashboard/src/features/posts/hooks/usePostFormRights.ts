@@ -1,6 +1,6 @@
 import type { Post } from '@/api/posts';
 import { useCapabilities, usePostRights } from '@/api/session';
-import { ALL_STATUSES, type StatusOption } from '../components/PostForm';
+import { ALL_STATUSES, type StatusOption } from '../statuses';
 import type { PostFormValues } from '../schemas';
 
 const DRAFT: StatusOption = { value: 'draft', label: 'Draft' };
