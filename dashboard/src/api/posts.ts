@@ -6,6 +6,7 @@ type Schemas = components['schemas'];
 /** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
 export type PostSummary = Schemas['DashboardPostSummaryOut'];
 export type Post = Schemas['DashboardPostOut'];
+export type PostBySlug = Schemas['PostBySlugOut'];
 
 /** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
 export type PostImage = NonNullable<Post['featuredImage']>;
@@ -87,7 +88,7 @@ export const postsApi = api.injectEndpoints({
       transformResponse: (r: Schemas['PostReplyOut']) => r.post,
       providesTags: (result, _e, id) => [{ type: 'Post', id: result?.id ?? id }],
     }),
-    getPostBySlug: build.query<Schemas['PostBySlugOut'], string>({
+    getPostBySlug: build.query<PostBySlug, string>({
       query: (slug) => `posts/slug/${encodeURIComponent(slug)}`,
       providesTags: (result) => (result ? [{ type: 'Post', id: result.id }] : []),
     }),

@@ -1,9 +1,10 @@
 import { useSearchParams } from 'react-router';
 import { RefreshCw } from 'lucide-react';
 import { PageHeader } from '@/components/PageHeader';
-import { Pagination } from '@/components/Pagination';
-import { EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
-import { useGetAuditQuery, type AuditFilters } from '@/api/audit';
+import { DataTable, type Column } from '@/components/DataTable';
+import { QueryState } from '@/components/QueryState';
+import { EmptyState, Field, LoadingState } from '@/components/ui';
+import { useGetAuditQuery, type AuditEntry, type AuditFilters } from '@/api/audit';
 import { useCapabilities } from '@/api/session';
 import { useGetUsersQuery } from '@/api/users';
 import { errorMessage } from '@/lib/errors';
@@ -20,6 +21,19 @@ const OBJECT_TYPES = [
 ];
 const FILTER_KEYS = ['user', 'action', 'objectType', 'from', 'to'] as const;
 
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', primary: true, className: 'small', cell: (e) => formatDateTime(e.createdAt) },
+  { header: 'User', cell: (e) => e.username || '—' },
+  { header: 'Action', cell: (e) => <strong>{e.actionLabel}</strong> },
+  { header: 'Details', className: 'small', cell: (e) => e.summary || '—' },
+  {
+    header: <abbr title="The day's keyed hash of the client address (the address itself is not kept)">From</abbr>,
+    label: 'From',
+    className: 'small muted mono',
+    cell: (e) => (e.clientHash ? e.clientHash.slice(0, 8) : '—'),
+  },
+];
+
 /** Who did what, when, and from where (admins: capability audit.read). */
 export function Activity() {
   const { capabilities, ready } = useCapabilities();
@@ -31,7 +45,7 @@ export function Activity() {
     const value = params.get(key);
     if (value) filters[key] = value;
   }
-  const { data, isLoading, isFetching, isError, error, refetch } = useGetAuditQuery(filters, { skip: !allowed });
+  const audit = useGetAuditQuery(filters, { skip: !allowed });
   // The people the "User" filter offers (admins read the users list).
   const users = useGetUsersQuery(undefined, { skip: !allowed });
 
@@ -55,14 +69,13 @@ export function Activity() {
     );
   }
 
-  const message = errorMessage(error, '');
   return (
     <>
       <PageHeader
         title="Activity"
         description="Who did what, and when"
         search={false}
-        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
+        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => audit.refetch() }}
       />
       <section className="card card-body">
         <form className="filters-grid" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
@@ -79,7 +92,7 @@ export function Activity() {
           <Field label="Action" htmlFor="audit-action">
             <select id="audit-action" className="select" value={filters.action ?? ''} onChange={(e) => set('action', e.target.value)}>
               <option value="">All actions</option>
-              {(data?.actions ?? []).map((a) => (
+              {(audit.data?.actions ?? []).map((a) => (
                 <option key={a.value} value={a.value}>
                   {a.label}
                 </option>
@@ -110,49 +123,23 @@ export function Activity() {
         </form>
       </section>
       <section className="card">
-        {isLoading ? (
-          <LoadingState label="Loading activity..." />
-        ) : isError ? (
-          <ErrorState title={message || 'Error loading activity'} onRetry={() => refetch()} />
-        ) : !data || data.entries.length === 0 ? (
-          <EmptyState>No activity matches these filters.</EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
-              <table className="table stack-table">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>User</th>
-                    <th>Action</th>
-                    <th>Details</th>
-                    <th>
-                      <abbr title="The day's keyed hash of the client address (the address itself is not kept)">From</abbr>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.id}>
-                      <td className="cell-primary small">{formatDateTime(e.createdAt)}</td>
-                      <td data-label="User">{e.username || '—'}</td>
-                      <td data-label="Action">
-                        <strong>{e.actionLabel}</strong>
-                      </td>
-                      <td data-label="Details" className="small">
-                        {e.summary || '—'}
-                      </td>
-                      <td data-label="From" className="small muted mono">
-                        {e.clientHash ? e.clientHash.slice(0, 8) : '—'}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pagination page={page} totalPages={data.pagination.totalPages} onChange={(p) => set('page', String(p))} />
-          </>
-        )}
+        <QueryState
+          query={audit}
+          loading="Loading activity..."
+          error={errorMessage(audit.error, '') || 'Error loading activity'}
+          isEmpty={(list) => list.entries.length === 0}
+          empty="No activity matches these filters."
+        >
+          {(list) => (
+            <DataTable
+              rows={list.entries}
+              rowKey={(e) => e.id}
+              columns={COLUMNS}
+              dimmed={audit.isFetching}
+              pages={{ page, totalPages: list.pagination.totalPages, onChange: (p) => set('page', String(p)) }}
+            />
+          )}
+        </QueryState>
       </section>
     </>
   );

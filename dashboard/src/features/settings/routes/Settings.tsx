@@ -2,7 +2,7 @@ import { toast } from 'sonner';
 import { useGetClientInfoQuery } from '@/api/company';
 import { useCan } from '@/api/session';
 import { PageHeader } from '@/components/PageHeader';
-import { ErrorState, LoadingState } from '@/components/ui';
+import { QueryState } from '@/components/QueryState';
 import { ApiDocs } from '../components/ApiDocs';
 import { ApiStatus } from '../components/ApiStatus';
 import { CompanyProfile } from '../components/CompanyProfile';
@@ -15,65 +15,49 @@ import { QuickActions } from '../components/QuickActions';
 export function Settings() {
   const isAdmin = useCan('settings.manage');
   const canDeleteCompany = useCan('company.delete');
-  const { data, isLoading, isError, refetch } = useGetClientInfoQuery();
+  const info = useGetClientInfoQuery();
 
   async function refresh() {
-    const result = await refetch();
+    const result = await info.refetch();
     if (result.isError) toast.error('Failed to refresh client information');
     else toast.success('Client information refreshed');
   }
 
-  const header = <PageHeader title="Settings" description="Company details and the content API guide" search={false} />;
-  if (isLoading) {
-    return (
-      <>
-        {header}
-        <LoadingState label="Loading settings..." />
-      </>
-    );
-  }
-  if (isError) {
-    return (
-      <>
-        {header}
-        <section className="card">
-          <ErrorState title="Failed to load client information" onRetry={() => refetch()} />
-          <div className="row" style={{ justifyContent: 'center', paddingBottom: 24 }}>
-            <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>
-              Refresh Page
-            </button>
-          </div>
-        </section>
-      </>
-    );
-  }
-  if (!data) {
-    return (
-      <>
-        {header}
-        <section className="card state">
-          <span>No client information available.</span>
-          <button type="button" className="btn btn-secondary" onClick={() => refetch()}>
-            Reload Data
-          </button>
-        </section>
-      </>
-    );
-  }
-
   return (
     <>
-      {header}
-      <div className="grid-2" style={{ alignItems: 'start' }}>
-        <CompanyProfile company={data.company} editable={isAdmin} />
-        <QuickActions info={data} canManage={isAdmin} onRefresh={refresh} />
-      </div>
-      <ApiDocs apiInfo={data.apiInfo} />
-      <div className="grid-2" style={{ alignItems: 'start' }}>
-        <ApiStatus info={data} />
-        <IntegrationGuide apiInfo={data.apiInfo} />
-      </div>
-      {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}
+      <PageHeader title="Settings" description="Company details and the content API guide" search={false} />
+      <QueryState
+        query={info}
+        boxed
+        loading="Loading settings..."
+        error="Failed to load client information"
+        errorActions={
+          <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>
+            Refresh Page
+          </button>
+        }
+        empty="No client information available."
+        emptyAction={
+          <button type="button" className="btn btn-secondary" onClick={() => info.refetch()}>
+            Reload Data
+          </button>
+        }
+      >
+        {(data) => (
+          <>
+            <div className="grid-2" style={{ alignItems: 'start' }}>
+              <CompanyProfile company={data.company} editable={isAdmin} />
+              <QuickActions info={data} canManage={isAdmin} onRefresh={refresh} />
+            </div>
+            <ApiDocs apiInfo={data.apiInfo} />
+            <div className="grid-2" style={{ alignItems: 'start' }}>
+              <ApiStatus info={data} />
+              <IntegrationGuide apiInfo={data.apiInfo} />
+            </div>
+            {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}
+          </>
+        )}
+      </QueryState>
     </>
   );
 }

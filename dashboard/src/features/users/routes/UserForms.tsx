@@ -5,7 +5,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/PageHeader';
 import { PasswordInput } from '@/components/PasswordInput';
-import { Field, LoadingState } from '@/components/ui';
+import { QueryState } from '@/components/QueryState';
+import { Field } from '@/components/ui';
 import { useCapabilities } from '@/api/session';
 import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
 import { errorMessage, isApiError } from '@/lib/errors';
@@ -99,7 +100,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   const allowed = isAdmin || own;
   // Where saving and Cancel lead: the Users list for admins editing from it, else the account page.
   const back = self || !isAdmin ? '/dashboard/account' : '/dashboard/users';
-  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
+  const user = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
+  const { data, isError } = user;
   const [update] = useUpdateUserMutation();
   const {
     register,
@@ -176,24 +178,25 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   }
 
   if (!userId || (ready && !allowed)) return null;
-  if (!ready || isLoading) return <LoadingState label="Loading user..." />;
-  if (isError) {
-    return (
-      <section className="card state">
-        <strong className="text-danger">Failed to load user data</strong>
+  return (
+    <QueryState
+      query={{ ...user, isLoading: !ready || user.isLoading }}
+      loading="Loading user..."
+      error="Failed to load user data"
+      retry={false}
+      boxed
+      errorActions={
         <Link className="btn btn-secondary" to="/dashboard/users">
           Back to Users
         </Link>
-      </section>
-    );
-  }
-
-  return (
+      }
+    >
+      {(data) => (
     <>
       {self ? (
         <PageHeader title="My account" description="Your username, email and password" search={false} />
       ) : (
-        <PageHeader title={`Edit User: ${data?.username ?? ''}`} description="Update the account" search={false} />
+        <PageHeader title={`Edit User: ${data.username}`} description="Update the account" search={false} />
       )}
       <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
         <Field label="Username" htmlFor="username">
@@ -257,5 +260,7 @@ export function UserEdit({ self = false }: { self?: boolean }) {
         </div>
       </form>
     </>
+      )}
+    </QueryState>
   );
 }

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { nextAutoSlug } from '@/lib/slug';
-import { Field, Spinner } from './ui';
+import { Field, Spinner } from '@/components/ui';
 
 export const termSchema = z.object({
   name: z.string().trim().min(1, 'Name is required'),
