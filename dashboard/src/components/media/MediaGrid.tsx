@@ -8,6 +8,7 @@ export const MEDIA_PAGE_SIZE = 12;
 /** While a tile has no thumbnail rendition yet, the list is asked again this often. */
 export const RENDITION_POLL_MS = 2000;
 export const RENDITION_POLL_LIMIT_MS = 60_000;
+const STATES = { loading: 'Loading media...', error: 'Failed to load media. Please try again.', empty: 'No media found.' };
 
 /** The smallest image of a media item that exists: thumbnail, small, then the original; a
  * placeholder while none has loaded, never a blank tile. */
@@ -90,13 +91,7 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
           }}
         />
       </div>
-      <QueryState
-        query={media}
-        loading="Loading media..."
-        error="Failed to load media. Please try again."
-        isEmpty={(page) => page.media.length === 0}
-        empty="No media found."
-      >
+      <QueryState query={media} {...STATES} isEmpty={(page) => page.media.length === 0}>
         {(data) => (
           <>
             <div className="media-grid" style={{ opacity: media.isFetching ? 0.6 : 1 }}>

@@ -1,8 +1,16 @@
-import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { Filter } from 'lucide-react';
 import type { SearchType } from '@/api/search';
+import { SelectField } from '../form';
 import { useDismiss } from '../ui';
 import { NO_FILTERS, TYPE_LABELS, type Filters } from './searchRows';
+
+const STATUS_OPTIONS = Object.entries({ all: 'All Status', published: 'Published', draft: 'Draft', archived: 'Archived' }).map(
+  ([value, label]) => ({ value, label }),
+);
+const DATE_OPTIONS = Object.entries({ all: 'All Time', week: 'Last Week', month: 'Last Month', year: 'Last Year' }).map(
+  ([value, label]) => ({ value, label }),
+);
 
 interface Props {
   filters: Filters;
@@ -21,6 +29,7 @@ export function SearchFilters({ filters, onChange, searchable, posts }: Props) {
   const ref = useDismiss(open, close);
   const button = useRef<HTMLButtonElement>(null);
   const popover = useRef<HTMLDivElement>(null);
+  const id = useId();
 
   useEffect(() => {
     if (open) popover.current?.querySelector<HTMLElement>('select, button')?.focus();
@@ -66,37 +75,24 @@ export function SearchFilters({ filters, onChange, searchable, posts }: Props) {
             </button>
           </div>
           {typeOptions.length > 2 ? (
-            <label className="field">
-              <span className="label">Content Type</span>
-              <select className="select" value={filters.type} onChange={(e) => set('type', e.target.value as Filters['type'])}>
-                {typeOptions.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField label="Content Type" id={`${id}-type`} options={typeOptions} value={filters.type} onChange={(e) => set('type', e.target.value as Filters['type'])} />
           ) : null}
           {posts ? (
             <>
-              <label className="field">
-                <span className="label">Post Status</span>
-                <select className="select" value={filters.status} onChange={(e) => set('status', e.target.value as Filters['status'])}>
-                  <option value="all">All Status</option>
-                  <option value="published">Published</option>
-                  <option value="draft">Draft</option>
-                  <option value="archived">Archived</option>
-                </select>
-              </label>
-              <label className="field">
-                <span className="label">Date Range</span>
-                <select className="select" value={filters.dateRange} onChange={(e) => set('dateRange', e.target.value as Filters['dateRange'])}>
-                  <option value="all">All Time</option>
-                  <option value="week">Last Week</option>
-                  <option value="month">Last Month</option>
-                  <option value="year">Last Year</option>
-                </select>
-              </label>
+              <SelectField
+                label="Post Status"
+                id={`${id}-status`}
+                options={STATUS_OPTIONS}
+                value={filters.status}
+                onChange={(e) => set('status', e.target.value as Filters['status'])}
+              />
+              <SelectField
+                label="Date Range"
+                id={`${id}-date`}
+                options={DATE_OPTIONS}
+                value={filters.dateRange}
+                onChange={(e) => set('dateRange', e.target.value as Filters['dateRange'])}
+              />
             </>
           ) : null}
         </div>

@@ -1,24 +1,22 @@
+import type { ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { RefreshCw } from 'lucide-react';
-import { PageHeader } from '@/components/PageHeader';
-import { DataTable, type Column } from '@/components/DataTable';
-import { QueryState } from '@/components/QueryState';
-import { EmptyState, Field, LoadingState } from '@/components/ui';
 import { useGetAuditQuery, type AuditEntry, type AuditFilters } from '@/api/audit';
 import { useCapabilities } from '@/api/session';
 import { useGetUsersQuery } from '@/api/users';
+import { DataTable, type Column } from '@/components/DataTable';
+import { SelectField, TextField } from '@/components/form';
+import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
+import { EmptyState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 
 export const ACTIVITY_PAGE_SIZE = 25;
-const OBJECT_TYPES = [
-  { value: 'user', label: 'Users' },
-  { value: 'post', label: 'Posts' },
-  { value: 'category', label: 'Categories' },
-  { value: 'tag', label: 'Tags' },
-  { value: 'media', label: 'Media' },
-  { value: 'company', label: 'Company' },
-];
+/** The "Object" filter: an entry's object type, by its name in the list. */
+const OBJECT_TYPES = Object.entries({
+  user: 'Users', post: 'Posts', category: 'Categories', tag: 'Tags', media: 'Media', company: 'Company',
+}).map(([value, label]) => ({ value, label }));
 const FILTER_KEYS = ['user', 'action', 'objectType', 'from', 'to'] as const;
 
 const COLUMNS: Column<AuditEntry>[] = [
@@ -56,6 +54,12 @@ export function Activity() {
     if (key !== 'page') next.delete('page');
     setParams(next);
   }
+  /** A filter's control follows the address (`?user=...`); changing it goes back to page 1. */
+  const filter = (key: (typeof FILTER_KEYS)[number]) => ({
+    value: filters[key] ?? '',
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => set(key, e.target.value),
+  });
+  const userOptions = (users.data ?? []).map((u) => ({ value: u.id, label: u.username }));
 
   if (!ready) return <LoadingState />;
   if (!allowed) {
@@ -79,47 +83,11 @@ export function Activity() {
       />
       <section className="card card-body">
         <form className="filters-grid" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
-          <Field label="User" htmlFor="audit-user">
-            <select id="audit-user" className="select" value={filters.user ?? ''} onChange={(e) => set('user', e.target.value)}>
-              <option value="">Everyone</option>
-              {(users.data ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.username}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Action" htmlFor="audit-action">
-            <select id="audit-action" className="select" value={filters.action ?? ''} onChange={(e) => set('action', e.target.value)}>
-              <option value="">All actions</option>
-              {(audit.data?.actions ?? []).map((a) => (
-                <option key={a.value} value={a.value}>
-                  {a.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Object" htmlFor="audit-object">
-            <select
-              id="audit-object"
-              className="select"
-              value={filters.objectType ?? ''}
-              onChange={(e) => set('objectType', e.target.value)}
-            >
-              <option value="">Everything</option>
-              {OBJECT_TYPES.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="From" htmlFor="audit-from">
-            <input id="audit-from" type="date" className="input" value={filters.from ?? ''} onChange={(e) => set('from', e.target.value)} />
-          </Field>
-          <Field label="To" htmlFor="audit-to">
-            <input id="audit-to" type="date" className="input" value={filters.to ?? ''} onChange={(e) => set('to', e.target.value)} />
-          </Field>
+          <SelectField label="User" id="audit-user" placeholder="Everyone" options={userOptions} {...filter('user')} />
+          <SelectField label="Action" id="audit-action" placeholder="All actions" options={audit.data?.actions ?? []} {...filter('action')} />
+          <SelectField label="Object" id="audit-object" placeholder="Everything" options={OBJECT_TYPES} {...filter('objectType')} />
+          <TextField label="From" id="audit-from" type="date" {...filter('from')} />
+          <TextField label="To" id="audit-to" type="date" {...filter('to')} />
         </form>
       </section>
       <section className="card">

@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useSearchParams } from 'react-router';
-import { Field } from '@/components/ui';
+import { bind, TextField } from '@/components/form';
 import { tenantLoginUrl } from '@/lib/config';
 import { useCmsConfig } from '@/lib/configContext';
 import { companyLoginSchema, type CompanyLoginValues } from '../schemas';
@@ -11,11 +11,7 @@ export function RootLogin() {
   const { rootDomain } = useCmsConfig();
   const [params] = useSearchParams();
   const deleted = params.get('deleted');
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<CompanyLoginValues>({ resolver: zodResolver(companyLoginSchema), defaultValues: { subdomain: '' } });
+  const form = useForm<CompanyLoginValues>({ resolver: zodResolver(companyLoginSchema), defaultValues: { subdomain: '' } });
 
   function onSubmit({ subdomain }: CompanyLoginValues) {
     window.location.assign(tenantLoginUrl(subdomain, rootDomain));
@@ -31,20 +27,14 @@ export function RootLogin() {
           </p>
         ) : null}
         <p className="muted" style={{ marginTop: 0 }}>Enter your company subdomain to continue to your sign-in page.</p>
-        <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-          <Field label="Company subdomain" htmlFor="subdomain" error={errors.subdomain?.message}>
-            <div className="row">
-              <input
-                id="subdomain"
-                className="input"
-                placeholder="your-company"
-                autoComplete="organization"
-                aria-invalid={!!errors.subdomain}
-                {...register('subdomain')}
-              />
-              <span className="muted">.{rootDomain}</span>
-            </div>
-          </Field>
+        <form className="stack" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+          <TextField
+            label="Company subdomain"
+            placeholder="your-company"
+            autoComplete="organization"
+            suffix={`.${rootDomain}`}
+            {...bind(form, 'subdomain')}
+          />
           <button type="submit" className="btn btn-primary btn-block">
             Continue
           </button>

@@ -1,16 +1,15 @@
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { Field, Spinner } from '@/components/ui';
 import { useLoginMutation } from '@/api/session';
+import { bind, PasswordField, SubmitButton, TextField } from '@/components/form';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectIsAuthenticated } from '@/lib/session';
+import { userFromToken } from '@/lib/session';
 import { AuthCard } from '../components/AuthCard';
 import type { LoginValues } from '../schemas';
-import { userFromToken } from '@/lib/session';
 
 // The form's zod schema is fetched when the form is first used (it is most of a validation
 // library, which the sign-in page does not need to show), and is ready by the time of a submit.
@@ -28,11 +27,7 @@ export function TenantLogin() {
   const location = useLocation();
   const from = (location.state as { from?: Location } | null)?.from;
   const [login, { isLoading }] = useLoginMutation();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<LoginValues>({ resolver, defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginValues>({ resolver, defaultValues: { email: '', password: '' } });
 
   const target = from?.pathname?.startsWith('/dashboard')
     ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`
@@ -72,26 +67,21 @@ export function TenantLogin() {
           <strong>{companyName || tenant} was created.</strong> Sign in with the administrator account you just set up.
         </div>
       ) : null}
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} onFocus={() => void loadSchemas()} noValidate>
-        <Field label="Email" htmlFor="email" error={errors.email?.message}>
-          <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
-        </Field>
-        <Field
+      <form className="stack" onSubmit={form.handleSubmit(onSubmit)} onFocus={() => void loadSchemas()} noValidate>
+        <TextField label="Email" type="email" autoComplete="email" {...bind(form, 'email')} />
+        <PasswordField
           label="Password"
-          htmlFor="password"
-          error={errors.password?.message}
+          autoComplete="current-password"
+          {...bind(form, 'password')}
           aside={
             <Link to="/forgot-password" className="link-small">
               Forgot password?
             </Link>
           }
-        >
-          <PasswordInput id="password" autoComplete="current-password" aria-invalid={!!errors.password} {...register('password')} />
-        </Field>
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Signing in" /> : null}
+        />
+        <SubmitButton busy={isLoading} busyLabel="Signing in" block>
           Sign In
-        </button>
+        </SubmitButton>
         <Link to="/register" className="btn btn-secondary btn-block">
           Create New Account
         </Link>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Copy, Download, ExternalLink, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
-import { Dialog, Spinner } from '@/components/ui';
 import { mediaDeleteError, mediaThumbnail, mediaUrl, useDeleteMediaMutation, type Media } from '@/api/media';
 import { useCapabilities } from '@/api/session';
-import { formatDateTime, formatFileSize } from '@/lib/format';
+import { Dialog, Spinner } from '@/components/ui';
 import { copyText } from '@/lib/clipboard';
+import { formatDateTime, formatFileSize } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
 

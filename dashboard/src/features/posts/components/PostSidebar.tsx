@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
-import { Field } from '@/components/ui';
+import { bind, SelectField, TextField } from '@/components/form';
 import type { PostFormValues } from '../schemas';
 import type { StatusOption } from '../statuses';
 import { FeaturedImageField } from './FeaturedImageField';
@@ -17,23 +17,14 @@ interface Props {
 
 /** The editor's sidebar: status and publish date, categories and tags, featured image and video. */
 export function PostSidebar({ readOnly, statusOptions, suggested, children }: Props) {
-  const { control, register, formState } = useFormContext<PostFormValues>();
+  const form = useFormContext<PostFormValues>();
+  const { control, formState } = form;
   return (
     <aside className="stack" style={{ gap: 16 }}>
       <fieldset className="fieldset-contents" disabled={readOnly}>
         <section className="card card-body stack">
-          <Field label="Status" htmlFor="status">
-            <select id="status" className="select" {...register('status')}>
-              {statusOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Publish Date" htmlFor="publishDate">
-            <input id="publishDate" type="date" className="input" {...register('publishDate')} />
-          </Field>
+          <SelectField label="Status" options={statusOptions} {...bind(form, 'status')} />
+          <TextField label="Publish Date" type="date" {...bind(form, 'publishDate')} />
         </section>
         <TaxonomyFields suggested={suggested} />
         <section className="card card-body stack">

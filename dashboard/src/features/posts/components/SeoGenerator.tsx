@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Check, RefreshCw, Sparkles, X } from 'lucide-react';
 import { toast } from 'sonner';
-import { Spinner } from '@/components/ui';
 import { useAiResult, useGenerateSeoMutation } from '@/api/ai';
+import { Spinner } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { stripHtml } from '@/lib/format';
 

@@ -1,5 +1,5 @@
 import { useFormContext } from 'react-hook-form';
-import { Field } from '@/components/ui';
+import { bind, TextAreaField, TextField } from '@/components/form';
 import type { PostFormValues } from '../schemas';
 import { SeoGenerator } from './SeoGenerator';
 
@@ -18,13 +18,9 @@ function Counter({ value, guide }: { value: string; guide: number }) {
 
 /** The SEO tab: the AI generator, the URL slug, SEO title and description, keywords, canonical URL. */
 export function SeoSection({ readOnly }: { readOnly: boolean }) {
-  const {
-    register,
-    getValues,
-    setValue,
-    watch,
-    formState: { errors },
-  } = useFormContext<PostFormValues>();
+  const form = useFormContext<PostFormValues>();
+  const { getValues, setValue, watch } = form;
+  const { errors } = form.formState;
   return (
     <div className="stack" role="tabpanel" aria-label="SEO">
       <fieldset className="fieldset-contents" disabled={readOnly}>
@@ -38,33 +34,15 @@ export function SeoSection({ readOnly }: { readOnly: boolean }) {
             }}
           />
         )}
-        <Field label="URL Slug" htmlFor="slug" hint="Generated from the title when left empty">
-          <input id="slug" className="input" {...register('slug')} />
-        </Field>
-        <Field label="SEO Title" htmlFor="seoTitle" error={errors.seoTitle?.message} aside={<Counter value={watch('seoTitle') ?? ''} guide={SEO_TITLE_GUIDE} />}>
-          <input id="seoTitle" className="input" aria-invalid={!!errors.seoTitle} {...register('seoTitle')} />
-        </Field>
-        <Field
+        <TextField label="URL Slug" hint="Generated from the title when left empty" {...bind(form, 'slug')} />
+        <TextField label="SEO Title" aside={<Counter value={watch('seoTitle') ?? ''} guide={SEO_TITLE_GUIDE} />} {...bind(form, 'seoTitle')} />
+        <TextAreaField
           label="SEO Description"
-          htmlFor="seoDescription"
-          error={errors.seoDescription?.message}
           aside={<Counter value={watch('seoDescription') ?? ''} guide={SEO_DESCRIPTION_GUIDE} />}
-        >
-          <textarea id="seoDescription" className="textarea" aria-invalid={!!errors.seoDescription} {...register('seoDescription')} />
-        </Field>
-        <Field label="Focus Keywords" htmlFor="focusKeyword" hint="Separate keywords with commas">
-          <input id="focusKeyword" className="input" {...register('focusKeyword')} />
-        </Field>
-        <Field label="Canonical URL" htmlFor="canonicalUrl" error={errors.canonicalUrl?.message}>
-          <input
-            id="canonicalUrl"
-            className="input"
-            type="url"
-            placeholder="https://example.com/original-post"
-            aria-invalid={!!errors.canonicalUrl}
-            {...register('canonicalUrl')}
-          />
-        </Field>
+          {...bind(form, 'seoDescription')}
+        />
+        <TextField label="Focus Keywords" hint="Separate keywords with commas" {...bind(form, 'focusKeyword')} />
+        <TextField label="Canonical URL" type="url" placeholder="https://example.com/original-post" {...bind(form, 'canonicalUrl')} />
       </fieldset>
     </div>
   );

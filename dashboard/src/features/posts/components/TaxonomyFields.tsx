@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
-import { ALL_TAGS, useCreateTermMutation, useGetCategoriesQuery, useGetTagsQuery } from '@/api/terms';
+import { ALL_TAGS, useCreateTermMutation, useGetCategoriesQuery, useGetTagsQuery, type Term, type TermKind } from '@/api/terms';
 import { slugify } from '@/lib/slug';
 import type { PostFormValues } from '../schemas';
 import { TermMultiSelect } from './TermMultiSelect';
@@ -12,18 +12,51 @@ function pick(names: string[], items: { id: string; name: string; slug: string }
     .map((i) => String(i.id));
 }
 
-/** The post's categories and tags: pick, refresh, add new; AI suggestions selected by name. */
+interface TermsFieldProps {
+  kind: TermKind;
+  name: 'categories' | 'tags';
+  label: string;
+  terms: Term[];
+  loading: boolean;
+  onRefresh: () => void;
+  suggestions?: string[];
+}
+
+/** The post's categories or tags: pick, refresh, add new (a tag has no description). */
+function TermsField({ kind, name, label, terms, loading, onRefresh, suggestions }: TermsFieldProps) {
+  const { control, formState } = useFormContext<PostFormValues>();
+  const [createTerm] = useCreateTermMutation();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <TermMultiSelect
+          kind={kind}
+          label={label}
+          terms={terms}
+          loading={loading}
+          value={field.value}
+          onChange={field.onChange}
+          onRefresh={onRefresh}
+          onCreate={async ({ name: termName, slug, description }) => {
+            const body = kind === 'category' ? { name: termName, slug, description } : { name: termName, slug };
+            return (await createTerm({ kind, body }).unwrap()).term;
+          }}
+          error={formState.errors[name]?.message}
+          suggestions={suggestions}
+        />
+      )}
+    />
+  );
+}
+
+/** Categories and tags of the post; AI suggestions are selected by name once the lists are known. */
 export function TaxonomyFields({ suggested }: { suggested?: { categories: string[]; tags: string[] } }) {
-  const {
-    control,
-    setValue,
-    formState: { errors },
-  } = useFormContext<PostFormValues>();
+  const { setValue } = useFormContext<PostFormValues>();
   const categories = useGetCategoriesQuery();
   const tags = useGetTagsQuery(ALL_TAGS);
-  const [createTerm] = useCreateTermMutation();
 
-  // Select AI-suggested categories and tags by name once the lists are known.
   const [preselected, setPreselected] = useState(false);
   useEffect(() => {
     if (preselected || !suggested || !categories.data || !tags.data) return;
@@ -36,41 +69,23 @@ export function TaxonomyFields({ suggested }: { suggested?: { categories: string
 
   return (
     <section className="card card-body stack">
-      <Controller
-        control={control}
+      <TermsField
+        kind="category"
         name="categories"
-        render={({ field }) => (
-          <TermMultiSelect
-            kind="category"
-            label="Categories"
-            terms={categories.data ?? []}
-            loading={categories.isLoading}
-            value={field.value}
-            onChange={field.onChange}
-            onRefresh={() => categories.refetch()}
-            onCreate={async (input) => (await createTerm({ kind: 'category', body: input }).unwrap()).term}
-            error={errors.categories?.message}
-            suggestions={suggested?.categories}
-          />
-        )}
+        label="Categories"
+        terms={categories.data ?? []}
+        loading={categories.isLoading}
+        onRefresh={() => categories.refetch()}
+        suggestions={suggested?.categories}
       />
-      <Controller
-        control={control}
+      <TermsField
+        kind="tag"
         name="tags"
-        render={({ field }) => (
-          <TermMultiSelect
-            kind="tag"
-            label="Tags"
-            terms={tags.data?.tags ?? []}
-            loading={tags.isLoading}
-            value={field.value}
-            onChange={field.onChange}
-            onRefresh={() => tags.refetch()}
-            onCreate={async ({ name, slug }) => (await createTerm({ kind: 'tag', body: { name, slug } }).unwrap()).term}
-            error={errors.tags?.message}
-            suggestions={suggested?.tags}
-          />
-        )}
+        label="Tags"
+        terms={tags.data?.tags ?? []}
+        loading={tags.isLoading}
+        onRefresh={() => tags.refetch()}
+        suggestions={suggested?.tags}
       />
     </section>
   );

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { useCreatePostMutation, useRequestReviewMutation } from '@/api/posts';
 import { PageHeader } from '@/components/PageHeader';
 import { LoadingState } from '@/components/ui';
-import { useCreatePostMutation, useRequestReviewMutation } from '@/api/posts';
 import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { isApiError } from '@/lib/errors';
 import { todayIso } from '@/lib/format';

@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Calendar, Pencil, User } from 'lucide-react';
-import { QueryState } from '@/components/QueryState';
-import { Badge, StatusBadge } from '@/components/ui';
 import { useGetPostBySlugQuery, type PostBySlug } from '@/api/posts';
 import { usePostRights } from '@/api/session';
+import { QueryState } from '@/components/QueryState';
+import { Badge, StatusBadge } from '@/components/ui';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { PostNotFound } from '../components/PostNotFound';
 

@@ -3,8 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { nextAutoSlug } from '@/lib/slug';
 import { Field, Spinner } from '@/components/ui';
+import { nextAutoSlug } from '@/lib/slug';
 
 export const termSchema = z.object({
   name: z.string().trim().min(1, 'Name is required'),

@@ -1,8 +1,8 @@
 import { Link, useNavigate } from 'react-router';
 import { Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
-import { useDeleteTermMutation, type Term } from '@/api/terms';
 import { useCan } from '@/api/session';
+import { useDeleteTermMutation, type Term } from '@/api/terms';
 import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState, type QueryResult } from '@/components/QueryState';

@@ -8,6 +8,7 @@ import {
   useRevokeInvitationMutation,
   type Invitation,
 } from '@/api/invitations';
+import { Card } from '@/components/Card';
 import { DataTable, type Column } from '@/components/DataTable';
 import { QueryState } from '@/components/QueryState';
 import { Badge, ConfirmDialog, Field, Spinner } from '@/components/ui';
@@ -18,6 +19,7 @@ import type { Role } from '@/lib/session';
 
 const ROLES: Role[] = ['admin', 'editor', 'author', 'viewer'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const STATES = { loading: 'Loading invitations', error: 'Failed to load invitations. Please try again.', empty: 'No pending invitations.' };
 
 /** The Users screen's "Invite by email" form and its pending invitations (resend, revoke). */
 export function Invitations() {
@@ -100,57 +102,43 @@ export function Invitations() {
   ];
 
   return (
-    <section className="card" style={{ marginTop: 16 }} aria-labelledby="invitations-title">
-      <div className="card-header">
-        <h2 className="card-title" id="invitations-title" style={{ margin: 0 }}>
-          Invite by email
-        </h2>
-      </div>
-      <div className="card-body stack">
-        <form className="grid-2" onSubmit={onSubmit} noValidate aria-label="Invite by email">
-          <Field label="Email" htmlFor="invite-email" error={error} hint="They choose their username and password.">
-            <input
-              id="invite-email"
-              type="email"
-              className="input"
-              value={email}
-              aria-invalid={!!error}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </Field>
-          <Field label="Role" htmlFor="invite-role">
-            <select id="invite-role" className="select" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r[0].toUpperCase() + r.slice(1)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <div>
-            <button type="submit" className="btn btn-primary" disabled={inviting}>
-              {inviting ? <Spinner small label="Sending" /> : <Mail size={16} aria-hidden="true" />}
-              Send invitation
-            </button>
-          </div>
-        </form>
-        <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>Pending invitations</h3>
-        <QueryState
-          query={invitations}
-          compact
-          loading="Loading invitations"
-          error="Failed to load invitations. Please try again."
-          isEmpty={(list) => list.length === 0}
-          empty="No pending invitations."
-        >
-          {(list) => <DataTable rows={list} rowKey={(i) => i.id} columns={columns} label="Pending invitations" />}
-        </QueryState>
-      </div>
+    <Card title="Invite by email" titleId="invitations-title" aria-labelledby="invitations-title" style={{ marginTop: 16 }}>
+      <form className="grid-2" onSubmit={onSubmit} noValidate aria-label="Invite by email">
+        <Field label="Email" htmlFor="invite-email" error={error} hint="They choose their username and password.">
+          <input
+            id="invite-email"
+            type="email"
+            className="input"
+            value={email}
+            aria-invalid={!!error}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label="Role" htmlFor="invite-role">
+          <select id="invite-role" className="select" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r[0].toUpperCase() + r.slice(1)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={inviting}>
+            {inviting ? <Spinner small label="Sending" /> : <Mail size={16} aria-hidden="true" />}
+            Send invitation
+          </button>
+        </div>
+      </form>
+      <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>Pending invitations</h3>
+      <QueryState query={invitations} compact {...STATES} isEmpty={(list) => list.length === 0}>
+        {(list) => <DataTable rows={list} rowKey={(i) => i.id} columns={columns} label="Pending invitations" />}
+      </QueryState>
       <ConfirmDialog title="Revoke invitation" confirmLabel="Revoke" {...revoking.dialog}>
         <p style={{ margin: 0 }}>
           The link sent to <strong>{revoking.item?.email}</strong> will stop working.
         </p>
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }

@@ -16,6 +16,7 @@ import { selectUser } from '@/lib/session';
 import { Invitations } from '../components/Invitations';
 
 const STATUS_TONE: Record<string, string> = { active: 'success', suspended: 'danger', inactive: 'warning' };
+const STATES = { loading: 'Loading users...', error: 'Failed to load users. Please try again.', empty: 'No users found. Create your first user!' };
 
 export function UsersList() {
   const me = useAppSelector(selectUser);
@@ -70,13 +71,7 @@ export function UsersList() {
         action={{ label: 'Add User', to: '/dashboard/users/new', icon: <Plus size={16} /> }}
       />
       <section className="card">
-        <QueryState
-          query={users}
-          loading="Loading users..."
-          error="Failed to load users. Please try again."
-          isEmpty={(list) => list.length === 0}
-          empty="No users found. Create your first user!"
-        >
+        <QueryState query={users} {...STATES} isEmpty={(list) => list.length === 0}>
           {(list) => <DataTable rows={list} rowKey={userId} columns={columns} />}
         </QueryState>
       </section>

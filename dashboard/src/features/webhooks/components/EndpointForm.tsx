@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Dialog, Field, Spinner } from '@/components/ui';
 import type { EndpointBody, WebhookEndpoint } from '@/api/webhooks';
+import { Dialog, Field, Spinner } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { groupEvents } from '../events';
 

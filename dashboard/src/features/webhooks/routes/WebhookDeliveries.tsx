@@ -20,6 +20,11 @@ import { selectUser } from '@/lib/session';
 import { AdminsOnly, EndpointState } from '../components/EndpointState';
 
 const STATUS_TONE: Record<string, string> = { succeeded: 'success', failed: 'danger', pending: 'warning' };
+const STATES = {
+  loading: 'Loading deliveries...',
+  error: 'Failed to load the delivery log. Please try again.',
+  empty: 'No deliveries yet. Send a test event to try the endpoint.',
+};
 
 /** Settings -> Webhooks -> an endpoint: its delivery log (newest first, paged) with Redeliver. */
 export function WebhookDeliveries() {
@@ -117,13 +122,7 @@ export function WebhookDeliveries() {
         {notFound ? (
           <ErrorState title="Webhook endpoint not found." />
         ) : (
-          <QueryState
-            query={log}
-            loading="Loading deliveries..."
-            error="Failed to load the delivery log. Please try again."
-            isEmpty={(page) => page.deliveries.length === 0}
-            empty="No deliveries yet. Send a test event to try the endpoint."
-          >
+          <QueryState query={log} {...STATES} isEmpty={(data) => data.deliveries.length === 0}>
             {(data) => (
               <DataTable
                 rows={data.deliveries}

@@ -25,6 +25,12 @@ import { AdminsOnly, EndpointState } from '../components/EndpointState';
 import { EndpointForm } from '../components/EndpointForm';
 import { SecretDialog } from '../components/SecretDialog';
 
+const STATES = {
+  loading: 'Loading webhooks...',
+  error: 'Failed to load webhooks. Please try again.',
+  empty: 'No webhook endpoints yet. Add one to be told when posts, categories, tags or media change.',
+};
+
 /** Settings -> Webhooks (admins): the company's endpoints. */
 export function Webhooks() {
   const isAdmin = useAppSelector(selectUser)?.role === 'admin';
@@ -127,14 +133,7 @@ export function Webhooks() {
         <Link to="/dashboard/settings">Back to settings</Link>
       </p>
       <section className="card">
-        <QueryState
-          query={webhooks}
-          loading="Loading webhooks..."
-          error="Failed to load webhooks. Please try again."
-          isEmpty={(list) => list.endpoints.length === 0}
-          empty="No webhook endpoints yet. Add one to be told when posts, categories, tags or media change."
-          emptyAction={addEndpoint}
-        >
+        <QueryState query={webhooks} {...STATES} isEmpty={(list) => list.endpoints.length === 0} emptyAction={addEndpoint}>
           {(list) => <DataTable rows={list.endpoints} rowKey={(endpoint) => endpoint.id} columns={columns} />}
         </QueryState>
       </section>

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDialog, Spinner } from '@/components/ui';
 import {
   useCreatePreviewLinkMutation,
   useGetPreviewLinksQuery,
   useRevokePreviewLinkMutation,
   type PreviewLink,
 } from '@/api/previewLinks';
+import { ConfirmDialog, Spinner } from '@/components/ui';
 import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
