@@ -9,7 +9,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
-        flower bench-edge bench-replica bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load
 
 help:
@@ -102,11 +102,11 @@ chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:pass to protect it)
 	$(BIN)/celery -A config flower --port=$${FLOWER_PORT:-5555} $${FLOWER_BASIC_AUTH:+--basic-auth=$$FLOWER_BASIC_AUTH}
 
-bench-provision: install db ## median sign-up time with 1, 100 and 500 existing tenants
-	$(BENCH_KEYS) $(BIN)/python bench/provision.py
+bench-companies: install db ## 100 and 10,000 companies on one PostgreSQL: sign-up, migrate_schemas, backup/restore, sizes, latency (about an hour)
+	$(BENCH_KEYS) $(BIN)/python bench/companies.py
 
-bench-migrate: install db ## migrate_schemas with 100 and 1000 companies: no-op and one new migration
-	$(BENCH_KEYS) $(BIN)/python bench/migrate.py
+bench-provision bench-migrate: install db ## the same with 100 and 1,000 companies (a few minutes)
+	BENCH_LEVELS=$${BENCH_LEVELS:-100,1000} $(BENCH_KEYS) $(BIN)/python bench/companies.py
 
 bench-media: install db ## media: upload checks, renditions, a refused pixel bomb, list over 1000 rows
 	$(BENCH_KEYS) $(BIN)/python bench/media.py

@@ -65,6 +65,7 @@ def _use_tenant(tenant: Client) -> None:
         connection.tenant = tenant  # same schema, path already set: only the fresh row changes
     else:
         connection.set_tenant(tenant)
+        db.schema_visited(tenant.schema_name)
 
 
 class TenantMiddleware(TenantMainMiddleware):

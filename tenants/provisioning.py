@@ -13,14 +13,15 @@ import hashlib
 import logging
 import os
 import re
+import secrets
 import shutil
 import subprocess
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
-from django_tenants.utils import quote_schema_name, schema_exists
+from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_exists
 
 from tenants.models import ProvisioningTemplate
 
@@ -44,27 +45,30 @@ def expected_migrations_digest() -> str:
     return hashlib.md5("\n".join(names).encode(), usedforsecurity=False).hexdigest()
 
 
-def _digest_sql(quoted_schema: str) -> str:
-    # Same string as expected_migrations_digest(): "app.name" lines in byte order (COLLATE "C").
+def digest_sql(quoted_schema: str | None) -> str:
+    """The statement of a schema's digest (None: the schema of the search_path). The same string
+    as expected_migrations_digest(): "app.name" lines in byte order (COLLATE "C")."""
+    table = f"{quoted_schema}.django_migrations" if quoted_schema else "django_migrations"
     return (
         "SELECT md5(string_agg(app || '.' || name, E'\\n' ORDER BY (app || '.' || name) COLLATE \"C\")) "
-        f"FROM {quoted_schema}.django_migrations"
+        f"FROM {table}"
     )
 
 
 def applied_migrations_digest(schema_name: str) -> str:
     with connection.cursor() as cursor:
-        cursor.execute(_digest_sql(quote_schema_name(schema_name)))
+        cursor.execute(digest_sql(quote_schema_name(schema_name)))
         return cursor.fetchone()[0] or ""
 
 
-def schemas_behind(schema_names: list[str]) -> list[str]:
-    """The schemas whose applied migrations differ from the code's: one catalog query, then one
-    digest statement per schema, sent 500 at a time in one round trip (psycopg's pipeline mode)
-    instead of Django's per-schema catalog scans. One statement per schema: each reads a single
-    company's schema, as Citus schema-based sharding needs (docs/scaling.md)."""
+def schema_digests(schema_names: list[str]) -> dict[str, str]:
+    """The digest of the applied migrations of each schema that has a django_migrations table:
+    one catalog query, then one digest statement per schema, sent 500 at a time in one round trip
+    (psycopg's pipeline mode) instead of Django's per-schema catalog scans. One statement per
+    schema: each reads a single company's schema, as Citus schema-based sharding needs
+    (docs/scaling.md)."""
     if not schema_names:
-        return []
+        return {}
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -72,19 +76,53 @@ def schemas_behind(schema_names: list[str]) -> list[str]:
             [list(schema_names)],
         )
         with_table = {row[0] for row in cursor.fetchall()}
-        digests: dict[str, str] = {}
-        names = [name for name in schema_names if name in with_table]
+    digests: dict[str, str] = {}
+    names = [name for name in schema_names if name in with_table]
     for start in range(0, len(names), 500):
         chunk = names[start:start + 500]
         with connection.connection.pipeline():
             cursors = [connection.cursor() for _ in chunk]
             for each, name in zip(cursors, chunk):
-                each.execute(_digest_sql(quote_schema_name(name)))
+                each.execute(digest_sql(quote_schema_name(name)))
             for each, name in zip(cursors, chunk):
-                digests[name] = each.fetchone()[0]
+                digests[name] = each.fetchone()[0] or ""
                 each.close()
+    return digests
+
+
+def schemas_behind(schema_names: list[str]) -> list[str]:
+    """The schemas whose applied migrations differ from the code's (schema_digests)."""
+    digests = schema_digests(schema_names)
     expected = expected_migrations_digest()
     return [name for name in schema_names if digests.get(name) != expected]
+
+
+def digests_record(digests: dict[str, str]) -> None:
+    """Write what each schema records (schema_digests) into its company's `migrations_digest`."""
+    from tenants.models import Client
+
+    if not digests:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Client._meta.db_table} c SET migrations_digest = d.digest "
+            "FROM unnest(%s::text[], %s::text[]) AS d(schema_name, digest) WHERE c.schema_name = d.schema_name",
+            [list(digests), list(digests.values())])
+
+
+def companies_behind() -> tuple[list[str], dict[str, str]]:
+    """The company schemas to migrate, and the digest each records. One query on the companies'
+    `migrations_digest`; only those not at the code's digest are checked in their schema (one
+    statement each, schema_digests), and those found up to date get the column written."""
+    from tenants.models import Client
+
+    expected = expected_migrations_digest()
+    candidates = list(Client.objects.exclude(schema_name=get_public_schema_name())
+                      .exclude(migrations_digest=expected).order_by("created_at")
+                      .values_list("schema_name", flat=True))
+    digests = schema_digests(candidates)
+    digests_record({name: digest for name, digest in digests.items() if digest == expected})
+    return [name for name in candidates if digests.get(name) != expected], digests
 
 
 def _pg_dump_schema(schema_name: str) -> str:
@@ -192,10 +230,22 @@ def template_current() -> ProvisioningTemplate:
 
 
 def schema_create_from_template(schema_name: str, template: ProvisioningTemplate) -> None:
-    """Create `schema_name` as a copy of the template. Must run inside a transaction owned by
-    the caller, so that a failure later in provisioning leaves no schema behind."""
+    """Create `schema_name` as a copy of the template: a spare of the pool renamed (a few
+    milliseconds), or the template's DDL run (a few hundred on a busy machine). Must run inside a
+    transaction owned by the caller, so that a failure later in provisioning leaves no schema
+    behind (and a spare it took goes back to the pool)."""
     if not connection.in_atomic_block:
         raise RuntimeError("schema_create_from_template must run inside transaction.atomic()")
+    if not _spare_take(schema_name, template):
+        _clone(schema_name, template)
+    from tenants.models import Client
+
+    Client.objects.filter(schema_name=schema_name).update(migrations_digest=template.migrations_digest)
+    if settings.SCHEMA_POOL_SIZE:
+        transaction.on_commit(_refill_soon)
+
+
+def _clone(schema_name: str, template: ProvisioningTemplate) -> None:
     target = quote_schema_name(schema_name)
     source = quote_schema_name(template.schema_name)
     with connection.cursor() as cursor:
@@ -209,3 +259,55 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
                     f'COALESCE((SELECT max("{column}") FROM {target}."{table}"), 1))',
                     [f'{target}."{table}"', column],
                 )
+
+
+# --- The pool of spare schemas ---------------------------------------------------------------------
+# Sign-up time is mostly PostgreSQL creating ~150 relations. SCHEMA_POOL_SIZE schemas are cloned
+# ahead of time (Celery: after each sign-up that took one, and every SCHEMA_POOL_CHECK_SECONDS by
+# beat); a sign-up takes one (FOR UPDATE SKIP LOCKED: two sign-ups never take the same) and renames
+# it. Renaming is safe: tables, sequences, defaults and triggers point at each other by OID, and the
+# trigger functions name their schema through TG_TABLE_SCHEMA. A spare cloned from an older template
+# (other migrations) is never taken, and is dropped by the next refill.
+SPARE_PREFIX = "spare_"
+REFILL_TASK = "tenants.refill_schema_pool"
+
+
+def _spare_take(schema_name: str, template: ProvisioningTemplate) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM tenants_spareschema WHERE id = (SELECT id FROM tenants_spareschema "
+            "WHERE migrations_digest = %s ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING schema_name",
+            [template.migrations_digest])
+        row = cursor.fetchone()
+        if row is None:
+            return False
+        cursor.execute(f"ALTER SCHEMA {quote_schema_name(row[0])} RENAME TO {quote_schema_name(schema_name)}")
+    return True
+
+
+def _refill_soon() -> None:
+    from apps.core.task_queue import send_by_name
+
+    send_by_name(REFILL_TASK, args=[])
+
+
+def schema_pool_refill(*, size: int | None = None) -> int:
+    """Drop spares of older templates, then clone until the pool holds `size` (SCHEMA_POOL_SIZE)
+    current ones; each in its own transaction. Returns how many it cloned."""
+    from tenants.models import SpareSchema
+
+    size = settings.SCHEMA_POOL_SIZE if size is None else size
+    template = template_current()
+    for spare in SpareSchema.objects.exclude(migrations_digest=template.migrations_digest):
+        with transaction.atomic():
+            if SpareSchema.objects.filter(pk=spare.pk).select_for_update(skip_locked=True).delete()[0]:
+                with connection.cursor() as cursor:
+                    cursor.execute(f"DROP SCHEMA IF EXISTS {quote_schema_name(spare.schema_name)} CASCADE")
+    made = 0
+    while SpareSchema.objects.filter(migrations_digest=template.migrations_digest).count() < size:
+        name = SPARE_PREFIX + secrets.token_hex(8)
+        with transaction.atomic():
+            _clone(name, template)
+            SpareSchema.objects.create(schema_name=name, migrations_digest=template.migrations_digest)
+        made += 1
+    return made

@@ -30,3 +30,19 @@ def delete_unverified_companies() -> int:
     from tenants.verification import unverified_delete_due
 
     return unverified_delete_due()
+
+
+@shared_task(name="tenants.refill_schema_pool", ignore_result=True)
+def refill_schema_pool() -> int:
+    """After a sign-up took a spare schema, and periodically (beat): keep SCHEMA_POOL_SIZE ready."""
+    from django.core.cache import cache
+
+    from tenants.provisioning import schema_pool_refill
+
+    # One refill at a time (several sign-ups in a row queue several): the others find it running.
+    if not cache.add("tenants:refill-schema-pool", 1, timeout=300):
+        return 0
+    try:
+        return schema_pool_refill()
+    finally:
+        cache.delete("tenants:refill-schema-pool")

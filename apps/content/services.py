@@ -28,6 +28,7 @@ from apps.content.models import Category, Post, PostAutosave, PostRevision, Prev
 from apps.content.schemas import FEATURED_REQUIRED
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
 from apps.core.content_version import content_version_bump
+from apps.core.edge_cache import edge_enabled, post_change_tags
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
@@ -230,7 +231,7 @@ def post_create(
         audit_record(action="post.published" if post.status == Post.Status.PUBLISHED else "post.scheduled",
                      actor=author, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=author, post=None)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=False))
     if post.status == Post.Status.PUBLISHED:
         event_emit(event="post.published", object_id=post.pk)
     elif post.is_scheduled:
@@ -285,6 +286,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     _check_can_edit(actor, post)
     _check_not_stale(post, base_updated_at)
     was_live, was_scheduled = post.status == Post.Status.PUBLISHED, post.is_scheduled
+    terms_before = _term_ids(post) if was_live and edge_enabled() else None
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -337,11 +339,22 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _CHANGE_EVENTS[change],
                  actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=actor, post=post)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=was_live,
+                                              same_place=terms_before is not None and terms_before == _term_ids(post)))
     event = _CHANGE_EVENTS.get(change)
     if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
         event_emit(event=event, object_id=post.pk)  # an edit of a draft is not news to the website
     return post
+
+
+def _term_ids(post: Post) -> tuple[set, set]:
+    return set(post.categories.values_list("pk", flat=True)), set(post.tags.values_list("pk", flat=True))
+
+
+def _edge_tags(post: Post, *, public_before: bool, same_place: bool = False, gone: bool = False) -> list[str] | None:
+    """What the cache tier must drop after this write of `post` (apps.core.edge_cache)."""
+    return post_change_tags(schema_name=connection.schema_name, post_id=post.pk, public_before=public_before,
+                            public_after=not gone and post.status == Post.Status.PUBLISHED, same_place=same_place)
 
 
 # What a save did, as the audit log and the webhooks name it (one event name for both).
@@ -374,7 +387,7 @@ def post_delete(*, actor, post: Post) -> None:
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
     audit_record(action="post.deleted", actor=actor, object_type="post", object_id=post.pk, summary=post.title)
-    content_version_bump()
+    content_version_bump(edge_tags=_edge_tags(post, public_before=post.status == Post.Status.PUBLISHED, gone=True))
     if post.status == Post.Status.PUBLISHED:  # the website had it
         event_emit(event="post.deleted", data={"id": str(post.pk), "slug": post.slug})
 
@@ -591,21 +604,43 @@ def _slug_conflict(message: str) -> Conflict:
     return Conflict(message, errors=[{"field": "slug", "message": message}], detail=ErrorCode.SLUG_TAKEN)
 
 
-@transaction.atomic
-def category_create(*, name: str, slug: str, description: str = "", actor=None) -> Category:
-    if Category.objects.filter(slug=slug).exists():
-        raise _slug_conflict(CATEGORY_SLUG_TAKEN)
+def _kind(model) -> str:
+    return "category" if model is Category else "tag"
+
+
+def _term_changed(model, action: str, *, term_id, name: str, actor, data: dict | None = None) -> None:
+    """What every change of a category or tag does: the audit log entry, the public caches, the
+    webhook event (`data` instead of the term's current fields once it is gone)."""
+    kind = _kind(model)
+    audit_record(action=f"{kind}.{action}", actor=actor, object_type=kind, object_id=term_id, summary=name)
+    content_version_bump()
+    event_emit(event=f"{kind}.{action}", **({"object_id": term_id} if data is None else {"data": data}))
+
+
+def _term_create(model, *, taken: str, actor, **fields):
+    """Create a category or tag; a slug in use is 409 `taken` (also when a parallel create wins)."""
+    if model.objects.filter(slug=fields["slug"]).exists():
+        raise _slug_conflict(taken)
     try:
         with transaction.atomic():
-            category = Category.objects.create(name=name, slug=slug, description=description)
+            term = model.objects.create(**fields)
     except IntegrityError as exc:
-        raise _slug_conflict(CATEGORY_SLUG_TAKEN) from exc
-    category.post_count = 0
-    audit_record(action="category.created", actor=actor, object_type="category", object_id=category.pk,
-                 summary=category.name)
-    content_version_bump()
-    event_emit(event="category.created", object_id=category.pk)
-    return category
+        raise _slug_conflict(taken) from exc
+    term.post_count = 0
+    _term_changed(model, "created", term_id=term.pk, name=term.name, actor=actor)
+    return term
+
+
+def _term_delete(term, *, actor) -> None:
+    gone = {"id": str(term.pk), "name": term.name, "slug": term.slug}
+    term.delete()
+    _term_changed(type(term), "deleted", term_id=gone["id"], name=gone["name"], actor=actor, data=gone)
+
+
+@transaction.atomic
+def category_create(*, name: str, slug: str, description: str = "", actor=None) -> Category:
+    return _term_create(Category, taken=CATEGORY_SLUG_TAKEN, actor=actor, name=name, slug=slug,
+                        description=description)
 
 
 def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
@@ -626,10 +661,7 @@ def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
     except IntegrityError as exc:
         raise _slug_conflict(taken) from exc
     term.post_count = post_count
-    kind = "category" if model is Category else "tag"
-    audit_record(action=f"{kind}.updated", actor=actor, object_type=kind, object_id=term.pk, summary=term.name)
-    content_version_bump()
-    event_emit(event=f"{kind}.updated", object_id=term.pk)
+    _term_changed(model, "updated", term_id=term.pk, name=term.name, actor=actor)
     return term
 
 
@@ -650,29 +682,13 @@ def category_delete(*, category: Category, actor=None) -> None:
             f"({_used_in_posts(count)}). Remove it from those posts first.",
             detail=ErrorCode.CATEGORY_IN_USE,
         )
-    gone = {"id": str(category.pk), "name": category.name, "slug": category.slug}
-    category.delete()
-    audit_record(action="category.deleted", actor=actor, object_type="category", object_id=gone["id"],
-                 summary=gone["name"])
-    content_version_bump()
-    event_emit(event="category.deleted", data=gone)
+    _term_delete(category, actor=actor)
 
 
 # --- tags ----------------------------------------------------------------------------------------
 @transaction.atomic
 def tag_create(*, name: str, slug: str, actor=None) -> Tag:
-    if Tag.objects.filter(slug=slug).exists():
-        raise _slug_conflict(TAG_SLUG_TAKEN)
-    try:
-        with transaction.atomic():
-            tag = Tag.objects.create(name=name, slug=slug)
-    except IntegrityError as exc:
-        raise _slug_conflict(TAG_SLUG_TAKEN) from exc
-    tag.post_count = 0
-    audit_record(action="tag.created", actor=actor, object_type="tag", object_id=tag.pk, summary=tag.name)
-    content_version_bump()
-    event_emit(event="tag.created", object_id=tag.pk)
-    return tag
+    return _term_create(Tag, taken=TAG_SLUG_TAKEN, actor=actor, name=name, slug=slug)
 
 
 @transaction.atomic
@@ -687,8 +703,4 @@ def tag_delete(*, tag: Tag, actor=None) -> None:
     if count:
         raise Conflict(f'Cannot delete tag "{tag.name}": it is currently used in {_used_in_posts(count)}',
                        detail=ErrorCode.TAG_IN_USE)
-    gone = {"id": str(tag.pk), "name": tag.name, "slug": tag.slug}
-    tag.delete()
-    audit_record(action="tag.deleted", actor=actor, object_type="tag", object_id=gone["id"], summary=gone["name"])
-    content_version_bump()
-    event_emit(event="tag.deleted", data=gone)
+    _term_delete(tag, actor=actor)

@@ -29,8 +29,10 @@ def content_version_get(schema_name: str | None = None) -> int | None:
         return None
 
 
-def content_version_bump(schema_name: str | None = None) -> None:
-    """Call from any service that writes content; takes effect when the transaction commits."""
+def content_version_bump(schema_name: str | None = None, *, edge_tags: list[str] | None = None) -> None:
+    """Call from any service that writes content; takes effect when the transaction commits.
+    `edge_tags`: the surrogate keys the write changed in the cache tier (edge_cache.post_change_tags);
+    None purges every reply of the company there."""
     schema = schema_name or connection.schema_name
 
     def bump() -> None:
@@ -41,4 +43,4 @@ def content_version_bump(schema_name: str | None = None) -> None:
             logger.warning("content version not bumped (Redis down)", exc_info=True)
 
     transaction.on_commit(bump)
-    edge_purge_company(schema_name=schema)  # the cache tier in front (after commit, EDGE_CACHE_URLS)
+    edge_purge_company(schema_name=schema, tags=edge_tags)  # the cache tier in front (after commit, EDGE_CACHE_URLS)

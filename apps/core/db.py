@@ -14,6 +14,9 @@ queries).
 """
 from __future__ import annotations
 
+import time
+
+from django.conf import settings
 from django.db import DatabaseError, connection, connections
 from psycopg import ClientCursor
 from django.db.backends.postgresql.base import ServerBindingCursor
@@ -51,3 +54,23 @@ def _fetch_on(connection, sql: str, params: list | tuple) -> list[tuple]:
     if logged is not None and logged["sql"] is None:  # Django reads the SQL of client-bound cursors only
         logged["sql"] = ClientCursor(connection.connection).mogrify(sql, params)
     return rows
+
+
+def schema_visited(schema: str, conn=None) -> None:
+    """Record that the thread's connection reads `schema`. PostgreSQL keeps in each server process
+    the catalog entries and plans of every table it has touched (about 180 KB per company schema,
+    measured with 10,000 companies, and never given back while the connection lives): a connection
+    that has served DB_CONNECTION_MAX_SCHEMAS companies is closed when its request ends (Django's
+    own CONN_MAX_AGE closing, made due now) and the next request opens a fresh one."""
+    conn = conn or connection
+    raw = conn.connection
+    if raw is None:
+        return
+    seen = getattr(raw, "_cms_schemas", None)
+    if seen is None:
+        seen = raw._cms_schemas = set()
+    if schema in seen:
+        return
+    seen.add(schema)
+    if len(seen) > settings.DB_CONNECTION_MAX_SCHEMAS:
+        conn.close_at = time.monotonic()

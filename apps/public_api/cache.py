@@ -41,12 +41,12 @@ class Code(IntEnum):
 
     UNKNOWN = 0  # unknown host, or a key that is not the host's: Django decides (401, 404, 403)
     MISS = 1  # not cached and not a list the fast path builds: Django answers
-    HIT = 2  # cached: {HIT, etag, body}
-    NOT_MODIFIED = 3  # cached, and its ETag is If-None-Match's: {NOT_MODIFIED, etag}
+    HIT = 2  # cached: {HIT, etag, body, kind, limit}
+    NOT_MODIFIED = 3  # cached, and its ETag is If-None-Match's: {NOT_MODIFIED, etag, kind, limit}
     RATE_LIMITED = 4  # the key is over its limit: {RATE_LIMITED, limit}
     OTHER_SCHEMA = 5  # (tracking) the host is another schema than the caller's: {OTHER_SCHEMA, schema}
-    WORKER_COPY = 6  # cached, and the worker holds this ETag's body: {WORKER_COPY, etag}
-    BUILD = 7  # a posts list for the fast path to build: {BUILD, schema, kind, version, total or false}
+    WORKER_COPY = 6  # cached, and the worker holds this ETag's body: {WORKER_COPY, etag, kind, limit}
+    BUILD = 7  # a posts list for the fast path to build: {BUILD, schema, kind, version, total or false, limit}
     APPENDED = 8  # (tracking) the event was appended
 
 
@@ -65,13 +65,15 @@ class Found(NamedTuple):
     @classmethod
     def of(cls, reply: list) -> "Found":
         code = Code(reply[0])
-        if code in (Code.HIT, Code.NOT_MODIFIED, Code.WORKER_COPY):
-            return cls(code, etag=reply[1], body=reply[2] if code == Code.HIT else None)
+        if code == Code.HIT:
+            return cls(code, etag=reply[1], body=reply[2], kind=reply[3].decode(), limit=int(reply[4]))
+        if code in (Code.NOT_MODIFIED, Code.WORKER_COPY):
+            return cls(code, etag=reply[1], kind=reply[2].decode(), limit=int(reply[3]))
         if code == Code.RATE_LIMITED:
             return cls(code, limit=int(reply[1]))
         if code == Code.BUILD:
             return cls(code, schema=reply[1].decode(), kind=reply[2].decode(), version=reply[3].decode(),
-                       total=int(reply[4]) if reply[4] is not None else None)
+                       total=int(reply[4]) if reply[4] is not None else None, limit=int(reply[5]))
         if code == Code.OTHER_SCHEMA:
             return cls(code, schema=reply[1].decode())
         return cls(code)

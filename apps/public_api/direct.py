@@ -27,7 +27,7 @@ import redis
 from django.db import DatabaseError, connection
 from ninja.errors import ValidationError
 
-from apps.core import redis_conn
+from apps.core import db, redis_conn
 from apps.core.errors import ApplicationError
 from apps.public_api import cache
 from apps.public_api import request as public
@@ -79,6 +79,7 @@ def build(wanted: public.ListQuery, *, schema: str, version: str | None, kind: s
             connection.set_schema(schema)
     try:
         made = public.list_body(wanted, schema=schema, total=total)
+        db.schema_visited(schema)
     except DatabaseError as exc:
         logger.warning("posts list left to Django after a database error: %s", exc)
         if not connection.in_atomic_block:

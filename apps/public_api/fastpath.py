@@ -193,9 +193,10 @@ class PublicApiFastPath:
             return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
         etag = found.etag.decode()
-        headers = [("ETag", etag), *setup.cache_headers, *public.edge_tag_headers(host)]
+        headers = [("ETag", etag), *setup.cache_headers]
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
-            start_response("304 Not Modified", [*headers, *extra])
+            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
+                                                *extra])
             return []
         if code == Code.WORKER_COPY:
             body = setup.bodies.get(slot, found.etag)
@@ -205,7 +206,8 @@ class PublicApiFastPath:
             body = found.body
             setup.bodies.put(slot, found.etag, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                                  *headers, *extra])
+                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body),
+                                  *extra])
         return [body]
 
     def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
@@ -226,12 +228,16 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)
-        headers = [("ETag", built.etag), *setup.miss_headers, *public.edge_tag_headers(_host(environ))]
+        headers = [("ETag", built.etag), *setup.miss_headers]
+        host, query_string = _host(environ), environ.get("QUERY_STRING", "")
         if etag_matches(if_none_match, built.etag):
-            start_response("304 Not Modified", [*headers, *extra])
+            start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
+                                                *extra])
             return []
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(built.body))),
-                                  *headers, *extra])
+                                  *headers,
+                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body),
+                                  *extra])
         return [built.body]
 
     def _track(self, environ, start_response, key: str, setup: _Setup):

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+from urllib.parse import parse_qs
 
 import pydantic
 from django.conf import settings
@@ -295,13 +296,46 @@ def reply_headers(etag: str, cache_status: str, *, cached: bool = True) -> list[
     ]
 
 
-def edge_tag_headers(host: str) -> list[tuple[str, str]]:
-    """The surrogate keys of a reply served for `host`: Varnish's `xkey`, `Surrogate-Key` and
-    `Cache-Tag` for CDNs. A purge of the company's hosts drops every reply of the company."""
-    from apps.core.edge_cache import host_tag
+def edge_tag_headers(host: str, kind: str, limit: int, query: str = "",
+                     body: bytes | None = None) -> list[tuple[str, str]]:
+    """What the cache tier in front reads from a cacheable reply served for `host` to a key of
+    `kind` ("c" content, "p" preview): the surrogate keys, as apps.core.edge_cache names them
+    (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs, comma-separated),
+    and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its company's plan),
+    which Varnish keeps per host for the limit it applies to hits. `body`: the reply's JSON, for the
+    keys of the posts in it (None for a 304, which no cache stores: then the host's keys only)."""
+    from apps.core.edge_cache import host_name
 
-    tag = host_tag(host)
-    return [("xkey", tag), ("Surrogate-Key", tag), ("Cache-Tag", tag)]
+    name = host_name(host)
+    tags = [f"host-{name}"]
+    if kind == "p":
+        tags.append(f"drafts-{name}")
+    if body is not None:
+        is_list, posts = _posts_of(body)
+        if is_list:
+            tags.append(f"search-{name}" if _searches(query) else f"posts-{name}")
+        tags.extend(posts)
+    return [("xkey", " ".join(tags)), ("Surrogate-Key", " ".join(tags)), ("Cache-Tag", ",".join(tags)),
+            ("X-RateLimit-Limit", str(limit))]
+
+
+@lru_cache(maxsize=4096)
+def _posts_of(body: bytes) -> tuple[bool, tuple[str, ...]]:
+    """(whether the reply is a posts list, the keys of its posts), read once per reply and worker."""
+    import json
+
+    from apps.core.edge_cache import post_tag
+
+    data = json.loads(body).get("data") or {}
+    if isinstance(data.get("posts"), list):
+        return True, tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"]))
+    if isinstance(data.get("post"), dict):
+        return False, (post_tag(data["post"]["id"]),)
+    return False, ()
+
+
+def _searches(query: str) -> bool:
+    return "search=" in query and bool((parse_qs(query).get("search") or [""])[-1].strip())
 
 
 def _django_cors(origin: str | None) -> tuple[list[tuple[str, str]], str]:

@@ -42,13 +42,12 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
     return False
 
 
-def _reply(body: bytes, etag: str, if_none_match: str, cache_status: str, *, cached: bool = True) -> HttpResponse:
-    response = (
-        HttpResponseNotModified()
-        if etag_matches(if_none_match, etag)
-        else HttpResponse(body, content_type="application/json")
-    )
-    edge_tags = edge_tag_headers(connection.tenant.domain_url) if cached else []
+def _reply(request, body: bytes, etag: str, if_none_match: str, cache_status: str, *,
+           cached: bool = True) -> HttpResponse:
+    modified = not etag_matches(if_none_match, etag)
+    response = HttpResponse(body, content_type="application/json") if modified else HttpResponseNotModified()
+    edge_tags = edge_tag_headers(connection.tenant.domain_url, request.auth.kind, request.auth.limit,
+                                 request.META.get("QUERY_STRING", ""), body if modified else None) if cached else []
     for name, value in [*reply_headers(etag, cache_status, cached=cached), *edge_tags]:
         response[name] = value
     return response
@@ -80,7 +79,7 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
             version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=request.tenant.domain_url,
                                                client=request.tenant)
             if etag is not None and body is not None:
-                return _reply(body, etag.decode(), if_none_match, "HIT")
+                return _reply(request, body, etag.decode(), if_none_match, "HIT")
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
             version = None
@@ -91,10 +90,10 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
             cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
-    return _reply(body, etag, if_none_match, "MISS")
+    return _reply(request, body, etag, if_none_match, "MISS")
 
 
 def uncached_json(request, data: dict) -> HttpResponse:
     """A reply built for this request only and kept by no cache (a preview link's)."""
     body = encode(data)
-    return _reply(body, etag_of(body), request.headers.get("If-None-Match", ""), "BYPASS", cached=False)
+    return _reply(request, body, etag_of(body), request.headers.get("If-None-Match", ""), "BYPASS", cached=False)

@@ -8,7 +8,8 @@ vcl 4.1;
 # - Only 200 replies are cached, for their `s-maxage` (Cache-Control, set by the app from
 #   PUBLIC_API_EDGE_MAX_AGE); the `If-None-Match` of a hit is answered 304 here.
 # - The app purges after each content write, key rotation, suspension and deletion:
-#   `PURGE /` with `xkey-purge: <keys>` (the `xkey` header of the replies: `company-<schema>`),
+#   `PURGE /` with `xkey-purge: <keys>` (keys of the replies' `xkey` header: `host-<host>`,
+#   `posts-<host>`, `search-<host>`, `drafts-<host>`, `p-<post id>`; apps/core/edge_cache.py),
 #   accepted from the `purgers` addresses only.
 # - The per-key rate limit of the app (PUBLIC_API_RATE_LIMIT requests per PUBLIC_API_RATE_WINDOW
 #   seconds) is counted here too: hits never reach the app's counter.
@@ -18,6 +19,7 @@ vcl 4.1;
 import std;
 import xkey;
 import vsthrottle;
+import var;
 
 backend app {
     .host = "web";
@@ -54,8 +56,11 @@ sub vcl_recv {
     if (!req.http.x-api-key) {
         return (pass);  # the app's 401
     }
-    # Same limit as the app (PUBLIC_API_RATE_LIMIT / PUBLIC_API_RATE_WINDOW): per host and key.
-    if (vsthrottle.is_denied("key:" + req.http.host + ":" + req.http.x-api-key, 600, 60s)) {
+    # Same limit as the app: per host and key, the company's plan's requests per window, learned from
+    # the X-RateLimit-Limit of the app's replies for that host (PUBLIC_API_RATE_LIMITS), until then
+    # PUBLIC_API_RATE_LIMIT; the window is PUBLIC_API_RATE_WINDOW.
+    if (vsthrottle.is_denied("key:" + req.http.host + ":" + req.http.x-api-key,
+                             std.integer(var.global_get("limit:" + req.http.host), 600), 60s)) {
         return (synth(429, "Too Many Requests"));
     }
     unset req.http.Cookie;
@@ -70,6 +75,9 @@ sub vcl_hash {
 }
 
 sub vcl_backend_response {
+    if (bereq.url ~ "^/api/v1/" && beresp.http.X-RateLimit-Limit ~ "^[0-9]{1,9}$") {
+        var.global_set("limit:" + bereq.http.host, beresp.http.X-RateLimit-Limit);
+    }
     if (bereq.url ~ "^/api/v1/" && beresp.status != 200) {
         set beresp.uncacheable = true;
         set beresp.ttl = 0s;

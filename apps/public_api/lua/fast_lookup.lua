@@ -36,7 +36,7 @@ if not cached then
   if not build then return {MISS} end
   -- ZADD/ZREMRANGEBYSCORE on the key's rate-limit key (rc / rp)
   if not acquire({limit_key}, {now, limit, window, 1}) then return {RATE_LIMITED, limit} end
-  return {BUILD, schema, kind, '', false}
+  return {BUILD, schema, kind, '', false, limit}
 end
 local version = redis.call('GET', version_prefix .. schema) or '0'
 local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind .. query_suffix
@@ -44,8 +44,11 @@ local etag = redis.call('HGET', response_key, 'e')
 if not etag and not build then return {MISS} end
 if not acquire({limit_key}, {now, limit, window, 1}) then return {RATE_LIMITED, limit} end
 if not etag then
-  return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key)}
+  return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
+          limit}
 end
-if if_none_match ~= '' and if_none_match == etag then return {NOT_MODIFIED, etag} end
-if worker_etag == etag then return {WORKER_COPY, etag} end  -- the ETag is a hash of the body
-return {HIT, etag, redis.call('HGET', response_key, 'b')}
+-- The key's kind ('c' content, 'p' preview) and limit go with a cached reply: its surrogate keys
+-- differ by kind, and the cache tier in front learns the limit from the reply.
+if if_none_match ~= '' and if_none_match == etag then return {NOT_MODIFIED, etag, kind, limit} end
+if worker_etag == etag then return {WORKER_COPY, etag, kind, limit} end  -- the ETag is a hash of the body
+return {HIT, etag, redis.call('HGET', response_key, 'b'), kind, limit}

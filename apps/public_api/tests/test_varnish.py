@@ -9,6 +9,9 @@ import pytest
 import requests
 from django.db import connection
 
+from django_tenants.utils import schema_context
+
+from apps.content.services import post_update
 from apps.content.tests.conftest import make_category, make_media, post_payload
 from apps.content.tests.factories import make_post
 from apps.core.testing import host_of, tenant_admin, token_for
@@ -35,9 +38,11 @@ class Edge:
 
 @pytest.fixture
 def edge(tmp_path, request):
-    rate = getattr(request, "param", (600, 60))
+    param = getattr(request, "param", (600, 60))  # the VCL's default limit, or {"rate": ..., "env": {...}}
+    rate, extra = (param, {}) if isinstance(param, tuple) else (param["rate"], param["env"])
     name = connection.settings_dict["NAME"]
-    app = Gunicorn(child_process_env(name, LOG_LEVEL="WARNING"), workers=1, threads=4, log=tmp_path / "gunicorn.log")
+    app = Gunicorn(child_process_env(name, LOG_LEVEL="WARNING", **extra), workers=1, threads=4,
+                   log=tmp_path / "gunicorn.log")
     varnish = Varnish(app.port, rate_limit=rate)
     app.env["EDGE_CACHE_URLS"] = varnish.base_url
     worker = WorkerProcess(name)
@@ -51,6 +56,11 @@ def edge(tmp_path, request):
         worker.stop()
         varnish.stop()
         app.stop()
+
+
+def titles_and_ids(response) -> dict[str, str]:
+    assert response.status_code == 200, response.text
+    return {post["title"]: post["id"] for post in response.json()["data"]["posts"]}
 
 
 def titles(response) -> list[str]:
@@ -67,7 +77,9 @@ def test_hits_are_answered_by_varnish_per_host_and_key(edge, make_tenant):
     first = edge.get(a, "/api/v1/posts", a.api_key)
     assert titles(first) == ["A's post"] and first.headers["X-Edge"] == "MISS"
     assert "s-maxage=" in first.headers["Cache-Control"]
-    assert first.headers["Surrogate-Key"] == first.headers["Cache-Tag"] == f"host-{host_of(a)}"
+    post_key = "p-" + titles_and_ids(first)["A's post"].replace("-", "")[:12]
+    assert first.headers["Surrogate-Key"] == f"host-{host_of(a)} posts-{host_of(a)} {post_key}"
+    assert first.headers["Cache-Tag"] == first.headers["Surrogate-Key"].replace(" ", ",")
     before = edge.app_requests()
     second = edge.get(a, "/api/v1/posts", a.api_key)
     assert titles(second) == ["A's post"] and second.headers["X-Edge"] == "HIT"
@@ -93,13 +105,30 @@ def test_hits_are_answered_by_varnish_per_host_and_key(edge, make_tenant):
         assert leaked.status_code == 403 and "A's draft" not in leaked.text
 
 
-@pytest.mark.parametrize("edge", [(3, 60)], indirect=True)
-def test_the_per_key_rate_limit_holds_at_the_edge(edge, make_tenant):
+@pytest.mark.parametrize("edge", [{"rate": (3, 60), "env": {"PUBLIC_API_RATE_LIMIT": "3"}}], indirect=True)
+def test_the_per_key_rate_limit_holds_at_the_edge(edge, make_tenant, settings):
+    settings.PUBLIC_API_RATE_LIMIT = 3  # this process writes the companies' host entries too
     a = make_tenant()
     statuses = [edge.get(a, "/api/v1/posts", a.api_key).status_code for _ in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
     refused = edge.get(a, "/api/v1/posts", a.api_key)
     assert refused.json()["error"] == "rate_limited" and refused.headers["Retry-After"]
+
+
+@pytest.mark.parametrize("edge", [{"rate": (3, 60), "env": {"PUBLIC_API_RATE_LIMIT": "3",
+                                                             "PUBLIC_API_RATE_LIMITS": "business:6"}}], indirect=True)
+def test_each_company_gets_its_plans_limit_at_the_edge(edge, make_tenant, settings):
+    settings.PUBLIC_API_RATE_LIMIT, settings.PUBLIC_API_RATE_LIMITS = 3, {"business": 6}  # as the app's
+    trial, business = make_tenant(plan="trial"), make_tenant(plan="business")
+    first = edge.get(business, "/api/v1/posts", business.api_key)
+    assert first.status_code == 200 and first.headers["X-RateLimit-Limit"] == "6"
+    # Varnish learned the business plan's 6 from that reply: six more reads (hits, which never reach
+    # the app's own counter) pass, the next is refused.
+    statuses = [edge.get(business, "/api/v1/posts", business.api_key).status_code for _ in range(7)]
+    assert statuses == [200] * 6 + [429]
+    # The trial company keeps the default 3.
+    statuses = [edge.get(trial, "/api/v1/posts", trial.api_key).status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
 
 
 def _eventually(check, seconds: float = 1.0):
@@ -148,3 +177,59 @@ def test_writes_rotation_and_suspension_purge_the_edge(edge, make_tenant, settin
     settings.EDGE_CACHE_URLS = [edge.varnish.base_url]  # this process purges too (through the worker)
     client_set_status(client=b, status="suspended")
     assert _eventually(lambda: edge.get(b, "/api/v1/posts", b.api_key).status_code == 403)
+
+
+def _edge_status(edge, tenant, path: str, key: str) -> str:
+    response = edge.get(tenant, path, key)
+    assert response.status_code == 200, response.text
+    return response.headers["X-Edge"]
+
+
+def test_a_post_write_purges_the_replies_it_changed_and_no_others(edge, make_tenant, settings):
+    a = make_tenant()
+    host = host_of(a)
+    first = make_post(a, "First", slug="first", status="published")
+    second = make_post(a, "Second", slug="second", status="published")
+    draft = make_post(a, "Draft", slug="draft", status="draft")
+    content = {"list": "/api/v1/posts", "first": "/api/v1/posts/slug/first", "second": "/api/v1/posts/slug/second",
+               "search": "/api/v1/posts?search=first", "categories": "/api/v1/categories"}
+    preview = "/api/v1/posts?status=all"
+    for path in content.values():
+        edge.get(a, path, a.api_key)
+    edge.get(a, preview, a.preview_key)
+    assert {name: _edge_status(edge, a, path, a.api_key) for name, path in content.items()} == dict.fromkeys(content, "HIT")
+
+    # The keys each reply carries: its host, its kind of list, each post in it; the preview key's "drafts".
+    keys = {name: set(edge.get(a, path, a.api_key).headers["Surrogate-Key"].split()) for name, path in content.items()}
+    p_first, p_second = (f"p-{post.pk.hex[:12]}" for post in (first, second))
+    assert keys["first"] == {f"host-{host}", p_first}
+    assert keys["list"] == {f"host-{host}", f"posts-{host}", p_first, p_second}
+    assert keys["search"] == {f"host-{host}", f"search-{host}", p_first}
+    assert keys["categories"] == {f"host-{host}"}
+    assert f"drafts-{host}" in edge.get(a, preview, a.preview_key).headers["Surrogate-Key"].split()
+
+    settings.EDGE_CACHE_URLS = [edge.varnish.base_url]  # this process's writes purge (through the worker)
+    admin = tenant_admin(a)
+
+    # A draft edited: the preview key's replies are fresh within 1 s; what the content key reads stays cached.
+    with schema_context(a.schema_name):
+        post_update(actor=admin, post=draft, title="Draft, edited")
+    assert _eventually(lambda: "Draft, edited" in titles(edge.get(a, preview, a.preview_key)))
+    assert {name: _edge_status(edge, a, path, a.api_key) for name, path in content.items()} == dict.fromkeys(content, "HIT")
+
+    # A typo fixed in a published post: its page, the lists that show it and the searches are fresh;
+    # the other post's page and the categories are still answered by the edge.
+    with schema_context(a.schema_name):
+        post_update(actor=admin, post=first, title="First, fixed")
+    assert _eventually(lambda: edge.get(a, content["first"], a.api_key).json()["data"]["post"]["title"] == "First, fixed")
+    assert "First, fixed" in titles(edge.get(a, content["list"], a.api_key))
+    assert titles(edge.get(a, content["search"], a.api_key)) == ["First, fixed"]
+    assert _edge_status(edge, a, content["second"], a.api_key) == "HIT"
+    assert _edge_status(edge, a, content["categories"], a.api_key) == "HIT"
+
+    # Publishing changes every list: the whole company's replies go.
+    with schema_context(a.schema_name):
+        post_update(actor=admin, post=draft, status="published")
+    assert _eventually(lambda: "Draft, edited" in titles(edge.get(a, content["list"], a.api_key)))
+    assert _edge_status(edge, a, content["categories"], a.api_key) == "MISS"
+    assert _edge_status(edge, a, content["second"], a.api_key) == "MISS"

@@ -467,7 +467,8 @@ class Varnish:
         vcl = (ROOT / "deploy/varnish/default.vcl").read_text()
         vcl = vcl.replace('.host = "web";', '.host = "127.0.0.1";').replace('.port = "8000";', f'.port = "{backend_port}";')
         count, seconds = rate_limit
-        vcl = vcl.replace("600, 60s)", f"{count}, {seconds}s)")
+        vcl = vcl.replace("600), 60s)", f"{count}), {seconds}s)")
+        assert f"{count}), {seconds}s)" in vcl
         (self.dir / "default.vcl").write_text(vcl)
         os.chmod(self.dir / "default.vcl", 0o644)
         self.process: subprocess.Popen | None = None
