@@ -4,7 +4,8 @@
 //   api/         one file per entity (its endpoints, injected into lib/api.ts, and its types):
 //                imports only lib/ and api/;
 //   components/  shared UI: imports lib/, api/ and components/, never a feature;
-//   features/X/  imports lib/, api/, components/ and its own files, never another feature;
+//   features/X/  imports lib/, api/, components/ and its own files, never another feature (nor
+//                app/, except its tests, which render with the app's store and providers);
 //   app/ and main.tsx wire everything together.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,12 +51,13 @@ const boundaries = {
       create(context) {
         const from = partOf(context.filename);
         if (!from || from === 'app') return {};
+        const isTest = path.relative(SRC, context.filename).split(path.sep).includes('tests');
         function check(node) {
           const to = node.source && target(String(node.source.value), context.filename);
           const part = to && partOf(to);
           if (!part || part === from) return;
           if (from.startsWith('features/')) {
-            if (part.startsWith('features/') || part === 'app') context.report({ node, message: MESSAGES.feature });
+            if (part.startsWith('features/') || (part === 'app' && !isTest)) context.report({ node, message: MESSAGES.feature });
           } else if (!ALLOWED[from].includes(part)) {
             context.report({ node, message: MESSAGES[from] });
           }

@@ -1,9 +1,9 @@
 from ninja import Router
 
 from apps.core.ratelimit import client_ip
-from apps.core.schemas import snake_case_fields
-from tenants import services
-from tenants.schemas import RegisterClientIn, RegisterClientOut
+from apps.core.schemas import MessageOut, snake_case_fields
+from tenants import directory, services
+from tenants.schemas import FindCompaniesIn, RegisterClientIn, RegisterClientOut
 
 router = Router(tags=["sign-up"])
 
@@ -16,3 +16,12 @@ def register_client(request, payload: RegisterClientIn):
         message="Registration successful! You can now sign in to your company dashboard.",
         data={"subdomain": client.subdomain, "loginUrl": services.tenant_base_url(client.subdomain) + "/login"},
     )
+
+
+@router.post("/auth/find-companies", response=MessageOut)
+def find_companies(request, payload: FindCompaniesIn):
+    """Sign-in on the root domain: emails the address the sign-in links of the companies where it has an
+    active account. The same 200 whatever the address (no enumeration); throttled per client address
+    and per email (429)."""
+    directory.find_companies_request(email=payload.email, ip=client_ip(request))
+    return MessageOut(message=directory.FIND_REQUESTED)

@@ -175,6 +175,9 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
                     [f'{quoted}."{table}"', column],
                 )
         files = {name: archive.extractfile(f"media/{name}").read() for name in manifest["files"]}
+        from tenants.directory import directory_rebuild
+
+        directory_rebuild(subdomains=[client.subdomain])  # its users, restored behind the services' back
 
     storage = media_storage()
     with schema_context(client.schema_name):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import connection, router
 from django.db.migrations.executor import MigrationExecutor
 from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_context
 
@@ -43,9 +43,12 @@ class GroupPlan:
 
 
 def _plain_sql(plan) -> bool:
-    """True when every migration of the plan is atomic and reduces to SQL (no RunPython)."""
+    """True when every migration of the plan that runs in a company schema is atomic and reduces
+    to SQL (no RunPython). Called in a company's schema context: the migrations of the public
+    schema's apps are only recorded there (django-tenants' router skips their operations)."""
     return all(
-        migration.atomic and not backwards and all(operation.reduces_to_sql for operation in migration.operations)
+        not router.allow_migrate(connection.alias, migration.app_label)
+        or (migration.atomic and not backwards and all(operation.reduces_to_sql for operation in migration.operations))
         for migration, backwards in plan
     )
 

@@ -21,8 +21,8 @@ from apps.core.schemas import MessageOut
 from tenants.deletion import client_request_deletion
 from tenants import verification
 from tenants.models import Client
-from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, VerificationOut,
-                             VerifyEmailIn)
+from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, TwoFactorPolicyIn,
+                             TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
 from tenants.services import client_rotate_keys, tenant_base_url
 
 router = Router(tags=["company settings"])
@@ -202,3 +202,27 @@ def resend_verification(request):
 def verify_email(request, payload: VerifyEmailIn):
     """The emailed link: opens the company's public content API (400 `link_invalid` otherwise)."""
     return MessageOut(message=verification.verification_confirm(client=request.tenant, token=payload.token))
+
+
+# --- "require two-factor sign-in" (apps.accounts.two_factor) ------------------------------------------
+@router.get("/two-factor-policy", response=TwoFactorPolicyOut)
+def get_two_factor_policy(request):
+    """Admins: whether the company requires two-factor sign-in, and how many active users are without it."""
+    from apps.accounts.two_factor import users_without_two_factor
+
+    require(request.auth, "settings.manage", CANNOT_UPDATE)
+    return TwoFactorPolicyOut(required=request.tenant.require_two_factor,
+                              usersWithoutTwoFactor=users_without_two_factor())
+
+
+@router.put("/two-factor-policy", response=TwoFactorPolicyOut)
+def update_two_factor_policy(request, payload: TwoFactorPolicyIn):
+    """Admins: require two-factor sign-in of everyone (users without it can then only set it up)."""
+    from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
+
+    require(request.auth, "settings.manage", CANNOT_UPDATE)
+    client = two_factor_policy_set(client=request.tenant, required=payload.required, actor=request.auth)
+    message = ("Two-factor sign-in is now required. Users without it must set it up before they continue."
+               if client.require_two_factor else "Two-factor sign-in is no longer required.")
+    return TwoFactorPolicyOut(message=message, required=client.require_two_factor,
+                              usersWithoutTwoFactor=users_without_two_factor())

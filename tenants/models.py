@@ -55,6 +55,9 @@ class Client(TenantMixin):
     # schema is made or migrated: migrate_schemas reads this column instead of visiting 10,000
     # schemas, and checks in the schema itself only those whose digest is not the code's.
     migrations_digest = models.CharField(max_length=64, blank=True, default="")
+    # An admin's "require two-factor sign-in for everyone": users without it may only set it up
+    # (apps.accounts.auth, checked on every dashboard call from the row the middleware loaded).
+    require_two_factor = models.BooleanField(default=False)
 
     objects = ClientQuerySet.as_manager()
 
@@ -149,3 +152,19 @@ class OutgoingEmail(models.Model):
     class Meta:
         ordering = ("created_at",)
         indexes = [models.Index(fields=["created_at"], name="tenants_email_created_idx")]
+
+
+class AccountDirectory(models.Model):
+    """Where an email has an account: one row per user of every company, kept in step by
+    apps.accounts.services.user_directory_sync (every create, change of email or status, and
+    delete of a user goes through it). The root domain's "find my companies" reads it instead of
+    visiting every company's schema."""
+
+    client = models.ForeignKey(Client, on_delete=models.CASCADE, related_name="+")
+    user_id = models.UUIDField()
+    email = models.CharField(max_length=254)  # stored lowercased
+    active = models.BooleanField(default=True)  # the user's status is active
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["client", "user_id"], name="tenants_directory_one_per_user")]
+        indexes = [models.Index(fields=["email"], name="tenants_directory_email_idx")]

@@ -235,3 +235,23 @@ def _clean_token(value):
 
 class VerifyEmailIn(InSchema):
     token: Annotated[str, BeforeValidator(_clean_token)] = ""
+
+
+def _clean_flag(value):
+    if not isinstance(value, bool):
+        raise ValueError("Required must be true or false")
+    return value
+
+
+class TwoFactorPolicyIn(InSchema):
+    required: Annotated[bool, BeforeValidator(_clean_flag)] = None  # type: ignore[assignment]
+
+
+class TwoFactorPolicyOut(SuccessOut):
+    message: str = omitted()
+    required: bool  # the company requires two-factor sign-in of everyone
+    usersWithoutTwoFactor: int  # active users who have not set it up
+
+
+class FindCompaniesIn(InSchema):
+    email: Email = ""

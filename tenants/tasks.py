@@ -32,6 +32,14 @@ def delete_unverified_companies() -> int:
     return unverified_delete_due()
 
 
+@shared_task(name="tenants.find_companies_email", ignore_result=True)
+def find_companies_email(email: str) -> int:
+    """The root domain's "find my companies": email the address its companies' sign-in links (if any)."""
+    from tenants.directory import find_companies_email as send_list
+
+    return send_list(email=email)
+
+
 @shared_task(name="tenants.refill_schema_pool", ignore_result=True)
 def refill_schema_pool() -> int:
     """After a sign-up took a spare schema, and periodically (beat): keep SCHEMA_POOL_SIZE ready."""

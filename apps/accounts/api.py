@@ -1,9 +1,15 @@
 from django.db import connection
 from ninja import Router
 
-from apps.accounts import selectors, services
+from apps.accounts import selectors, services, two_factor
 from apps.accounts.schemas import (
     ForgotPasswordIn,
+    LoginTwoFactorIn,
+    RecoveryCodesOut,
+    TwoFactorCodeIn,
+    TwoFactorDisableIn,
+    TwoFactorSetupOut,
+    TwoFactorStatusOut,
     InvitationAcceptIn,
     InvitationCheckOut,
     InvitationIn,
@@ -51,6 +57,22 @@ def login(request, payload: LoginIn):
     )
 
 
+@auth_router.post("/login/2fa", auth=None, response=LoginOut)
+def login_two_factor(request, payload: LoginTwoFactorIn):
+    """The second step of a sign-in with two-factor on: the `challengeToken` of the login's 403
+    `two_factor_required` and a 6-digit code (or a recovery code) give the session token. 400
+    `two_factor_invalid` for a wrong code, `two_factor_challenge_invalid` when the challenge expired,
+    was used or is another company's; 429 past TWO_FACTOR_RATE_PER_CHALLENGE / _PER_USER."""
+    token, expires_in, user = two_factor.auth_login_two_factor(challenge_token=payload.challengeToken,
+                                                               code=payload.code)
+    return LoginOut(
+        message="Login successful",
+        token=token,
+        expiresIn=expires_in,
+        user=SessionUserOut(userId=str(user.id), username=user.username, role=user.role),
+    )
+
+
 @auth_router.post("/forgot-password", auth=None, response=MessageOut)
 def forgot_password(request, payload: ForgotPasswordIn):
     """Emails a link to choose a new password. The reply is the same whether or not the email has
@@ -76,7 +98,44 @@ def reset_password(request, payload: ResetPasswordIn):
 
 @auth_router.get("/me", response=MeOut)
 def me(request):
-    return MeOut(user=UserOut.from_user(request.auth), capabilities=capabilities_of(request.auth))
+    return MeOut(user=UserOut.from_user(request.auth), capabilities=capabilities_of(request.auth),
+                 twoFactorEnabled=request.auth.two_factor_enabled,
+                 twoFactorRequired=two_factor.two_factor_required_here())
+
+
+# --- two-factor sign-in of the signed-in user (their account page) -------------------------------------
+@auth_router.get("/2fa", response=TwoFactorStatusOut)
+def two_factor_status(request):
+    return TwoFactorStatusOut(**two_factor.two_factor_status(request.auth))
+
+
+@auth_router.post("/2fa/setup", response=TwoFactorSetupOut)
+def two_factor_setup(request):
+    """A new authenticator key (otpauth URI, manual key, QR code as SVG); not in use until confirmed."""
+    return TwoFactorSetupOut(message="Scan the QR code with your authenticator app, then enter the code it shows.",
+                             **two_factor.two_factor_setup(user=request.auth))
+
+
+@auth_router.post("/2fa/confirm", response=RecoveryCodesOut)
+def two_factor_confirm(request, payload: TwoFactorCodeIn):
+    """A code of the new key turns two-factor sign-in on; the reply carries the 10 recovery codes, once."""
+    codes = two_factor.two_factor_confirm(user=request.auth, code=payload.code)
+    return RecoveryCodesOut(message="Two-factor sign-in is on. Keep these recovery codes somewhere safe: "
+                                    "each one signs you in once if you lose your phone.", recoveryCodes=codes)
+
+
+@auth_router.post("/2fa/recovery-codes", response=RecoveryCodesOut)
+def two_factor_recovery_codes(request, payload: TwoFactorCodeIn):
+    """New recovery codes for a current code; the previous ones stop working."""
+    codes = two_factor.two_factor_recovery_regenerate(user=request.auth, code=payload.code)
+    return RecoveryCodesOut(message="New recovery codes. The previous ones no longer work.", recoveryCodes=codes)
+
+
+@auth_router.post("/2fa/disable", response=MessageOut)
+def two_factor_disable(request, payload: TwoFactorDisableIn):
+    """Turn two-factor sign-in off: the password and a current code (or a recovery code)."""
+    two_factor.two_factor_disable(user=request.auth, code=payload.code, password=payload.password)
+    return MessageOut(message="Two-factor sign-in is off.")
 
 
 @auth_router.post("/register-user", response={201: UserCreatedOut})
@@ -114,6 +173,14 @@ def update_user(request, user_id: str, payload: UserUpdateIn):
         token, expires_in = token_issue(user=user, schema_name=connection.schema_name)
         fresh = {"token": token, "expiresIn": expires_in}
     return UserUpdatedOut(message="User updated successfully", user=UserOut.from_user(user), **fresh)
+
+
+@users_router.post("/{user_id}/2fa/reset", response=UserReplyOut)
+def reset_user_two_factor(request, user_id: str):
+    """Admins: turn off another user's two-factor sign-in (a lost phone); the user is told by email."""
+    require(request.auth, "users.manage", two_factor.CANNOT_RESET)
+    user = two_factor.two_factor_admin_reset(actor=request.auth, user=selectors.user_get(user_id))
+    return UserReplyOut(user=UserOut.from_user(user))
 
 
 @users_router.delete("/{user_id}", response=MessageOut)

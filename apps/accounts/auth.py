@@ -8,6 +8,7 @@ from ninja.security import HttpBearer
 
 from apps.accounts.models import User
 from apps.accounts.tokens import TokenInvalid, token_decode
+from apps.accounts.two_factor import two_factor_gate
 from apps.core.errors import Unauthorized
 
 
@@ -26,6 +27,7 @@ class JWTAuth(HttpBearer):
             raise Unauthorized("Invalid authentication token") from exc
         if user.token_version != claims.get("tv") or user.status != User.Status.ACTIVE:
             raise Unauthorized("Your session has expired. Please log in again.")
+        two_factor_gate(request, user)  # the company may require two-factor sign-in: 403 until set up
         request.user = user
         return user
 

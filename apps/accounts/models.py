@@ -1,5 +1,6 @@
 import uuid
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -24,6 +25,14 @@ class User(models.Model):
     last_login = models.DateTimeField(null=True, blank=True)
     # Bumped on password change, suspension and deactivation: older tokens stop working.
     token_version = models.PositiveIntegerField(default=1)
+    # Two-factor sign-in (apps.accounts.two_factor). The TOTP key, encrypted (Fernet, a key derived
+    # from SECRET_KEY): set at setup, in use once `two_factor_enabled_at` is set; never sent after
+    # confirmation. Recovery codes are kept as keyed hashes, each removed when used; the last time
+    # step accepted refuses a code used again within its window.
+    two_factor_secret = models.CharField(max_length=255, blank=True, default="")
+    two_factor_enabled_at = models.DateTimeField(null=True, blank=True)
+    two_factor_recovery_codes = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    two_factor_last_step = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -43,6 +52,10 @@ class User(models.Model):
     @property
     def is_admin(self) -> bool:
         return self.role == Role.ADMIN
+
+    @property
+    def two_factor_enabled(self) -> bool:
+        return self.two_factor_enabled_at is not None
 
 
 class Invitation(models.Model):

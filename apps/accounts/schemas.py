@@ -45,12 +45,14 @@ class UserOut(OutSchema):
     status: StatusName
     lastLogin: datetime | None
     createdAt: datetime
+    twoFactorEnabled: bool  # (+) two-factor sign-in is on
 
     @staticmethod
     def from_user(user) -> "UserOut":
         return UserOut(
             id=str(user.id), userId=str(user.id), username=user.username, email=user.email, role=user.role,
             status=user.status, lastLogin=user.last_login, createdAt=user.created_at,
+            twoFactorEnabled=user.two_factor_enabled_at is not None,
         )
 
 
@@ -74,9 +76,12 @@ class UserReplyOut(SuccessOut):
 
 
 class MeOut(UserReplyOut):
-    """GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES)."""
+    """GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES), (+)
+    whether they have two-factor sign-in on and whether their company requires it."""
 
     capabilities: list[str]
+    twoFactorEnabled: bool
+    twoFactorRequired: bool
 
 
 class UserListOut(SuccessOut):
@@ -233,3 +238,68 @@ class InvitationCheckOut(SuccessOut):
 class InvitationAcceptIn(InvitationTokenIn):
     username: Username = ""
     password: Password = ""
+
+
+# --- two-factor sign-in (apps.accounts.two_factor) ------------------------------------------------------
+def _clean_code(value):
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("Enter the 6-digit code from your authenticator app (or a recovery code)")
+    if len(value) > 40:
+        raise ValueError("That code is not right. Check your authenticator app and try again.")
+    return value.strip()
+
+
+def _clean_challenge(value):
+    if not isinstance(value, str) or not value.strip() or len(value) > 1000:
+        raise ValueError("This sign-in attempt has expired. Please sign in again with your email and password.")
+    return value.strip()
+
+
+TwoFactorCode = Annotated[str, BeforeValidator(_clean_code)]
+ChallengeToken = Annotated[str, BeforeValidator(_clean_challenge)]
+
+
+class LoginTwoFactorIn(InSchema):
+    """The second step of a sign-in: the challenge of the 403 `two_factor_required` and a code."""
+
+    challengeToken: ChallengeToken = ""
+    code: TwoFactorCode = ""
+
+
+class TwoFactorCodeIn(InSchema):
+    code: TwoFactorCode = ""
+
+
+class TwoFactorDisableIn(InSchema):
+    code: TwoFactorCode = ""
+    password: str = ""
+
+    @field_validator("password", mode="before")
+    @classmethod
+    def _password(cls, value):
+        if not isinstance(value, str) or not value:
+            raise ValueError("Password is required")
+        return value
+
+
+class TwoFactorStatusOut(SuccessOut):
+    enabled: bool
+    enabledAt: datetime | None
+    recoveryCodesLeft: int
+    required: bool  # the company requires it of everyone
+
+
+class TwoFactorSetupOut(SuccessOut):
+    """A new key for the authenticator app (not in use until confirmed with a code)."""
+
+    message: str
+    secret: str  # the manual key (base32)
+    otpauthUri: str
+    qrSvg: str  # the QR code of otpauthUri, an SVG document
+
+
+class RecoveryCodesOut(SuccessOut):
+    """Shown once: the 10 one-time recovery codes."""
+
+    message: str
+    recoveryCodes: list[str]

@@ -64,10 +64,25 @@ def user_create(*, username: str, email: str, password: str, role: str = Role.VI
             )
     except IntegrityError as exc:  # a concurrent insert won the race
         raise Conflict(EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN) from exc
+    user_directory_sync(user=user)
     if actor is not None:
         audit_record(action="user.created", actor=actor, object_type="user", object_id=user.pk,
                      summary=f"{user.username} ({user.role})")
     return user
+
+
+def user_directory_sync(*, user: User, deleted: bool = False) -> None:
+    """Keep the public directory of accounts (tenants.AccountDirectory: which companies an email has an
+    account in, read by the root domain's "find my companies") in step with one user of this company.
+    Every create, change (email, status) and delete of a user goes through here, in its transaction;
+    each statement names the public table only (never a company's table beside it)."""
+    from tenants.directory import directory_put, directory_remove
+
+    if deleted:
+        directory_remove(schema_name=connection.schema_name, user_id=user.pk)
+    else:
+        directory_put(schema_name=connection.schema_name, user_id=user.pk, email=user.email,
+                      active=user.status == User.Status.ACTIVE)
 
 
 def _lock_active_admins() -> set:
@@ -135,6 +150,7 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
         user.token_version = F("token_version") + 1
     user.save()
     user.refresh_from_db()
+    user_directory_sync(user=user)
     return user
 
 
@@ -168,6 +184,7 @@ def user_delete(*, actor: User, user: User) -> None:
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
     audit_record(action="user.deleted", actor=actor, object_type="user", object_id=user.pk,
                  summary=f"{user.username} ({user.role})")
+    user_directory_sync(user=user, deleted=True)
     user.delete()
 
 
@@ -248,6 +265,13 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
     for limit, key, cleared in limits:
         if cleared:
             ratelimit.clear(limit, *key)
+    if user.two_factor_enabled:
+        # No token yet: the second step (POST /api/auth/login/2fa) takes this challenge and a code.
+        from apps.accounts.two_factor import CODE_REQUIRED, challenge_make
+
+        challenge, expires_in = challenge_make(user)
+        raise PermissionDenied(CODE_REQUIRED, detail=ErrorCode.TWO_FACTOR_REQUIRED,
+                               extra={"challengeToken": challenge, "expiresIn": expires_in})
     User.objects.filter(pk=user.pk).update(last_login=timezone.now())
     user.refresh_from_db(fields=["last_login"])
     audit_record(action="auth.login", actor=user, object_type="user", object_id=user.pk, summary=user.username)

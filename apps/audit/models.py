@@ -9,6 +9,11 @@ from django.db import models
 ACTIONS = {
     "auth.login": "Signed in",
     "auth.login_failed": "Failed sign-in",
+    "auth.two_factor_failed": "Wrong two-factor code",
+    "user.two_factor_enabled": "Two-factor sign-in turned on",
+    "user.two_factor_disabled": "Two-factor sign-in turned off",
+    "user.two_factor_reset": "Two-factor sign-in reset by an admin",
+    "user.recovery_codes_regenerated": "New recovery codes",
     "user.created": "User created",
     "user.updated": "User changed",
     "user.role_changed": "Role changed",

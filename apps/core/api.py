@@ -70,8 +70,8 @@ def validation_errors(raw: list[dict]) -> list[dict]:
 
 
 def envelope(status: int, message: str, code: str | None = None, errors=None, headers=None,
-             detail=None) -> JsonResponse:
-    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors, detail),
+             detail=None, extra=None) -> JsonResponse:
+    response = JsonResponse(error_body(message, code or STATUS_CODES.get(status, "error"), errors, detail, extra),
                             status=status)
     for key, value in (headers or {}).items():
         response[key] = value
@@ -81,7 +81,7 @@ def envelope(status: int, message: str, code: str | None = None, errors=None, he
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail)
+        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail, exc.extra)
 
     @api.exception_handler(ValidationError)
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
@@ -150,6 +150,10 @@ ERROR_SCHEMA = {
                 "properties": {"field": {"type": "string"}, "message": {"type": "string"}},
             },
         },
+        # Fields of particular cases (ApplicationError.extra):
+        # `two_factor_required` (403 of POST /api/auth/login): the second step of the sign-in.
+        "challengeToken": {"type": "string", "description": "two_factor_required: send it to POST /api/auth/login/2fa"},
+        "expiresIn": {"type": "integer", "description": "two_factor_required: seconds the challenge stays valid"},
     },
 }
 ERROR_DESCRIPTIONS = {

@@ -29,6 +29,10 @@ class ErrorCode(StrEnum):
     EMAIL_UNVERIFIED = "email_unverified"  # the company's public API waits for its email verification
     LINK_INVALID = "link_invalid"  # an emailed link that expired, was used already or was altered
     PREVIEW_NOT_DRAFT = "preview_not_draft"
+    TWO_FACTOR_REQUIRED = "two_factor_required"  # right password; the sign-in needs its second step
+    TWO_FACTOR_INVALID = "two_factor_invalid"  # a wrong authenticator or recovery code
+    TWO_FACTOR_CHALLENGE_INVALID = "two_factor_challenge_invalid"  # the sign-in's second step expired or was used
+    TWO_FACTOR_SETUP_REQUIRED = "two_factor_setup_required"  # the company requires it; the user has not set it up
 
 
 class ApplicationError(Exception):
@@ -42,12 +46,16 @@ class ApplicationError(Exception):
         errors: list[dict] | None = None,
         headers: dict[str, str] | None = None,
         detail: ErrorCode | None = None,
+        extra: dict | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors
         self.headers = headers or {}
         self.detail = detail  # the envelope's `code`
+        # More fields of the envelope for this case (e.g. the sign-in challenge of `two_factor_required`);
+        # each is documented in ErrorOut (apps.core.api.ERROR_SCHEMA).
+        self.extra = extra or {}
 
 
 class ValidationFailed(ApplicationError):
@@ -113,10 +121,13 @@ STATUS_CODES = {
 }
 
 
-def error_body(message: str, code: str, errors: list[dict] | None = None, detail: ErrorCode | None = None) -> dict:
+def error_body(message: str, code: str, errors: list[dict] | None = None, detail: ErrorCode | None = None,
+               extra: dict | None = None) -> dict:
     body = {"success": False, "message": message, "error": code}
     if detail is not None:
         body["code"] = str(detail)
     if errors:
         body["errors"] = errors
+    for key, value in (extra or {}).items():
+        body.setdefault(key, value)
     return body

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Annotated
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator, validate_email
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator
 
 EMAIL_MESSAGE = "Please enter a valid email address"
 URL_MESSAGE = "Please enter a valid URL"
@@ -112,4 +112,15 @@ def _date_time_text(value):
     return value
 
 
-OptionalDateTime = Annotated[datetime | None, BeforeValidator(_date_time_text)]
+def _in_utc(value: datetime | None) -> datetime | None:
+    """An offset given is turned into UTC: PostgreSQL refuses offsets past 15:59 that ISO 8601
+    allows (+20:20 was a 500). A date-time without an offset is left to the field's own rule."""
+    if value is None or value.tzinfo is None:
+        return value
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:  # the first or last day of year 1 or 9999 moved past the calendar
+        raise ValueError("Must be a date and time in ISO 8601 format") from None
+
+
+OptionalDateTime = Annotated[datetime | None, BeforeValidator(_date_time_text), AfterValidator(_in_utc)]

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { forgotPasswordFlow, invitationFlow } from './flowAccounts.mjs';
+import { findCompaniesFlow, forgotPasswordFlow, invitationFlow, twoFactorFlow } from './flowAccounts.mjs';
 import { editorialFlow } from './flowEditorial.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
@@ -346,6 +346,11 @@ async function main() {
       admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
       run.reset();
       await invitationFlow({ run, browser, tenant, shot, mail, admin, sub });
+      run.reset();
+      console.log('Flow: two-factor sign-in, sign-in on the root domain by email');
+      await twoFactorFlow({ run, browser, tenant, shot, mail, admin, sub });
+      run.reset();
+      await findCompaniesFlow({ run, browser, root, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
     }
 
     run.reset();

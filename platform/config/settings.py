@@ -265,6 +265,15 @@ CELERY_BEAT_SCHEDULE["tenants-refill-schema-pool"] = {
 # Invitations by email (apps.accounts): days a link stays valid; accept attempts per client address.
 INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
 INVITATION_ACCEPT_RATE_PER_IP = env("INVITATION_ACCEPT_RATE_PER_IP", "20/hour")
+# Two-factor sign-in (apps.accounts.two_factor): lifetime of the login challenge (seconds); code
+# attempts per challenge and per user (`limits` notation; setup, disable and regeneration count too).
+TWO_FACTOR_CHALLENGE_SECONDS = env_int("TWO_FACTOR_CHALLENGE_SECONDS", 300)
+TWO_FACTOR_RATE_PER_CHALLENGE = env("TWO_FACTOR_RATE_PER_CHALLENGE", "5/5minutes")
+TWO_FACTOR_RATE_PER_USER = env("TWO_FACTOR_RATE_PER_USER", "10/15minutes")
+TWO_FACTOR_ISSUER = env("TWO_FACTOR_ISSUER", "CMS")
+# Sign-in on the root domain by email (tenants.directory): requests per client address and per email.
+FIND_COMPANIES_RATE_PER_IP = env("FIND_COMPANIES_RATE_PER_IP", "10/hour")
+FIND_COMPANIES_RATE_PER_EMAIL = env("FIND_COMPANIES_RATE_PER_EMAIL", "3/hour")
 
 # --- Static files and the dashboard build ------------------------------------------------------
 DASHBOARD_DIST = Path(env("DASHBOARD_DIST", str(BASE_DIR / "dashboard" / "dist")))

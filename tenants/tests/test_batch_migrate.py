@@ -1,5 +1,6 @@
 """Batch migration (tenants/batch_migrate.py): company schemas that record the same migrations get
 the SQL Django would run, collected once; the result is the schema Django's executor makes."""
+import importlib
 from io import StringIO
 
 import pytest
@@ -72,18 +73,32 @@ def test_a_schema_whose_statements_fail_is_rolled_back_and_left_to_the_executor(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_plans_that_are_not_plain_sql_go_to_the_executor(make_tenant):
+def test_plans_that_are_not_plain_sql_go_to_the_executor(make_tenant, monkeypatch):
     schema = make_tenant().schema_name
-    table = f"{quote_schema_name(schema)}.django_migrations"
-    with connection.cursor() as cursor:  # tenants 0006 holds a RunPython (and later ones depend on it)
-        cursor.execute(f"DELETE FROM {table} WHERE app = 'tenants' AND name >= '0006'")
-    Client.objects.filter(schema_name=schema).update(migrations_digest="")  # as a partial migration leaves it
+    roll_back(schema)
+    # A company app's migration that must run outside a transaction: not batched.
+    module = importlib.import_module("apps.content.migrations.0007_editorial_autosave_preview_links")
+    monkeypatch.setattr(module.Migration, "atomic", False)
     assert batch_migrate([schema]) == [schema]
 
     out = StringIO()
     call_command("migrate_schemas", interactive=False, verbosity=1, executor="standard", stdout=out)
-    assert "migrating 1" in out.getvalue()
+    assert "migrating 1" in out.getvalue() and "applying" not in out.getvalue()
     assert schemas_behind([schema]) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_public_schema_migrations_are_only_recorded_in_company_schemas(make_tenant):
+    schema = make_tenant().schema_name
+    table = f"{quote_schema_name(schema)}.django_migrations"
+    with connection.cursor() as cursor:  # tenants (a public-schema app) 0006 and 0010 hold RunPython
+        cursor.execute(f"DELETE FROM {table} WHERE app = 'tenants' AND name >= '0006'")
+    Client.objects.filter(schema_name=schema).update(migrations_digest="")  # as a partial migration leaves it
+    before = shape(schema)
+    assert batch_migrate([schema]) == []  # their RunPython does not run in a company schema: batched
+    assert schemas_behind([schema]) == []
+    after = shape(schema)
+    assert after["tables"] == before["tables"] and len(after["recorded"]) > len(before["recorded"])
 
 
 @pytest.mark.django_db(transaction=True)

@@ -46,6 +46,17 @@ def test_an_autosave_keeps_the_copy_without_changing_the_post(tenant, api, draft
         assert PostAutosave.objects.filter(post_id=draft["id"]).count() == 1
 
 
+def test_a_date_time_with_any_iso_offset_is_kept_in_utc_or_refused(api, draft):
+    path = f"/api/posts/{draft['id']}/autosave"
+    # ISO 8601 allows offsets PostgreSQL does not store (past 15:59): kept as the same instant in UTC.
+    saved = api.put(path, {"fields": FIELDS, "baseUpdatedAt": "2026-04-19T06:23:51+20:20"})
+    assert saved.status_code == 200, saved.json()
+    assert saved.json()["autosave"]["baseUpdatedAt"].startswith("2026-04-18T10:03:51")
+    # An instant before year 1 in UTC is not a date the product can keep: the contract's 400.
+    refused = api.put(path, {"fields": FIELDS, "baseUpdatedAt": "0001-01-01T00:00:00+05:00"})
+    assert refused.status_code == 400 and refused.json()["error"] == "validation_error"
+
+
 def test_each_user_sees_only_their_own_copy_and_a_save_clears_it(tenant, api, draft):
     editor = Api(tenant, user=create_user(tenant, "editor"))
     path = f"/api/posts/{draft['id']}/autosave"

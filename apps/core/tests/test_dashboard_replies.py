@@ -225,6 +225,20 @@ def build_world(tenant) -> World:
         Invitation.objects.filter(pk=invitation.pk).update(created_at=at(40))
         world.keep("invitation:open", invitation)
         world.values["value:invite_token"] = invite_token
+        # Two-factor sign-in: on for the author (a sign-in waiting for its code), being set up by the viewer.
+        import pyotp
+
+        from apps.accounts import two_factor
+
+        author, viewer = world.objects["user:author"], world.objects["user:viewer"]
+        for user in (author, viewer):
+            two_factor.two_factor_setup(user=user)
+        User.objects.filter(pk=author.pk).update(two_factor_enabled_at=at(50), two_factor_recovery_codes=[
+            two_factor._recovery_hashes("goldencode")[0]])
+        author.refresh_from_db()
+        world.values["value:author_code"] = pyotp.TOTP(two_factor._secret_of(author)).now()
+        world.values["value:viewer_code"] = pyotp.TOTP(two_factor._secret_of(User.objects.get(pk=viewer.pk))).now()
+        world.values["value:challenge"] = two_factor.challenge_make(author)[0]
     Client.objects.filter(pk=tenant.pk).update(verification_email="admin@example.com", verification_sent_at=at(0))
     tenant.refresh_from_db()
     world.values["value:verify_token"] = verification._token(tenant)
@@ -372,9 +386,22 @@ CASES: dict[str, tuple] = {
     "verification_get": ("admin", "get", "/api/client/verification", None),
     "verification_resend": ("admin", "post", "/api/client/verification/resend", None),
     "verify_email": (None, "post", "/api/client/verify-email", {"token": "{value:verify_token}"}),
+    # two-factor sign-in
+    "login_two_factor": (None, "post", "/api/auth/login/2fa",
+                         {"challengeToken": "{value:challenge}", "code": "{value:author_code}"}),
+    "two_factor_status": ("author", "get", "/api/auth/2fa", None),
+    "two_factor_setup": ("editor", "post", "/api/auth/2fa/setup", None),
+    "two_factor_confirm": ("viewer", "post", "/api/auth/2fa/confirm", {"code": "{value:viewer_code}"}),
+    "two_factor_recovery_codes": ("author", "post", "/api/auth/2fa/recovery-codes", {"code": "golden-code"}),
+    "two_factor_disable": ("author", "post", "/api/auth/2fa/disable",
+                           {"code": "{value:author_code}", "password": PASSWORD}),
+    "user_two_factor_reset": ("admin", "post", "/api/users/{user:author}/2fa/reset", None),
+    "two_factor_policy_get": ("admin", "get", "/api/client/two-factor-policy", None),
+    "two_factor_policy_update": ("admin", "put", "/api/client/two-factor-policy", {"required": True}),
     # core
     "health": (None, "get", "/api/health", None),
     # root host
+    "find_companies": ("root", "post", "/api/auth/find-companies", {"email": "editor@example.com"}),
     "register_client": ("root", "post", "/api/auth/register-client", {
         "companyName": "Fresh Company", "contactName": "Fresh Person", "contactEmail": "fresh@example.com",
         "subdomain": "fresh-golden", "adminUsername": "fresh", "adminEmail": "fresh@example.com",
@@ -390,6 +417,9 @@ _STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
 _MS = re.compile(r'"ms": \d+(?:\.\d+)?')
 _SECRET = re.compile(r'"secret": "whsec_[^"]+"')  # a webhook secret made during the request
 _PREVIEW = re.compile(r"[0-9a-f]{32}:[\w-]{20,}")  # a preview link's token (its signature depends on the key)
+# a new authenticator key (its manual form, URI and QR code) and new recovery codes
+_TWO_FACTOR_KEY = re.compile(r'"(secret)": "[A-Z2-7]{32}"|"(otpauthUri|qrSvg)": "(?:[^"\\]|\\.)*"')
+_RECOVERY_CODES = re.compile(r'"recoveryCodes": \[[^\]]*\]')
 
 
 def _fill(value, world: World):
@@ -424,6 +454,10 @@ def normalise(text: str, world: World) -> str:
     text = _KEY.sub(lambda m: f'"{m.group(1)}": "<new key>"', text)
     text = _SECRET.sub('"secret": "<new secret>"', text)
     text = _PREVIEW.sub("<preview token>", text)
+    text = _TWO_FACTOR_KEY.sub(lambda m: f'"{m.group(1) or m.group(2)}": "<new key>"', text)
+    text = _RECOVERY_CODES.sub(lambda m: '"recoveryCodes": [' + ", ".join(
+        '"<recovery code>"' if re.fullmatch(r"[a-z2-9]{5}-[a-z2-9]{5}", code) else f'"{code}"'
+        for code in json.loads(m.group(0).split(": ", 1)[1])) + "]", text)
     text = _UUID.sub("<uuid>", text)
     return _MS.sub('"ms": "<ms>"', text)
 

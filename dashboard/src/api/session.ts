@@ -47,6 +47,14 @@ export const sessionApi = api.injectEndpoints({
     login: build.mutation<LoginReply, { email: string; password: string }>({
       query: (body) => ({ url: 'auth/login', method: 'POST', body }),
     }),
+    /** The sign-in's second step: the challenge of the login's 403 `two_factor_required` and a code. */
+    loginTwoFactor: build.mutation<LoginReply, { challengeToken: string; code: string }>({
+      query: (body) => ({ url: 'auth/login/2fa', method: 'POST', body }),
+    }),
+    /** Root domain: email the address the sign-in pages of its companies (same reply for any address). */
+    findCompanies: build.mutation<Schemas['MessageOut'], { email: string }>({
+      query: (body) => ({ url: 'auth/find-companies', method: 'POST', body }),
+    }),
     // The token is the cache key: a new sign-in asks again.
     getMe: build.query<Schemas['MeOut'], string>({
       query: () => 'auth/me',
@@ -64,8 +72,14 @@ export const sessionApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useForgotPasswordMutation, useCheckResetLinkMutation, useResetPasswordMutation } =
-  sessionApi;
+export const {
+  useLoginMutation,
+  useLoginTwoFactorMutation,
+  useFindCompaniesMutation,
+  useForgotPasswordMutation,
+  useCheckResetLinkMutation,
+  useResetPasswordMutation,
+} = sessionApi;
 
 const NONE: ReadonlySet<Capability> = new Set();
 
@@ -75,6 +89,18 @@ export function useCapabilities(): { capabilities: ReadonlySet<Capability>; read
   const { data } = sessionApi.useGetMeQuery(token ?? '', { skip: !token });
   const capabilities = data?.capabilities as Capability[] | undefined;
   return { capabilities: capabilities ? new Set(capabilities) : NONE, ready: !!capabilities };
+}
+
+/**
+ * Two-factor sign-in of the signed-in user: whether it is on, whether the company requires it, and
+ * so whether the user must set it up before anything else answers (`setupRequired`).
+ */
+export function useTwoFactorState(): { enabled: boolean; required: boolean; setupRequired: boolean; ready: boolean } {
+  const token = useAppSelector((s) => s.session.token);
+  const { data } = sessionApi.useGetMeQuery(token ?? '', { skip: !token });
+  const enabled = !!data?.twoFactorEnabled;
+  const required = !!data?.twoFactorRequired;
+  return { enabled, required, setupRequired: required && !enabled, ready: !!data };
 }
 
 /** Whether the signed-in role may do `capability` (false while unknown). */

@@ -5,7 +5,7 @@ import { NotFound } from '@/components/NotFound';
 import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
 import { WebhooksDisabledBanner } from '@/features/webhooks/components/DisabledBanner';
-import { RequireAuth } from './guards';
+import { RequireAuth, TwoFactorSetupGate } from './guards';
 
 type Screen = ComponentType & { preload: () => Promise<unknown> };
 
@@ -103,7 +103,9 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
       ...hydrate,
       element: (
         <RequireAuth>
-          <Layout banner={<WebhooksDisabledBanner />} />
+          <TwoFactorSetupGate>
+            <Layout banner={<WebhooksDisabledBanner />} />
+          </TwoFactorSetupGate>
         </RequireAuth>
       ),
       children: [

@@ -47,6 +47,9 @@ export const baseQueryWithSession: BaseQueryFn<string | FetchArgs, unknown, ApiE
   const status = error.status === 'PARSING_ERROR' ? error.originalStatus : error.status;
   const apiError = toApiError(status, 'data' in error ? error.data : undefined);
   if (status === 401 && session.token) expireSession(api.dispatch);
+  // The company now requires two-factor sign-in and this user has not set it up: ask who we are
+  // again, so the dashboard sends them to their account page (TwoFactorSetupGate).
+  if (apiError.code === 'two_factor_setup_required') api.dispatch(cmsApi.util.invalidateTags([{ type: 'User', id: 'ME' }]));
   return { error: apiError, meta: result.meta };
 };
 
@@ -67,3 +70,5 @@ export const api = createApi({
   refetchOnReconnect: false,
   endpoints: () => ({}),
 });
+
+const cmsApi = api;

@@ -15,6 +15,10 @@ export interface ApiError {
   /** The envelope's `code`, where the server tells cases of one kind apart. */
   code?: ErrorCode;
   errors?: FieldError[];
+  /** `two_factor_required` (the login's 403): the challenge of the sign-in's second step. */
+  challengeToken?: string;
+  /** `two_factor_required`: seconds the challenge stays valid. */
+  expiresIn?: number;
 }
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
@@ -53,5 +57,7 @@ export function toApiError(status: ApiError['status'], body: unknown): ApiError 
     kind: typeof env.error === 'string' ? env.error : undefined,
     code: typeof env.code === 'string' ? (env.code as ErrorCode) : undefined,
     errors,
+    ...(typeof env.challengeToken === 'string' ? { challengeToken: env.challengeToken } : {}),
+    ...(typeof env.expiresIn === 'number' ? { expiresIn: env.expiresIn } : {}),
   };
 }

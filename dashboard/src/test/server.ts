@@ -21,4 +21,10 @@ export const server = setupServer(
   http.get('*/api/client/verification', () =>
     HttpResponse.json({ success: true, verified: true, email: 'admin@x.test', sentAt: null }),
   ),
+  http.get('*/api/client/two-factor-policy', () =>
+    HttpResponse.json({ success: true, required: false, usersWithoutTwoFactor: 0 }),
+  ),
+  http.get('*/api/auth/2fa', () =>
+    HttpResponse.json({ success: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false }),
+  ),
 );

@@ -137,6 +137,22 @@ class World:
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
+    def two_factor(self, user, *, on: bool) -> str:
+        """`user` with a new authenticator key (turned on when `on`); a code of it not used yet."""
+        import pyotp
+
+        from apps.accounts import two_factor
+        from apps.accounts.models import User
+
+        def prepare():
+            User.objects.filter(pk=user.pk).update(two_factor_enabled_at=None)
+            two_factor.two_factor_setup(user=user)
+            if on:
+                User.objects.filter(pk=user.pk).update(two_factor_enabled_at=timezone.now(), two_factor_last_step=0)
+            return pyotp.TOTP(two_factor._secret_of(User.objects.get(pk=user.pk))).now()
+
+        return self._in(prepare)
+
     def invitation(self):
         from apps.accounts.models import Invitation
 
@@ -215,6 +231,20 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/auth/login"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
         "email": "admin@example.com", "password": testing.DEFAULT_PASSWORD})),
     ("GET", "/api/auth/me"): Route(TOKEN, everyone()),
+    # two-factor sign-in: a made-up challenge is refused; each role sets it up, confirms, renews its
+    # recovery codes and turns it off for itself (with a real code); admins reset another user's
+    ("POST", "/api/auth/login/2fa"): Route(PUBLIC, {"anonymous": 400}, lambda w, who: Call(body={
+        "challengeToken": "made-up", "code": "123456"})),
+    ("GET", "/api/auth/2fa"): Route(TOKEN, everyone()),
+    ("POST", "/api/auth/2fa/setup"): Route(TOKEN, everyone()),
+    ("POST", "/api/auth/2fa/confirm"): Route(TOKEN, everyone(), lambda w, who: Call(body={
+        "code": w.two_factor(w.seeded.users[who], on=False)})),
+    ("POST", "/api/auth/2fa/recovery-codes"): Route(TOKEN, everyone(), lambda w, who: Call(body={
+        "code": w.two_factor(w.seeded.users[who], on=True)})),
+    ("POST", "/api/auth/2fa/disable"): Route(TOKEN, everyone(), lambda w, who: Call(body={
+        "code": w.two_factor(w.seeded.users[who], on=True), "password": testing.DEFAULT_PASSWORD})),
+    ("POST", "/api/users/{user_id}/2fa/reset"): Route(TOKEN, only("admin"), lambda w, who: (lambda u: (
+        w.two_factor(u, on=True), Call({"user_id": str(u.id)}))[1])(w.user())),
     # forgot password: the same 200 for any address; a made-up link is refused (400 link_invalid)
     ("POST", "/api/auth/forgot-password"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
         "email": f"nobody-{_unique()}@example.com"})),
@@ -252,6 +282,9 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
     ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),
+    ("GET", "/api/client/two-factor-policy"): Route(TOKEN, only("admin")),
+    ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
+        "required": False})),
     # each call starts from a company that answers (a 202 marks it deleting; the queued part never
     # runs in these tests: tenants/tests/test_deletion.py covers it)
     ("POST", "/api/client/delete"): Route(TOKEN, only("admin", ok=202), lambda w, who: (w.revive(), Call(body={
@@ -259,6 +292,8 @@ ROUTES: dict[tuple[str, str], Route] = {
     # health (tenant host and root domain)
     ("GET", "/api/health"): Route(PUBLIC, {"anonymous": 200}),
     ("GET", "root:/api/health"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
+    ("POST", "root:/api/auth/find-companies"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
+        "email": f"someone-{_unique()}@example.com"}), root_host=True),
     ("POST", "root:/api/auth/register-client"): Route(PUBLIC, {"anonymous": 201}, lambda w, who: (lambda s: Call(body={
         "companyName": "Matrix Company", "contactName": "Contact Person", "contactEmail": f"c@{s}.example.com",
         "subdomain": s, "adminUsername": f"admin-{s}", "adminEmail": f"admin@{s}.example.com",

@@ -6,6 +6,28 @@
 // Generated from openapi/root.json by `npm run gen:api`: do not edit.
 
 export interface paths {
+    "/api/auth/find-companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find Companies
+         * @description Sign-in on the root domain: emails the address the sign-in links of the companies where it has an
+         *     active account. The same 200 whatever the address (no enumeration); throttled per client address
+         *     and per email (429).
+         */
+        post: operations["tenants_api_find_companies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register-client": {
         parameters: {
             query?: never;
@@ -46,16 +68,28 @@ export interface components {
     schemas: {
         /** ErrorOut */
         ErrorOut: {
+            /** @description two_factor_required: send it to POST /api/auth/login/2fa */
+            challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required";
             error: string;
             errors?: {
                 field: string;
                 message: string;
             }[];
+            /** @description two_factor_required: seconds the challenge stays valid */
+            expiresIn?: number;
             message: string;
             /** @constant */
             success: false;
+        };
+        /** FindCompaniesIn */
+        FindCompaniesIn: {
+            /**
+             * Email
+             * @default
+             */
+            email?: string;
         };
         /** HealthCheckOut */
         HealthCheckOut: {
@@ -97,6 +131,17 @@ export interface components {
             status: "ok" | "degraded";
             /** Success */
             success: boolean;
+        };
+        /** MessageOut */
+        MessageOut: {
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
         };
         /** RegisterClientIn */
         RegisterClientIn: {
@@ -167,6 +212,84 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    tenants_api_find_companies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindCompaniesIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     tenants_api_register_client: {
         parameters: {
             query?: never;

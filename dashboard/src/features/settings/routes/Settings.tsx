@@ -9,6 +9,7 @@ import { CompanyProfile } from '../components/CompanyProfile';
 import { DeleteCompany } from '../components/DeleteCompany';
 import { IntegrationGuide } from '../components/IntegrationGuide';
 import { QuickActions } from '../components/QuickActions';
+import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
 
 /** Settings: the company, quick actions, the content API's guide and status, and (admins) the
  * danger zone. */
@@ -54,6 +55,7 @@ export function Settings() {
               <ApiStatus info={data} />
               <IntegrationGuide apiInfo={data.apiInfo} />
             </div>
+            <TwoFactorPolicy />
             {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}
           </>
         )}

@@ -11,6 +11,8 @@ import { QueryState } from '@/components/QueryState';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
+import { TwoFactorReset } from '../components/TwoFactorReset';
+import { TwoFactorSection } from '../components/TwoFactorSection';
 import {
   createUserSchema,
   CURRENT_PASSWORD_REQUIRED,
@@ -195,6 +197,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
             ) : null}
             <Actions cancelTo={self ? '/dashboard' : back} busy={form.formState.isSubmitting} label="Save Changes" busyLabel="Saving..." />
           </form>
+          {own ? <TwoFactorSection username={loaded.username} /> : null}
+          {isAdmin && !own ? <TwoFactorReset userId={userId} username={loaded.username} enabled={!!loaded.twoFactorEnabled} /> : null}
         </>
       )}
     </QueryState>
