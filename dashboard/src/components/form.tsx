@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import type { FieldValues, Path, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
 import { capitalize } from '@/lib/format';
 import { PasswordInput } from './PasswordInput';
@@ -20,6 +20,7 @@ interface Labelled {
 }
 
 type InputProps = Labelled & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+  ref?: Ref<HTMLInputElement>;
   /** After the input on the same line (".example.com"). */
   suffix?: ReactNode;
 };
@@ -95,6 +96,8 @@ export function capitalized(values: readonly string[]): Option[] {
 
 interface SubmitProps {
   busy: boolean;
+  /** The button's colour: primary (default), danger (turning something off) or secondary. */
+  tone?: 'primary' | 'danger' | 'secondary';
   /** The spinner's name while busy ("Saving"). */
   busyLabel?: string;
   /** Full width (the sign-in pages). */
@@ -104,9 +107,9 @@ interface SubmitProps {
 }
 
 /** A form's primary button: disabled, with a spinner, while the form is being sent. */
-export function SubmitButton({ busy, busyLabel = 'Working', block = false, className = '', children }: SubmitProps) {
+export function SubmitButton({ busy, busyLabel = 'Working', tone = 'primary', block = false, className = '', children }: SubmitProps) {
   return (
-    <button type="submit" className={`btn btn-primary${block ? ' btn-block' : ''}${className ? ` ${className}` : ''}`} disabled={busy}>
+    <button type="submit" className={`btn btn-${tone}${block ? ' btn-block' : ''}${className ? ` ${className}` : ''}`} disabled={busy}>
       {busy ? <Spinner small label={busyLabel} /> : null}
       {children}
     </button>

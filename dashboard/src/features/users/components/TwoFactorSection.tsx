@@ -10,6 +10,7 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '@/api/twoFactor';
+import { SubmitButton } from '@/components/form';
 import { PasswordInput } from '@/components/PasswordInput';
 import { QueryState } from '@/components/QueryState';
 import { Field, Spinner } from '@/components/ui';
@@ -17,6 +18,18 @@ import { copyText } from '@/lib/clipboard';
 import { errorMessage, isApiError } from '@/lib/errors';
 
 type Mode = 'idle' | 'regenerate' | 'disable';
+
+/** A form's save button and Cancel. */
+function FormButtons({ onCancel, ...submit }: Parameters<typeof SubmitButton>[0] & { onCancel: () => void }) {
+  return (
+    <div className="row" style={{ flexWrap: 'wrap' }}>
+      <SubmitButton {...submit} />
+      <button type="button" className="btn btn-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
 
 function fieldError(err: unknown, field: string): string | undefined {
   return isApiError(err) ? err.errors?.find((e) => e.field === field)?.message : undefined;
@@ -183,15 +196,9 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
           onChange={(e) => setCode(e.target.value)}
         />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-primary" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Checking the code" /> : null}
-          Turn on
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Checking the code" onCancel={onCancel}>
+        Turn on
+      </FormButtons>
     </form>
   );
 }
@@ -253,15 +260,9 @@ function RegenerateForm({ onCancel, onDone }: { onCancel: () => void; onDone: (c
       <Field label="Code from your authenticator app" htmlFor="regenerate-code" error={error} hint="Your current recovery codes stop working.">
         <input id="regenerate-code" className="input input-code" autoComplete="one-time-code" inputMode="numeric" aria-invalid={!!error} value={code} onChange={(e) => setCode(e.target.value)} />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-primary" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Making codes" /> : null}
-          Make new codes
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Making codes" onCancel={onCancel}>
+        Make new codes
+      </FormButtons>
     </form>
   );
 }
@@ -299,15 +300,9 @@ function DisableForm({ onCancel, onDone }: { onCancel: () => void; onDone: () =>
       <Field label="Code from your authenticator app (or a recovery code)" htmlFor="disable-code" error={errors.code}>
         <input id="disable-code" className="input" autoComplete="one-time-code" aria-invalid={!!errors.code} value={code} onChange={(e) => setCode(e.target.value)} />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-danger" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Turning off" /> : null}
-          Turn off two-factor sign-in
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Turning off" tone="danger" onCancel={onCancel}>
+        Turn off two-factor sign-in
+      </FormButtons>
     </form>
   );
 }
