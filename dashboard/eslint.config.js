@@ -1,7 +1,12 @@
 // Lint of the dashboard, run by `npm test` (README: dashboard, code boundaries).
-// The import boundaries (rule `boundaries/imports`, below): a feature imports nothing of another
-// feature except that feature's `api.ts` (its endpoints and entity types, one file per entity);
-// components/ and lib/ import no feature; app/ wires everything together.
+// The import boundaries (rule `boundaries/imports`, below), from the bottom up:
+//   lib/         the base query, session, helpers: imports only lib/;
+//   api/         one file per entity (its endpoints, injected into lib/api.ts, and its types):
+//                imports only lib/ and api/;
+//   components/  shared UI: imports lib/, api/ and components/, never a feature;
+//   features/X/  imports lib/, api/, components/ and its own files, never another feature (nor
+//                app/, except its tests, which render with the app's store and providers);
+//   app/ and main.tsx wire everything together.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
@@ -10,12 +15,27 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const SRC = fileURLToPath(new URL('./src', import.meta.url));
-const FEATURES = path.join(SRC, 'features');
-/** The feature a file of src/ belongs to (null outside features/). */
-function featureOf(file) {
-  const relative = path.relative(FEATURES, file);
-  return relative.startsWith('..') ? null : relative.split(path.sep)[0];
+
+/** The part of src/ a file belongs to: 'lib', 'api', 'components', 'features/<name>', 'app',
+ * or null outside those (the entry point, tests' helpers, files outside src/). */
+function partOf(file) {
+  const [top, second] = path.relative(SRC, file).split(path.sep);
+  if (top === 'features') return second ? `features/${second}` : null;
+  return ['lib', 'api', 'components', 'app'].includes(top) ? top : null;
 }
+
+/** What each part may import besides packages and itself (features: their own files only). */
+const ALLOWED = {
+  lib: ['lib'],
+  api: ['lib', 'api'],
+  components: ['lib', 'api', 'components'],
+};
+const MESSAGES = {
+  lib: 'lib/ imports only lib/ (the base query, session and helpers sit below everything else).',
+  api: 'api/ imports only lib/ and api/ (never components or features).',
+  components: 'components/ imports lib/, api/ and components/, never features/ or app/ (move the shared code down instead).',
+  feature: 'Features do not import each other or app/: take endpoints from src/api and shared code from components/ or lib/.',
+};
 
 /** Where an import points in src/ (the `@/` alias or a relative path), or null for packages. */
 function target(source, importer) {
@@ -29,19 +49,17 @@ const boundaries = {
     imports: {
       meta: { type: 'problem', schema: [] },
       create(context) {
-        const importer = context.filename;
-        const from = featureOf(importer);
-        const inSrc = path.relative(SRC, importer);
-        // app/ and the entry point wire the features together; components/ and lib/ stay below them.
-        const outsideFeatures = !from && !inSrc.startsWith(`app${path.sep}`) && inSrc !== 'main.tsx' && !inSrc.startsWith('..');
+        const from = partOf(context.filename);
+        if (!from || from === 'app') return {};
+        const isTest = path.relative(SRC, context.filename).split(path.sep).includes('tests');
         function check(node) {
-          const to = node.source && target(String(node.source.value), importer);
-          const feature = to && featureOf(to);
-          if (!feature || feature === from) return;
-          if (outsideFeatures) {
-            context.report({ node, message: 'components/ and lib/ must not import features/ (move the shared code there instead).' });
-          } else if (from && path.relative(path.join(FEATURES, feature), to).replace(/\.tsx?$/, '') !== 'api') {
-            context.report({ node, message: "Features do not import each other (only another feature's api.ts); move shared code to components/ or lib/." });
+          const to = node.source && target(String(node.source.value), context.filename);
+          const part = to && partOf(to);
+          if (!part || part === from) return;
+          if (from.startsWith('features/')) {
+            if (part.startsWith('features/') || (part === 'app' && !isTest)) context.report({ node, message: MESSAGES.feature });
+          } else if (!ALLOWED[from].includes(part)) {
+            context.report({ node, message: MESSAGES[from] });
           }
         }
         return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };

@@ -12,9 +12,9 @@ const store = makeStore();
 // The dashboard home's requests start with the navigation, not after its code has rendered.
 const prefetchDashboard = () => {
   if (!store.getState().session.token) return;
-  void import('./features/dashboard/api').then(({ dashboardApi }) => {
-    void store.dispatch(dashboardApi.util.prefetch('getDashboardStats', undefined, {}));
-    void store.dispatch(dashboardApi.util.prefetch('getPageViews', undefined, {}));
+  void import('./api/stats').then(({ statsApi }) => {
+    void store.dispatch(statsApi.util.prefetch('getDashboardStats', undefined, {}));
+    void store.dispatch(statsApi.util.prefetch('getPageViews', undefined, {}));
   });
 };
 const router = createBrowserRouter(buildRoutes(config, prefetchDashboard));

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useTwoFactorState } from '@/lib/capabilities';
+import { useTwoFactorState } from '@/api/session';
 import { useAppSelector } from '@/lib/hooks';
 import { selectIsAuthenticated } from '@/lib/session';
 

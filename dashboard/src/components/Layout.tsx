@@ -16,7 +16,7 @@ import {
   Users,
   X,
 } from 'lucide-react';
-import { useCapabilities, type Capability } from '@/lib/capabilities';
+import { useCapabilities, type Capability } from '@/api/session';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';

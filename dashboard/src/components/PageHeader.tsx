@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { SearchBox, type SearchVariant } from './search/SearchBox';
+import { SearchBox } from './search/SearchBox';
+import type { SearchVariant } from './search/searchRows';
 
 export interface HeaderAction {
   label: string;

@@ -1,8 +1,8 @@
 import { toast } from 'sonner';
+import { useGetVerificationQuery, useResendVerificationMutation } from '@/api/company';
 import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetVerificationQuery, useResendVerificationMutation } from '@/lib/verificationApi';
 import { Spinner } from './ui';
 
 /** Until the company's email is verified: what is waiting, and "Resend" for admins. */

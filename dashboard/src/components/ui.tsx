@@ -26,7 +26,8 @@ export function EmptyState({ children, action }: { children: ReactNode; action?:
   );
 }
 
-export function ErrorState({ title, message, onRetry }: { title: string; message?: string; onRetry?: () => void }) {
+/** A failure (role=alert): its title, a detail line, Try Again, and other ways out (`children`). */
+export function ErrorState({ title, message, onRetry, children }: { title: string; message?: string; onRetry?: () => void; children?: ReactNode }) {
   return (
     <div className="state" role="alert">
       <strong className="text-danger">{title}</strong>
@@ -36,6 +37,7 @@ export function ErrorState({ title, message, onRetry }: { title: string; message
           Try Again
         </button>
       ) : null}
+      {children}
     </div>
   );
 }

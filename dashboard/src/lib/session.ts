@@ -87,3 +87,17 @@ export const sessionSlice = createSlice({
 
 export const { loggedIn, loggedOut, userChanged } = sessionSlice.actions;
 export const { selectToken, selectUser, selectIsAuthenticated } = sessionSlice.selectors;
+
+/** The user carried in a JWT payload (used when the login reply has no user object). */
+export function userFromToken(token: string): SessionUser | null {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return null;
+    const json = atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '='));
+    const payload = JSON.parse(json) as Partial<SessionUser>;
+    if (!payload.userId || !payload.username || !payload.role) return null;
+    return { userId: String(payload.userId), username: payload.username, role: payload.role };
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { mediaUrl } from '@/api/media';
 import { copyText } from '@/lib/clipboard';
-import { mediaUrl } from '@/lib/types';
 import { MediaPickerDialog } from '../media/MediaPickerDialog';
 import { Spinner } from '../ui';
 import type { EditorHandle } from './types';

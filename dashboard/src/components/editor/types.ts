@@ -15,20 +15,11 @@ export interface CkEditorFieldProps {
 }
 
 /** The 12 text colour swatches of the spec. */
-export const TEXT_COLORS = [
-  { color: 'inherit', label: 'Default' },
-  { color: '#000000', label: 'Black' },
-  { color: '#6b7280', label: 'Gray' },
-  { color: '#dc2626', label: 'Red' },
-  { color: '#ea580c', label: 'Orange' },
-  { color: '#ca8a04', label: 'Yellow' },
-  { color: '#16a34a', label: 'Green' },
-  { color: '#0d9488', label: 'Teal' },
-  { color: '#2563eb', label: 'Blue' },
-  { color: '#4f46e5', label: 'Indigo' },
-  { color: '#9333ea', label: 'Purple' },
-  { color: '#db2777', label: 'Pink' },
-];
+export const TEXT_COLORS = Object.entries({
+  Default: 'inherit', Black: '#000000', Gray: '#6b7280', Red: '#dc2626',
+  Orange: '#ea580c', Yellow: '#ca8a04', Green: '#16a34a', Teal: '#0d9488',
+  Blue: '#2563eb', Indigo: '#4f46e5', Purple: '#9333ea', Pink: '#db2777',
+}).map(([label, color]) => ({ color, label }));
 
 export const TOOLBAR = [
   'bold',

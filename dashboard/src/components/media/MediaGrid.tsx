@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, ImageIcon, Search } from 'lucide-react';
-import { EmptyState, ErrorState, LoadingState } from '../ui';
+import { mediaUrl, useGetMediaQuery, type Media } from '@/api/media';
 import { useDebouncedValue } from '@/lib/useDebounce';
-import { useGetMediaQuery } from '@/lib/mediaApi';
-import { mediaUrl, type Media } from '@/lib/types';
+import { QueryState } from '../QueryState';
 
 export const MEDIA_PAGE_SIZE = 12;
 /** While a tile has no thumbnail rendition yet, the list is asked again this often. */
 export const RENDITION_POLL_MS = 2000;
 export const RENDITION_POLL_LIMIT_MS = 60_000;
+const STATES = { loading: 'Loading media...', error: 'Failed to load media. Please try again.', empty: 'No media found.' };
 
 /** The smallest image of a media item that exists: thumbnail, small, then the original; a
  * placeholder while none has loaded, never a blank tile. */
@@ -61,12 +61,13 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
   const [search, setSearch] = useState('');
   const term = useDebouncedValue(search.trim(), 300);
   const [waiting, setWaiting] = useState(false);
-  const { data, isLoading, isError, refetch, isFetching } = useGetMediaQuery(
+  const media = useGetMediaQuery(
     { page, limit: MEDIA_PAGE_SIZE, search: term || undefined },
     // New uploads get their thumbnail from a worker a moment later: look again until they have it.
     { pollingInterval: waiting ? RENDITION_POLL_MS : 0 },
   );
   const missingSince = useRef<number | null>(null);
+  const { data } = media;
   const missing = !!data?.media.some((m) => m.fileType?.startsWith('image/') && !m.renditions?.thumbnail);
   useEffect(() => {
     if (!missing) missingSince.current = null;
@@ -90,48 +91,44 @@ export function MediaGrid({ selectedId, onSelect }: Props) {
           }}
         />
       </div>
-      {isLoading ? (
-        <LoadingState label="Loading media..." />
-      ) : isError ? (
-        <ErrorState title="Failed to load media. Please try again." onRetry={() => refetch()} />
-      ) : !data || data.media.length === 0 ? (
-        <EmptyState>No media found.</EmptyState>
-      ) : (
-        <>
-          <div className="media-grid" style={{ opacity: isFetching ? 0.6 : 1 }}>
-            {data.media.map((m) => (
-              <button
-                key={m.id}
-                type="button"
-                className={m.id === selectedId ? 'media-tile selected' : 'media-tile'}
-                aria-pressed={m.id === selectedId}
-                aria-label={m.fileName}
-                title={m.fileName}
-                onClick={() => onSelect(m)}
-              >
-                <MediaThumb media={m} />
-                <span className="media-name">{m.fileName}</span>
+      <QueryState query={media} {...STATES} isEmpty={(page) => page.media.length === 0}>
+        {(data) => (
+          <>
+            <div className="media-grid" style={{ opacity: media.isFetching ? 0.6 : 1 }}>
+              {data.media.map((m) => (
+                <button
+                  key={m.id}
+                  type="button"
+                  className={m.id === selectedId ? 'media-tile selected' : 'media-tile'}
+                  aria-pressed={m.id === selectedId}
+                  aria-label={m.fileName}
+                  title={m.fileName}
+                  onClick={() => onSelect(m)}
+                >
+                  <MediaThumb media={m} />
+                  <span className="media-name">{m.fileName}</span>
+                </button>
+              ))}
+            </div>
+            <nav className="pager" aria-label="Media pages">
+              <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                <ChevronLeft size={14} /> Previous
               </button>
-            ))}
-          </div>
-          <nav className="pager" aria-label="Media pages">
-            <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-              <ChevronLeft size={14} /> Previous
-            </button>
-            <span className="small muted pager-status" aria-live="polite">
-              Page {data.page} of {data.totalPages}
-            </span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              disabled={page >= data.totalPages}
-              onClick={() => setPage((p) => p + 1)}
-            >
-              Next <ChevronRight size={14} />
-            </button>
-          </nav>
-        </>
-      )}
+              <span className="small muted pager-status" aria-live="polite">
+                Page {data.page} of {data.totalPages}
+              </span>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={page >= data.totalPages}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Next <ChevronRight size={14} />
+              </button>
+            </nav>
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import type { Media } from '@/api/media';
 import { Dialog } from '../ui';
-import type { Media } from '@/lib/types';
 import { MediaGrid } from './MediaGrid';
 import { UploadPanel } from './UploadPanel';
 

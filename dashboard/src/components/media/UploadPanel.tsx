@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { UploadCloud } from 'lucide-react';
 import { toast } from 'sonner';
+import { useUploadMediaMutation, type Media } from '@/api/media';
 import { errorMessage } from '@/lib/errors';
-import { useUploadMediaMutation } from '@/lib/mediaApi';
-import type { Media } from '@/lib/types';
 import { validateUpload } from './upload';
 
 interface Props {

@@ -1,6 +1,6 @@
+import type { Post, PostCreatePayload, PostUpdatePayload } from '@/api/posts';
 import { slugify } from '@/lib/slug';
 import type { PostFormValues } from './schemas';
-import type { Post, PostCreatePayload, PostUpdatePayload } from './types';
 
 /**
  * The publish date as the server's schedule: nothing for today or an earlier day (publish

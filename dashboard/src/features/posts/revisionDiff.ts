@@ -1,7 +1,7 @@
 import { diffWords, type Change } from 'diff';
+import type { Post } from '@/api/posts';
 import { stripHtml } from '@/lib/format';
 import type { PostFormValues } from './schemas';
-import type { Post } from './types';
 
 /** A post's editable fields under their wire names (a revision's snapshot, a post, a form). */
 export type Snapshot = Record<string, unknown>;

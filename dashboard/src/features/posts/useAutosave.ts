@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { usePutAutosaveMutation } from '@/api/autosaves';
 import { API_BASE } from '@/lib/api';
 import { useAppSelector } from '@/lib/hooks';
-import { usePutAutosaveMutation } from './api';
 
 /** Milliseconds after the last keystroke before the copy is saved. */
 export const AUTOSAVE_DELAY_MS = 2000;

@@ -1,10 +1,11 @@
-import type { ClientInfo } from './api';
+import type { ClientInfo } from '@/api/company';
+import { keyHeader } from './status';
 
 /** The plain-text API guide offered by 'Download API Guide'. */
 export function buildApiGuide(info: ClientInfo): string {
   const { company, apiInfo } = info;
   const auth = apiInfo.authentication;
-  const header = auth.header || 'x-api-key';
+  const header = keyHeader(apiInfo);
   const ep = apiInfo.endpoints.posts;
   const ex = apiInfo.exampleRequests;
   return [

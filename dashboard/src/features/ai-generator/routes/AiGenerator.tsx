@@ -2,21 +2,22 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Check, Copy, FilePlus, Save, Sparkles } from 'lucide-react';
 import { toast } from 'sonner';
+import { useAiResult, useGenerateBlogMutation, type BlogContent } from '@/api/ai';
+import { Card } from '@/components/Card';
+import { capitalized, SelectField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
 import { Field, Spinner } from '@/components/ui';
 import { saveAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { copyText } from '@/lib/clipboard';
-import { useAiResult } from '@/lib/aiApi';
 import { isApiError } from '@/lib/errors';
-import { capitalize as cap, stripHtml } from '@/lib/format';
-import { useGenerateBlogMutation, type BlogContent } from '../api';
+import { stripHtml } from '@/lib/format';
 
 export const MIN_INPUT = 10;
 export const PREVIEW_CHARS = 500;
 export const COPY_RESET_MS = 2000;
 
-const TONES = ['professional', 'casual', 'friendly', 'authoritative', 'conversational'];
-const AUDIENCES = ['general', 'beginners', 'experts', 'business', 'technical'];
+const TONES = capitalized(['professional', 'casual', 'friendly', 'authoritative', 'conversational']);
+const AUDIENCES = capitalized(['general', 'beginners', 'experts', 'business', 'technical']);
 
 /** The spec's mapping of AI blog content to the create-post draft. */
 export function toDraft(c: BlogContent): AiDraft {
@@ -126,92 +127,71 @@ export function AiGenerator() {
             />
           </Field>
           <div className="grid-2" style={{ gridTemplateColumns: '1fr 1fr' }}>
-            <Field label="Tone" htmlFor="ai-tone">
-              <select id="ai-tone" className="select" value={tone} onChange={(e) => setTone(e.target.value)}>
-                {TONES.map((t) => (
-                  <option key={t} value={t}>
-                    {cap(t)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Target Audience" htmlFor="ai-audience">
-              <select id="ai-audience" className="select" value={audience} onChange={(e) => setAudience(e.target.value)}>
-                {AUDIENCES.map((a) => (
-                  <option key={a} value={a}>
-                    {cap(a)}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <SelectField label="Tone" id="ai-tone" options={TONES} value={tone} onChange={(e) => setTone(e.target.value)} />
+            <SelectField label="Target Audience" id="ai-audience" options={AUDIENCES} value={audience} onChange={(e) => setAudience(e.target.value)} />
           </div>
           <button type="button" className="btn btn-primary" onClick={run} disabled={tooShort || generating}>
             {generating ? <Spinner small label="Generating" /> : <Sparkles size={16} />}
             {generating ? 'Generating...' : 'Generate Blog Post'}
           </button>
         </section>
-        <section className="card" aria-label="Result">
-          <div className="card-header">
-            <h2 className="card-title">Generated Content</h2>
-          </div>
-          <div className="card-body">
-            {generating ? (
-              <div className="state">
-                <Spinner />
-                <span>Generating your blog post...</span>
-              </div>
-            ) : !result ? (
-              <div className="state">
-                <Sparkles size={28} aria-hidden="true" />
-                <span>Your generated post will appear here.</span>
-              </div>
-            ) : (
-              <div className="stack">
-                <div>
-                  <ResultField label="Title" value={result.title} />
-                  <ResultField label="Excerpt" value={result.excerpt} />
-                  <ResultField label="Slug" value={result.slug} />
-                  <ResultField label="Meta Title" value={result.metaTitle} />
-                  <ResultField label="Meta Description" value={result.metaDescription} />
-                  <ResultField label="Focus Keyword" value={result.focusKeyword} />
-                  <ResultField label="Tags" value={(result.tags ?? []).join(', ')} />
-                  <ResultField label="Categories" value={(result.categories ?? []).join(', ')} />
-                  <div className="list-row" style={{ alignItems: 'flex-start' }}>
-                    <div className="grow">
-                      <div className="small muted">Content preview</div>
-                      <p data-testid="content-preview" style={{ margin: 0 }}>
-                        {preview}
-                      </p>
-                    </div>
-                    <CopyButton label="Content" text={result.content} />
+        <Card title="Generated Content" body="plain" aria-label="Result">
+          {generating ? (
+            <div className="state">
+              <Spinner />
+              <span>Generating your blog post...</span>
+            </div>
+          ) : !result ? (
+            <div className="state">
+              <Sparkles size={28} aria-hidden="true" />
+              <span>Your generated post will appear here.</span>
+            </div>
+          ) : (
+            <div className="stack">
+              <div>
+                <ResultField label="Title" value={result.title} />
+                <ResultField label="Excerpt" value={result.excerpt} />
+                <ResultField label="Slug" value={result.slug} />
+                <ResultField label="Meta Title" value={result.metaTitle} />
+                <ResultField label="Meta Description" value={result.metaDescription} />
+                <ResultField label="Focus Keyword" value={result.focusKeyword} />
+                <ResultField label="Tags" value={(result.tags ?? []).join(', ')} />
+                <ResultField label="Categories" value={(result.categories ?? []).join(', ')} />
+                <div className="list-row" style={{ alignItems: 'flex-start' }}>
+                  <div className="grow">
+                    <div className="small muted">Content preview</div>
+                    <p data-testid="content-preview" style={{ margin: 0 }}>
+                      {preview}
+                    </p>
                   </div>
-                </div>
-                <div className="row wrap">
-                  <button
-                    type="button"
-                    className="btn btn-secondary"
-                    onClick={() => {
-                      saveAiDraft(toDraft(result));
-                      toast.success('Content ready! Go to "Create New Post" to use it.');
-                    }}
-                  >
-                    <Save size={16} /> Save for Later
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-primary"
-                    onClick={() => {
-                      saveAiDraft(toDraft(result));
-                      navigate('/dashboard/posts/new');
-                    }}
-                  >
-                    <FilePlus size={16} /> Create New Post
-                  </button>
+                  <CopyButton label="Content" text={result.content} />
                 </div>
               </div>
-            )}
-          </div>
-        </section>
+              <div className="row wrap">
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  onClick={() => {
+                    saveAiDraft(toDraft(result));
+                    toast.success('Content ready! Go to "Create New Post" to use it.');
+                  }}
+                >
+                  <Save size={16} /> Save for Later
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  onClick={() => {
+                    saveAiDraft(toDraft(result));
+                    navigate('/dashboard/posts/new');
+                  }}
+                >
+                  <FilePlus size={16} /> Create New Post
+                </button>
+              </div>
+            </div>
+          )}
+        </Card>
       </div>
     </>
   );

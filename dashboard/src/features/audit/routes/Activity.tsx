@@ -1,23 +1,36 @@
+import type { ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { RefreshCw } from 'lucide-react';
+import { useGetAuditQuery, type AuditEntry, type AuditFilters } from '@/api/audit';
+import { useCapabilities } from '@/api/session';
+import { useGetUsersQuery } from '@/api/users';
+import { DataTable, type Column } from '@/components/DataTable';
+import { SelectField, TextField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
-import { Pagination } from '@/components/Pagination';
-import { EmptyState, ErrorState, Field, LoadingState } from '@/components/ui';
-import { useCapabilities } from '@/lib/capabilities';
+import { QueryState } from '@/components/QueryState';
+import { EmptyState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
-import { useGetAuditQuery, useGetAuditUsersQuery, type AuditFilters } from '../api';
 
 export const ACTIVITY_PAGE_SIZE = 25;
-const OBJECT_TYPES = [
-  { value: 'user', label: 'Users' },
-  { value: 'post', label: 'Posts' },
-  { value: 'category', label: 'Categories' },
-  { value: 'tag', label: 'Tags' },
-  { value: 'media', label: 'Media' },
-  { value: 'company', label: 'Company' },
-];
+/** The "Object" filter: an entry's object type, by its name in the list. */
+const OBJECT_TYPES = Object.entries({
+  user: 'Users', post: 'Posts', category: 'Categories', tag: 'Tags', media: 'Media', company: 'Company',
+}).map(([value, label]) => ({ value, label }));
 const FILTER_KEYS = ['user', 'action', 'objectType', 'from', 'to'] as const;
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', primary: true, className: 'small', cell: (e) => formatDateTime(e.createdAt) },
+  { header: 'User', cell: (e) => e.username || '—' },
+  { header: 'Action', cell: (e) => <strong>{e.actionLabel}</strong> },
+  { header: 'Details', className: 'small', cell: (e) => e.summary || '—' },
+  {
+    header: <abbr title="The day's keyed hash of the client address (the address itself is not kept)">From</abbr>,
+    label: 'From',
+    className: 'small muted mono',
+    cell: (e) => (e.clientHash ? e.clientHash.slice(0, 8) : '—'),
+  },
+];
 
 /** Who did what, when, and from where (admins: capability audit.read). */
 export function Activity() {
@@ -30,8 +43,9 @@ export function Activity() {
     const value = params.get(key);
     if (value) filters[key] = value;
   }
-  const { data, isLoading, isFetching, isError, error, refetch } = useGetAuditQuery(filters, { skip: !allowed });
-  const users = useGetAuditUsersQuery(undefined, { skip: !allowed });
+  const audit = useGetAuditQuery(filters, { skip: !allowed });
+  // The people the "User" filter offers (admins read the users list).
+  const users = useGetUsersQuery(undefined, { skip: !allowed });
 
   function set(key: (typeof FILTER_KEYS)[number] | 'page', value: string) {
     const next = new URLSearchParams(params);
@@ -40,6 +54,12 @@ export function Activity() {
     if (key !== 'page') next.delete('page');
     setParams(next);
   }
+  /** A filter's control follows the address (`?user=...`); changing it goes back to page 1. */
+  const filter = (key: (typeof FILTER_KEYS)[number]) => ({
+    value: filters[key] ?? '',
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => set(key, e.target.value),
+  });
+  const userOptions = (users.data ?? []).map((u) => ({ value: u.id, label: u.username }));
 
   if (!ready) return <LoadingState />;
   if (!allowed) {
@@ -53,104 +73,41 @@ export function Activity() {
     );
   }
 
-  const message = errorMessage(error, '');
   return (
     <>
       <PageHeader
         title="Activity"
         description="Who did what, and when"
         search={false}
-        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
+        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => audit.refetch() }}
       />
       <section className="card card-body">
         <form className="filters-grid" aria-label="Filter the activity" onSubmit={(e) => e.preventDefault()}>
-          <Field label="User" htmlFor="audit-user">
-            <select id="audit-user" className="select" value={filters.user ?? ''} onChange={(e) => set('user', e.target.value)}>
-              <option value="">Everyone</option>
-              {(users.data ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.username}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Action" htmlFor="audit-action">
-            <select id="audit-action" className="select" value={filters.action ?? ''} onChange={(e) => set('action', e.target.value)}>
-              <option value="">All actions</option>
-              {(data?.actions ?? []).map((a) => (
-                <option key={a.value} value={a.value}>
-                  {a.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Object" htmlFor="audit-object">
-            <select
-              id="audit-object"
-              className="select"
-              value={filters.objectType ?? ''}
-              onChange={(e) => set('objectType', e.target.value)}
-            >
-              <option value="">Everything</option>
-              {OBJECT_TYPES.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="From" htmlFor="audit-from">
-            <input id="audit-from" type="date" className="input" value={filters.from ?? ''} onChange={(e) => set('from', e.target.value)} />
-          </Field>
-          <Field label="To" htmlFor="audit-to">
-            <input id="audit-to" type="date" className="input" value={filters.to ?? ''} onChange={(e) => set('to', e.target.value)} />
-          </Field>
+          <SelectField label="User" id="audit-user" placeholder="Everyone" options={userOptions} {...filter('user')} />
+          <SelectField label="Action" id="audit-action" placeholder="All actions" options={audit.data?.actions ?? []} {...filter('action')} />
+          <SelectField label="Object" id="audit-object" placeholder="Everything" options={OBJECT_TYPES} {...filter('objectType')} />
+          <TextField label="From" id="audit-from" type="date" {...filter('from')} />
+          <TextField label="To" id="audit-to" type="date" {...filter('to')} />
         </form>
       </section>
       <section className="card">
-        {isLoading ? (
-          <LoadingState label="Loading activity..." />
-        ) : isError ? (
-          <ErrorState title={message || 'Error loading activity'} onRetry={() => refetch()} />
-        ) : !data || data.entries.length === 0 ? (
-          <EmptyState>No activity matches these filters.</EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
-              <table className="table stack-table">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>User</th>
-                    <th>Action</th>
-                    <th>Details</th>
-                    <th>
-                      <abbr title="The day's keyed hash of the client address (the address itself is not kept)">From</abbr>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.id}>
-                      <td className="cell-primary small">{formatDateTime(e.createdAt)}</td>
-                      <td data-label="User">{e.username || '—'}</td>
-                      <td data-label="Action">
-                        <strong>{e.actionLabel}</strong>
-                      </td>
-                      <td data-label="Details" className="small">
-                        {e.summary || '—'}
-                      </td>
-                      <td data-label="From" className="small muted mono">
-                        {e.clientHash ? e.clientHash.slice(0, 8) : '—'}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pagination page={page} totalPages={data.pagination.totalPages} onChange={(p) => set('page', String(p))} />
-          </>
-        )}
+        <QueryState
+          query={audit}
+          loading="Loading activity..."
+          error={errorMessage(audit.error, '') || 'Error loading activity'}
+          isEmpty={(list) => list.entries.length === 0}
+          empty="No activity matches these filters."
+        >
+          {(list) => (
+            <DataTable
+              rows={list.entries}
+              rowKey={(e) => e.id}
+              columns={COLUMNS}
+              dimmed={audit.isFetching}
+              pages={{ page, totalPages: list.pagination.totalPages, onChange: (p) => set('page', String(p)) }}
+            />
+          )}
+        </QueryState>
       </section>
     </>
   );

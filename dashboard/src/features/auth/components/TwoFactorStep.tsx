@@ -1,7 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Field, Spinner } from '@/components/ui';
+import { useLoginTwoFactorMutation, type LoginReply } from '@/api/session';
+import { TextField } from '@/components/form';
+import { Spinner } from '@/components/ui';
 import { errorCode, errorMessage, isApiError } from '@/lib/errors';
-import { useLoginTwoFactorMutation, type LoginReply } from '../api';
+
+/** The code field: a recovery code ("xxxxx-xxxxx"), or the app's 6 digits. */
+const RECOVERY_INPUT = { id: 'recovery-code', autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, placeholder: 'xxxxx-xxxxx' };
+const CODE_INPUT = {
+  id: 'otp-code',
+  className: 'input input-code',
+  autoComplete: 'one-time-code',
+  inputMode: 'numeric' as const,
+  pattern: '[0-9]*',
+  maxLength: 7,
+  placeholder: '123456',
+};
 
 interface Props {
   challengeToken: string;
@@ -63,38 +76,14 @@ export function TwoFactorStep({ challengeToken, onSignedIn, onRestart }: Props) 
           ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each code works once.'
           : 'Enter the 6-digit code from your authenticator app to finish signing in.'}
       </p>
-      {recovery ? (
-        <Field label="Recovery code" htmlFor="recovery-code" error={error ?? undefined}>
-          <input
-            ref={input}
-            id="recovery-code"
-            className="input"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder="xxxxx-xxxxx"
-            aria-invalid={!!error}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </Field>
-      ) : (
-        <Field label="Authentication code" htmlFor="otp-code" error={error ?? undefined}>
-          <input
-            ref={input}
-            id="otp-code"
-            className="input input-code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            pattern="[0-9]*"
-            maxLength={7}
-            placeholder="123456"
-            aria-invalid={!!error}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </Field>
-      )}
+      <TextField
+        ref={input}
+        label={recovery ? 'Recovery code' : 'Authentication code'}
+        error={error ?? undefined}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        {...(recovery ? RECOVERY_INPUT : CODE_INPUT)}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
         {isLoading ? <Spinner small label="Checking the code" /> : null}
         Verify

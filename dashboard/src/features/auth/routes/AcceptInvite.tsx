@@ -1,15 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { Field, LoadingState, Spinner } from '@/components/ui';
+import { useAcceptInvitationMutation, useCheckInvitationMutation } from '@/api/invitations';
+import { bind, PasswordField, SubmitButton, TextField } from '@/components/form';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch } from '@/lib/hooks';
-import { loggedIn } from '@/lib/session';
-import { useAcceptInvitationMutation, useCheckInvitationMutation, userFromToken, type InvitationCheckReply } from '../api';
-import { AuthCard } from '../components/AuthCard';
+import { loggedIn, userFromToken } from '@/lib/session';
+import { EmailedLinkPage, useLinkCheck } from '../components/EmailedLink';
 import { acceptInviteResolver, type AcceptInviteValues } from '../schemas';
 
 const INVALID = 'This invitation link is invalid, was already used or has expired. Ask your administrator for a new one.';
@@ -23,24 +22,10 @@ export function AcceptInvite() {
   const navigate = useNavigate();
   const [check] = useCheckInvitationMutation();
   const [accept, { isLoading }] = useAcceptInvitationMutation();
-  const [state, setState] = useState<{ invitation?: InvitationCheckReply; error?: string }>({});
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<AcceptInviteValues>({ resolver: acceptInviteResolver, defaultValues: { username: '', password: '' } });
-
-  useEffect(() => {
-    if (!token) {
-      setState({ error: INVALID });
-      return;
-    }
-    check({ token })
-      .unwrap()
-      .then((invitation) => setState({ invitation }))
-      .catch((err: unknown) => setState({ error: errorMessage(err, INVALID) }));
-  }, [token, check]);
+  const checkLink = useCallback(() => check({ token }).unwrap(), [check, token]);
+  const link = useLinkCheck(token ? checkLink : null, INVALID);
+  const form = useForm<AcceptInviteValues>({ resolver: acceptInviteResolver, defaultValues: { username: '', password: '' } });
+  const { handleSubmit, setError } = form;
 
   async function onSubmit(values: AcceptInviteValues) {
     try {
@@ -58,47 +43,31 @@ export function AcceptInvite() {
     }
   }
 
-  const title = `Join ${companyName || tenant}`;
-  if (!state.invitation && !state.error) {
-    return (
-      <AuthCard title={title}>
-        <LoadingState label="Checking the invitation..." />
-      </AuthCard>
-    );
-  }
-  if (state.error) {
-    return (
-      <AuthCard title={title}>
-        <div className="stack">
-          <p role="alert">{state.error}</p>
-          <Link to="/login" className="btn btn-secondary btn-block">
-            Go to sign in
-          </Link>
-        </div>
-      </AuthCard>
-    );
-  }
   return (
-    <AuthCard
-      title={title}
-      subtitle={
-        <>
-          You were invited as <strong>{state.invitation?.role}</strong> with <strong>{state.invitation?.email}</strong>
-        </>
+    <EmailedLinkPage
+      title={`Join ${companyName || tenant}`}
+      link={link}
+      checking="Checking the invitation..."
+      ways={
+        <Link to="/login" className="btn btn-secondary btn-block">
+          Go to sign in
+        </Link>
       }
+      subtitle={(invitation) => (
+        <>
+          You were invited as <strong>{invitation.role}</strong> with <strong>{invitation.email}</strong>
+        </>
+      )}
     >
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <Field label="Username" htmlFor="username" error={errors.username?.message}>
-          <input id="username" className="input" autoComplete="username" aria-invalid={!!errors.username} {...register('username')} />
-        </Field>
-        <Field label="Password" htmlFor="password" error={errors.password?.message} hint="At least 8 characters.">
-          <PasswordInput id="password" autoComplete="new-password" aria-invalid={!!errors.password} {...register('password')} />
-        </Field>
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Creating your account" /> : null}
-          Create my account
-        </button>
-      </form>
-    </AuthCard>
+      {() => (
+        <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+          <TextField label="Username" autoComplete="username" {...bind(form, 'username')} />
+          <PasswordField label="Password" hint="At least 8 characters." autoComplete="new-password" {...bind(form, 'password')} />
+          <SubmitButton busy={isLoading} busyLabel="Creating your account" block>
+            Create my account
+          </SubmitButton>
+        </form>
+      )}
+    </EmailedLinkPage>
   );
 }

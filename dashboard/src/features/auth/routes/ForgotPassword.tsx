@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Field, Spinner } from '@/components/ui';
+import { useForgotPasswordMutation } from '@/api/session';
+import { bind, SubmitButton, TextField } from '@/components/form';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage } from '@/lib/errors';
-import { useForgotPasswordMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { forgotPasswordResolver, type ForgotPasswordValues } from '../schemas';
 
@@ -14,11 +14,7 @@ export function ForgotPassword() {
   const { tenant, companyName } = useCmsConfig();
   const [sent, setSent] = useState<string | null>(null);
   const [forgot, { isLoading }] = useForgotPasswordMutation();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<ForgotPasswordValues>({ resolver: forgotPasswordResolver, defaultValues: { email: '' } });
+  const form = useForm<ForgotPasswordValues>({ resolver: forgotPasswordResolver, defaultValues: { email: '' } });
 
   async function onSubmit(values: ForgotPasswordValues) {
     try {
@@ -41,14 +37,11 @@ export function ForgotPassword() {
           </Link>
         </div>
       ) : (
-        <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-          <Field label="Email" htmlFor="email" error={errors.email?.message} hint="The address you sign in with.">
-            <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
-          </Field>
-          <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
-            {isLoading ? <Spinner small label="Sending" /> : null}
+        <form className="stack" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+          <TextField label="Email" type="email" autoComplete="email" hint="The address you sign in with." {...bind(form, 'email')} />
+          <SubmitButton busy={isLoading} busyLabel="Sending" block>
             Email me a link
-          </button>
+          </SubmitButton>
           <Link to="/login" className="btn btn-secondary btn-block">
             Back to sign in
           </Link>

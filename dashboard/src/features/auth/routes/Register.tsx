@@ -4,11 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { ShieldCheck } from 'lucide-react';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { Field, Spinner } from '@/components/ui';
+import { useRegisterClientMutation } from '@/api/company';
+import { bind, PasswordField, SubmitButton, TextField } from '@/components/form';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorCode, errorMessage, isApiError } from '@/lib/errors';
-import { useRegisterClientMutation } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { registerSchema, STEP_ONE_FIELDS, type RegisterValues } from '../schemas';
 
@@ -30,13 +29,8 @@ export function Register() {
   const { rootDomain } = useCmsConfig();
   const [step, setStep] = useState<1 | 2>(1);
   const [registerClient, { isLoading }] = useRegisterClientMutation();
-  const {
-    register,
-    handleSubmit,
-    trigger,
-    setError,
-    formState: { errors },
-  } = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), defaultValues: EMPTY, shouldUnregister: false });
+  const form = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), defaultValues: EMPTY, shouldUnregister: false });
+  const { handleSubmit, trigger, setError } = form;
 
   async function next() {
     if (await trigger([...STEP_ONE_FIELDS])) setStep(2);
@@ -75,26 +69,15 @@ export function Register() {
       <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
         <fieldset className="stack" hidden={step !== 1} style={{ border: 0, padding: 0, margin: 0 }}>
           <h2 className="card-title">Company Information</h2>
-          <Field label="Company Name" htmlFor="companyName" error={errors.companyName?.message}>
-            <input id="companyName" className="input" aria-invalid={!!errors.companyName} {...register('companyName')} />
-          </Field>
-          <Field label="Contact Name" htmlFor="contactName" error={errors.contactName?.message}>
-            <input id="contactName" className="input" aria-invalid={!!errors.contactName} {...register('contactName')} />
-          </Field>
-          <Field label="Contact Email" htmlFor="contactEmail" error={errors.contactEmail?.message}>
-            <input id="contactEmail" type="email" className="input" aria-invalid={!!errors.contactEmail} {...register('contactEmail')} />
-          </Field>
-          <Field
+          <TextField label="Company Name" {...bind(form, 'companyName')} />
+          <TextField label="Contact Name" {...bind(form, 'contactName')} />
+          <TextField label="Contact Email" type="email" {...bind(form, 'contactEmail')} />
+          <TextField
             label="Subdomain"
-            htmlFor="subdomain"
-            error={errors.subdomain?.message}
             hint={`Your dashboard will be at your-subdomain.${rootDomain}`}
-          >
-            <div className="row">
-              <input id="subdomain" className="input" aria-invalid={!!errors.subdomain} {...register('subdomain')} />
-              <span className="muted">.{rootDomain}</span>
-            </div>
-          </Field>
+            suffix={`.${rootDomain}`}
+            {...bind(form, 'subdomain')}
+          />
           <button type="button" className="btn btn-primary btn-block" onClick={next}>
             Continue
           </button>
@@ -104,28 +87,16 @@ export function Register() {
           <p className="row small muted" style={{ margin: 0 }}>
             <ShieldCheck size={16} aria-hidden="true" /> As the admin, you will have full control over the CMS.
           </p>
-          <Field label="Username" htmlFor="adminUsername" error={errors.adminUsername?.message}>
-            <input id="adminUsername" className="input" autoComplete="username" aria-invalid={!!errors.adminUsername} {...register('adminUsername')} />
-          </Field>
-          <Field label="Email" htmlFor="adminEmail" error={errors.adminEmail?.message}>
-            <input id="adminEmail" type="email" className="input" autoComplete="email" aria-invalid={!!errors.adminEmail} {...register('adminEmail')} />
-          </Field>
-          <Field label="Password" htmlFor="adminPassword" error={errors.adminPassword?.message} hint="At least 8 characters">
-            <PasswordInput
-              id="adminPassword"
-              autoComplete="new-password"
-              aria-invalid={!!errors.adminPassword}
-              {...register('adminPassword')}
-            />
-          </Field>
+          <TextField label="Username" autoComplete="username" {...bind(form, 'adminUsername')} />
+          <TextField label="Email" type="email" autoComplete="email" {...bind(form, 'adminEmail')} />
+          <PasswordField label="Password" hint="At least 8 characters" autoComplete="new-password" {...bind(form, 'adminPassword')} />
           <div className="row">
             <button type="button" className="btn btn-secondary" onClick={() => setStep(1)}>
               Previous
             </button>
-            <button type="submit" className="btn btn-primary grow" disabled={isLoading}>
-              {isLoading ? <Spinner small label="Creating account" /> : null}
+            <SubmitButton busy={isLoading} busyLabel="Creating account" className="grow">
               Create Account
-            </button>
+            </SubmitButton>
           </div>
         </fieldset>
         <Link to="/login" className="btn btn-ghost btn-block">

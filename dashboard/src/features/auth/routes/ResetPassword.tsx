@@ -1,12 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { Field, LoadingState, Spinner } from '@/components/ui';
+import { useCheckResetLinkMutation, useResetPasswordMutation } from '@/api/session';
+import { bind, PasswordField, SubmitButton } from '@/components/form';
 import { errorMessage } from '@/lib/errors';
-import { useCheckResetLinkMutation, useResetPasswordMutation, type ResetLinkReply } from '../api';
-import { AuthCard } from '../components/AuthCard';
+import { EmailedLinkPage, useLinkCheck } from '../components/EmailedLink';
 import { resetPasswordResolver, type ResetPasswordValues } from '../schemas';
 
 const INVALID = 'This password reset link is invalid or has expired. Please ask for a new one.';
@@ -16,31 +15,16 @@ export function ResetPassword() {
   const [params] = useSearchParams();
   const uid = params.get('uid') ?? '';
   const token = params.get('token') ?? '';
-  const link = useMemo(() => ({ uid, token }), [uid, token]);
   const navigate = useNavigate();
   const [check] = useCheckResetLinkMutation();
   const [reset, { isLoading }] = useResetPasswordMutation();
-  const [state, setState] = useState<{ account?: ResetLinkReply; error?: string }>({});
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<ResetPasswordValues>({ resolver: resetPasswordResolver, defaultValues: { password: '', confirm: '' } });
-
-  useEffect(() => {
-    if (!link.uid || !link.token) {
-      setState({ error: INVALID });
-      return;
-    }
-    check(link)
-      .unwrap()
-      .then((account) => setState({ account }))
-      .catch((err: unknown) => setState({ error: errorMessage(err, INVALID) }));
-  }, [check, link]);
+  const checkLink = useCallback(() => check({ uid, token }).unwrap(), [check, uid, token]);
+  const link = useLinkCheck(uid && token ? checkLink : null, INVALID);
+  const form = useForm<ResetPasswordValues>({ resolver: resetPasswordResolver, defaultValues: { password: '', confirm: '' } });
 
   async function onSubmit(values: ResetPasswordValues) {
     try {
-      const reply = await reset({ ...link, password: values.password }).unwrap();
+      const reply = await reset({ uid, token, password: values.password }).unwrap();
       toast.success(reply.message);
       navigate('/login', { replace: true });
     } catch (err) {
@@ -48,45 +32,39 @@ export function ResetPassword() {
     }
   }
 
-  if (!state.account && !state.error) {
-    return (
-      <AuthCard title="Choose a new password">
-        <LoadingState label="Checking the link..." />
-      </AuthCard>
-    );
-  }
-  if (state.error) {
-    return (
-      <AuthCard title="Choose a new password">
-        <div className="stack">
-          <p role="alert">{state.error}</p>
+  return (
+    <EmailedLinkPage
+      title="Choose a new password"
+      link={link}
+      checking="Checking the link..."
+      ways={
+        <>
           <Link to="/forgot-password" className="btn btn-primary btn-block">
             Ask for a new link
           </Link>
           <Link to="/login" className="btn btn-secondary btn-block">
             Back to sign in
           </Link>
-        </div>
-      </AuthCard>
-    );
-  }
-  return (
-    <AuthCard title="Choose a new password" subtitle={<>For <strong>{state.account?.email}</strong></>}>
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-        <Field label="New password" htmlFor="password" error={errors.password?.message} hint="At least 8 characters.">
-          <PasswordInput id="password" autoComplete="new-password" aria-invalid={!!errors.password} {...register('password')} />
-        </Field>
-        <Field label="Repeat the new password" htmlFor="confirm" error={errors.confirm?.message}>
-          <PasswordInput id="confirm" autoComplete="new-password" aria-invalid={!!errors.confirm} {...register('confirm')} />
-        </Field>
-        <p className="muted" style={{ margin: 0 }}>
-          Every other session of this account is signed out when the password changes.
-        </p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Saving" /> : null}
-          Set new password
-        </button>
-      </form>
-    </AuthCard>
+        </>
+      }
+      subtitle={(account) => (
+        <>
+          For <strong>{account.email}</strong>
+        </>
+      )}
+    >
+      {() => (
+        <form className="stack" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+          <PasswordField label="New password" hint="At least 8 characters." autoComplete="new-password" {...bind(form, 'password')} />
+          <PasswordField label="Repeat the new password" autoComplete="new-password" {...bind(form, 'confirm')} />
+          <p className="muted" style={{ margin: 0 }}>
+            Every other session of this account is signed out when the password changes.
+          </p>
+          <SubmitButton busy={isLoading} busyLabel="Saving" block>
+            Set new password
+          </SubmitButton>
+        </form>
+      )}
+    </EmailedLinkPage>
   );
 }

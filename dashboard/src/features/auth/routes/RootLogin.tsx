@@ -3,11 +3,12 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { Field, Spinner } from '@/components/ui';
+import { useFindCompaniesMutation } from '@/api/session';
+import { bind, TextField } from '@/components/form';
+import { Spinner } from '@/components/ui';
 import { tenantLoginUrl } from '@/lib/config';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
-import { useFindCompaniesMutation } from '../api';
 import { companyLoginSchema, type CompanyLoginValues } from '../schemas';
 
 /** Sign-in on the root domain: asks for the company subdomain and moves to that host. */
@@ -15,11 +16,7 @@ export function RootLogin() {
   const { rootDomain } = useCmsConfig();
   const [params] = useSearchParams();
   const deleted = params.get('deleted');
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<CompanyLoginValues>({ resolver: zodResolver(companyLoginSchema), defaultValues: { subdomain: '' } });
+  const form = useForm<CompanyLoginValues>({ resolver: zodResolver(companyLoginSchema), defaultValues: { subdomain: '' } });
 
   function onSubmit({ subdomain }: CompanyLoginValues) {
     window.location.assign(tenantLoginUrl(subdomain, rootDomain));
@@ -35,20 +32,14 @@ export function RootLogin() {
           </p>
         ) : null}
         <p className="muted" style={{ marginTop: 0 }}>Enter your company subdomain to continue to your sign-in page.</p>
-        <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-          <Field label="Company subdomain" htmlFor="subdomain" error={errors.subdomain?.message}>
-            <div className="row">
-              <input
-                id="subdomain"
-                className="input"
-                placeholder="your-company"
-                autoComplete="organization"
-                aria-invalid={!!errors.subdomain}
-                {...register('subdomain')}
-              />
-              <span className="muted">.{rootDomain}</span>
-            </div>
-          </Field>
+        <form className="stack" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+          <TextField
+            label="Company subdomain"
+            placeholder="your-company"
+            autoComplete="organization"
+            suffix={`.${rootDomain}`}
+            {...bind(form, 'subdomain')}
+          />
           <button type="submit" className="btn btn-primary btn-block">
             Continue
           </button>
@@ -101,17 +92,15 @@ function FindCompanies() {
             Don't know your company's subdomain? We'll email you a link to the sign-in page of every company where
             your address has an account.
           </p>
-          <Field label="Your email" htmlFor="find-email" error={error ?? undefined}>
-            <input
-              id="find-email"
-              type="email"
-              className="input"
-              autoComplete="email"
-              aria-invalid={!!error}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </Field>
+          <TextField
+            label="Your email"
+            id="find-email"
+            type="email"
+            autoComplete="email"
+            error={error ?? undefined}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <button type="submit" className="btn btn-secondary btn-block" disabled={isLoading}>
             {isLoading ? <Spinner small label="Sending" /> : null}
             Email me my sign-in pages

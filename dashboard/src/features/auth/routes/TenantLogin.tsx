@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { Field, Spinner } from '@/components/ui';
+import { useLoginMutation, type LoginReply } from '@/api/session';
+import { bind, PasswordField, SubmitButton, TextField } from '@/components/form';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorCode, errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
-import { loggedIn, selectIsAuthenticated } from '@/lib/session';
-import { useLoginMutation, userFromToken, type LoginReply } from '../api';
+import { loggedIn, selectIsAuthenticated, userFromToken } from '@/lib/session';
 import { AuthCard } from '../components/AuthCard';
 import { TwoFactorStep } from '../components/TwoFactorStep';
 import type { LoginValues } from '../schemas';
@@ -32,11 +31,7 @@ export function TenantLogin() {
   // The second step of a sign-in with two-factor on (the login's 403 `two_factor_required`).
   const [challenge, setChallenge] = useState<string | null>(null);
   const [restartNote, setRestartNote] = useState('');
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<LoginValues>({ resolver, defaultValues: { email: params.get('email') ?? '', password: '' } });
+  const form = useForm<LoginValues>({ resolver, defaultValues: { email: params.get('email') ?? '', password: '' } });
 
   const target = from?.pathname?.startsWith('/dashboard')
     ? `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`
@@ -104,26 +99,21 @@ export function TenantLogin() {
           {restartNote}
         </div>
       ) : null}
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} onFocus={() => void loadSchemas()} noValidate>
-        <Field label="Email" htmlFor="email" error={errors.email?.message}>
-          <input id="email" type="email" className="input" autoComplete="email" aria-invalid={!!errors.email} {...register('email')} />
-        </Field>
-        <Field
+      <form className="stack" onSubmit={form.handleSubmit(onSubmit)} onFocus={() => void loadSchemas()} noValidate>
+        <TextField label="Email" type="email" autoComplete="email" {...bind(form, 'email')} />
+        <PasswordField
           label="Password"
-          htmlFor="password"
-          error={errors.password?.message}
+          autoComplete="current-password"
+          {...bind(form, 'password')}
           aside={
             <Link to="/forgot-password" className="link-small">
               Forgot password?
             </Link>
           }
-        >
-          <PasswordInput id="password" autoComplete="current-password" aria-invalid={!!errors.password} {...register('password')} />
-        </Field>
-        <button type="submit" className="btn btn-primary btn-block" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Signing in" /> : null}
+        />
+        <SubmitButton busy={isLoading} busyLabel="Signing in" block>
           Sign In
-        </button>
+        </SubmitButton>
         <Link to="/register" className="btn btn-secondary btn-block">
           Create New Account
         </Link>

@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useVerifyEmailMutation } from '@/api/company';
 import { LoadingState } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
-import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
 import { selectIsAuthenticated } from '@/lib/session';
-import { useVerifyEmailMutation } from '@/lib/verificationApi';
 import { AuthCard } from '../components/AuthCard';
+import { useLinkCheck } from '../components/EmailedLink';
 
 const INVALID = 'This verification link is invalid or has expired. Sign in and use "Resend" to get a new one.';
 
@@ -17,31 +17,21 @@ export function VerifyEmail() {
   const token = params.get('token') ?? '';
   const authed = useAppSelector(selectIsAuthenticated);
   const [verify] = useVerifyEmailMutation();
-  const [state, setState] = useState<{ ok?: string; error?: string }>({});
-
-  useEffect(() => {
-    if (!token) {
-      setState({ error: INVALID });
-      return;
-    }
-    verify({ token })
-      .unwrap()
-      .then((reply) => setState({ ok: reply.message }))
-      .catch((err: unknown) => setState({ error: errorMessage(err, INVALID) }));
-  }, [token, verify]);
+  const verifyLink = useCallback(() => verify({ token }).unwrap(), [verify, token]);
+  const link = useLinkCheck(token ? verifyLink : null, INVALID);
 
   return (
     <AuthCard title="Verify your email" subtitle={<strong>{companyName || tenant}</strong>}>
-      {!state.ok && !state.error ? (
+      {!link.value && !link.error ? (
         <LoadingState label="Verifying..." />
       ) : (
         <div className="stack">
-          {state.ok ? (
+          {link.value ? (
             <div className="notice notice-success" role="status">
-              {state.ok}
+              {link.value.message}
             </div>
           ) : (
-            <p role="alert">{state.error}</p>
+            <p role="alert">{link.error}</p>
           )}
           <Link to={authed ? '/dashboard' : '/login'} className="btn btn-primary btn-block">
             {authed ? 'Go to the dashboard' : 'Sign in'}

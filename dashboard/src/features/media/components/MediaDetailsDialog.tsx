@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Copy, Download, ExternalLink, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
+import { mediaDeleteError, mediaThumbnail, mediaUrl, useDeleteMediaMutation, type Media } from '@/api/media';
+import { useCapabilities } from '@/api/session';
 import { Dialog, Spinner } from '@/components/ui';
-import { formatDateTime, formatFileSize } from '@/lib/format';
-import { mediaDeleteError, useDeleteMediaMutation } from '@/lib/mediaApi';
-import { useCapabilities } from '@/lib/capabilities';
 import { copyText } from '@/lib/clipboard';
+import { formatDateTime, formatFileSize } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { mediaThumbnail, mediaUrl, type Media } from '@/lib/types';
 
 export function MediaDetailsDialog({ media, onClose }: { media: Media | null; onClose: () => void }) {
   const [confirming, setConfirming] = useState(false);

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Upload } from 'lucide-react';
+import type { Media } from '@/api/media';
+import { useCan } from '@/api/session';
 import { MediaGrid } from '@/components/media/MediaGrid';
 import { UploadPanel } from '@/components/media/UploadPanel';
 import { PageHeader } from '@/components/PageHeader';
-import { useCan } from '@/lib/capabilities';
-import type { Media } from '@/lib/types';
 import { MediaDetailsDialog } from '../components/MediaDetailsDialog';
 
 export function MediaLibrary() {

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { mediaDeleteError } from '@/lib/mediaApi';
+import { mediaDeleteError } from '@/api/media';
 import { renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 

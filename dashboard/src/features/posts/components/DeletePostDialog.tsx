@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
+import { useDeletePostMutation } from '@/api/posts';
 import { ConfirmDialog } from '@/components/ui';
 import { isApiError } from '@/lib/errors';
-import { useDeletePostMutation } from '../api';
 import { deleteErrorMessage } from '../payload';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ImagePlus, Trash2 } from 'lucide-react';
+import { mediaUrl } from '@/api/media';
 import { MediaPickerDialog } from '@/components/media/MediaPickerDialog';
-import { mediaUrl } from '@/lib/types';
 
 export interface FeaturedImage {
   id: string;

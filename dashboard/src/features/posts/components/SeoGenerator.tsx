@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Check, RefreshCw, Sparkles, X } from 'lucide-react';
 import { toast } from 'sonner';
+import { useAiResult, useGenerateSeoMutation } from '@/api/ai';
 import { Spinner } from '@/components/ui';
-import { useAiResult } from '@/lib/aiApi';
 import { errorMessage } from '@/lib/errors';
 import { stripHtml } from '@/lib/format';
-import { useGenerateSeoMutation } from '../api';
 
 export interface SeoResult {
   metaTitle: string;

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Plus, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
-import { Dialog, Field, Spinner } from '@/components/ui';
+import { Spinner } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { slugify } from '@/lib/slug';
+import { AddTermDialog } from './AddTermDialog';
 
 export interface Term {
   id: string;
@@ -132,109 +133,5 @@ export function TermMultiSelect({ kind, label, terms, loading, value, onChange, 
         />
       ) : null}
     </div>
-  );
-}
-
-function AddTermDialog({
-  kind,
-  onClose,
-  onCreate,
-}: {
-  kind: 'category' | 'tag';
-  onClose: () => void;
-  onCreate: (input: { name: string; slug: string; description?: string }) => Promise<void>;
-}) {
-  const noun = kind === 'category' ? 'Category' : 'Tag';
-  const [name, setName] = useState('');
-  const [slug, setSlug] = useState('');
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [description, setDescription] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const effectiveSlug = slugEdited && slug ? slug : slugify(name);
-
-  async function submit() {
-    if (!name.trim()) {
-      setError(`${noun} name is required`);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onCreate({
-        name: name.trim(),
-        slug: effectiveSlug || slugify(name),
-        ...(kind === 'category' && description.trim() ? { description: description.trim() } : {}),
-      });
-      toast.success(`${noun} created successfully`);
-    } catch (err) {
-      toast.error(errorMessage(err, `Failed to create ${kind}`));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <Dialog
-      open
-      title={`Add New ${noun}`}
-      onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={busy}>
-            {busy ? <Spinner small /> : null}
-            Add {noun}
-          </button>
-        </>
-      }
-    >
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          e.stopPropagation();
-          void submit();
-        }}
-      >
-        <Field label="Name" htmlFor={`new-${kind}-name`} error={error ?? undefined}>
-          <input
-            id={`new-${kind}-name`}
-            className="input"
-            autoFocus
-            value={name}
-            aria-invalid={!!error}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (e.target.value.trim()) setError(null);
-            }}
-          />
-        </Field>
-        <Field label="Slug" htmlFor={`new-${kind}-slug`}>
-          <input
-            id={`new-${kind}-slug`}
-            className="input"
-            value={effectiveSlug}
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugEdited(true);
-            }}
-          />
-        </Field>
-        {kind === 'category' ? (
-          <Field label="Description" htmlFor="new-category-description">
-            <textarea
-              id="new-category-description"
-              className="textarea"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </Field>
-        ) : null}
-        <button type="submit" hidden />
-      </form>
-    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
-import { useCapabilities, usePostRights } from '@/lib/capabilities';
-import { ALL_STATUSES, type StatusOption } from '../components/PostForm';
+import type { Post } from '@/api/posts';
+import { useCapabilities, usePostRights } from '@/api/session';
+import { ALL_STATUSES, type StatusOption } from '../statuses';
 import type { PostFormValues } from '../schemas';
-import type { Post } from '../types';
 
 const DRAFT: StatusOption = { value: 'draft', label: 'Draft' };
 const REVIEW: StatusOption = { value: 'review', label: 'Submit for review' };

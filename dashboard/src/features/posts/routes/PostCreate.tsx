@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { useCreatePostMutation, useRequestReviewMutation } from '@/api/posts';
 import { PageHeader } from '@/components/PageHeader';
 import { LoadingState } from '@/components/ui';
 import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { isApiError } from '@/lib/errors';
 import { todayIso } from '@/lib/format';
 import { parseYouTubeId } from '@/lib/youtube';
-import { useCreatePostMutation, useRequestReviewMutation } from '../api';
 import { usePostFormRights } from '../hooks/usePostFormRights';
 import { PostForm } from '../components/PostForm';
 import { listPathFor, rewriteSaveError, toCreatePayload } from '../payload';

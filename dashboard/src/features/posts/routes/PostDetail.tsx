@@ -1,19 +1,25 @@
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Calendar, Pencil, User } from 'lucide-react';
-import { Badge, LoadingState, StatusBadge } from '@/components/ui';
-import { usePostRights } from '@/lib/capabilities';
+import { useGetPostBySlugQuery, type PostBySlug } from '@/api/posts';
+import { usePostRights } from '@/api/session';
+import { QueryState } from '@/components/QueryState';
+import { Badge, StatusBadge } from '@/components/ui';
 import { formatDate, formatDateTime } from '@/lib/format';
-import { useGetPostBySlugQuery } from '../api';
 import { PostNotFound } from '../components/PostNotFound';
 
+/** /dashboard/posts/{slug}: a post as readers see it, with its details. */
 export function PostDetail() {
   const { slug = '' } = useParams();
-  const { data: post, isLoading, isError } = useGetPostBySlugQuery(slug, { skip: !slug });
+  const post = useGetPostBySlugQuery(slug, { skip: !slug });
+  return (
+    <QueryState query={post} loading="Loading post..." failed={<PostNotFound />}>
+      {(data) => (data.id ? <PostArticle post={data} /> : <PostNotFound />)}
+    </QueryState>
+  );
+}
+
+function PostArticle({ post }: { post: PostBySlug }) {
   const rights = usePostRights(post);
-
-  if (isLoading) return <LoadingState label="Loading post..." />;
-  if (isError || !post || !post.id) return <PostNotFound />;
-
   const image = post.featuredImage?.link;
   return (
     <article className="stack" style={{ gap: 20 }}>

@@ -1,110 +1,38 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { PageHeader } from '@/components/PageHeader';
-import { Dialog, Field, LoadingState } from '@/components/ui';
-import { formatDate } from '@/lib/format';
-import { isApiError } from '@/lib/errors';
-import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
 import {
   useGetPostQuery,
   useLazyGetPostQuery,
   useRequestReviewMutation,
-  useReturnReviewMutation,
   useUpdatePostMutation,
-} from '../api';
+  type Post,
+} from '@/api/posts';
+import { useCapabilities } from '@/api/session';
+import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
+import { isApiError } from '@/lib/errors';
 import { ConflictDialog } from '../components/editorial/ConflictDialog';
 import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
-import { ALL_TAGS_LIMIT, PostForm } from '../components/PostForm';
+import { ReviewBanner } from '../components/editorial/ReviewBanner';
+import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
+import { useTermNames } from '../hooks/useTermNames';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
-import { compareSnapshots, snapshotOfForm, snapshotOfPost, type Names } from '../revisionDiff';
+import { compareSnapshots, snapshotOfForm, snapshotOfPost } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
-import type { Post } from '../types';
-
-/** The post's review state: the editor's note to the writer, or (editors) "send back". */
-function ReviewBanner({ post, canReview }: { post: Post; canReview: boolean }) {
-  const [open, setOpen] = useState(false);
-  const [note, setNote] = useState('');
-  const [error, setError] = useState('');
-  const [returnReview, { isLoading }] = useReturnReviewMutation();
-  if (!post.reviewRequestedAt && !post.reviewNote) return null;
-
-  async function sendBack() {
-    if (!note.trim()) {
-      setError('Please write a note for the writer');
-      return;
-    }
-    try {
-      const reply = await returnReview({ id: post.id, note: note.trim() }).unwrap();
-      toast.success(reply?.message || 'Post sent back to the writer');
-      setOpen(false);
-    } catch (err) {
-      setError(isApiError(err) ? err.message : 'Could not send the post back');
-    }
-  }
-
-  return (
-    <div className="notice" role="status" style={{ marginBottom: 16 }}>
-      {post.reviewRequestedAt ? (
-        <div className="row wrap" style={{ justifyContent: 'space-between', gap: 8 }}>
-          <span>Waiting for review since {formatDate(post.reviewRequestedAt)}.</span>
-          {canReview ? (
-            <button type="button" className="btn btn-secondary" onClick={() => setOpen(true)}>
-              Send back
-            </button>
-          ) : null}
-        </div>
-      ) : (
-        <span>
-          Sent back from review: <strong>{post.reviewNote}</strong>
-        </span>
-      )}
-      <Dialog
-        open={open}
-        title="Send back to the writer"
-        onClose={() => setOpen(false)}
-        footer={
-          <>
-            <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-            <button type="button" className="btn btn-primary" disabled={isLoading} onClick={() => void sendBack()}>
-              Send back
-            </button>
-          </>
-        }
-      >
-          <Field label="Note for the writer" htmlFor="review-note" error={error || undefined}>
-            <textarea
-              id="review-note"
-              className="textarea"
-              value={note}
-              aria-invalid={!!error}
-              onChange={(e) => {
-                setNote(e.target.value);
-                setError('');
-              }}
-            />
-          </Field>
-      </Dialog>
-    </div>
-  );
-}
 
 export const EDIT_CONFLICT = 'edit_conflict';
 
-export function PostEdit() {
-  const { id = '' } = useParams();
+/** The editor of one post, once it and the role's capabilities are known. */
+function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
   const navigate = useNavigate();
-  const { data: post, isLoading, isError, refetch } = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
   const [fetchPost] = useLazyGetPostQuery();
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
-  const { ready, readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
+  const { readOnly, statusOptions, initialStatus, rights } = usePostFormRights(post);
   const defaults = useMemo(() => {
-    if (!post) return null;
     const values = toFormValues(post);
     return { ...values, status: initialStatus(values.status) };
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -112,21 +40,16 @@ export function PostEdit() {
   // A save refused because the post changed since it was opened: the message, and what was sent.
   const [conflict, setConflict] = useState<{ message: string; yours: PostFormValues } | null>(null);
   // Category and tag names for the comparison (the form has loaded both lists already).
-  const categories = useGetCategoriesQuery();
-  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
-
-  if (!id) return <PostNotFound message="Post ID is required" />;
-  if (isLoading || (post && !ready)) return <LoadingState label="Loading post..." />;
-  if (isError || !post || !defaults) return <PostNotFound />;
+  const names = useTermNames();
 
   async function save(values: PostFormValues) {
     try {
-      const body = { ...toUpdatePayload(values), baseUpdatedAt: post?.updatedAt ?? undefined };
+      const body = { ...toUpdatePayload(values), baseUpdatedAt: post.updatedAt ?? undefined };
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
-      if (values.publishDate === defaults?.publishDate) delete body.scheduledPublishDate;
-      const reply = await updatePost({ id, body }).unwrap();
+      if (values.publishDate === defaults.publishDate) delete body.scheduledPublishDate;
+      const reply = await updatePost({ id: post.id, body }).unwrap();
       if (values.status === 'review') {
-        await requestReview(id).unwrap();
+        await requestReview(post.id).unwrap();
         toast.success('Post submitted for review');
       } else {
         toast.success(reply?.message || 'Post updated successfully');
@@ -144,7 +67,6 @@ export function PostEdit() {
     }
   }
 
-  const isDraft = post.status === 'draft';
   return (
     <>
       <PageHeader
@@ -165,18 +87,18 @@ export function PostEdit() {
         aside={
           readOnly ? null : (
             <>
-            <section className="card card-body stack" aria-labelledby="history-title">
-              <h2 id="history-title" className="card-title">
-                History
-              </h2>
-              <p className="small muted" style={{ margin: 0 }}>
-                Every save is kept: compare any two and restore one.
-              </p>
-              <Link className="btn btn-secondary" to={`/dashboard/posts/edit/${post.id}/history`}>
-                View history
-              </Link>
-            </section>
-            <PreviewLinksPanel postId={post.id} canCreate={isDraft} />
+              <section className="card card-body stack" aria-labelledby="history-title">
+                <h2 id="history-title" className="card-title">
+                  History
+                </h2>
+                <p className="small muted" style={{ margin: 0 }}>
+                  Every save is kept: compare any two and restore one.
+                </p>
+                <Link className="btn btn-secondary" to={`/dashboard/posts/edit/${post.id}/history`}>
+                  View history
+                </Link>
+              </section>
+              <PreviewLinksPanel postId={post.id} canCreate={post.status === 'draft'} />
             </>
           )
         }
@@ -186,17 +108,28 @@ export function PostEdit() {
         onClose={() => setConflict(null)}
         onReload={() => {
           setConflict(null);
-          void refetch();
+          onReload();
         }}
         changes={async () => {
-          const theirs = await fetchPost(id).unwrap();
+          const theirs = await fetchPost(post.id).unwrap();
           const yours = conflict ? snapshotOfForm(conflict.yours, theirs.slug) : {};
-          const names: Names = {};
-          for (const c of categories.data ?? []) names[String(c.id)] = c.name;
-          for (const t of tags.data?.tags ?? []) names[String(t.id)] = t.name;
           return compareSnapshots(snapshotOfPost(theirs), yours, names);
         }}
       />
     </>
+  );
+}
+
+/** /dashboard/posts/edit/{id}: the post in its editor (read only for a role that may not change it). */
+export function PostEdit() {
+  const { id = '' } = useParams();
+  const post = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  // The form waits for the capabilities rather than flash read-only.
+  const { ready } = useCapabilities();
+  if (!id) return <PostNotFound message="Post ID is required" />;
+  return (
+    <QueryState query={{ ...post, data: ready ? post.data : undefined }} loading="Loading post..." failed={<PostNotFound />}>
+      {(data) => <PostEditor post={data} onReload={() => void post.refetch()} />}
+    </QueryState>
   );
 }

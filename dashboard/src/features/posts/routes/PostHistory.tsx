@@ -1,97 +1,63 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { toast } from 'sonner';
+import { useGetPostQuery } from '@/api/posts';
+import { useGetRevisionQuery, useGetRevisionsQuery, useRestoreRevisionMutation, type RevisionPage, type RevisionSummary } from '@/api/revisions';
 import { PageHeader } from '@/components/PageHeader';
 import { Pagination } from '@/components/Pagination';
-import { ConfirmDialog, ErrorState, LoadingState } from '@/components/ui';
+import { QueryState } from '@/components/QueryState';
+import { ConfirmDialog, LoadingState } from '@/components/ui';
+import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
-import { formatDateTime } from '@/lib/format';
-import { useGetCategoriesQuery, useGetTagsQuery } from '@/lib/taxonomyApi';
-import { useGetPostQuery, useGetRevisionQuery, useGetRevisionsQuery, useRestoreRevisionMutation } from '../api';
 import { DiffView } from '../components/editorial/DiffView';
-import { ALL_TAGS_LIMIT } from '../components/PostForm';
+import { describe, RevisionList } from '../components/editorial/RevisionList';
 import { PostNotFound } from '../components/PostNotFound';
-import { compareSnapshots, type Names } from '../revisionDiff';
-import type { RevisionSummary } from '../types';
-
-const ACTION_LABEL: Record<string, string> = {
-  create: 'Created',
-  update: 'Updated',
-  publish: 'Published',
-  unpublish: 'Unpublished',
-  schedule: 'Scheduled',
-  scheduled_publish: 'Published on schedule',
-  restore: 'Restored',
-};
+import { useTermNames } from '../hooks/useTermNames';
+import { compareSnapshots } from '../revisionDiff';
 
 const PAGE_SIZE = 20;
 
-function describe(r: RevisionSummary): string {
-  return `#${r.number} ${ACTION_LABEL[r.action] ?? r.action}`;
+interface HistoryProps {
+  id: string;
+  title: string;
+  list: RevisionPage;
+  page: number;
+  onPage: (page: number) => void;
 }
 
-/** A post's saves, newest first; any two compared side by side; any one restored. */
-export function PostHistory() {
-  const { id = '' } = useParams();
+/** The comparison of two saves (by default the newest and the one before it) and the saves. */
+function History({ id, title, list, page, onPage }: HistoryProps) {
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
-  const post = useGetPostQuery(id, { skip: !id });
-  const list = useGetRevisionsQuery({ id, page, limit: PAGE_SIZE }, { skip: !id, refetchOnMountOrArgChange: true });
-  const categories = useGetCategoriesQuery();
-  const tags = useGetTagsQuery({ page: 1, limit: ALL_TAGS_LIMIT });
-  // The two revisions compared: [older, newer]; by default the newest and the one before it.
+  // The two revisions compared: [older, newer].
   const [picked, setPicked] = useState<string[]>([]);
-  const [restoring, setRestoring] = useState<RevisionSummary | null>(null);
-  const [restore, { isLoading: restoringBusy }] = useRestoreRevisionMutation();
+  const [restore] = useRestoreRevisionMutation();
+  const restoring = useConfirmAction((r: RevisionSummary) => restore({ id, revisionId: r.id }).unwrap(), {
+    done: 'Revision restored',
+    // The server's rules apply (an author restores only into a draft, a live post is an editor's).
+    failed: (err) => errorMessage(err, 'Could not restore this revision'),
+    then: () => navigate(`/dashboard/posts/edit/${id}`),
+  });
 
-  const revisions = list.data?.revisions ?? [];
+  const revisions = list.revisions;
   const chosen = picked.length === 2 ? picked : revisions.slice(0, 2).map((r) => r.id);
   const byId = (rid: string) => revisions.find((r) => r.id === rid);
   const ordered = [...chosen].sort((a, b) => (byId(a)?.number ?? 0) - (byId(b)?.number ?? 0));
   const older = useGetRevisionQuery({ id, revisionId: ordered[0] ?? '' }, { skip: ordered.length < 2 });
   const newer = useGetRevisionQuery({ id, revisionId: ordered[1] ?? '' }, { skip: ordered.length < 2 });
+  const names = useTermNames();
+  const comparing = older.isFetching || newer.isFetching;
+  const diffs = older.data && newer.data && !comparing ? compareSnapshots(older.data.snapshot, newer.data.snapshot, names) : null;
+  const [first, second] = ordered.map(byId);
 
-  const names: Names = useMemo(() => {
-    const out: Names = {};
-    for (const c of categories.data ?? []) out[String(c.id)] = c.name;
-    for (const t of tags.data?.tags ?? []) out[String(t.id)] = t.name;
-    return out;
-  }, [categories.data, tags.data]);
-  const diffs = older.data && newer.data ? compareSnapshots(older.data.snapshot, newer.data.snapshot, names) : null;
-
-  if (!id) return <PostNotFound message="Post ID is required" />;
-  if (list.isLoading || post.isLoading) return <LoadingState label="Loading history..." />;
-  if (list.isError) {
-    return <ErrorState title="Could not load the history" message={errorMessage(list.error, '')} onRetry={list.refetch} />;
-  }
-
-  function toggle(rid: string) {
-    const current = picked.length === 2 ? picked : chosen;
-    if (current.includes(rid)) return;
+  function pick(rid: string) {
+    if (chosen.includes(rid)) return;
     // Keep the most recently picked one and add this one.
-    setPicked([current[current.length - 1], rid]);
-  }
-
-  async function confirmRestore() {
-    if (!restoring) return;
-    try {
-      const reply = await restore({ id, revisionId: restoring.id }).unwrap();
-      toast.success(reply.message || 'Revision restored');
-      setRestoring(null);
-      setPicked([]);
-      setPage(1);
-      navigate(`/dashboard/posts/edit/${id}`);
-    } catch (err) {
-      // The server's rules apply (an author restores only into a draft, a live post is an editor's).
-      toast.error(errorMessage(err, 'Could not restore this revision'));
-      setRestoring(null);
-    }
+    setPicked([chosen[chosen.length - 1], rid]);
   }
 
   return (
     <>
       <PageHeader
-        title={`History: ${post.data?.title ?? ''}`}
+        title={`History: ${title}`}
         description="Every save of this post. Pick two saves to compare them; restore any of them as a new save."
         search={false}
       />
@@ -101,75 +67,52 @@ export function PostHistory() {
       <div className="post-form">
         <section className="card card-body stack" aria-labelledby="compare-title">
           <h2 id="compare-title" className="card-title">
-            {ordered.length === 2 && byId(ordered[0]) && byId(ordered[1])
-              ? `Compare ${describe(byId(ordered[0])!)} with ${describe(byId(ordered[1])!)}`
-              : 'Compare'}
+            {first && second ? `Compare ${describe(first)} with ${describe(second)}` : 'Compare'}
           </h2>
           {revisions.length < 2 ? <p className="muted">There is only one save so far.</p> : null}
-          {older.isFetching || newer.isFetching ? <LoadingState label="Loading the revisions..." /> : null}
-          {diffs && !older.isFetching && !newer.isFetching ? (
-            <DiffView
-              diffs={diffs}
-              beforeLabel={`#${older.data?.number} (older)`}
-              afterLabel={`#${newer.data?.number} (newer)`}
-            />
-          ) : null}
+          {comparing ? <LoadingState label="Loading the revisions..." /> : null}
+          {diffs ? <DiffView diffs={diffs} beforeLabel={`#${older.data?.number} (older)`} afterLabel={`#${newer.data?.number} (newer)`} /> : null}
         </section>
         <aside className="card card-body stack" aria-labelledby="saves-title">
           <h2 id="saves-title" className="card-title">
             Saves
           </h2>
-          <ul className="revision-list" aria-label="Revisions, newest first">
-            {revisions.map((r) => (
-              <li key={r.id} data-testid="revision">
-                <label className="revision-meta row" style={{ alignItems: 'flex-start' }}>
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(r.id)}
-                    onChange={() => toggle(r.id)}
-                    aria-label={`Compare ${describe(r)}`}
-                  />
-                  <span>
-                    <strong>{describe(r)}</strong>
-                    {r.published ? <span className="badge badge-published" style={{ marginLeft: 6 }}>live</span> : null}
-                    <br />
-                    <span className="small muted">
-                      {formatDateTime(r.createdAt)} · {r.author ? r.author.username : 'scheduler'}
-                    </span>
-                  </span>
-                </label>
-                <button
-                  type="button"
-                  className="btn btn-secondary btn-sm"
-                  onClick={() => setRestoring(r)}
-                  aria-label={`Restore ${describe(r)}`}
-                >
-                  Restore
-                </button>
-              </li>
-            ))}
-          </ul>
-          {list.data && list.data.pagination.totalPages > 1 ? (
-            <Pagination page={page} totalPages={list.data.pagination.totalPages} onChange={(p) => {
-              setPage(p);
+          <RevisionList revisions={revisions} chosen={chosen} onPick={pick} onRestore={restoring.ask} />
+          <Pagination
+            page={page}
+            totalPages={list.pagination.totalPages}
+            onChange={(p) => {
+              onPage(p);
               setPicked([]);
-            }} />
-          ) : null}
+            }}
+          />
         </aside>
       </div>
-      <ConfirmDialog
-        open={!!restoring}
-        title={restoring ? `Restore ${describe(restoring)}?` : 'Restore'}
-        confirmLabel="Restore"
-        busy={restoringBusy}
-        onCancel={() => setRestoring(null)}
-        onConfirm={confirmRestore}
-      >
+      <ConfirmDialog title={restoring.item ? `Restore ${describe(restoring.item)}?` : 'Restore'} confirmLabel="Restore" {...restoring.dialog}>
         <p style={{ margin: 0 }}>
-          The post gets the title, text and settings of this save. This is saved as a new revision, so nothing is
-          lost. Categories, tags and images deleted since are left out.
+          The post gets the title, text and settings of this save. This is saved as a new revision, so nothing is lost.
+          Categories, tags and images deleted since are left out.
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** A post's saves, newest first; any two compared side by side; any one restored. */
+export function PostHistory() {
+  const { id = '' } = useParams();
+  const [page, setPage] = useState(1);
+  const post = useGetPostQuery(id, { skip: !id });
+  const list = useGetRevisionsQuery({ id, page, limit: PAGE_SIZE }, { skip: !id, refetchOnMountOrArgChange: true });
+  if (!id) return <PostNotFound message="Post ID is required" />;
+  return (
+    <QueryState
+      query={{ ...list, isLoading: list.isLoading || post.isLoading }}
+      loading="Loading history..."
+      error="Could not load the history"
+      errorDetail={errorMessage(list.error, '')}
+    >
+      {(data) => <History id={id} title={post.data?.title ?? ''} list={data} page={page} onPage={setPage} />}
+    </QueryState>
   );
 }

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
+import { useCan, usePostRights } from '@/api/session';
+import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
-import { Pagination } from '@/components/Pagination';
+import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
-import { Badge, EmptyState, ErrorState, LoadingState, StatusBadge } from '@/components/ui';
-import { useCan, usePostRights } from '@/lib/capabilities';
+import { Badge, StatusBadge } from '@/components/ui';
 import { formatDate } from '@/lib/format';
-import { useGetPostsQuery, type PostListFilter } from '../api';
-import type { PostSummary } from '../types';
 import { DeletePostDialog } from '../components/DeletePostDialog';
 
 export const POSTS_PAGE_SIZE = 10;
@@ -38,6 +38,46 @@ function PostActions({ post, onDelete }: { post: PostSummary; onDelete: () => vo
   );
 }
 
+function columns(status: PostListFilter, onDelete: (id: string) => void): Column<PostSummary>[] {
+  return [
+    {
+      header: 'Title',
+      primary: true,
+      cell: (post) => (
+        <>
+          <div className="row wrap">
+            <Link to={`/dashboard/posts/${post.slug}`}>
+              <strong>{post.title}</strong>
+            </Link>
+            {status === 'all' ? <StatusBadge status={post.status} /> : null}
+            {post.reviewRequestedAt ? <Badge tone="warning">Waiting for review</Badge> : null}
+          </div>
+          {post.excerpt ? <div className="small muted line-clamp-2">{post.excerpt}</div> : null}
+        </>
+      ),
+    },
+    {
+      header: 'Categories',
+      cell: (post) => (
+        <div className="row wrap" style={{ gap: 4, display: 'inline-flex' }}>
+          {(post.categories ?? []).map((c) => (
+            <Badge key={c.id} tone="primary">
+              {c.name}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    { header: 'Published', className: 'small', cell: (post) => formatDate(post.publishedAt) },
+    {
+      header: <span className="sr-only">Actions</span>,
+      actions: true,
+      width: 60,
+      cell: (post) => <PostActions post={post} onDelete={() => onDelete(post.id)} />,
+    },
+  ];
+}
+
 export function PostsList() {
   const [params, setParams] = useSearchParams();
   const canCreate = useCan('post.create');
@@ -46,7 +86,8 @@ export function PostsList() {
   const status = (filters.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostListFilter;
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const { data, isLoading, isFetching, isError, refetch } = useGetPostsQuery({ page, limit: POSTS_PAGE_SIZE, status });
+  const posts = useGetPostsQuery({ page, limit: POSTS_PAGE_SIZE, status });
+  const { data, refetch } = posts;
 
   function update(next: { status?: PostListFilter; page?: number }) {
     const s = next.status ?? status;
@@ -57,6 +98,11 @@ export function PostsList() {
     setParams(q);
   }
 
+  const addPost = (
+    <Link className="btn btn-primary" to="/dashboard/posts/new">
+      <Plus size={16} /> Add Post
+    </Link>
+  );
   return (
     <>
       <PageHeader
@@ -82,76 +128,30 @@ export function PostsList() {
             </span>
           ) : null}
         </div>
-        {isLoading ? (
-          <LoadingState label="Loading posts..." />
-        ) : isError ? (
-          <ErrorState title="Error loading posts" onRetry={() => refetch()} />
-        ) : !data || data.posts.length === 0 ? (
-          <EmptyState
-            action={
-              canCreate && status !== 'waiting' ? (
-                <Link className="btn btn-primary" to="/dashboard/posts/new">
-                  <Plus size={16} /> Add Post
-                </Link>
-              ) : undefined
-            }
-          >
-            {status === 'waiting'
+        <QueryState
+          query={posts}
+          loading="Loading posts..."
+          error="Error loading posts"
+          isEmpty={(d) => d.posts.length === 0}
+          empty={
+            status === 'waiting'
               ? 'No posts are waiting for review.'
               : canCreate
                 ? 'No posts found. Create your first post!'
-                : 'No posts found.'}
-          </EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap" style={{ opacity: isFetching ? 0.6 : 1 }}>
-              <table className="table stack-table">
-                <thead>
-                  <tr>
-                    <th>Title</th>
-                    <th>Categories</th>
-                    <th>Published</th>
-                    <th style={{ width: 60 }}>
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.posts.map((post) => (
-                    <tr key={post.id}>
-                      <td className="cell-primary">
-                        <div className="row wrap">
-                          <Link to={`/dashboard/posts/${post.slug}`}>
-                            <strong>{post.title}</strong>
-                          </Link>
-                          {status === 'all' ? <StatusBadge status={post.status} /> : null}
-                          {post.reviewRequestedAt ? <Badge tone="warning">Waiting for review</Badge> : null}
-                        </div>
-                        {post.excerpt ? <div className="small muted line-clamp-2">{post.excerpt}</div> : null}
-                      </td>
-                      <td data-label="Categories">
-                        <div className="row wrap" style={{ gap: 4, display: 'inline-flex' }}>
-                          {(post.categories ?? []).map((c) => (
-                            <Badge key={c.id} tone="primary">
-                              {c.name}
-                            </Badge>
-                          ))}
-                        </div>
-                      </td>
-                      <td className="small" data-label="Published">{formatDate(post.publishedAt)}</td>
-                      <td className="cell-actions">
-                        <PostActions post={post} onDelete={() => setDeleting(post.id)} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {data.totalPosts > POSTS_PAGE_SIZE ? (
-              <Pagination page={page} totalPages={data.totalPages} onChange={(p) => update({ page: p })} />
-            ) : null}
-          </>
-        )}
+                : 'No posts found.'
+          }
+          emptyAction={canCreate && status !== 'waiting' ? addPost : undefined}
+        >
+          {(list) => (
+            <DataTable
+              rows={list.posts}
+              rowKey={(post) => post.id}
+              columns={columns(status, setDeleting)}
+              dimmed={posts.isFetching}
+              pages={{ page, totalPages: list.totalPages, onChange: (p) => update({ page: p }) }}
+            />
+          )}
+        </QueryState>
       </section>
       <DeletePostDialog
         postId={deleting}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { submitLabel } from '../components/PostForm';
+import { submitLabel } from '../statuses';
 
 describe('the save button follows the status', () => {
   it.each([

@@ -3,13 +3,14 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trash2 } from 'lucide-react';
 import { z } from 'zod';
-import { Dialog, Field, Spinner } from '@/components/ui';
-import { PasswordInput } from '@/components/PasswordInput';
+import { useDeleteCompanyMutation } from '@/api/company';
+import { Card } from '@/components/Card';
+import { bind, PasswordField, TextField } from '@/components/form';
+import { Dialog, Spinner } from '@/components/ui';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch } from '@/lib/hooks';
 import { loggedOut } from '@/lib/session';
-import { useDeleteCompanyMutation } from '../api';
 
 function schemaFor(subdomain: string) {
   return z.object({
@@ -28,13 +29,9 @@ export function DeleteCompany({ subdomain, name }: { subdomain: string; name: st
   const [deleteCompany, { isLoading }] = useDeleteCompanyMutation();
   const dispatch = useAppDispatch();
   const { rootDomain } = useCmsConfig();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = useForm<Values>({ resolver: zodResolver(schemaFor(subdomain)), defaultValues: { confirmSubdomain: '', password: '' } });
+  const form = useForm<Values>({ resolver: zodResolver(schemaFor(subdomain)), defaultValues: { confirmSubdomain: '', password: '' } });
+  const { handleSubmit, setError, reset } = form;
+  const { errors } = form.formState;
 
   const close = () => {
     setOpen(false);
@@ -56,22 +53,15 @@ export function DeleteCompany({ subdomain, name }: { subdomain: string; name: st
   });
 
   return (
-    <section className="card danger-zone" aria-labelledby="delete-company-title">
-      <div className="card-header">
-        <h2 className="card-title" id="delete-company-title">
-          Delete Company
-        </h2>
-      </div>
-      <div className="card-body stack">
-        <p style={{ margin: 0 }}>
-          Deleting {name} removes its posts, categories, tags, media, users and statistics for good. Websites using its
-          API key stop receiving content at once.
-        </p>
-        <div>
-          <button type="button" className="btn btn-danger" onClick={() => setOpen(true)}>
-            <Trash2 size={16} /> Delete Company
-          </button>
-        </div>
+    <Card title="Delete Company" titleId="delete-company-title" className="danger-zone" aria-labelledby="delete-company-title">
+      <p style={{ margin: 0 }}>
+        Deleting {name} removes its posts, categories, tags, media, users and statistics for good. Websites using its
+        API key stop receiving content at once.
+      </p>
+      <div>
+        <button type="button" className="btn btn-danger" onClick={() => setOpen(true)}>
+          <Trash2 size={16} /> Delete Company
+        </button>
       </div>
       <Dialog
         open={open}
@@ -93,12 +83,8 @@ export function DeleteCompany({ subdomain, name }: { subdomain: string; name: st
           <p style={{ margin: 0 }}>
             This cannot be undone. Type <strong>{subdomain}</strong> and your password to confirm.
           </p>
-          <Field label="Company subdomain" htmlFor="confirm-subdomain" error={errors.confirmSubdomain?.message}>
-            <input id="confirm-subdomain" className="input" autoComplete="off" {...register('confirmSubdomain')} />
-          </Field>
-          <Field label="Your password" htmlFor="confirm-password" error={errors.password?.message}>
-            <PasswordInput id="confirm-password" autoComplete="current-password" {...register('password')} />
-          </Field>
+          <TextField label="Company subdomain" autoComplete="off" {...bind(form, 'confirmSubdomain')} id="confirm-subdomain" />
+          <PasswordField label="Your password" autoComplete="current-password" {...bind(form, 'password')} id="confirm-password" />
           {errors.root ? (
             <p role="alert" className="field-error" style={{ margin: 0 }}>
               {errors.root.message}
@@ -106,6 +92,6 @@ export function DeleteCompany({ subdomain, name }: { subdomain: string; name: st
           ) : null}
         </form>
       </Dialog>
-    </section>
+    </Card>
   );
 }

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDialog, ErrorState, Spinner } from '@/components/ui';
-import { useCan } from '@/lib/capabilities';
+import { useCan } from '@/api/session';
+import { useGetTwoFactorPolicyQuery, useUpdateTwoFactorPolicyMutation } from '@/api/twoFactor';
+import { QueryState } from '@/components/QueryState';
+import { ConfirmDialog } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
-import { useGetTwoFactorPolicyQuery, useUpdateTwoFactorPolicyMutation } from '../api';
 
 /** Admins: "Require two-factor sign-in" for every user of the company. Users without it can then only
  *  set it up (the server answers everything else with 403 `two_factor_setup_required`). */
 export function TwoFactorPolicy() {
   const canManage = useCan('settings.manage');
-  const { data, isLoading, isError, refetch } = useGetTwoFactorPolicyQuery(undefined, { skip: !canManage });
+  const policy = useGetTwoFactorPolicyQuery(undefined, { skip: !canManage });
   const [update, { isLoading: saving }] = useUpdateTwoFactorPolicyMutation();
   const [asking, setAsking] = useState(false);
 
@@ -25,40 +26,38 @@ export function TwoFactorPolicy() {
     setAsking(false);
   }
 
-  const without = data?.usersWithoutTwoFactor ?? 0;
+  const without = policy.data?.usersWithoutTwoFactor ?? 0;
   return (
     <section className="card card-body stack" style={{ marginTop: 16 }} aria-labelledby="two-factor-policy">
       <h2 id="two-factor-policy" className="h-sub">
         Require two-factor sign-in
       </h2>
-      {isLoading ? (
-        <Spinner label="Loading the two-factor setting" />
-      ) : isError || !data ? (
-        <ErrorState title="Failed to load the two-factor setting" onRetry={() => void refetch()} />
-      ) : (
-        <>
-          <p style={{ margin: 0 }}>
-            When it is required, everyone signs in with a code from an authenticator app as well as their password. Users
-            who have not set it up are taken to their account page to do so before anything else.
-          </p>
-          <p className="muted" style={{ margin: 0 }} role="status">
-            {data.required ? 'Required for everyone.' : 'Not required: each user decides.'}{' '}
-            {without === 0
-              ? 'Every active user has it on.'
-              : `${without} active user${without === 1 ? ' has' : 's have'} not set it up yet.`}
-          </p>
-          <label className="row" htmlFor="require-two-factor" style={{ gap: 8, alignItems: 'center' }}>
-            <input
-              id="require-two-factor"
-              type="checkbox"
-              checked={data.required}
-              disabled={saving}
-              onChange={(e) => (e.target.checked ? setAsking(true) : void save(false))}
-            />
-            Require two-factor sign-in for everyone
-          </label>
-        </>
-      )}
+      <QueryState query={policy} compact loading="Loading the two-factor setting" error="Failed to load the two-factor setting">
+        {(data) => (
+          <>
+            <p style={{ margin: 0 }}>
+              When it is required, everyone signs in with a code from an authenticator app as well as their password. Users
+              who have not set it up are taken to their account page to do so before anything else.
+            </p>
+            <p className="muted" style={{ margin: 0 }} role="status">
+              {data.required ? 'Required for everyone.' : 'Not required: each user decides.'}{' '}
+              {without === 0
+                ? 'Every active user has it on.'
+                : `${without} active user${without === 1 ? ' has' : 's have'} not set it up yet.`}
+            </p>
+            <label className="row" htmlFor="require-two-factor" style={{ gap: 8, alignItems: 'center' }}>
+              <input
+                id="require-two-factor"
+                type="checkbox"
+                checked={data.required}
+                disabled={saving}
+                onChange={(e) => (e.target.checked ? setAsking(true) : void save(false))}
+              />
+              Require two-factor sign-in for everyone
+            </label>
+          </>
+        )}
+      </QueryState>
       <ConfirmDialog
         open={asking}
         title="Require two-factor sign-in?"

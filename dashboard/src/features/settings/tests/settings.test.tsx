@@ -2,10 +2,10 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
+import type { ClientInfo } from '@/api/company';
 import { ADMIN, renderApp, signedIn } from '@/test/render';
 import { server } from '@/test/server';
 import { buildApiGuide } from '../guide';
-import type { ClientInfo } from '../api';
 
 const INFO: ClientInfo = {
   company: {

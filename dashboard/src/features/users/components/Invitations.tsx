@@ -1,32 +1,40 @@
 import { useState, type FormEvent } from 'react';
 import { Mail, RotateCw, X } from 'lucide-react';
 import { toast } from 'sonner';
-import { Badge, ConfirmDialog, ErrorState, Field, Spinner } from '@/components/ui';
-import { errorMessage, isApiError } from '@/lib/errors';
-import { formatDateTime } from '@/lib/format';
-import type { Role } from '@/lib/session';
 import {
   useCreateInvitationMutation,
   useGetInvitationsQuery,
   useResendInvitationMutation,
   useRevokeInvitationMutation,
   type Invitation,
-} from '../api';
+} from '@/api/invitations';
+import { Card } from '@/components/Card';
+import { DataTable, type Column } from '@/components/DataTable';
+import { QueryState } from '@/components/QueryState';
+import { Badge, ConfirmDialog, Field, Spinner } from '@/components/ui';
+import { useConfirmAction } from '@/components/useConfirmAction';
+import { errorMessage, isApiError } from '@/lib/errors';
+import { formatDateTime } from '@/lib/format';
+import type { Role } from '@/lib/session';
 
 const ROLES: Role[] = ['admin', 'editor', 'author', 'viewer'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const STATES = { loading: 'Loading invitations', error: 'Failed to load invitations. Please try again.', empty: 'No pending invitations.' };
 
 /** The Users screen's "Invite by email" form and its pending invitations (resend, revoke). */
 export function Invitations() {
-  const { data, isLoading, isError, refetch } = useGetInvitationsQuery();
+  const invitations = useGetInvitationsQuery();
   const [invite, { isLoading: inviting }] = useCreateInvitationMutation();
   const [resend] = useResendInvitationMutation();
-  const [revoke, { isLoading: revoking }] = useRevokeInvitationMutation();
+  const [revoke] = useRevokeInvitationMutation();
+  const revoking = useConfirmAction((invitation: Invitation) => revoke(invitation.id).unwrap(), {
+    done: 'Invitation revoked',
+    failed: (err) => errorMessage(err, 'Could not revoke the invitation'),
+  });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<Invitation | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -58,130 +66,79 @@ export function Invitations() {
     }
   }
 
-  async function onRevoke() {
-    if (!confirming) return;
-    try {
-      toast.success((await revoke(confirming.id).unwrap()).message);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not revoke the invitation'));
-    } finally {
-      setConfirming(null);
-    }
-  }
+  const columns: Column<Invitation>[] = [
+    { header: 'Email', primary: true, cell: (i) => <strong>{i.email}</strong> },
+    { header: 'Role', cell: (i) => <Badge tone="primary">{i.role}</Badge> },
+    {
+      header: 'Sent',
+      className: 'small',
+      cell: (i) => (
+        <>
+          {formatDateTime(i.sentAt)}
+          {i.invitedBy ? <span className="muted"> by {i.invitedBy}</span> : null}
+        </>
+      ),
+    },
+    { header: 'Expires', className: 'small', cell: (i) => (i.expired ? <Badge tone="danger">expired</Badge> : formatDateTime(i.expiresAt)) },
+    {
+      header: 'Actions',
+      cell: (i) => (
+        <div className="row">
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={busy === i.id}
+            onClick={() => void onResend(i)}
+            aria-label={`Resend the invitation to ${i.email}`}
+          >
+            <RotateCw size={14} aria-hidden="true" /> Resend
+          </button>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => revoking.ask(i)} aria-label={`Revoke the invitation to ${i.email}`}>
+            <X size={14} aria-hidden="true" /> Revoke
+          </button>
+        </div>
+      ),
+    },
+  ];
 
-  const pending = data ?? [];
   return (
-    <section className="card" style={{ marginTop: 16 }} aria-labelledby="invitations-title">
-      <div className="card-header">
-        <h2 className="card-title" id="invitations-title" style={{ margin: 0 }}>
-          Invite by email
-        </h2>
-      </div>
-      <div className="card-body stack">
-        <form className="grid-2" onSubmit={onSubmit} noValidate aria-label="Invite by email">
-          <Field label="Email" htmlFor="invite-email" error={error} hint="They choose their username and password.">
-            <input
-              id="invite-email"
-              type="email"
-              className="input"
-              value={email}
-              aria-invalid={!!error}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </Field>
-          <Field label="Role" htmlFor="invite-role">
-            <select id="invite-role" className="select" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r[0].toUpperCase() + r.slice(1)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <div>
-            <button type="submit" className="btn btn-primary" disabled={inviting}>
-              {inviting ? <Spinner small label="Sending" /> : <Mail size={16} aria-hidden="true" />}
-              Send invitation
-            </button>
-          </div>
-        </form>
-        <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>Pending invitations</h3>
-        {isLoading ? (
-          <Spinner label="Loading invitations" />
-        ) : isError ? (
-          <ErrorState title="Failed to load invitations. Please try again." onRetry={() => refetch()} />
-        ) : pending.length === 0 ? (
-          <p className="muted" style={{ margin: 0 }}>
-            No pending invitations.
-          </p>
-        ) : (
-          <div className="table-wrap">
-            <table className="table stack-table" aria-label="Pending invitations">
-              <thead>
-                <tr>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th>Sent</th>
-                  <th>Expires</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pending.map((i) => (
-                  <tr key={i.id}>
-                    <td className="cell-primary">
-                      <strong>{i.email}</strong>
-                    </td>
-                    <td data-label="Role">
-                      <Badge tone="primary">{i.role}</Badge>
-                    </td>
-                    <td className="small" data-label="Sent">
-                      {formatDateTime(i.sentAt)}
-                      {i.invitedBy ? <span className="muted"> by {i.invitedBy}</span> : null}
-                    </td>
-                    <td className="small" data-label="Expires">
-                      {i.expired ? <Badge tone="danger">expired</Badge> : formatDateTime(i.expiresAt)}
-                    </td>
-                    <td data-label="Actions">
-                      <div className="row">
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-sm"
-                          disabled={busy === i.id}
-                          onClick={() => void onResend(i)}
-                          aria-label={`Resend the invitation to ${i.email}`}
-                        >
-                          <RotateCw size={14} aria-hidden="true" /> Resend
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-sm"
-                          onClick={() => setConfirming(i)}
-                          aria-label={`Revoke the invitation to ${i.email}`}
-                        >
-                          <X size={14} aria-hidden="true" /> Revoke
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </div>
-      <ConfirmDialog
-        open={!!confirming}
-        title="Revoke invitation"
-        confirmLabel="Revoke"
-        busy={revoking}
-        onCancel={() => setConfirming(null)}
-        onConfirm={onRevoke}
-      >
+    <Card title="Invite by email" titleId="invitations-title" aria-labelledby="invitations-title" style={{ marginTop: 16 }}>
+      <form className="grid-2" onSubmit={onSubmit} noValidate aria-label="Invite by email">
+        <Field label="Email" htmlFor="invite-email" error={error} hint="They choose their username and password.">
+          <input
+            id="invite-email"
+            type="email"
+            className="input"
+            value={email}
+            aria-invalid={!!error}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label="Role" htmlFor="invite-role">
+          <select id="invite-role" className="select" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r[0].toUpperCase() + r.slice(1)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div>
+          <button type="submit" className="btn btn-primary" disabled={inviting}>
+            {inviting ? <Spinner small label="Sending" /> : <Mail size={16} aria-hidden="true" />}
+            Send invitation
+          </button>
+        </div>
+      </form>
+      <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>Pending invitations</h3>
+      <QueryState query={invitations} compact {...STATES} isEmpty={(list) => list.length === 0}>
+        {(list) => <DataTable rows={list} rowKey={(i) => i.id} columns={columns} label="Pending invitations" />}
+      </QueryState>
+      <ConfirmDialog title="Revoke invitation" confirmLabel="Revoke" {...revoking.dialog}>
         <p style={{ margin: 0 }}>
-          The link sent to <strong>{confirming?.email}</strong> will stop working.
+          The link sent to <strong>{revoking.item?.email}</strong> will stop working.
         </p>
       </ConfirmDialog>
-    </section>
+    </Card>
   );
 }

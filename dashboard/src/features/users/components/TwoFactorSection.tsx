@@ -1,10 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { PasswordInput } from '@/components/PasswordInput';
-import { ErrorState, Field, Spinner } from '@/components/ui';
-import { useTwoFactorState } from '@/lib/capabilities';
-import { copyText } from '@/lib/clipboard';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { useTwoFactorState } from '@/api/session';
 import {
   useConfirmTwoFactorMutation,
   useDisableTwoFactorMutation,
@@ -12,9 +8,28 @@ import {
   useRegenerateRecoveryCodesMutation,
   useSetupTwoFactorMutation,
   type TwoFactorSetup,
-} from '../api';
+  type TwoFactorStatus,
+} from '@/api/twoFactor';
+import { SubmitButton } from '@/components/form';
+import { PasswordInput } from '@/components/PasswordInput';
+import { QueryState } from '@/components/QueryState';
+import { Field, Spinner } from '@/components/ui';
+import { copyText } from '@/lib/clipboard';
+import { errorMessage, isApiError } from '@/lib/errors';
 
 type Mode = 'idle' | 'regenerate' | 'disable';
+
+/** A form's save button and Cancel. */
+function FormButtons({ onCancel, ...submit }: Parameters<typeof SubmitButton>[0] & { onCancel: () => void }) {
+  return (
+    <div className="row" style={{ flexWrap: 'wrap' }}>
+      <SubmitButton {...submit} />
+      <button type="button" className="btn btn-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
 
 function fieldError(err: unknown, field: string): string | undefined {
   return isApiError(err) ? err.errors?.find((e) => e.field === field)?.message : undefined;
@@ -23,7 +38,7 @@ function fieldError(err: unknown, field: string): string | undefined {
 /** The account page's "Two-factor sign-in": set up (QR code, manual key, a code to confirm), the
  *  recovery codes shown once (copy, download), new recovery codes, turning it off. */
 export function TwoFactorSection({ username }: { username: string }) {
-  const { data, isLoading, isError, refetch } = useGetTwoFactorQuery();
+  const status = useGetTwoFactorQuery();
   const { setupRequired } = useTwoFactorState();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -38,40 +53,38 @@ export function TwoFactorSection({ username }: { username: string }) {
     }
   }
 
-  let body;
-  if (isLoading) body = <Spinner label="Loading two-factor sign-in" />;
-  else if (isError || !data) {
-    body = <ErrorState title="Failed to load two-factor sign-in" onRetry={() => void refetch()} />;
-  } else if (codes) {
-    body = <RecoveryCodes codes={codes} username={username} onDone={() => setCodes(null)} />;
-  } else if (setup && !data.enabled) {
-    body = (
-      <SetupForm
-        setup={setup}
-        onCancel={() => setSetup(null)}
-        onEnabled={(recoveryCodes) => {
-          setSetup(null);
-          setCodes(recoveryCodes);
-        }}
-      />
-    );
-  } else if (!data.enabled) {
-    body = (
-      <div className="stack">
-        <p style={{ margin: 0 }}>
-          <strong>Off.</strong> Add a second step to your sign-in: a 6-digit code from an authenticator app on your
-          phone (Google Authenticator, Microsoft Authenticator, 1Password, ...).
-        </p>
-        <div>
-          <button type="button" className="btn btn-primary" onClick={() => void begin()} disabled={starting}>
-            {starting ? <Spinner small label="Starting" /> : null}
-            Set up two-factor sign-in
-          </button>
+  /** What the section shows once the status is known. */
+  function content(data: TwoFactorStatus) {
+    if (codes) return <RecoveryCodes codes={codes} username={username} onDone={() => setCodes(null)} />;
+    if (setup && !data.enabled) {
+      return (
+        <SetupForm
+          setup={setup}
+          onCancel={() => setSetup(null)}
+          onEnabled={(recoveryCodes) => {
+            setSetup(null);
+            setCodes(recoveryCodes);
+          }}
+        />
+      );
+    }
+    if (!data.enabled) {
+      return (
+        <div className="stack">
+          <p style={{ margin: 0 }}>
+            <strong>Off.</strong> Add a second step to your sign-in: a 6-digit code from an authenticator app on your
+            phone (Google Authenticator, Microsoft Authenticator, 1Password, ...).
+          </p>
+          <div>
+            <button type="button" className="btn btn-primary" onClick={() => void begin()} disabled={starting}>
+              {starting ? <Spinner small label="Starting" /> : null}
+              Set up two-factor sign-in
+            </button>
+          </div>
         </div>
-      </div>
-    );
-  } else {
-    body = (
+      );
+    }
+    return (
       <div className="stack">
         <p style={{ margin: 0 }}>
           <strong>On</strong>
@@ -121,7 +134,9 @@ export function TwoFactorSection({ username }: { username: string }) {
           open once it is on.
         </div>
       ) : null}
-      {body}
+      <QueryState query={status} compact loading="Loading two-factor sign-in" error="Failed to load two-factor sign-in">
+        {content}
+      </QueryState>
     </section>
   );
 }
@@ -181,15 +196,9 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
           onChange={(e) => setCode(e.target.value)}
         />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-primary" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Checking the code" /> : null}
-          Turn on
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Checking the code" onCancel={onCancel}>
+        Turn on
+      </FormButtons>
     </form>
   );
 }
@@ -251,15 +260,9 @@ function RegenerateForm({ onCancel, onDone }: { onCancel: () => void; onDone: (c
       <Field label="Code from your authenticator app" htmlFor="regenerate-code" error={error} hint="Your current recovery codes stop working.">
         <input id="regenerate-code" className="input input-code" autoComplete="one-time-code" inputMode="numeric" aria-invalid={!!error} value={code} onChange={(e) => setCode(e.target.value)} />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-primary" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Making codes" /> : null}
-          Make new codes
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Making codes" onCancel={onCancel}>
+        Make new codes
+      </FormButtons>
     </form>
   );
 }
@@ -297,15 +300,9 @@ function DisableForm({ onCancel, onDone }: { onCancel: () => void; onDone: () =>
       <Field label="Code from your authenticator app (or a recovery code)" htmlFor="disable-code" error={errors.code}>
         <input id="disable-code" className="input" autoComplete="one-time-code" aria-invalid={!!errors.code} value={code} onChange={(e) => setCode(e.target.value)} />
       </Field>
-      <div className="row" style={{ flexWrap: 'wrap' }}>
-        <button type="submit" className="btn btn-danger" disabled={isLoading}>
-          {isLoading ? <Spinner small label="Turning off" /> : null}
-          Turn off two-factor sign-in
-        </button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons busy={isLoading} busyLabel="Turning off" tone="danger" onCancel={onCancel}>
+        Turn off two-factor sign-in
+      </FormButtons>
     </form>
   );
 }

@@ -1,23 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
+import { useCapabilities } from '@/api/session';
+import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
+import { bind, capitalized, PasswordField, SelectField, TextField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
-import { PasswordInput } from '@/components/PasswordInput';
-import { ConfirmDialog, Field, LoadingState } from '@/components/ui';
+import { QueryState } from '@/components/QueryState';
 import { errorMessage, isApiError } from '@/lib/errors';
-import { capitalize as cap } from '@/lib/format';
-import { useCapabilities } from '@/lib/capabilities';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
-import {
-  useCreateUserMutation,
-  useGetUserQuery,
-  useResetUserTwoFactorMutation,
-  useUpdateUserMutation,
-  type UserUpdateBody,
-} from '../api';
+import { TwoFactorReset } from '../components/TwoFactorReset';
 import { TwoFactorSection } from '../components/TwoFactorSection';
 import {
   createUserSchema,
@@ -29,15 +23,27 @@ import {
   type EditUserValues,
 } from '../schemas';
 
+const ROLE_OPTIONS = capitalized(ROLES);
+const STATUS_OPTIONS = capitalized(STATUSES);
+
+/** Cancel and the save button under a user form. */
+function Actions({ cancelTo, busy, label, busyLabel }: { cancelTo: string; busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <div className="row" style={{ justifyContent: 'flex-end' }}>
+      <Link to={cancelTo} className="btn btn-secondary">
+        Cancel
+      </Link>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}
 
 export function UserCreate() {
   const navigate = useNavigate();
   const [create] = useCreateUserMutation();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<CreateUserValues>({
+  const form = useForm<CreateUserValues>({
     resolver: zodResolver(createUserSchema),
     defaultValues: { username: '', email: '', password: '', role: 'viewer' },
   });
@@ -55,34 +61,12 @@ export function UserCreate() {
   return (
     <>
       <PageHeader title="Create New User" description="Add a team member" search={false} />
-      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
-        <Field label="Username" htmlFor="username" error={errors.username?.message}>
-          <input id="username" className="input" aria-invalid={!!errors.username} {...register('username')} />
-        </Field>
-        <Field label="Email" htmlFor="email" error={errors.email?.message}>
-          <input id="email" type="email" className="input" aria-invalid={!!errors.email} {...register('email')} />
-        </Field>
-        <Field label="Password" htmlFor="password" error={errors.password?.message}>
-          <PasswordInput id="password" autoComplete="new-password" aria-invalid={!!errors.password} {...register('password')} />
-        </Field>
-        <Field label="Role" htmlFor="role" error={errors.role?.message}>
-          <select id="role" className="select" aria-invalid={!!errors.role} {...register('role')}>
-            <option value="">Select a role</option>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {cap(r)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
-          <Link to="/dashboard/users" className="btn btn-secondary">
-            Cancel
-          </Link>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-            {isSubmitting ? 'Creating...' : 'Create User'}
-          </button>
-        </div>
+      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <TextField label="Username" {...bind(form, 'username')} />
+        <TextField label="Email" type="email" {...bind(form, 'email')} />
+        <PasswordField label="Password" autoComplete="new-password" {...bind(form, 'password')} />
+        <SelectField label="Role" options={ROLE_OPTIONS} placeholder="Select a role" {...bind(form, 'role')} />
+        <Actions cancelTo="/dashboard/users" busy={form.formState.isSubmitting} label="Create User" busyLabel="Creating..." />
       </form>
     </>
   );
@@ -106,18 +90,13 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   const allowed = isAdmin || own;
   // Where saving and Cancel lead: the Users list for admins editing from it, else the account page.
   const back = self || !isAdmin ? '/dashboard/account' : '/dashboard/users';
-  const { data, isLoading, isError } = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
+  const user = useGetUserQuery(userId, { skip: !userId || !ready || !allowed });
+  const { data, isError } = user;
   const [update] = useUpdateUserMutation();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    watch,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<EditUserValues>({
+  const form = useForm<EditUserValues>({
     defaultValues: { username: '', email: '', password: '', currentPassword: '', role: 'author', status: 'active' },
   });
+  const { reset, watch, setError } = form;
   const askCurrent = needsCurrentPassword(own, { email: watch('email'), password: watch('password') }, data?.email ?? '');
 
   useEffect(() => {
@@ -136,14 +115,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
 
   useEffect(() => {
     if (data) {
-      reset({
-        username: data.username,
-        email: data.email,
-        password: '',
-        currentPassword: '',
-        role: data.role || 'author',
-        status: data.status || 'active',
-      });
+      const { username, email, role, status } = data;
+      reset({ username, email, password: '', currentPassword: '', role: role || 'author', status: status || 'active' });
     }
   }, [data, reset]);
 
@@ -183,140 +156,51 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   }
 
   if (!userId || (ready && !allowed)) return null;
-  if (!ready || isLoading) return <LoadingState label="Loading user..." />;
-  if (isError) {
-    return (
-      <section className="card state">
-        <strong className="text-danger">Failed to load user data</strong>
+  return (
+    <QueryState
+      query={{ ...user, isLoading: !ready || user.isLoading }}
+      loading="Loading user..."
+      error="Failed to load user data"
+      retry={false}
+      boxed
+      errorActions={
         <Link className="btn btn-secondary" to="/dashboard/users">
           Back to Users
         </Link>
-      </section>
-    );
-  }
-
-  return (
-    <>
-      {self ? (
-        <PageHeader title="My account" description="Your username, email and password" search={false} />
-      ) : (
-        <PageHeader title={`Edit User: ${data?.username ?? ''}`} description="Update the account" search={false} />
-      )}
-      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={handleSubmit(onSubmit)}>
-        <Field label="Username" htmlFor="username">
-          <input id="username" className="input" {...register('username')} />
-        </Field>
-        <Field label="Email" htmlFor="email">
-          <input id="email" type="email" className="input" {...register('email')} />
-        </Field>
-        <Field label="Password" htmlFor="password" hint="Only fill this if you want to change the password.">
-          <PasswordInput
-            id="password"
-            autoComplete="new-password"
-            placeholder="Leave blank to keep current password"
-            {...register('password')}
-          />
-        </Field>
-        {askCurrent ? (
-          <Field
-            label="Current password"
-            htmlFor="currentPassword"
-            hint="Needed to change your password or email."
-            error={errors.currentPassword?.message}
-          >
-            <PasswordInput
-              id="currentPassword"
-              autoComplete="current-password"
-              aria-invalid={!!errors.currentPassword}
-              {...register('currentPassword')}
-            />
-          </Field>
-        ) : null}
-        {isAdmin && !self ? (
-          <>
-            <Field label="Role" htmlFor="role">
-              <select id="role" className="select" {...register('role')}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {cap(r)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Status" htmlFor="status">
-              <select id="status" className="select" {...register('status')}>
-                {STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {cap(s)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </>
-        ) : null}
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
-          <Link to={self ? '/dashboard' : back} className="btn btn-secondary">
-            Cancel
-          </Link>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving...' : 'Save Changes'}
-          </button>
-        </div>
-      </form>
-      {own ? <TwoFactorSection username={data?.username ?? ''} /> : null}
-      {isAdmin && !own && data ? <TwoFactorReset userId={userId} username={data.username} enabled={!!data.twoFactorEnabled} /> : null}
-    </>
-  );
-}
-
-/** On another user's edit screen (admins): their two-factor sign-in, and a reset after a lost phone. */
-function TwoFactorReset({ userId, username, enabled }: { userId: string; username: string; enabled: boolean }) {
-  const [asking, setAsking] = useState(false);
-  const [reset, { isLoading }] = useResetUserTwoFactorMutation();
-
-  async function onConfirm() {
-    try {
-      await reset(userId).unwrap();
-      toast.success(`Two-factor sign-in of ${username} was reset. They have been told by email.`);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not reset two-factor sign-in'));
-    }
-    setAsking(false);
-  }
-
-  return (
-    <section className="card card-body stack" style={{ maxWidth: 640, marginTop: 16 }} aria-labelledby="user-two-factor">
-      <h2 id="user-two-factor" className="h-sub">
-        Two-factor sign-in
-      </h2>
-      {enabled ? (
+      }
+    >
+      {(loaded) => (
         <>
-          <p style={{ margin: 0 }}>
-            <strong>On.</strong> If {username} lost their phone and their recovery codes, turn it off here: they sign in
-            with their password again and can set it up anew.
-          </p>
-          <div>
-            <button type="button" className="btn btn-danger" onClick={() => setAsking(true)}>
-              Reset two-factor sign-in
-            </button>
-          </div>
+          {self ? (
+            <PageHeader title="My account" description="Your username, email and password" search={false} />
+          ) : (
+            <PageHeader title={`Edit User: ${loaded.username}`} description="Update the account" search={false} />
+          )}
+          <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={form.handleSubmit(onSubmit)}>
+            <TextField label="Username" {...bind(form, 'username')} />
+            <TextField label="Email" type="email" {...bind(form, 'email')} />
+            <PasswordField
+              label="Password"
+              hint="Only fill this if you want to change the password."
+              placeholder="Leave blank to keep current password"
+              autoComplete="new-password"
+              {...bind(form, 'password')}
+            />
+            {askCurrent ? (
+              <PasswordField label="Current password" hint="Needed to change your password or email." autoComplete="current-password" {...bind(form, 'currentPassword')} />
+            ) : null}
+            {isAdmin && !self ? (
+              <>
+                <SelectField label="Role" options={ROLE_OPTIONS} {...bind(form, 'role')} />
+                <SelectField label="Status" options={STATUS_OPTIONS} {...bind(form, 'status')} />
+              </>
+            ) : null}
+            <Actions cancelTo={self ? '/dashboard' : back} busy={form.formState.isSubmitting} label="Save Changes" busyLabel="Saving..." />
+          </form>
+          {own ? <TwoFactorSection username={loaded.username} /> : null}
+          {isAdmin && !own ? <TwoFactorReset userId={userId} username={loaded.username} enabled={!!loaded.twoFactorEnabled} /> : null}
         </>
-      ) : (
-        <p className="muted" style={{ margin: 0 }}>
-          Off. {username} can turn it on from their account page.
-        </p>
       )}
-      <ConfirmDialog
-        open={asking}
-        title="Reset two-factor sign-in?"
-        confirmLabel="Reset"
-        busy={isLoading}
-        onConfirm={() => void onConfirm()}
-        onCancel={() => setAsking(false)}
-      >
-        {username} will sign in with their password only until they set up two-factor sign-in again. Their recovery
-        codes stop working, and they will get an email about it.
-      </ConfirmDialog>
-    </section>
+    </QueryState>
   );
 }

@@ -1,122 +1,84 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
+import { useDeleteUserMutation, useGetUsersQuery, userId, type User } from '@/api/users';
+import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
-import { Badge, ConfirmDialog, EmptyState, ErrorState, Spinner } from '@/components/ui';
+import { Badge, ConfirmDialog } from '@/components/ui';
+import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import type { User } from '@/lib/types';
-import { useDeleteUserMutation, useGetUsersQuery } from '../api';
 import { Invitations } from '../components/Invitations';
 
 const STATUS_TONE: Record<string, string> = { active: 'success', suspended: 'danger', inactive: 'warning' };
-
-export const userId = (u: User) => String(u.userId ?? u.id);
+const STATES = { loading: 'Loading users...', error: 'Failed to load users. Please try again.', empty: 'No users found. Create your first user!' };
 
 export function UsersList() {
   const me = useAppSelector(selectUser);
+  const isMe = (u: User) => !!me && userId(u) === String(me.userId);
   const navigate = useNavigate();
-  const { data, isLoading, isError, refetch } = useGetUsersQuery();
-  const [deleteUser, { isLoading: deleting }] = useDeleteUserMutation();
-  const [confirming, setConfirming] = useState<User | null>(null);
+  const users = useGetUsersQuery();
+  const [deleteUser] = useDeleteUserMutation();
+  const remove = useConfirmAction((user: User) => deleteUser(userId(user)).unwrap(), {
+    done: 'User deleted successfully',
+    failed: (err) => errorMessage(err, 'Failed to delete user'),
+  });
 
   useEffect(() => {
-    if (isError) toast.error('Error loading users. Please try again.');
-  }, [isError]);
+    if (users.isError) toast.error('Error loading users. Please try again.');
+  }, [users.isError]);
 
   function askDelete(user: User) {
-    if (me && userId(user) === String(me.userId)) {
-      toast.error('You cannot delete your own account');
-      return;
-    }
-    setConfirming(user);
+    if (isMe(user)) toast.error('You cannot delete your own account');
+    else remove.ask(user);
   }
 
-  async function confirmDelete() {
-    if (!confirming) return;
-    try {
-      const reply = await deleteUser(userId(confirming)).unwrap();
-      toast.success(reply?.message || 'User deleted successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to delete user'));
-    } finally {
-      setConfirming(null);
-    }
-  }
+  const columns: Column<User>[] = [
+    { header: 'Username', primary: true, cell: (u) => <strong>{u.username}</strong> },
+    { header: 'Email', className: 'muted', cell: (u) => u.email },
+    { header: 'Role', cell: (u) => <Badge tone="primary">{u.role}</Badge> },
+    { header: 'Status', cell: (u) => <Badge tone={STATUS_TONE[u.status]}>{u.status}</Badge> },
+    { header: 'Last Login', className: 'small', cell: (u) => (u.lastLogin ? formatDateTime(u.lastLogin) : 'Never') },
+    {
+      header: 'Actions',
+      actions: true,
+      width: 80,
+      cell: (u) => (
+        <RowMenu
+          label={`Actions for ${u.username}`}
+          items={[
+            { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/users/edit/${userId(u)}`) },
+            // One's own account is never offered for deletion (the server refuses it too).
+            ...(isMe(u) ? [] : [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(u) }]),
+          ]}
+        />
+      ),
+    },
+  ];
 
-  const users = data ?? [];
   return (
     <>
       <PageHeader
         title="Users"
         description="Manage user accounts and permissions"
         search={false}
-        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
+        iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => users.refetch() }}
         action={{ label: 'Add User', to: '/dashboard/users/new', icon: <Plus size={16} /> }}
       />
       <section className="card">
-        {isLoading ? (
-          <div className="state">
-            <Spinner label="Loading users" />
-          </div>
-        ) : isError ? (
-          <ErrorState title="Failed to load users. Please try again." onRetry={() => refetch()} />
-        ) : users.length === 0 ? (
-          <EmptyState>No users found. Create your first user!</EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table stack-table">
-              <thead>
-                <tr>
-                  <th>Username</th>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th>Status</th>
-                  <th>Last Login</th>
-                  <th style={{ width: 80 }}>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.map((u) => (
-                  <tr key={userId(u)}>
-                    <td className="cell-primary">
-                      <strong>{u.username}</strong>
-                    </td>
-                    <td className="muted" data-label="Email">{u.email}</td>
-                    <td data-label="Role">
-                      <Badge tone="primary">{u.role}</Badge>
-                    </td>
-                    <td data-label="Status">
-                      <Badge tone={STATUS_TONE[u.status]}>{u.status}</Badge>
-                    </td>
-                    <td className="small" data-label="Last Login">{u.lastLogin ? formatDateTime(u.lastLogin) : 'Never'}</td>
-                    <td className="cell-actions">
-                      <RowMenu
-                        label={`Actions for ${u.username}`}
-                        items={[
-                          { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/users/edit/${userId(u)}`) },
-                          // One's own account is never offered for deletion (the server refuses it too).
-                          ...(me && userId(u) === String(me.userId)
-                            ? []
-                            : [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(u) }]),
-                        ]}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryState query={users} {...STATES} isEmpty={(list) => list.length === 0}>
+          {(list) => <DataTable rows={list} rowKey={userId} columns={columns} />}
+        </QueryState>
       </section>
       <Invitations />
-      <ConfirmDialog open={!!confirming} title="Delete user" busy={deleting} onCancel={() => setConfirming(null)} onConfirm={confirmDelete}>
+      <ConfirmDialog title="Delete user" {...remove.dialog}>
         <p style={{ margin: 0 }}>
-          Are you sure you want to permanently delete <strong>{confirming?.username}</strong>? This action cannot be undone.
+          Are you sure you want to permanently delete <strong>{remove.item?.username}</strong>? This action cannot be undone.
         </p>
       </ConfirmDialog>
     </>

@@ -1,8 +1,8 @@
 import { AlertTriangle } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { useGetWebhooksQuery } from '@/api/webhooks';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetWebhooksQuery } from '../api';
 
 /** For admins, on the dashboard's home: an endpoint that failures turned off, with a link to it. */
 export function WebhooksDisabledBanner() {

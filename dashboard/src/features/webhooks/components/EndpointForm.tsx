@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { EndpointBody, WebhookEndpoint } from '@/api/webhooks';
 import { Dialog, Field, Spinner } from '@/components/ui';
 import { errorMessage, isApiError } from '@/lib/errors';
-import type { EndpointBody, WebhookEndpoint } from '../api';
 import { groupEvents } from '../events';
 
 interface Props {

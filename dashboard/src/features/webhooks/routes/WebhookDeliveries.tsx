@@ -2,17 +2,29 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { RefreshCw, RotateCcw, Send } from 'lucide-react';
 import { toast } from 'sonner';
+import {
+  useGetDeliveriesQuery,
+  useGetWebhooksQuery,
+  useRedeliverMutation,
+  useSendTestEventMutation,
+  type WebhookDelivery,
+} from '@/api/webhooks';
+import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
-import { Pagination } from '@/components/Pagination';
-import { Badge, EmptyState, ErrorState, LoadingState, Spinner } from '@/components/ui';
-import { errorMessage } from '@/lib/errors';
+import { QueryState } from '@/components/QueryState';
+import { Badge, ErrorState, Spinner } from '@/components/ui';
+import { errorMessage, isApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { useGetDeliveriesQuery, useGetWebhooksQuery, useRedeliverMutation, useSendTestEventMutation, type WebhookDelivery } from '../api';
-import { EndpointState } from './Webhooks';
+import { AdminsOnly, EndpointState } from '../components/EndpointState';
 
 const STATUS_TONE: Record<string, string> = { succeeded: 'success', failed: 'danger', pending: 'warning' };
+const STATES = {
+  loading: 'Loading deliveries...',
+  error: 'Failed to load the delivery log. Please try again.',
+  empty: 'No deliveries yet. Send a test event to try the endpoint.',
+};
 
 /** Settings -> Webhooks -> an endpoint: its delivery log (newest first, paged) with Redeliver. */
 export function WebhookDeliveries() {
@@ -26,16 +38,7 @@ export function WebhookDeliveries() {
   const [busy, setBusy] = useState<string | null>(null);
   const endpoint = endpoints.data?.endpoints.find((e) => e.id === id);
 
-  if (!isAdmin) {
-    return (
-      <>
-        <PageHeader title="Delivery log" search={false} />
-        <section className="card">
-          <ErrorState title="Only administrators can manage webhooks." />
-        </section>
-      </>
-    );
-  }
+  if (!isAdmin) return <AdminsOnly title="Delivery log" />;
 
   async function again(delivery: WebhookDelivery) {
     setBusy(delivery.id);
@@ -59,8 +62,43 @@ export function WebhookDeliveries() {
     }
   }
 
-  const notFound = (log.isError && log.error && 'status' in log.error && log.error.status === 404) || (endpoints.data && !endpoint);
-  const deliveries = log.data?.deliveries ?? [];
+  const columns: Column<WebhookDelivery>[] = [
+    { header: 'Event', primary: true, cell: (d) => <code>{d.event}</code> },
+    { header: 'Status', cell: (d) => <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge> },
+    {
+      header: 'Response',
+      className: 'small',
+      cell: (d) => (
+        <>
+          {d.responseStatus ?? '-'}
+          {d.responseExcerpt ? <div className="muted excerpt">{d.responseExcerpt}</div> : null}
+          {d.error ? <div className="text-danger">{d.error}</div> : null}
+        </>
+      ),
+    },
+    { header: 'Duration', className: 'small', cell: (d) => (d.durationMs === null ? '-' : `${d.durationMs} ms`) },
+    { header: 'Attempt', cell: (d) => d.attempt },
+    { header: 'Time', className: 'small', cell: (d) => formatDateTime(d.lastAttemptAt ?? d.createdAt) },
+    {
+      header: 'Actions',
+      actions: true,
+      width: 120,
+      cell: (d) => (
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={busy === d.id}
+          aria-label={`Redeliver ${d.event} of ${formatDateTime(d.createdAt)}`}
+          onClick={() => void again(d)}
+        >
+          {busy === d.id ? <Spinner small label="Sending" /> : <RotateCcw size={14} aria-hidden="true" />}
+          Redeliver
+        </button>
+      ),
+    },
+  ];
+
+  const notFound = (log.isError && isApiError(log.error) && log.error.status === 404) || (endpoints.data && !endpoint);
   return (
     <>
       <PageHeader
@@ -83,67 +121,17 @@ export function WebhookDeliveries() {
       <section className="card">
         {notFound ? (
           <ErrorState title="Webhook endpoint not found." />
-        ) : log.isLoading ? (
-          <LoadingState label="Loading deliveries..." />
-        ) : log.isError ? (
-          <ErrorState title="Failed to load the delivery log. Please try again." onRetry={() => void log.refetch()} />
-        ) : deliveries.length === 0 ? (
-          <EmptyState>No deliveries yet. Send a test event to try the endpoint.</EmptyState>
         ) : (
-          <>
-            <div className="table-wrap">
-              <table className="table stack-table">
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>Status</th>
-                    <th>Response</th>
-                    <th>Duration</th>
-                    <th>Attempt</th>
-                    <th>Time</th>
-                    <th style={{ width: 120 }}>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.map((d) => (
-                    <tr key={d.id}>
-                      <td className="cell-primary">
-                        <code>{d.event}</code>
-                      </td>
-                      <td data-label="Status">
-                        <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
-                      </td>
-                      <td data-label="Response" className="small">
-                        {d.responseStatus ?? '-'}
-                        {d.responseExcerpt ? <div className="muted excerpt">{d.responseExcerpt}</div> : null}
-                        {d.error ? <div className="text-danger">{d.error}</div> : null}
-                      </td>
-                      <td data-label="Duration" className="small">
-                        {d.durationMs === null ? '-' : `${d.durationMs} ms`}
-                      </td>
-                      <td data-label="Attempt">{d.attempt}</td>
-                      <td data-label="Time" className="small">
-                        {formatDateTime(d.lastAttemptAt ?? d.createdAt)}
-                      </td>
-                      <td className="cell-actions">
-                        <button
-                          type="button"
-                          className="btn btn-secondary btn-sm"
-                          disabled={busy === d.id}
-                          aria-label={`Redeliver ${d.event} of ${formatDateTime(d.createdAt)}`}
-                          onClick={() => void again(d)}
-                        >
-                          {busy === d.id ? <Spinner small label="Sending" /> : <RotateCcw size={14} aria-hidden="true" />}
-                          Redeliver
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pagination page={page} totalPages={log.data?.pagination.totalPages ?? 1} onChange={setPage} />
-          </>
+          <QueryState query={log} {...STATES} isEmpty={(data) => data.deliveries.length === 0}>
+            {(data) => (
+              <DataTable
+                rows={data.deliveries}
+                rowKey={(d) => d.id}
+                columns={columns}
+                pages={{ page, totalPages: data.pagination.totalPages, onChange: setPage }}
+              />
+            )}
+          </QueryState>
         )}
       </section>
     </>

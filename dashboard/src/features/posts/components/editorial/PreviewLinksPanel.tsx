@@ -1,11 +1,15 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import {
+  useCreatePreviewLinkMutation,
+  useGetPreviewLinksQuery,
+  useRevokePreviewLinkMutation,
+  type PreviewLink,
+} from '@/api/previewLinks';
 import { ConfirmDialog, Spinner } from '@/components/ui';
 import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
-import { useCreatePreviewLinkMutation, useGetPreviewLinksQuery, useRevokePreviewLinkMutation } from '../../api';
-import type { PreviewLink } from '../../types';
 
 /** The request a website (or a person with the content key) sends to read the draft. */
 export function exampleRequest(url: string): string {

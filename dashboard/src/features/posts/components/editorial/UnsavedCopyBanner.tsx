@@ -1,6 +1,5 @@
 import { toast } from 'sonner';
-import { useDeleteAutosaveMutation, useGetAutosaveQuery } from '../../api';
-import type { Autosave } from '../../types';
+import { useDeleteAutosaveMutation, useGetAutosaveQuery, type Autosave } from '@/api/autosaves';
 
 interface Props<V> {
   /** The post's id, or `new`. */

@@ -1,0 +1,85 @@
+import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+import type { components as RootComponents } from '@/lib/api-types/root';
+
+type Schemas = components['schemas'];
+
+/** The company as its settings screen shows it, and the guide to its content API. */
+export interface ClientInfo {
+  company: {
+    uuid?: string;
+    name: string;
+    contactName: string;
+    contactEmail: string;
+    subdomain: string;
+    status: string;
+    subscriptionPlan: string;
+    subscriptionStatus?: string;
+    trialEndsAt?: string | null;
+    createdAt: string;
+    /** IANA zone; the company's days in analytics (default UTC). */
+    timeZone?: string;
+  };
+  apiInfo: {
+    baseUrl: string;
+    authentication: { method: string; header?: string; apiKey: string; note?: string; previewKey?: string };
+    endpoints: { posts: { list: string; getBySlug: string; getByCategory: string; getByTag: string } } & Record<string, unknown>;
+    exampleRequests: Record<'getAllPosts' | 'getPostsByCategory' | 'getPostsByTag' | 'getPostBySlug', { url: string }>;
+    rateLimit?: { requests: number; windowSeconds: number };
+  };
+}
+
+export type CompanyUpdate = { name: string; contactName: string; contactEmail: string; timeZone?: string };
+export type SignUp = Required<RootComponents['schemas']['RegisterClientIn']>;
+export type Verification = Schemas['VerificationOut'];
+
+const VERIFICATION = [{ type: 'Client' as const, id: 'VERIFICATION' }];
+
+/** The company: sign-up (root domain), its settings and API key, its email verification, and
+ * deleting it. */
+export const companyApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    registerClient: build.mutation<RootComponents['schemas']['RegisterClientOut'], SignUp>({
+      query: (body) => ({ url: 'auth/register-client', method: 'POST', body }),
+    }),
+    getClientInfo: build.query<ClientInfo | null, void>({
+      query: () => 'client/info',
+      transformResponse: (r: { data?: ClientInfo }) => r.data ?? null,
+      providesTags: ['Client'],
+    }),
+    updateClientInfo: build.mutation<{ message?: string; data: ClientInfo }, CompanyUpdate>({
+      query: (body) => ({ url: 'client/info', method: 'PUT', body }),
+      invalidatesTags: ['Client', 'Analytics'],
+    }),
+    rotateApiKey: build.mutation<Schemas['ApiKeyRotatedOut'], void>({
+      query: () => ({ url: 'client/api-key/rotate', method: 'POST' }),
+      invalidatesTags: ['Client'],
+    }),
+    deleteCompany: build.mutation<Schemas['MessageOut'], { confirmSubdomain: string; password: string }>({
+      query: (body) => ({ url: 'client/delete', method: 'POST', body }),
+    }),
+    getVerification: build.query<Verification, void>({
+      query: () => 'client/verification',
+      providesTags: VERIFICATION,
+    }),
+    resendVerification: build.mutation<Schemas['MessageOut'], void>({
+      query: () => ({ url: 'client/verification/resend', method: 'POST' }),
+      invalidatesTags: VERIFICATION,
+    }),
+    verifyEmail: build.mutation<Schemas['MessageOut'], { token: string }>({
+      query: (body) => ({ url: 'client/verify-email', method: 'POST', body }),
+      invalidatesTags: VERIFICATION,
+    }),
+  }),
+});
+
+export const {
+  useRegisterClientMutation,
+  useGetClientInfoQuery,
+  useUpdateClientInfoMutation,
+  useRotateApiKeyMutation,
+  useDeleteCompanyMutation,
+  useGetVerificationQuery,
+  useResendVerificationMutation,
+  useVerifyEmailMutation,
+} = companyApi;

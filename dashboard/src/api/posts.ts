@@ -1,0 +1,128 @@
+import { api } from '@/lib/api';
+import type { components } from '@/lib/api-types/dashboard';
+
+type Schemas = components['schemas'];
+
+/** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
+export type PostSummary = Schemas['DashboardPostSummaryOut'];
+export type Post = Schemas['DashboardPostOut'];
+export type PostBySlug = Schemas['PostBySlugOut'];
+
+/** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
+export type PostImage = NonNullable<Post['featuredImage']>;
+export type PostStatus = Post['status'];
+
+export interface PostList {
+  posts: PostSummary[];
+  page: number;
+  limit: number;
+  totalPosts: number;
+  totalPages: number;
+}
+
+export interface PostCreatePayload {
+  postTitle: string;
+  postContent: string;
+  postExcerpt: string;
+  customSlug: string;
+  postStatus: PostStatus;
+  categories: string[];
+  tags: string[];
+  featuredMediaId: string;
+  allowIndexing: boolean;
+  scheduledPublishDate?: string;
+  videoId: string;
+  seoMetadata: { title: string; description: string; canonicalUrl: string; focusKeyword: string };
+}
+
+export type PostUpdatePayload = Partial<{
+  title: string;
+  content: string;
+  excerpt: string;
+  customSlug: string;
+  status: PostStatus;
+  allowIndexing: boolean;
+  scheduledPublishDate: string;
+  videoId: string;
+  categories: string[];
+  tags: string[];
+  featuredImage: string;
+  metaTitle: string;
+  metaDescription: string;
+  canonicalUrl: string;
+  focusKeyword: string;
+  /** The post's updatedAt when the editor opened it: a save from an older copy is refused (409). */
+  baseUpdatedAt: string;
+}>;
+
+export type PostStatusFilter = 'published' | 'draft' | 'all';
+/** The list's filters: a status, or the posts waiting for review (`waiting`). */
+export type PostListFilter = PostStatusFilter | 'waiting';
+
+/** What a change to posts makes stale besides the post itself. */
+const POST_WIDE = ['Dashboard', 'Category', 'Tag', 'Search'] as const;
+const one = (id: string) => [{ type: 'Post' as const, id }, { type: 'Post' as const, id: 'LIST' }];
+
+/** Posts: the list, one post (by id or slug), create, update, delete, and the review requests. */
+export const postsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getPosts: build.query<PostList, { page: number; limit: number; status: PostListFilter }>({
+      query: ({ status, ...params }) => ({
+        url: 'posts',
+        params: status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status },
+      }),
+      transformResponse: (r: Schemas['PostListOut']) => ({
+        posts: r.posts,
+        page: r.page,
+        limit: r.limit,
+        totalPosts: r.totalPosts,
+        totalPages: r.pagination.totalPages,
+      }),
+      providesTags: (result) => [
+        { type: 'Post' as const, id: 'LIST' },
+        ...(result?.posts ?? []).map((p) => ({ type: 'Post' as const, id: p.id })),
+      ],
+    }),
+    getPost: build.query<Post, string>({
+      query: (id) => `posts/${id}`,
+      transformResponse: (r: Schemas['PostReplyOut']) => r.post,
+      providesTags: (result, _e, id) => [{ type: 'Post', id: result?.id ?? id }],
+    }),
+    getPostBySlug: build.query<PostBySlug, string>({
+      query: (slug) => `posts/slug/${encodeURIComponent(slug)}`,
+      providesTags: (result) => (result ? [{ type: 'Post', id: result.id }] : []),
+    }),
+    createPost: build.mutation<Schemas['PostSavedOut'], PostCreatePayload>({
+      query: (body) => ({ url: 'posts/upload', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Post', id: 'LIST' }, ...POST_WIDE],
+    }),
+    updatePost: build.mutation<Schemas['PostSavedOut'], { id: string; body: PostUpdatePayload }>({
+      query: ({ id, body }) => ({ url: `posts/${id}`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [...one(id), ...POST_WIDE],
+    }),
+    deletePost: build.mutation<Schemas['MessageOut'], string>({
+      query: (id) => ({ url: `posts/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [...one(id), ...POST_WIDE],
+    }),
+    requestReview: build.mutation<Schemas['PostSavedOut'], string>({
+      query: (id) => ({ url: `posts/${id}/review/request`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => one(id),
+    }),
+    returnReview: build.mutation<Schemas['PostSavedOut'], { id: string; note: string }>({
+      query: ({ id, note }) => ({ url: `posts/${id}/review/return`, method: 'POST', body: { note } }),
+      invalidatesTags: (_r, _e, { id }) => one(id),
+    }),
+  }),
+});
+
+export const {
+  useGetPostsQuery,
+  useGetPostQuery,
+  useLazyGetPostQuery,
+  useGetPostBySlugQuery,
+  useCreatePostMutation,
+  useUpdatePostMutation,
+  useDeletePostMutation,
+  useRequestReviewMutation,
+  useReturnReviewMutation,
+} = postsApi;

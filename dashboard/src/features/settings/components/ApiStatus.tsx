@@ -1,0 +1,23 @@
+import type { ClientInfo } from '@/api/company';
+import { Card, CardRow } from '@/components/Card';
+import { Badge } from '@/components/ui';
+import { apiDown } from '../status';
+
+/** API Status: whether the content API answers, the subscription and the rate limit. */
+export function ApiStatus({ info }: { info: ClientInfo }) {
+  const { company, apiInfo } = info;
+  const down = apiDown(company);
+  return (
+    <Card title="API Status" body="rows">
+      <CardRow label="Content API">
+        <Badge tone={down ? 'danger' : 'success'}>{down ? 'Unavailable' : 'Operational'}</Badge>
+      </CardRow>
+      <CardRow label="Subscription">{company.subscriptionStatus ?? company.subscriptionPlan}</CardRow>
+      {apiInfo.rateLimit ? (
+        <CardRow label="Rate limit">
+          {apiInfo.rateLimit.requests} requests / {apiInfo.rateLimit.windowSeconds} s
+        </CardRow>
+      ) : null}
+    </Card>
+  );
+}
