@@ -21,9 +21,10 @@ posts lists without entering Django. Each rule of a public request is one functi
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from urllib.parse import parse_qs
 
 import pydantic
@@ -319,9 +320,24 @@ def edge_tag_headers(host: str, kind: str, limit: int, query: str = "",
             ("X-RateLimit-Limit", str(limit))]
 
 
-@lru_cache(maxsize=4096)
+_POSTS_OF: dict[bytes, tuple[bool, tuple[str, ...]]] = {}  # body digest -> what _posts_of read
+
+
 def _posts_of(body: bytes) -> tuple[bool, tuple[str, ...]]:
-    """(whether the reply is a posts list, the keys of its posts), read once per reply and worker."""
+    """(whether the reply is a posts list, the keys of its posts), read once per reply and worker.
+    Kept by a 16-byte digest of the body, not the body itself: a worker keeps 4,096 small tuples,
+    not 4,096 replies."""
+    digest = hashlib.blake2b(body, digest_size=16).digest()
+    found = _POSTS_OF.get(digest)
+    if found is None:
+        found = _read_posts(body)
+        if len(_POSTS_OF) >= 4096:
+            _POSTS_OF.pop(next(iter(_POSTS_OF)), None)  # the oldest (dicts keep insertion order)
+        _POSTS_OF[digest] = found
+    return found
+
+
+def _read_posts(body: bytes) -> tuple[bool, tuple[str, ...]]:
     import json
 
     from apps.core.edge_cache import post_tag
