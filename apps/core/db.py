@@ -7,8 +7,10 @@ thread's connection, which psycopg prepares on first use, once per connection (t
 connection's `prepare_threshold`), and PostgreSQL runs it on its generic plan (the connection's
 `plan_cache_mode`); both are set in settings from DB_PREPARED_STATEMENTS. Only statements run
 here are prepared, and they are written for a generic plan: their tables are named with their
-schema (so the statement does not depend on the search_path) and what changes the best plan
-(a page's LIMIT, a post status) is written into the text, not passed as a parameter. The
+schema (so the statement does not depend on the search_path; the one exception, a search, runs
+on the primary after its cursor set the company's search_path, which PostgreSQL checks before
+reusing a prepared statement) and what changes the best plan (a page's LIMIT, a post status) is
+written into the text, not passed as a parameter. The
 cursor is wrapped by Django as any other (errors become django.db errors; tests capture the
 queries).
 """

