@@ -39,7 +39,7 @@ _MAX_QUERY = 2048
 MAX_SEARCH = 200  # longer searches are left to Django (each search term compiles a statement)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def listing(path: str, query_string: str) -> public.ListQuery | None:
     """The posts list this request asks for, when this layer can answer it; else None. Kept per
     worker by path and query (a website sends the same few again and again; the answer depends

@@ -13,8 +13,8 @@ validated with the endpoint's own schema and the event appended to the company's
 same round trip that checks the key (anything invalid goes to Django, which answers the 400).
 Replies carry the same headers as Django's (apps.public_api.responses).
 
-Each worker keeps the bodies it served last in memory (PUBLIC_API_LOCAL_CACHE_BYTES, by
-ETag, which is a hash of the body): when Redis says the current reply has the ETag of the copy
+Each worker keeps the bodies it served last in memory (PUBLIC_API_LOCAL_CACHE_BYTES, each
+once, by its ETag, which is a hash of the body): when Redis says the current reply has the ETag of the copy
 held, the body does not cross the wire again. Settings read per request are read once and again
 after any change (Django's setting_changed signal).
 
@@ -85,39 +85,57 @@ class _Setup:
 
 
 class _Bodies:
-    """The replies this worker served last, by (host, key hash, query hash) -> (ETag, body),
-    least recently used dropped first once they hold more than `budget` bytes."""
+    """The replies this worker served last: per slot (host, key hash, query hash) the ETag of its
+    reply, and each reply's body once, by its ETag (a hash of the body: queries answered with the
+    same bytes, such as `?page=1` and no query, or the same list read with either key, share one
+    copy). The least recently used slots are dropped first once the bodies and the slots (each
+    counted as SLOT_BYTES) hold more than `budget` bytes; a body goes with the last slot that
+    names it."""
+
+    SLOT_BYTES = 400  # a slot: its key (host, key hash, query hash), ETag and place in the order (measured)
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.size = 0
-        self.items: OrderedDict[tuple, tuple[bytes, bytes]] = OrderedDict()
+        self.slots: OrderedDict[tuple, bytes] = OrderedDict()
+        self.bodies: dict[bytes, list] = {}  # ETag -> [body, how many slots name it]
         self.lock = threading.Lock()
 
     def etag(self, slot: tuple) -> bytes:
-        found = self.items.get(slot)
-        return found[0] if found else b""
+        return self.slots.get(slot, b"")
 
     def get(self, slot: tuple, etag: bytes) -> bytes | None:
         with self.lock:
-            found = self.items.get(slot)
-            if found is None or found[0] != etag:
+            if self.slots.get(slot) != etag:
                 return None
-            self.items.move_to_end(slot)
-            return found[1]
+            self.slots.move_to_end(slot)
+            return self.bodies[etag][0]
 
     def put(self, slot: tuple, etag: bytes, body: bytes) -> None:
         if len(body) > self.budget // 4:
             return
         with self.lock:
-            old = self.items.pop(slot, None)
+            old = self.slots.pop(slot, None)
             if old is not None:
-                self.size -= len(old[1])
-            self.items[slot] = (etag, body)
-            self.size += len(body)
+                self._release(old)
+            held = self.bodies.get(etag)
+            if held is None:
+                held = self.bodies[etag] = [body, 0]
+                self.size += len(body)
+            held[1] += 1
+            self.slots[slot] = etag
+            self.size += self.SLOT_BYTES
             while self.size > self.budget:
-                _, (_, dropped) = self.items.popitem(last=False)
-                self.size -= len(dropped)
+                _, dropped = self.slots.popitem(last=False)
+                self._release(dropped)
+
+    def _release(self, etag: bytes) -> None:
+        self.size -= self.SLOT_BYTES
+        held = self.bodies[etag]
+        held[1] -= 1
+        if not held[1]:
+            del self.bodies[etag]
+            self.size -= len(held[0])
 
 
 _setup: _Setup | None = None

@@ -73,12 +73,37 @@ def test_worker_copies_stay_within_their_byte_budget():
     bodies = fastpath._Bodies(1000)
     for n in range(50):
         bodies.put(("host", "key", str(n)), b'"e%d"' % n, b"x" * 100)
-    assert bodies.size <= 1000 and len(bodies.items) == 10
+    assert bodies.size <= 1000 and len(bodies.slots) == len(bodies.bodies) == 2  # 2 x (100 + SLOT_BYTES)
     assert bodies.get(("host", "key", "49"), b'"e49"') == b"x" * 100
     assert bodies.get(("host", "key", "0"), b'"e0"') is None  # the oldest went first
     assert bodies.get(("host", "key", "49"), b'"other"') is None  # an ETag that differs is no copy
     bodies.put(("host", "key", "big"), b'"big"', b"x" * 600)  # over a quarter of the budget: not kept
     assert bodies.etag(("host", "key", "big")) == b""
+
+
+def test_worker_copies_of_the_same_reply_are_one_body():
+    slot = fastpath._Bodies.SLOT_BYTES
+    bodies = fastpath._Bodies(100 + 20 * slot)
+    for n in range(20):  # 20 query strings answered with the same bytes: one copy, every slot kept
+        bodies.put(("host", "key", str(n)), b'"same"', b"x" * 100)
+    assert bodies.size == 100 + 20 * slot and len(bodies.bodies) == 1 and len(bodies.slots) == 20
+    assert all(bodies.get(("host", "key", str(n)), b'"same"') == b"x" * 100 for n in range(20))
+    bodies.put(("host", "key", "0"), b'"new"', b"y" * 100)  # a slot's reply changed: the shared copy stays
+    assert bodies.get(("host", "key", "19"), b'"same"') == b"x" * 100 and len(bodies.bodies) == 2
+    for n in range(1, 20):
+        bodies.put(("host", "key", str(n)), b'"new"', b"y" * 100)
+    assert list(bodies.bodies) == [b'"new"']  # the last slot naming it let it go
+    for n in range(20, 60):  # other replies push the oldest slots out, and their body with the last
+        bodies.put(("host", "key", str(n)), b'"e%d"' % n, b"z" * 100)
+    assert bodies.size <= 100 + 20 * slot and b'"new"' not in bodies.bodies
+
+
+def test_worker_copies_keep_a_bounded_number_of_slots():
+    bodies = fastpath._Bodies(4096)
+    for n in range(10_000):  # a client sending a new query string each time, always the same reply
+        bodies.put(("host", "key", str(n)), b'"same"', b"x" * 100)
+    assert len(bodies.slots) <= 4096 // fastpath._Bodies.SLOT_BYTES and bodies.size <= 4096
+    assert bodies.get(("host", "key", "9999"), b'"same"') == b"x" * 100
 
 
 def test_dedicated_connection_recovers_from_a_drop_and_a_script_flush(private_redis, wsgi_app, tenant, content,
