@@ -32,7 +32,6 @@ import time
 import uuid
 
 import pyotp
-import segno
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.core import signing
@@ -182,6 +181,8 @@ def otpauth_uri(*, secret: str, user: User, company_name: str) -> str:
 
 
 def qr_svg(text: str) -> str:
+    import segno  # 0.8 MB, for the set-up screen only: not loaded by every web worker
+
     buffer = io.BytesIO()
     segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True,
                                      svgclass="qr-code", lineclass=None, title="QR code of your authenticator key")

@@ -19,7 +19,8 @@ from __future__ import annotations
 import html as _html
 import re
 
-import nh3
+# nh3 (1.5 MB) is imported by the functions that call it: a web worker that only serves reads
+# never loads it.
 
 ALLOWED_TAGS = frozenset({
     "h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "div",
@@ -112,6 +113,8 @@ def sanitize_html(html: str) -> str:
     """Clean HTML from the editor (or anyone calling the API) to the allow-list above."""
     if not html:
         return ""
+    import nh3
+
     cleaned = nh3.clean(
         html,
         tags=set(ALLOWED_TAGS),
@@ -133,7 +136,15 @@ def html_to_text(html: str) -> str:
     """The visible text of an HTML fragment (tags dropped, entities decoded)."""
     if not html:
         return ""
-    return _html.unescape(nh3.clean(html, tags=set())).replace("\xa0", " ")
+    return _html.unescape(strip_tags(html)).replace("\xa0", " ")
+
+
+def strip_tags(html: str, *, dropped_with_content: frozenset[str] = frozenset()) -> str:
+    """`html` without its tags (and without what the elements in `dropped_with_content` hold);
+    entities stay as written."""
+    import nh3
+
+    return nh3.clean(html, tags=set(), clean_content_tags=set(dropped_with_content))
 
 
 def is_blank_html(html: str) -> bool:

@@ -8,10 +8,8 @@ from __future__ import annotations
 import html
 import re
 
-import nh3
-
 from apps.ai.providers.base import BLOG_FAILED, SEO_INCOMPLETE, GenerationError
-from apps.core.html import sanitize_html
+from apps.core.html import sanitize_html, strip_tags
 from apps.core.text import slugify
 
 _SPACE = re.compile(r"\s+")
@@ -21,8 +19,8 @@ _BLOCK_TAG = re.compile(
     r"figure|figcaption)\b)",
     re.IGNORECASE,
 )
-_DROPPED_WITH_CONTENT = {"script", "style", "noscript", "template", "textarea", "title", "iframe", "object",
-                         "svg", "math"}
+_DROPPED_WITH_CONTENT = frozenset({"script", "style", "noscript", "template", "textarea", "title", "iframe",
+                                   "object", "svg", "math"})
 MAX_KEYWORDS = 10
 MAX_TAGS = 10
 MAX_CATEGORIES = 5
@@ -34,7 +32,7 @@ def plain_text(value, *, limit: int | None = None) -> str:
         return ""
     if not isinstance(value, str):
         value = str(value) if isinstance(value, (int, float)) else ""
-    stripped = nh3.clean(_BLOCK_TAG.sub(r" <\1", value), tags=set(), clean_content_tags=_DROPPED_WITH_CONTENT)
+    stripped = strip_tags(_BLOCK_TAG.sub(r" <\1", value), dropped_with_content=_DROPPED_WITH_CONTENT)
     text = _SPACE.sub(" ", html.unescape(stripped)).strip()
     if limit is not None and len(text) > limit:
         text = text[:limit].rstrip()
