@@ -3,6 +3,7 @@ from ninja import Router
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut, snake_case_fields
 from tenants import directory, services
+from tenants.addresses import tenant_base_url
 from tenants.schemas import FindCompaniesIn, RegisterClientIn, RegisterClientOut
 
 router = Router(tags=["sign-up"])
@@ -14,7 +15,7 @@ def register_client(request, payload: RegisterClientIn):
     client = services.client_register(**snake_case_fields(payload))
     return RegisterClientOut(
         message="Registration successful! You can now sign in to your company dashboard.",
-        data={"subdomain": client.subdomain, "loginUrl": services.tenant_base_url(client.subdomain) + "/login"},
+        data={"subdomain": client.subdomain, "loginUrl": tenant_base_url(client.subdomain) + "/login"},
     )
 
 

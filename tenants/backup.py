@@ -29,7 +29,8 @@ from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
 from tenants.models import Client, Domain
 from tenants.provisioning import applied_migrations_digest, schema_create_from_template, template_current
-from tenants.services import schema_name_for, subdomain_check_available, tenant_host
+from tenants.addresses import tenant_host
+from tenants.services import schema_name_for, subdomain_check_available
 
 FORMAT_VERSION = 1
 # Not carried: the migration records (the schema is built from the template), and tables kept

@@ -23,7 +23,8 @@ from tenants import verification
 from tenants.models import Client
 from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, TwoFactorPolicyIn,
                              TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
-from tenants.services import client_rotate_keys, tenant_base_url
+from tenants.addresses import tenant_base_url
+from tenants.services import client_rotate_keys
 
 router = Router(tags=["company settings"])
 

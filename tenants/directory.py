@@ -102,7 +102,7 @@ def find_companies_request(*, email: str, ip: str) -> None:
 def find_companies_email(*, email: str) -> int:
     """The task's body: email the sign-in links of the address's companies (none: no email). Returns
     how many companies were listed."""
-    from tenants.services import root_base_url, tenant_base_url
+    from tenants.addresses import root_base_url, tenant_base_url
 
     connection.set_schema_to_public()
     companies = companies_for_email(email)

@@ -12,6 +12,7 @@ from apps.core import ratelimit
 from apps.core.edge_cache import edge_purge_company
 from apps.core.errors import Conflict, ErrorCode, NotFound
 from apps.core.permissions import Role
+from tenants.addresses import tenant_host
 from tenants.models import Client, Domain, new_content_key, new_preview_key
 from tenants.provisioning import schema_create_from_template, template_current
 
@@ -21,26 +22,6 @@ SUBDOMAIN_RESERVED = "This subdomain is reserved. Please choose another one."
 
 def schema_name_for(subdomain: str) -> str:
     return "t_" + subdomain.replace("-", "_")
-
-
-def tenant_host(subdomain: str) -> str:
-    return f"{subdomain}.{settings.ROOT_DOMAIN}"
-
-
-def _base_url(host: str) -> str:
-    port = settings.PUBLIC_PORT
-    default_port = {"http": "80", "https": "443"}.get(settings.PUBLIC_SCHEME)
-    suffix = f":{port}" if port and port != default_port else ""
-    return f"{settings.PUBLIC_SCHEME}://{host}{suffix}"
-
-
-def tenant_base_url(subdomain: str) -> str:
-    return _base_url(tenant_host(subdomain))
-
-
-def root_base_url() -> str:
-    """The root domain's address (sign-up, sign-in by email)."""
-    return _base_url(settings.ROOT_DOMAIN)
 
 
 def subdomain_check_available(subdomain: str) -> None:

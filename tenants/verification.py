@@ -44,7 +44,7 @@ def _token(client: Client) -> str:
 def verification_send(*, client: Client, email: str | None = None) -> None:
     """(Re)send the verification email (to `email`, else the address of the last one); links sent
     before stop working. Call inside a transaction: the email leaves after commit."""
-    from tenants.services import tenant_base_url
+    from tenants.addresses import tenant_base_url
 
     with schema_context(get_public_schema_name()):
         client = Client.objects.select_for_update().get(pk=client.pk)

@@ -50,7 +50,7 @@ from apps.core.pagination import page_params
 from apps.core.selectors import paginate
 from apps.core.permissions import require
 from apps.core.schemas import MessageOut, PaginationOut
-from tenants.services import tenant_base_url
+from tenants.addresses import tenant_base_url
 
 posts_router = Router(tags=["posts"])
 categories_router = Router(tags=["categories"])

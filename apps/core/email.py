@@ -93,7 +93,7 @@ def retry_delay(retries: int) -> float:
 def company_of_connection() -> tuple[str, str]:
     """(name, base URL) of the company whose schema the connection is on; the product's name and
     the root domain's address on the public schema."""
-    from tenants.services import root_base_url, tenant_base_url
+    from tenants.addresses import root_base_url, tenant_base_url
 
     schema = connection.schema_name
     tenant = getattr(connection, "tenant", None)

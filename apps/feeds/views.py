@@ -26,7 +26,7 @@ from apps.content.models import Category, Tag
 from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
 from apps.feeds import selectors
-from tenants.services import tenant_base_url
+from tenants.addresses import tenant_base_url
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NOT_AVAILABLE = "Feeds and the sitemap are not enabled for this company"

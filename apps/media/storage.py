@@ -152,7 +152,7 @@ class MediaUrls:
             if media_url.startswith(("http://", "https://")):
                 link_base = media_url
             else:
-                from tenants.services import tenant_base_url
+                from tenants.addresses import tenant_base_url
 
                 link_base = tenant_base_url(_subdomain_of(schema or current_schema())) + media_url
         else:

@@ -6,7 +6,8 @@ from django.utils.module_loading import import_string
 from django_tenants.utils import tenant_context
 
 from tenants.models import Client
-from tenants.services import client_register, tenant_base_url
+from tenants.addresses import tenant_base_url
+from tenants.services import client_register
 
 DEMO = {
     "subdomain": "demo",

@@ -2,7 +2,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.errors import ApplicationError
 from tenants.schemas import RegisterClientIn
-from tenants.services import client_register, tenant_base_url
+from tenants.addresses import tenant_base_url
+from tenants.services import client_register
 
 
 class Command(BaseCommand):
