@@ -1,8 +1,10 @@
 """Public content API under load: requests/s and p50/p99 latency of the posts list (cached,
 uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), granian (as in the
 image) or gunicorn with 2 sync workers, on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
-note. Then the table grows to BENCH_SCALE_TO posts (default 100,000; 0 skips) and search is
-measured again. Runs on its own database (cms_bench_public) and Redis key prefix.
+note, on the content web pool (WEB_ROUTES=content, as the deployments serve the public API); the
+dashboard's reference list, and the worker memory of a process with every route, on one with
+WEB_ROUTES=all. Then the table grows to BENCH_SCALE_TO posts (default 100,000; 0 skips) and search
+is measured again. Runs on its own database (cms_bench_public) and Redis key prefix.
 
 Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (100000), BENCH_SECONDS (15), BENCH_WARMUP (5),
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
@@ -40,6 +42,8 @@ SERVER = os.environ.get("BENCH_SERVER", "granian")
 OTHER = "gunicorn" if SERVER == "granian" else "granian"
 TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each, preloaded: python -m config.serve)",
          "gunicorn": f"gunicorn, {WORKERS} sync workers (--preload)"}
+# The public API is measured on the content web pool (WEB_ROUTES=content), as the image's
+# deployments serve it; the dashboard's reference on a process with every route.
 ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
 SERVER_ENV = {
     **os.environ,
@@ -125,8 +129,12 @@ def seed(first: int, last: int) -> None:
     connection.set_schema_to_public()
 
 
-def start_server(kind: str, extra_env: dict | None = None, app: str = servers.APP) -> tuple[subprocess.Popen, int]:
-    return servers.start_server(kind, {**SERVER_ENV, **(extra_env or {})}, workers=WORKERS, app=app)
+def start_server(kind: str, extra_env: dict | None = None, app: str = servers.APP, *,
+                 routes: str = "content") -> tuple[subprocess.Popen, int]:
+    """`routes`: content (WEB_ROUTES=content, the pool that serves the public API in the image's
+    deployments) or all (every route: the dashboard's processes)."""
+    env = {**SERVER_ENV, "WEB_ROUTES": routes, **(extra_env or {})}
+    return servers.start_server(kind, env, workers=WORKERS, app=app)
 
 
 def measure(name: str, port: int, path: str, headers: dict[str, str], script: str | None = None) -> dict:
@@ -189,10 +197,20 @@ finally:
     stop(bare)
 print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under {SERVER}", flush=True)
 
+# The dashboard's processes (every route): the reference list, and the same public reads, for
+# their worker memory.
+full, full_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"}, routes="all")
+try:
+    plain = measure("reference: dashboard GET /api/posts (ORM, ninja)", full_port, LIST.replace("/v1", ""),
+                    dashboard)
+    measure("posts list, uncached, every route (WEB_ROUTES=all)", full_port, LIST, key)
+    measure("search 'zephyr', uncached, every route", full_port, SEARCH_RARE, key)
+    full_memory = worker_memory(full)
+finally:
+    stop(full)
+
 uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
 try:
-    plain = measure("reference: dashboard GET /api/posts (ORM, ninja)", uncached_port, LIST.replace("/v1", ""),
-                    dashboard)
     uncached_list = measure("posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
     measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
@@ -201,12 +219,16 @@ try:
     measure("search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
     measure("search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
     print(f"  uncached list = {uncached_list['rps'] / plain['rps']:.1f}x the dashboard's ORM list", flush=True)
-    print(f"\nworker memory: cached server {cached_memory}; uncached server {worker_memory(uncached)}", flush=True)
+    print(f"\nworker memory, content pool (WEB_ROUTES=content): cached server {cached_memory}; uncached server "
+          f"{worker_memory(uncached)}", flush=True)
+    print(f"worker memory, every route (WEB_ROUTES=all), after the dashboard list and the uncached reads: "
+          f"{full_memory}", flush=True)
 finally:
     stop(uncached)
 
 # What the fast path's list building saves: the same request through Django alone.
-django_only, django_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"}, app="config.wsgi:application")
+django_only, django_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"}, app="config.wsgi:application",
+                                        routes="all")
 try:
     measure("reference: posts list, uncached, Django alone", django_port, LIST, key)
 finally:

@@ -1,16 +1,19 @@
 """The dashboard's built assets are sent pre-compressed (the .br/.gz files the build writes beside
 each script) with a year of immutable caching, by every server the product runs behind: the
 image's granian server (WhiteNoise; DEBUG on as under `make dev` and off as in production) and
-the nginx front of deploy/nginx."""
+the nginx front of deploy/nginx, which also sends the public content API to the cache tier and
+everything else to the web processes with every route."""
 from __future__ import annotations
 
 import gzip
+import http.server
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -149,7 +152,9 @@ def test_nginx_front_sends_the_build_s_compressed_files(dist, tmp_path_factory):
     server = (ROOT / "deploy" / "nginx" / "default.conf").read_text()
     server = server.replace("listen 80 default_server;", f"listen 127.0.0.1:{port} default_server;")
     server = server.replace("root /usr/share/nginx/html;", f"root {dist};")
-    server = server.replace("proxy_pass http://varnish:6081;", f"proxy_pass http://127.0.0.1:{_free_port()};")
+    backends = {name: _named_backend(name) for name in ("varnish", "web")}
+    server = server.replace("proxy_pass http://varnish:6081;", f"proxy_pass http://127.0.0.1:{backends['varnish'].server_port};")
+    server = server.replace("proxy_pass http://web:8000;", f"proxy_pass http://127.0.0.1:{backends['web'].server_port};")
     (prefix / "nginx.conf").write_text(
         _load_modules()
         # Workers would run as "nobody" under root and could not read the test's private folder.
@@ -164,5 +169,31 @@ def test_nginx_front_sends_the_build_s_compressed_files(dist, tmp_path_factory):
     try:
         _wait(port, process)
         _assert_precompressed(port)
+        for path, backend in (("/api/v1/posts?page=2", "varnish"), ("/api/v1/posts/slug/hello", "varnish"),
+                              ("/api/posts", "web"), ("/login", "web"), ("/media/a.png", "web"), ("/", "web")):
+            status, _, body = _get(port, path.lstrip("/"), None)
+            assert (status, body) == (200, f"{backend} {path}".encode()), path
     finally:
         _stop(process)
+        for backend in backends.values():
+            backend.shutdown()
+            backend.server_close()
+
+
+def _named_backend(name: str) -> http.server.ThreadingHTTPServer:
+    """An HTTP server on a free port answering every GET with its name and the path it got."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the standard library's name)
+            body = f"{name} {self.path}".encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

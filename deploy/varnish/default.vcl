@@ -1,6 +1,8 @@
 vcl 4.1;
 # The HTTP cache tier in front of the public content API (/api/v1 on each company's host).
-# Varnish 7 with varnish-modules (xkey, vsthrottle). Everything else is passed to the app.
+# Varnish 7 with varnish-modules (xkey, vsthrottle). Its backend is the content web pool
+# (WEB_ROUTES=content: the public API only); the proxy in front sends it /api/v1 alone, and
+# anything else that reaches it is passed through uncached.
 #
 # - Cached per host + path + query + the `x-api-key` header (Varnish hashes them with SHA-256):
 #   a key that is wrong, rotated or another company's never matches an object; it goes to the
@@ -22,7 +24,7 @@ import vsthrottle;
 import var;
 
 backend app {
-    .host = "web";
+    .host = "content";
     .port = "8000";
     .connect_timeout = 2s;
     .first_byte_timeout = 90s;  # as nginx's proxy_read_timeout (AI writing waits for its job)

@@ -3,7 +3,8 @@
 - dashboard: tenant host, /api/..., Bearer JWT
 - public:    tenant host, /api/v1/..., x-api-key (read-only content for websites)
 - root:      root domain, /api/... (sign-up, health)
-Each app lists its routes in `<app>/api.py` as ROUTES = [(prefix, router)].
+Each app lists its routes in `<app>/api.py` as ROUTES = [(prefix, router)]. The public API is built
+in config.api_content (a content web process imports that module alone).
 """
 from apps.accounts.api import auth_router, invitations_router, users_router
 from apps.accounts.auth import jwt_auth
@@ -14,10 +15,10 @@ from apps.content.api import ROUTES as CONTENT_ROUTES
 from apps.core.api import create_api
 from apps.core.health import router as health_router
 from apps.media.api import ROUTES as MEDIA_ROUTES
-from apps.public_api.api import ROUTES as PUBLIC_ROUTES
 from apps.webhooks.api import ROUTES as WEBHOOK_ROUTES
 from tenants.api import router as signup_router
 from tenants.client_api import router as client_router
+from config.api_content import public_api  # noqa: F401 (config.urls mounts it from here)
 
 dashboard_api = create_api(
     title="CMS dashboard API",
@@ -34,16 +35,6 @@ dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,
                        *AUDIT_ROUTES]:
     dashboard_api.add_router(prefix, router)
-
-public_api = create_api(
-    title="CMS public content API",
-    version="v1",
-    urls_namespace="public",
-    docs_url="/docs",
-    conditional_get=True,  # GETs carry ETag; If-None-Match gets 304
-)
-for prefix, router in PUBLIC_ROUTES:
-    public_api.add_router(prefix, router)
 
 root_api = create_api(title="CMS sign-up API", version="1.0", urls_namespace="root", docs_url="/docs")
 root_api.add_router("", signup_router)

@@ -56,8 +56,14 @@ INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_
 ]
 TENANT_MODEL = "tenants.Client"
 TENANT_DOMAIN_MODEL = "tenants.Domain"
-PUBLIC_SCHEMA_URLCONF = "config.urls_public"
-ROOT_URLCONF = "config.urls"
+# What a web process answers: "all" (the dashboard, its API, the root domain and the public content
+# API) or "content" (the public content API of every company host and the health check only:
+# config.urls_content; a pool of lean workers for websites' reads, README: Speed and memory).
+WEB_ROUTES = env("WEB_ROUTES", "all").strip().lower()
+if WEB_ROUTES not in ("all", "content"):
+    refuse_to_start(RefusedSetting(f"WEB_ROUTES must be all or content, not {WEB_ROUTES!r}"))
+PUBLIC_SCHEMA_URLCONF = "config.urls_public" if WEB_ROUTES == "all" else "config.urls_content"
+ROOT_URLCONF = "config.urls" if WEB_ROUTES == "all" else "config.urls_content"
 DATABASE_ROUTERS = ("django_tenants.routers.TenantSyncRouter",)
 # The schema every new tenant is copied from (rebuilt by migrate_schemas).
 TENANT_TEMPLATE_SCHEMA = env("TENANT_TEMPLATE_SCHEMA", "tenant_template")

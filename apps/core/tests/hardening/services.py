@@ -465,7 +465,7 @@ class Varnish:
         self.dir = Path(tempfile.mkdtemp(prefix="cms-varnish-"))
         os.chmod(self.dir, 0o755)
         vcl = (ROOT / "deploy/varnish/default.vcl").read_text()
-        vcl = vcl.replace('.host = "web";', '.host = "127.0.0.1";').replace('.port = "8000";', f'.port = "{backend_port}";')
+        vcl = vcl.replace('.host = "content";', '.host = "127.0.0.1";').replace('.port = "8000";', f'.port = "{backend_port}";')
         count, seconds = rate_limit
         vcl = vcl.replace("600), 60s)", f"{count}), {seconds}s)")
         assert f"{count}), {seconds}s)" in vcl

@@ -1,0 +1,21 @@
+"""The public content API (x-api-key, /api/v1/ on every company host), apart from the other two
+APIs of config.api so that a content web process (WEB_ROUTES=content, config.urls_content)
+imports it without the dashboard's routes and what they need (tokens, password hashing, the
+HTML sanitiser, the AI and media services)."""
+from apps.core.api import create_api
+from apps.core.health import router as health_router
+from apps.public_api.api import ROUTES as PUBLIC_ROUTES
+
+public_api = create_api(
+    title="CMS public content API",
+    version="v1",
+    urls_namespace="public",
+    docs_url="/docs",
+    conditional_get=True,  # GETs carry ETag; If-None-Match gets 304
+)
+for prefix, router in PUBLIC_ROUTES:
+    public_api.add_router(prefix, router)
+
+# The health check of a content web process (GET /api/health, as the other processes answer it).
+health_api = create_api(title="CMS health", version="1.0", urls_namespace="health", docs_url=None)
+health_api.add_router("", health_router)
