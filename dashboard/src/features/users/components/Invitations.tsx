@@ -13,7 +13,7 @@ import { DataTable, type Column } from '@/components/DataTable';
 import { QueryState } from '@/components/QueryState';
 import { Badge, ConfirmDialog, Field, Spinner } from '@/components/ui';
 import { useConfirmAction } from '@/components/useConfirmAction';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorMessage, fieldMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import type { Role } from '@/lib/session';
 
@@ -49,8 +49,8 @@ export function Invitations() {
       toast.success(reply.message);
       setEmail('');
     } catch (err) {
-      const field = isApiError(err) ? err.errors?.find((e) => e.field === 'email') : undefined;
-      if (field) setError(field.message);
+      const field = fieldMessage(err, 'email');
+      if (field) setError(field);
       else toast.error(errorMessage(err, 'Could not send the invitation'));
     }
   }
