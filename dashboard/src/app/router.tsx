@@ -1,8 +1,8 @@
 import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Layout } from '@/components/Layout';
+import { LoadingState } from '@/components/LoadingState';
 import { NotFound } from '@/components/NotFound';
-import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
 import { WebhooksDisabledBanner } from '@/features/webhooks/components/DisabledBanner';
 import { RequireAuth, TwoFactorSetupGate } from './guards';

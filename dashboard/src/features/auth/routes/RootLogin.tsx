@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { useFindCompaniesMutation } from '@/api/session';
 import { bind, TextField } from '@/components/form';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { tenantLoginUrl } from '@/lib/config';
 import { useCmsConfig } from '@/lib/configContext';
 import { errorMessage, fieldMessage } from '@/lib/errors';

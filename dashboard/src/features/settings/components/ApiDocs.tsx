@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Eye, EyeOff } from 'lucide-react';
 import type { ClientInfo } from '@/api/company';
 import { Card, CardRow } from '@/components/Card';
-import { Tabs } from '@/components/ui';
+import { Tabs } from '@/components/Tabs';
 import { keyHeader } from '../status';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';

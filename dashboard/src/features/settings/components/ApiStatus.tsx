@@ -1,6 +1,6 @@
 import type { ClientInfo } from '@/api/company';
+import { Badge } from '@/components/Badge';
 import { Card, CardRow } from '@/components/Card';
-import { Badge } from '@/components/ui';
 import { apiDown } from '../status';
 
 /** API Status: whether the content API answers, the subscription and the rate limit. */

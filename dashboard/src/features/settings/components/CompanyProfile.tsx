@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useUpdateClientInfoMutation, type ClientInfo } from '@/api/company';
+import { Badge } from '@/components/Badge';
 import { Card, CardRow } from '@/components/Card';
-import { Badge } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { apiDown } from '../status';

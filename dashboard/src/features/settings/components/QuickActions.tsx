@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useRotateApiKeyMutation, type ClientInfo } from '@/api/company';
 import { Card } from '@/components/Card';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { buildApiGuide } from '../guide';

@@ -8,10 +8,13 @@ import {
   useRevokeInvitationMutation,
   type Invitation,
 } from '@/api/invitations';
+import { Badge } from '@/components/Badge';
 import { Card } from '@/components/Card';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { DataTable, type Column } from '@/components/DataTable';
+import { Field } from '@/components/Field';
 import { QueryState } from '@/components/QueryState';
-import { Badge, ConfirmDialog, Field, Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage, fieldMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';

@@ -1,5 +1,5 @@
 import type { TwoFactorSetup } from '@/api/twoFactor';
-import { Field } from '@/components/ui';
+import { Field } from '@/components/Field';
 import { copyText } from '@/lib/clipboard';
 
 /** The set-up step's key for the authenticator app: the steps, its QR code and the manual key

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useConfirmTwoFactorMutation, type TwoFactorSetup } from '@/api/twoFactor';
-import { Field } from '@/components/ui';
+import { Field } from '@/components/Field';
 import { errorMessage, fieldMessage } from '@/lib/errors';
 import { AuthenticatorKey } from './AuthenticatorKey';
 import { FormButtons } from './FormButtons';

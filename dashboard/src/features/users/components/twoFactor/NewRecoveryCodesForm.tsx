@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useRegenerateRecoveryCodesMutation } from '@/api/twoFactor';
-import { Field } from '@/components/ui';
+import { Field } from '@/components/Field';
 import { errorMessage, fieldMessage } from '@/lib/errors';
 import { FormButtons } from './FormButtons';
 

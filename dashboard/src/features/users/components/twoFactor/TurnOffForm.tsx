@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useDisableTwoFactorMutation } from '@/api/twoFactor';
+import { Field } from '@/components/Field';
 import { PasswordInput } from '@/components/PasswordInput';
-import { Field } from '@/components/ui';
 import { errorMessage, fieldMessage } from '@/lib/errors';
 import { FormButtons } from './FormButtons';
 

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import { useSetupTwoFactorMutation, type TwoFactorSetup } from '@/api/twoFactor';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/errors';
 
 /** Two-factor sign-in is off: what it is, and "Set up two-factor sign-in" (which fetches a new key). */
