@@ -10,11 +10,7 @@ import { errorMessage } from '@/lib/errors';
 import { buildApiGuide } from '../guide';
 
 /** "Download API Guide": the plain-text guide as a file. */
-function download(info: ClientInfo | null | undefined) {
-  if (!info) {
-    toast.error('No client information available to generate documentation');
-    return;
-  }
+function download(info: ClientInfo) {
   try {
     const blob = new Blob([buildApiGuide(info)], { type: 'text/plain' });
     const url = URL.createObjectURL(blob);
