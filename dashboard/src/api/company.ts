@@ -5,31 +5,8 @@ import type { components as RootComponents } from '@/lib/api-types/root';
 type Schemas = components['schemas'];
 
 /** The company as its settings screen shows it, and the guide to its content API. */
-export interface ClientInfo {
-  company: {
-    uuid?: string;
-    name: string;
-    contactName: string;
-    contactEmail: string;
-    subdomain: string;
-    status: string;
-    subscriptionPlan: string;
-    subscriptionStatus?: string;
-    trialEndsAt?: string | null;
-    createdAt: string;
-    /** IANA zone; the company's days in analytics (default UTC). */
-    timeZone?: string;
-  };
-  apiInfo: {
-    baseUrl: string;
-    authentication: { method: string; header?: string; apiKey: string; note?: string; previewKey?: string };
-    endpoints: { posts: { list: string; getBySlug: string; getByCategory: string; getByTag: string } } & Record<string, unknown>;
-    exampleRequests: Record<'getAllPosts' | 'getPostsByCategory' | 'getPostsByTag' | 'getPostBySlug', { url: string }>;
-    rateLimit?: { requests: number; windowSeconds: number };
-  };
-}
-
-export type CompanyUpdate = { name: string; contactName: string; contactEmail: string; timeZone?: string };
+export type ClientInfo = Schemas['ClientInfoDataOut'];
+export type CompanyUpdate = Schemas['ClientInfoIn'];
 export type SignUp = Required<RootComponents['schemas']['RegisterClientIn']>;
 export type Verification = Schemas['VerificationOut'];
 
@@ -42,12 +19,12 @@ export const companyApi = api.injectEndpoints({
     registerClient: build.mutation<RootComponents['schemas']['RegisterClientOut'], SignUp>({
       query: (body) => ({ url: 'auth/register-client', method: 'POST', body }),
     }),
-    getClientInfo: build.query<ClientInfo | null, void>({
+    getClientInfo: build.query<ClientInfo, void>({
       query: () => 'client/info',
-      transformResponse: (r: { data?: ClientInfo }) => r.data ?? null,
+      transformResponse: (r: Schemas['ClientInfoOut']) => r.data,
       providesTags: ['Client'],
     }),
-    updateClientInfo: build.mutation<{ message?: string; data: ClientInfo }, CompanyUpdate>({
+    updateClientInfo: build.mutation<Schemas['ClientInfoOut'], CompanyUpdate>({
       query: (body) => ({ url: 'client/info', method: 'PUT', body }),
       invalidatesTags: ['Client', 'Analytics'],
     }),

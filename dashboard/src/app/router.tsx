@@ -1,8 +1,8 @@
 import { createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Layout } from '@/components/Layout';
+import { LoadingState } from '@/components/LoadingState';
 import { NotFound } from '@/components/NotFound';
-import { LoadingState } from '@/components/ui';
 import type { CmsConfig } from '@/lib/config';
 import { WebhooksDisabledBanner } from '@/features/webhooks/components/DisabledBanner';
 import { RequireAuth, TwoFactorSetupGate } from './guards';
@@ -53,9 +53,9 @@ const TagsList = lazyNamed(() => import('@/features/terms/routes/TermLists'), 'T
 const TagCreate = lazyNamed(() => import('@/features/terms/routes/TermForms'), 'TagCreate');
 const TagEdit = lazyNamed(() => import('@/features/terms/routes/TermForms'), 'TagEdit');
 const UsersList = lazyNamed(() => import('@/features/users/routes/UsersList'), 'UsersList');
-const UserCreate = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserCreate');
-const UserEdit = lazyNamed(() => import('@/features/users/routes/UserForms'), 'UserEdit');
-const MyAccount = lazyNamed(() => import('@/features/users/routes/UserForms'), 'MyAccount');
+const UserCreate = lazyNamed(() => import('@/features/users/routes/UserCreate'), 'UserCreate');
+const UserEdit = lazyNamed(() => import('@/features/users/routes/UserEdit'), 'UserEdit');
+const MyAccount = lazyNamed(() => import('@/features/users/routes/MyAccount'), 'MyAccount');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');

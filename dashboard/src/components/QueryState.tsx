@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
-import { EmptyState, ErrorState, LoadingState, Spinner } from './ui';
+import { EmptyState } from './EmptyState';
+import { ErrorState } from './ErrorState';
+import { LoadingState } from './LoadingState';
+import { Spinner } from './Spinner';
 
 /** What QueryState reads of an RTK Query result (or of several, combined by the screen). */
 export interface QueryResult<T> {

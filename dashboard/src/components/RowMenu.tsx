@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { MoreHorizontal } from 'lucide-react';
 import { moveFocus } from './focus';
-import { useDismiss } from './ui';
+import { useDismiss } from './useDismiss';
 
 export interface RowMenuItem {
   label: string;

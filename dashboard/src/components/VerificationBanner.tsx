@@ -3,7 +3,7 @@ import { useGetVerificationQuery, useResendVerificationMutation } from '@/api/co
 import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
-import { Spinner } from './ui';
+import { Spinner } from './Spinner';
 
 /** Until the company's email is verified: what is waiting, and "Resend" for admins. */
 export function VerificationBanner() {

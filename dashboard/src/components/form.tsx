@@ -1,8 +1,9 @@
 import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import type { FieldValues, Path, UseFormRegisterReturn, UseFormReturn } from 'react-hook-form';
 import { capitalize } from '@/lib/format';
+import { Field } from './Field';
 import { PasswordInput } from './PasswordInput';
-import { Field, Spinner } from './ui';
+import { Spinner } from './Spinner';
 
 /**
  * Labelled form controls: the label, the control (`aria-invalid` while `error` is set), then the

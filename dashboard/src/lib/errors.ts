@@ -32,6 +32,11 @@ export function errorCode(error: unknown): ErrorCode | undefined {
   return isApiError(error) ? error.code : undefined;
 }
 
+/** The server's message about one field of a failed call (`errors`), if it sent one. */
+export function fieldMessage(error: unknown, field: string): string | undefined {
+  return isApiError(error) ? error.errors?.find((e) => e.field === field)?.message : undefined;
+}
+
 /** Message to show for a failed call: the server's message when present, else the fallback. */
 export function errorMessage(error: unknown, fallback = 'Unknown error'): string {
   if (isApiError(error) && error.message) return error.message;

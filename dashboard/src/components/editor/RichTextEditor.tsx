@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { mediaUrl } from '@/api/media';
 import { copyText } from '@/lib/clipboard';
 import { MediaPickerDialog } from '../media/MediaPickerDialog';
-import { Spinner } from '../ui';
+import { Spinner } from '../Spinner';
 import type { EditorHandle } from './types';
 
 const CkEditorField = lazy(() => import('./CkEditorField'));

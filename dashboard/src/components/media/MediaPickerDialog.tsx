@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Media } from '@/api/media';
-import { Dialog } from '../ui';
+import { Dialog } from '../Dialog';
 import { MediaGrid } from './MediaGrid';
 import { UploadPanel } from './UploadPanel';
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type Dispatch, type Se
 import { Filter } from 'lucide-react';
 import type { SearchType } from '@/api/search';
 import { SelectField } from '../form';
-import { useDismiss } from '../ui';
+import { useDismiss } from '../useDismiss';
 import { NO_FILTERS, TYPE_LABELS, type Filters } from './searchRows';
 
 const STATUS_OPTIONS = Object.entries({ all: 'All Status', published: 'Published', draft: 'Draft', archived: 'Archived' }).map(

@@ -1,6 +1,7 @@
 import { FileText, Folder, Tag as TagIcon } from 'lucide-react';
 import { formatDate } from '@/lib/format';
-import { Badge, Spinner, StatusBadge } from '../ui';
+import { Badge, StatusBadge } from '../Badge';
+import { Spinner } from '../Spinner';
 import type { Row } from './searchRows';
 
 const KIND = {

@@ -1,11 +1,10 @@
 import type { ClientInfo } from '@/api/company';
-import { keyHeader } from './status';
 
 /** The plain-text API guide offered by 'Download API Guide'. */
 export function buildApiGuide(info: ClientInfo): string {
   const { company, apiInfo } = info;
   const auth = apiInfo.authentication;
-  const header = keyHeader(apiInfo);
+  const header = auth.header;
   const ep = apiInfo.endpoints.posts;
   const ex = apiInfo.exampleRequests;
   return [
@@ -15,7 +14,7 @@ export function buildApiGuide(info: ClientInfo): string {
     `Base URL: ${apiInfo.baseUrl}`,
     `Authentication: ${auth.method} (header "${header}")`,
     `API key: ${auth.apiKey}`,
-    auth.note ? `Note: ${auth.note}` : '',
+    `Note: ${auth.note}`,
     '',
     'Endpoints',
     '---------',

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { capitalized } from '@/components/form';
 
 export const ROLES = ['admin', 'editor', 'author', 'viewer'] as const;
 /** Roles an admin can give on the edit screen (no viewer, spec §6). */
 export const STATUSES = ['active', 'inactive', 'suspended'] as const;
+
+/** The role and status selects of the user forms. */
+export const ROLE_OPTIONS = capitalized(ROLES);
+export const STATUS_OPTIONS = capitalized(STATUSES);
 
 export const createUserSchema = z.object({
   username: z.string().trim().min(3, 'Username must be at least 3 characters'),

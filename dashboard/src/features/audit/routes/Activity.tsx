@@ -5,10 +5,11 @@ import { useGetAuditQuery, type AuditEntry, type AuditFilters } from '@/api/audi
 import { useCapabilities } from '@/api/session';
 import { useGetUsersQuery } from '@/api/users';
 import { DataTable, type Column } from '@/components/DataTable';
+import { EmptyState } from '@/components/EmptyState';
 import { SelectField, TextField } from '@/components/form';
+import { LoadingState } from '@/components/LoadingState';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { EmptyState, LoadingState } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { LoadingState } from '@/components/ui';
+import { LoadingState } from '@/components/LoadingState';
 import { errorMessage } from '@/lib/errors';
 import { AuthCard } from './AuthCard';
 

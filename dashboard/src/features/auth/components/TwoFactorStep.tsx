@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLoginTwoFactorMutation, type LoginReply } from '@/api/session';
 import { TextField } from '@/components/form';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorCode, errorMessage, isApiError } from '@/lib/errors';
 
 /** The code field: a recovery code ("xxxxx-xxxxx"), or the app's 6 digits. */

@@ -5,10 +5,10 @@ import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { useFindCompaniesMutation } from '@/api/session';
 import { bind, TextField } from '@/components/form';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { tenantLoginUrl } from '@/lib/config';
 import { useCmsConfig } from '@/lib/configContext';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorMessage, fieldMessage } from '@/lib/errors';
 import { companyLoginSchema, type CompanyLoginValues } from '../schemas';
 
 /** Sign-in on the root domain: asks for the company subdomain and moves to that host. */
@@ -71,8 +71,8 @@ function FindCompanies() {
     try {
       setSent((await find({ email: value }).unwrap()).message);
     } catch (err) {
-      const field = isApiError(err) ? err.errors?.find((e) => e.field === 'email') : undefined;
-      if (field) setError(field.message);
+      const field = fieldMessage(err, 'email');
+      if (field) setError(field);
       else toast.error(errorMessage(err, 'Could not send the email. Please try again.'));
     }
   }

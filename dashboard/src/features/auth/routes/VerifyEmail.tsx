@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useVerifyEmailMutation } from '@/api/company';
-import { LoadingState } from '@/components/ui';
+import { LoadingState } from '@/components/LoadingState';
 import { useCmsConfig } from '@/lib/configContext';
 import { useAppSelector } from '@/lib/hooks';
 import { selectIsAuthenticated } from '@/lib/session';

@@ -2,8 +2,10 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { TrendingDown, TrendingUp } from 'lucide-react';
 import type { DashboardStats, PageViews } from '@/api/stats';
+import { StatusBadge } from '@/components/Badge';
 import { Card } from '@/components/Card';
-import { LoadingState, Spinner, StatusBadge } from '@/components/ui';
+import { LoadingState } from '@/components/LoadingState';
+import { Spinner } from '@/components/Spinner';
 import { formatDate, formatNumber } from '@/lib/format';
 
 const PageViewsChart = lazy(() => import('./PageViewsChart'));

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { Dialog } from '@/components/Dialog';
 import { TextAreaField, TextField } from '@/components/form';
-import { Dialog, Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/errors';
 import { slugify } from '@/lib/slug';
 

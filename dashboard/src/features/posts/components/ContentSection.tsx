@@ -1,7 +1,7 @@
 import { Controller, useFormContext } from 'react-hook-form';
 import { RichTextEditor } from '@/components/editor/RichTextEditor';
+import { Field } from '@/components/Field';
 import { bind, TextAreaField } from '@/components/form';
-import { Field } from '@/components/ui';
 import type { PostFormValues } from '../schemas';
 
 /** The Content tab: the post's text (CKEditor, or the HTML when read only) and its excerpt. */

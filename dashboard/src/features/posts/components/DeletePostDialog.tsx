@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import { useDeletePostMutation } from '@/api/posts';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { isApiError } from '@/lib/errors';
 import { deleteErrorMessage } from '../payload';
 

@@ -1,5 +1,5 @@
 import { useFormContext } from 'react-hook-form';
-import { Tabs } from '@/components/ui';
+import { Tabs } from '@/components/Tabs';
 import { FIELD_TAB, type PostFormValues } from '../schemas';
 import { ContentSection } from './ContentSection';
 import { SeoSection } from './SeoSection';

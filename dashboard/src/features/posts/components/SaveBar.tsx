@@ -1,6 +1,6 @@
 import { useFormContext } from 'react-hook-form';
 import { Link } from 'react-router';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import type { PostFormValues } from '../schemas';
 import { submitLabel } from '../statuses';
 import { autosaveLabel, type AutosaveState } from '../useAutosave';

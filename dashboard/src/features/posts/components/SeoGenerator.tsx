@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Check, RefreshCw, Sparkles, X } from 'lucide-react';
 import { toast } from 'sonner';
 import { useAiResult, useGenerateSeoMutation } from '@/api/ai';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/errors';
 import { stripHtml } from '@/lib/format';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Plus, RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
-import { Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage } from '@/lib/errors';
 import { slugify } from '@/lib/slug';
 import { AddTermDialog } from './AddTermDialog';

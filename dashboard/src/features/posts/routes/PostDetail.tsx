@@ -2,8 +2,8 @@ import { Link, useParams } from 'react-router';
 import { ArrowLeft, Calendar, Pencil, User } from 'lucide-react';
 import { useGetPostBySlugQuery, type PostBySlug } from '@/api/posts';
 import { usePostRights } from '@/api/session';
+import { Badge, StatusBadge } from '@/components/Badge';
 import { QueryState } from '@/components/QueryState';
-import { Badge, StatusBadge } from '@/components/ui';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { PostNotFound } from '../components/PostNotFound';
 

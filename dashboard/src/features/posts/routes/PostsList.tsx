@@ -3,11 +3,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
+import { Badge, StatusBadge } from '@/components/Badge';
 import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
-import { Badge, StatusBadge } from '@/components/ui';
 import { formatDate } from '@/lib/format';
 import { DeletePostDialog } from '../components/DeletePostDialog';
 

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { Eye, EyeOff } from 'lucide-react';
 import type { ClientInfo } from '@/api/company';
 import { Card, CardRow } from '@/components/Card';
-import { Tabs } from '@/components/ui';
-import { keyHeader } from '../status';
+import { Tabs } from '@/components/Tabs';
 
 type DocTab = 'auth' | 'endpoints' | 'examples' | 'responses';
 type ApiInfo = ClientInfo['apiInfo'];
@@ -38,7 +37,7 @@ function AuthPanel({ apiInfo, showKey, onToggle }: { apiInfo: ApiInfo; showKey: 
     <div className="stack" role="tabpanel" aria-label="Auth">
       <CardRow label="Method">{auth.method}</CardRow>
       <CardRow label="Header">
-        <code>{keyHeader(apiInfo)}</code>
+        <code>{auth.header}</code>
       </CardRow>
       <div className="list-row">
         <span className="muted">API key</span>
@@ -49,8 +48,8 @@ function AuthPanel({ apiInfo, showKey, onToggle }: { apiInfo: ApiInfo; showKey: 
           </button>
         </span>
       </div>
-      {auth.note ? <p className="small muted" style={{ margin: 0 }}>{auth.note}</p> : null}
-      <Code>{`${keyHeader(apiInfo)}: ${masked}`}</Code>
+      <p className="small muted" style={{ margin: 0 }}>{auth.note}</p>
+      <Code>{`${auth.header}: ${masked}`}</Code>
     </div>
   );
 }
@@ -92,7 +91,7 @@ function ExamplesPanel({ apiInfo }: { apiInfo: ApiInfo }) {
       {examples.map(([label, url]) => (
         <div key={label} className="stack" style={{ gap: 4 }}>
           <strong className="small">{label}</strong>
-          <Code>{`curl -H "${keyHeader(apiInfo)}: YOUR_API_KEY" "${url}"`}</Code>
+          <Code>{`curl -H "${apiInfo.authentication.header}: YOUR_API_KEY" "${url}"`}</Code>
         </div>
       ))}
     </div>

@@ -1,6 +1,6 @@
 import type { ClientInfo } from '@/api/company';
+import { Badge } from '@/components/Badge';
 import { Card, CardRow } from '@/components/Card';
-import { Badge } from '@/components/ui';
 import { apiDown } from '../status';
 
 /** API Status: whether the content API answers, the subscription and the rate limit. */
@@ -12,12 +12,10 @@ export function ApiStatus({ info }: { info: ClientInfo }) {
       <CardRow label="Content API">
         <Badge tone={down ? 'danger' : 'success'}>{down ? 'Unavailable' : 'Operational'}</Badge>
       </CardRow>
-      <CardRow label="Subscription">{company.subscriptionStatus ?? company.subscriptionPlan}</CardRow>
-      {apiInfo.rateLimit ? (
-        <CardRow label="Rate limit">
-          {apiInfo.rateLimit.requests} requests / {apiInfo.rateLimit.windowSeconds} s
-        </CardRow>
-      ) : null}
+      <CardRow label="Subscription">{company.subscriptionStatus}</CardRow>
+      <CardRow label="Rate limit">
+        {apiInfo.rateLimit.requests} requests / {apiInfo.rateLimit.windowSeconds} s
+      </CardRow>
     </Card>
   );
 }

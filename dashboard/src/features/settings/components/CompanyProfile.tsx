@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useUpdateClientInfoMutation, type ClientInfo } from '@/api/company';
+import { Badge } from '@/components/Badge';
 import { Card, CardRow } from '@/components/Card';
-import { Badge } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { apiDown } from '../status';
@@ -17,7 +17,7 @@ function zoneNames(current: string): string[] {
 
 /** The company's time zone: admins change it here; it sets the days of the analytics. */
 function TimeZoneRow({ company, editable }: { company: Company; editable: boolean }) {
-  const current = company.timeZone || 'UTC';
+  const current = company.timeZone;
   const [value, setValue] = useState(current);
   const [save, { isLoading }] = useUpdateClientInfoMutation();
   if (!editable) return <CardRow label="Time zone">{current}</CardRow>;

@@ -2,7 +2,6 @@ import { Mail } from 'lucide-react';
 import type { ClientInfo } from '@/api/company';
 import { Card } from '@/components/Card';
 import { useCmsConfig } from '@/lib/configContext';
-import { keyHeader } from '../status';
 
 /** Integration Guide: the steps of using the content API from a website, and support. */
 export function IntegrationGuide({ apiInfo }: { apiInfo: ClientInfo['apiInfo'] }) {
@@ -12,7 +11,7 @@ export function IntegrationGuide({ apiInfo }: { apiInfo: ClientInfo['apiInfo'] }
       <ol style={{ margin: 0, paddingLeft: 18 }} className="stack">
         <li>Keep the API key on your server or in your site's build settings.</li>
         <li>
-          Send it in the <code>{keyHeader(apiInfo)}</code> header with every request to <code>{apiInfo.baseUrl}</code>.
+          Send it in the <code>{apiInfo.authentication.header}</code> header with every request to <code>{apiInfo.baseUrl}</code>.
         </li>
         <li>List published posts, then fetch each post by its slug to render it.</li>
         <li>Use the category and tag endpoints for archive pages.</li>

@@ -4,17 +4,13 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useRotateApiKeyMutation, type ClientInfo } from '@/api/company';
 import { Card } from '@/components/Card';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { buildApiGuide } from '../guide';
 
 /** "Download API Guide": the plain-text guide as a file. */
-function download(info: ClientInfo | null | undefined) {
-  if (!info) {
-    toast.error('No client information available to generate documentation');
-    return;
-  }
+function download(info: ClientInfo) {
   try {
     const blob = new Blob([buildApiGuide(info)], { type: 'text/plain' });
     const url = URL.createObjectURL(blob);

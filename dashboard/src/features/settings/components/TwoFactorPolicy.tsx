@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { useCan } from '@/api/session';
 import { useGetTwoFactorPolicyQuery, useUpdateTwoFactorPolicyMutation } from '@/api/twoFactor';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { QueryState } from '@/components/QueryState';
-import { ConfirmDialog } from '@/components/ui';
 import { errorMessage } from '@/lib/errors';
 
 /** Admins: "Require two-factor sign-in" for every user of the company. Users without it can then only

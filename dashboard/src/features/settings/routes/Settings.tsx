@@ -37,12 +37,6 @@ export function Settings() {
             Refresh Page
           </button>
         }
-        empty="No client information available."
-        emptyAction={
-          <button type="button" className="btn btn-secondary" onClick={() => info.refetch()}>
-            Reload Data
-          </button>
-        }
       >
         {(data) => (
           <>

@@ -9,6 +9,7 @@ import { buildApiGuide } from '../guide';
 
 const INFO: ClientInfo = {
   company: {
+    uuid: '6f1c2a9e-0000-4000-8000-000000000001',
     name: 'Demo Company',
     contactName: 'Dana Demo',
     contactEmail: 'dana@demo.test',
@@ -16,13 +17,21 @@ const INFO: ClientInfo = {
     status: 'active',
     subscriptionPlan: 'trial',
     subscriptionStatus: 'trialing',
+    trialEndsAt: '2024-02-15T00:00:00Z',
     createdAt: '2024-01-15T00:00:00Z',
+    websiteUrl: '',
+    postUrlTemplate: '',
+    feedsEnabled: true,
+    timeZone: 'UTC',
   },
   apiInfo: {
     baseUrl: 'http://demo.localhost:8000/api/v1',
     authentication: { method: 'API Key', header: 'x-api-key', apiKey: 'cms_live_abcdef1234567890', note: 'Keep it secret' },
     endpoints: {
       posts: { list: '/posts', getBySlug: '/posts/slug/{slug}', getByCategory: '/posts/category/{slug}', getByTag: '/posts/tag/{slug}' },
+      categories: '/categories',
+      tags: '/tags',
+      trackPageView: '/analytics/track',
     },
     exampleRequests: {
       getAllPosts: { url: 'http://demo.localhost:8000/api/v1/posts?page=1&limit=10' },
@@ -30,6 +39,8 @@ const INFO: ClientInfo = {
       getPostsByTag: { url: 'http://demo.localhost:8000/api/v1/posts/tag/react' },
       getPostBySlug: { url: 'http://demo.localhost:8000/api/v1/posts/slug/hello' },
     },
+    rateLimit: { requests: 1000, windowSeconds: 3600 },
+    feeds: { rss: '', atom: '', sitemap: '' },
   },
 };
 
@@ -113,7 +124,7 @@ describe('settings', () => {
     ['trial', 'Operational'],
     ['active', 'Operational'],
     ['suspended', 'Unavailable'],
-  ])('a company in status %s: content API %s', async (status, shown) => {
+  ] as const)('a company in status %s: content API %s', async (status, shown) => {
     infoApi({ ...INFO, company: { ...INFO.company, status } });
     renderApp('/dashboard/settings', { session: signedIn() });
     const card = (await screen.findByText('API Status')).closest('.card') as HTMLElement;

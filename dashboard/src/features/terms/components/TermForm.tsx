@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { Field, Spinner } from '@/components/ui';
+import { Field } from '@/components/Field';
+import { Spinner } from '@/components/Spinner';
 import { nextAutoSlug } from '@/lib/slug';
 
 export const termSchema = z.object({

@@ -8,12 +8,15 @@ import {
   useRevokeInvitationMutation,
   type Invitation,
 } from '@/api/invitations';
+import { Badge } from '@/components/Badge';
 import { Card } from '@/components/Card';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { DataTable, type Column } from '@/components/DataTable';
+import { Field } from '@/components/Field';
 import { QueryState } from '@/components/QueryState';
-import { Badge, ConfirmDialog, Field, Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { useConfirmAction } from '@/components/useConfirmAction';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorMessage, fieldMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import type { Role } from '@/lib/session';
 
@@ -49,8 +52,8 @@ export function Invitations() {
       toast.success(reply.message);
       setEmail('');
     } catch (err) {
-      const field = isApiError(err) ? err.errors?.find((e) => e.field === 'email') : undefined;
-      if (field) setError(field.message);
+      const field = fieldMessage(err, 'email');
+      if (field) setError(field);
       else toast.error(errorMessage(err, 'Could not send the invitation'));
     }
   }

@@ -1,5 +1,5 @@
 import { useResetUserTwoFactorMutation } from '@/api/twoFactor';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
 

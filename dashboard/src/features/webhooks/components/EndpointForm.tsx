@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { EndpointBody, WebhookEndpoint } from '@/api/webhooks';
-import { Dialog, Field, Spinner } from '@/components/ui';
+import { Dialog } from '@/components/Dialog';
+import { Field } from '@/components/Field';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { groupEvents } from '../events';
 

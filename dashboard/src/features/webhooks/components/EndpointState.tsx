@@ -1,6 +1,7 @@
 import type { WebhookEndpoint } from '@/api/webhooks';
+import { Badge } from '@/components/Badge';
+import { ErrorState } from '@/components/ErrorState';
 import { PageHeader } from '@/components/PageHeader';
-import { Badge, ErrorState } from '@/components/ui';
 
 /** Active, off by an admin, or turned off by failures (with the reason). */
 export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {

@@ -1,5 +1,5 @@
 import { Copy } from 'lucide-react';
-import { Dialog } from '@/components/ui';
+import { Dialog } from '@/components/Dialog';
 import { copyText } from '@/lib/clipboard';
 
 /** The signing secret, shown once (after create or rotate). */

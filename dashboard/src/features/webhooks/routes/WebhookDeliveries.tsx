@@ -9,10 +9,12 @@ import {
   useSendTestEventMutation,
   type WebhookDelivery,
 } from '@/api/webhooks';
+import { Badge } from '@/components/Badge';
 import { DataTable, type Column } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { Badge, ErrorState, Spinner } from '@/components/ui';
+import { Spinner } from '@/components/Spinner';
 import { errorMessage, isApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';

@@ -12,11 +12,11 @@ import {
   type EndpointBody,
   type WebhookEndpoint,
 } from '@/api/webhooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
-import { ConfirmDialog } from '@/components/ui';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';

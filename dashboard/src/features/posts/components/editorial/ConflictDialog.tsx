@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Dialog } from '@/components/ui';
+import { Dialog } from '@/components/Dialog';
 import type { FieldDiff } from '../../revisionDiff';
 import { DiffView } from './DiffView';
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 
 /** Leaving the form with unsaved changes asks first: inside the app (react-router's blocker) and
  * when the tab is closed or reloaded (the browser's own beforeunload prompt). `when` is read at

@@ -6,7 +6,8 @@ import {
   useRevokePreviewLinkMutation,
   type PreviewLink,
 } from '@/api/previewLinks';
-import { ConfirmDialog, Spinner } from '@/components/ui';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { Spinner } from '@/components/Spinner';
 import { copyText } from '@/lib/clipboard';
 import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';

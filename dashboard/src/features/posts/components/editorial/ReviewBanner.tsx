@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useReturnReviewMutation, type Post } from '@/api/posts';
-import { Dialog, Field } from '@/components/ui';
+import { Dialog } from '@/components/Dialog';
+import { Field } from '@/components/Field';
 import { isApiError } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 

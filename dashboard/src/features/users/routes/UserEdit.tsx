@@ -1,83 +1,22 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { useCapabilities } from '@/api/session';
-import { useCreateUserMutation, useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
-import { bind, capitalized, PasswordField, SelectField, TextField } from '@/components/form';
+import { useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
+import { bind, PasswordField, SelectField, TextField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorMessage, fieldMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
 import { TwoFactorReset } from '../components/TwoFactorReset';
 import { TwoFactorSection } from '../components/TwoFactorSection';
-import {
-  createUserSchema,
-  CURRENT_PASSWORD_REQUIRED,
-  needsCurrentPassword,
-  ROLES,
-  STATUSES,
-  type CreateUserValues,
-  type EditUserValues,
-} from '../schemas';
+import { UserFormActions } from '../components/UserFormActions';
+import { CURRENT_PASSWORD_REQUIRED, needsCurrentPassword, ROLE_OPTIONS, STATUS_OPTIONS, type EditUserValues } from '../schemas';
 
-const ROLE_OPTIONS = capitalized(ROLES);
-const STATUS_OPTIONS = capitalized(STATUSES);
-
-/** Cancel and the save button under a user form. */
-function Actions({ cancelTo, busy, label, busyLabel }: { cancelTo: string; busy: boolean; label: string; busyLabel: string }) {
-  return (
-    <div className="row" style={{ justifyContent: 'flex-end' }}>
-      <Link to={cancelTo} className="btn btn-secondary">
-        Cancel
-      </Link>
-      <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? busyLabel : label}
-      </button>
-    </div>
-  );
-}
-
-export function UserCreate() {
-  const navigate = useNavigate();
-  const [create] = useCreateUserMutation();
-  const form = useForm<CreateUserValues>({
-    resolver: zodResolver(createUserSchema),
-    defaultValues: { username: '', email: '', password: '', role: 'viewer' },
-  });
-
-  async function onSubmit(v: CreateUserValues) {
-    try {
-      const reply = await create({ username: v.username.trim(), email: v.email.trim(), password: v.password, role: v.role as Role }).unwrap();
-      toast.success(reply?.message || 'User created successfully');
-      navigate('/dashboard/users');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to create user'));
-    }
-  }
-
-  return (
-    <>
-      <PageHeader title="Create New User" description="Add a team member" search={false} />
-      <form className="card card-body stack" style={{ maxWidth: 640 }} noValidate onSubmit={form.handleSubmit(onSubmit)}>
-        <TextField label="Username" {...bind(form, 'username')} />
-        <TextField label="Email" type="email" {...bind(form, 'email')} />
-        <PasswordField label="Password" autoComplete="new-password" {...bind(form, 'password')} />
-        <SelectField label="Role" options={ROLE_OPTIONS} placeholder="Select a role" {...bind(form, 'role')} />
-        <Actions cancelTo="/dashboard/users" busy={form.formState.isSubmitting} label="Create User" busyLabel="Creating..." />
-      </form>
-    </>
-  );
-}
-
-/** My account: every signed-in user's own record (username, email, password with the current
- *  password). Reached from the sidebar's user block; saving stays here. */
-export function MyAccount() {
-  return <UserEdit self />;
-}
-
+/** Editing a user: admins from the Users list (role and status too), anyone their own record
+ *  (My account). */
 export function UserEdit({ self = false }: { self?: boolean }) {
   const params = useParams();
   const navigate = useNavigate();
@@ -150,8 +89,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
       navigate(back);
     } catch (err) {
       toast.error(isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
-      const wrongCurrent = isApiError(err) ? err.errors?.find((e) => e.field === 'currentPassword') : undefined;
-      if (wrongCurrent) setError('currentPassword', { message: wrongCurrent.message }, { shouldFocus: true });
+      const wrongCurrent = fieldMessage(err, 'currentPassword');
+      if (wrongCurrent) setError('currentPassword', { message: wrongCurrent }, { shouldFocus: true });
     }
   }
 
@@ -195,7 +134,7 @@ export function UserEdit({ self = false }: { self?: boolean }) {
                 <SelectField label="Status" options={STATUS_OPTIONS} {...bind(form, 'status')} />
               </>
             ) : null}
-            <Actions cancelTo={self ? '/dashboard' : back} busy={form.formState.isSubmitting} label="Save Changes" busyLabel="Saving..." />
+            <UserFormActions cancelTo={self ? '/dashboard' : back} busy={form.formState.isSubmitting} label="Save Changes" busyLabel="Saving..." />
           </form>
           {own ? <TwoFactorSection username={loaded.username} /> : null}
           {isAdmin && !own ? <TwoFactorReset userId={userId} username={loaded.username} enabled={!!loaded.twoFactorEnabled} /> : null}
