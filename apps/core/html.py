@@ -139,12 +139,13 @@ def html_to_text(html: str) -> str:
     return _html.unescape(strip_tags(html)).replace("\xa0", " ")
 
 
-def strip_tags(html: str, *, dropped_with_content: frozenset[str] = frozenset()) -> str:
-    """`html` without its tags (and without what the elements in `dropped_with_content` hold);
-    entities stay as written."""
+def strip_tags(html: str, *, dropped_with_content: frozenset[str] | None = None) -> str:
+    """`html` without its tags, and without what the elements in `dropped_with_content` hold
+    (None: script and style, nh3's own); entities stay as written."""
     import nh3
 
-    return nh3.clean(html, tags=set(), clean_content_tags=set(dropped_with_content))
+    dropped = None if dropped_with_content is None else set(dropped_with_content)
+    return nh3.clean(html, tags=set(), clean_content_tags=dropped)
 
 
 def is_blank_html(html: str) -> bool:
