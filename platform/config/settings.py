@@ -58,7 +58,7 @@ TENANT_MODEL = "tenants.Client"
 TENANT_DOMAIN_MODEL = "tenants.Domain"
 # What a web process answers: "all" (the dashboard, its API, the root domain and the public content
 # API) or "content" (the public content API of every company host and the health check only:
-# config.urls_content; a pool of lean workers for websites' reads, README: Speed and memory).
+# config.urls_content; a pool of lean workers for websites' reads, README: Content web pool).
 WEB_ROUTES = env("WEB_ROUTES", "all").strip().lower()
 if WEB_ROUTES not in ("all", "content"):
     refuse_to_start(RefusedSetting(f"WEB_ROUTES must be all or content, not {WEB_ROUTES!r}"))
