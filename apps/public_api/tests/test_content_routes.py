@@ -35,6 +35,25 @@ def _replies(tenant) -> list:
     return replies
 
 
+TRACK = "/api/v1/analytics/track"
+ORIGIN = {"Origin": "https://www.company.example"}
+
+
+def _writes(tenant) -> list:
+    """What a website's browser sends besides reads: page views (valid, invalid, wrong key) and the
+    CORS preflight before them; each reply with its CORS headers."""
+    replies = []
+    for key, body in ((tenant.api_key, {"pageUrl": "https://www.company.example/a", "postSlug": "hello"}),
+                      (tenant.api_key, {"referrer": "no page"}), ("wrong", {"pageUrl": "https://x.example/"})):
+        response = key_client(tenant, key).post(TRACK, body, headers=ORIGIN)
+        replies.append((key, response.status_code, response.content, response.headers.get("Access-Control-Allow-Origin")))
+    preflight = key_client(tenant).http.options(TRACK, headers={**ORIGIN, "Access-Control-Request-Method": "POST",
+                                                                "Access-Control-Request-Headers": "content-type,x-api-key"})
+    replies.append(("preflight", preflight.status_code, preflight.headers.get("Access-Control-Allow-Methods"),
+                    preflight.headers.get("Access-Control-Allow-Headers")))
+    return replies
+
+
 def _content_routes(settings) -> None:
     settings.ROOT_URLCONF = settings.PUBLIC_SCHEMA_URLCONF = "config.urls_content"  # Django clears its URL caches
 
@@ -44,11 +63,14 @@ def test_a_content_process_answers_the_public_api_as_every_route_does(tenant, se
     make_post(tenant, "Hello world", slug="hello", status="published", categories=[news])
     make_post(tenant, "Hello draft", slug="draft", status="draft")
     settings.PUBLIC_API_CACHE = False  # each reply built by the routes of the process asked
-    every_route = _replies(tenant)
+    every_route, every_route_writes = _replies(tenant), _writes(tenant)
     _content_routes(settings)
     assert _replies(tenant) == every_route
+    assert _writes(tenant) == every_route_writes
     statuses = {status for _, _, status, _ in every_route}
     assert {200, 400, 401, 403, 404} <= statuses  # the reads and every error of the contract
+    assert [reply[1] for reply in every_route_writes] == [200, 400, 401, 200]  # tracked, refused, key, preflight
+    assert every_route_writes[0][3] == "*" and "POST" in every_route_writes[-1][2]  # CORS on both
 
 
 def test_a_content_process_answers_its_health_and_nothing_else(tenant, api, settings):
