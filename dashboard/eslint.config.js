@@ -1,4 +1,4 @@
-// Lint of the dashboard, run by `npm test` (README: dashboard, code boundaries).
+// Lint of the dashboard, run by `npm test` (docs/dashboard.md: Code checks).
 // The import boundaries (rule `boundaries/imports`, below), from the bottom up:
 //   lib/         the base query, session, helpers: imports only lib/;
 //   api/         one file per entity (its endpoints, injected into lib/api.ts, and its types):

@@ -1,4 +1,4 @@
-"""Company settings on the dashboard API (API.md): GET/PUT client/info, POST client/api-key/rotate.
+"""Company settings on the dashboard API (docs/company-settings.md): GET/PUT client/info, POST client/api-key/rotate.
 
 The company (tenants.models.Client) lives in the public schema; on a tenant host
 `request.tenant` is that company (tenants.middleware), so nothing here takes a company id.

@@ -35,7 +35,7 @@ StatusName = Literal["active", "inactive", "suspended"]
 
 
 class UserOut(OutSchema):
-    """The User object of API.md (`id` and `userId` are the same value)."""
+    """The User object of the wire contract (docs/api/index.md, Objects; `id` and `userId` are the same value)."""
 
     id: str
     userId: str

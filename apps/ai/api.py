@@ -1,4 +1,4 @@
-"""AI writing endpoints (API.md): generate a blog draft or SEO metadata on the worker queue,
+"""AI writing endpoints (docs/ai.md): generate a blog draft or SEO metadata on the worker queue,
 and read a job. By default a generate call waits up to AI_WAIT_SECONDS for its job."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Input and output schemas of the AI endpoints (API.md: ai/generate-blog, ai/generate-seo,
+"""Input and output schemas of the AI endpoints (docs/ai.md: ai/generate-blog, ai/generate-seo,
 ai/jobs/{id}); validation messages are the spec's."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dashboard API of analytics (API.md): POST analytics/track, GET analytics/page-views,
+"""Dashboard API of analytics (docs/analytics.md): POST analytics/track, GET analytics/page-views,
 GET dashboard/stats. The websites' tracking endpoint is in apps/public_api."""
 from __future__ import annotations
 

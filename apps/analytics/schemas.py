@@ -1,4 +1,4 @@
-"""Input and replies of the analytics endpoints (API.md: analytics/track, analytics/page-views,
+"""Input and replies of the analytics endpoints (docs/analytics.md: analytics/track, analytics/page-views,
 dashboard/stats)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dashboard routes of the content app (API.md): posts, categories, tags and search.
+"""Dashboard routes of the content app (docs/content.md): posts, categories, tags and search.
 
 Handlers validate with a schema, check the capability, call one service or selector and shape
 the reply. Post permissions that depend on the post (own post, publishing) live in the services.

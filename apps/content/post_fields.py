@@ -1,6 +1,6 @@
 """The public JSON of a post, field by field: the one map both builders of a post's JSON follow.
 
-- apps.content.schemas generates PostSummaryOut and PostOut from it (the wire shapes of API.md,
+- apps.content.schemas generates PostSummaryOut and PostOut from it (the wire shapes of docs/api/index.md,
   in this order) and fills them from ORM objects (the dashboard API);
 - apps.public_api.selectors selects these columns in one SQL statement and turns each row into
   the same JSON without the ORM or pydantic (the public content API).

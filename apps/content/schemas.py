@@ -1,4 +1,4 @@
-"""Ninja schemas of the content app: the wire shapes of API.md (camelCase), and the input
+"""Ninja schemas of the content app: the wire shapes of docs/api/index.md (camelCase), and the input
 schemas carrying the spec's validation messages (spec §5)."""
 from __future__ import annotations
 
@@ -316,7 +316,7 @@ class TagOut(OutSchema):
         return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0))
 
 
-# --- replies (API.md; keys in the order they are sent) --------------------------------------------
+# --- replies (docs/api/index.md; keys in the order they are sent) ----------------------------------
 class PostListOut(SuccessOut):
     posts: list[DashboardPostSummaryOut]
     page: int

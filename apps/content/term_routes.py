@@ -1,5 +1,5 @@
 """Category and tag routes: one implementation, two configurations. The five calls of each
-(API.md) take the same permissions and answer with messages that differ only by the noun.
+(docs/content.md) take the same permissions and answer with messages that differ only by the noun.
 
 No `from __future__ import annotations` here: ninja reads each handler's payload type from its
 annotations, which come from the configuration."""

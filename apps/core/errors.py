@@ -1,5 +1,5 @@
 """Application errors. One exception handler per NinjaAPI turns them into the envelope
-`{"success": false, "message": ..., "error": <kind>}` (API.md), plus `code` (an ErrorCode) where a
+`{"success": false, "message": ..., "error": <kind>}` (docs/api/index.md), plus `code` (an ErrorCode) where a
 client must tell cases of one kind apart without reading the message."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from enum import StrEnum
 
 
 class ErrorCode(StrEnum):
-    """Stable, specific codes sent as the envelope's additive `code` (README: error codes). The
+    """Stable, specific codes sent as the envelope's additive `code` (docs/api/index.md: Error codes). The
     envelope's `error` stays the contract's kind (validation_error, conflict, ...)."""
 
     SLUG_TAKEN = "slug_taken"

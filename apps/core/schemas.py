@@ -27,7 +27,7 @@ def snake_case_fields(schema: Schema, *, fields=None, renamed: dict[str, str] | 
 
 # --- replies -------------------------------------------------------------------------------------
 class OutSchema(Schema):
-    """Reply schemas: the success bodies of API.md, declared in the order their keys are sent.
+    """Reply schemas: the success bodies of docs/api/index.md, declared in the order their keys are sent.
 
     - An instance of the very class is kept as it is when a reply is validated (pydantic's own rule
       for model instances; ninja's Schema reads it again, field by field), so a reply assembled
@@ -102,7 +102,7 @@ class HealthOut(OutSchema):
 
 
 class ErrorOut(Schema):
-    """The error envelope (API.md). Every operation's OpenAPI entry documents it for its 4xx
+    """The error envelope (docs/api/index.md). Every operation's OpenAPI entry documents it for its 4xx
     (apps.core.api.Api); handlers name it for the other statuses they answer with it, e.g.
     `response={201: PostSavedOut, 503: ErrorOut}`."""
 

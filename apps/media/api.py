@@ -1,4 +1,4 @@
-"""Dashboard API of the media library (API.md: GET media, GET/PUT/DELETE media/{id},
+"""Dashboard API of the media library (docs/media.md: GET media, GET/PUT/DELETE media/{id},
 POST media/upload)."""
 from __future__ import annotations
 

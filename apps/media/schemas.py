@@ -47,7 +47,7 @@ class RenditionsOut(OutSchema):
 
 
 class MediaOut(OutSchema):
-    """The Media object of API.md (built by `media_out`)."""
+    """The Media object of the wire contract (docs/api/index.md, Objects; built by `media_out`)."""
 
     id: str
     fileName: str

@@ -1,4 +1,4 @@
-"""The public content API (API.md), mounted at /api/v1 on every tenant host, x-api-key auth.
+"""The public content API (docs/api/public.md), mounted at /api/v1 on every tenant host, x-api-key auth.
 
 GET  posts                   page, limit (<= 100), status (published; others need the preview key), search
 GET  posts/slug/{slug}       a published post (any status with the preview key)

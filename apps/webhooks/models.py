@@ -2,7 +2,7 @@ import uuid
 
 from django.db import models
 
-# Every event a company's website can subscribe to (README: Webhooks).
+# Every event a company's website can subscribe to (docs/webhooks.md).
 EVENTS = (
     "post.published", "post.updated", "post.unpublished", "post.deleted", "post.scheduled",
     "category.created", "category.updated", "category.deleted",

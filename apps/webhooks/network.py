@@ -72,6 +72,6 @@ def check_url_at_save(url: str) -> None:
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """`v1=` + hex HMAC-SHA256 of `timestamp.body` with the endpoint's secret (README: Webhooks)."""
+    """`v1=` + hex HMAC-SHA256 of `timestamp.body` with the endpoint's secret (docs/webhooks.md)."""
     digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
     return f"v1={digest}"

@@ -4,7 +4,7 @@ set -e
 cd /app
 case "${1:-web}" in
   web)
-    # Django behind the public API's cache-hit fast path (README: Public content API), served by
+    # Django behind the public API's cache-hit fast path (docs/api/public.md), served by
     # granian (WEB_SERVER=gunicorn for gunicorn sync workers with --preload instead).
     if [ "${WEB_SERVER:-granian}" = "gunicorn" ]; then
       exec gunicorn apps.public_api.wsgi:application --bind "0.0.0.0:${PORT:-8000}" --workers "${WEB_WORKERS:-2}" \

@@ -15,7 +15,7 @@ vcl 4.1;
 #   accepted from the `purgers` addresses only.
 # - The per-key rate limit of the app (PUBLIC_API_RATE_LIMIT requests per PUBLIC_API_RATE_WINDOW
 #   seconds) is counted here too: hits never reach the app's counter.
-# deploy/varnish/README.md: how to run it; the tests start it from this file
+# docs/scaling-engines.md (HTTP cache tier): how to run it; the tests start it from this file
 # (apps/public_api/tests/test_varnish.py), replacing the backend's address.
 
 import std;

@@ -1,4 +1,4 @@
-"""Imports a web worker does not need to pay for (README: Where each rule lives).
+"""Imports a web worker does not need to pay for (docs/contributing.md: Where each rule lives).
 
 django-ninja's settings module (ninja/conf.py) imports `django.test.signals` for one signal,
 `setting_changed`, which Django defines in `django.core.signals`. Importing any submodule of

@@ -1,6 +1,7 @@
 """Settings, every value from the environment with a working default for a laptop.
 
-README.md lists each variable. Nothing here needs a file on disk to be edited.
+docs/configuration.md lists each variable (and links to the per-feature lists). Nothing here needs a
+file on disk to be edited.
 """
 import os
 import sys
@@ -58,7 +59,7 @@ TENANT_MODEL = "tenants.Client"
 TENANT_DOMAIN_MODEL = "tenants.Domain"
 # What a web process answers: "all" (the dashboard, its API, the root domain and the public content
 # API) or "content" (the public content API of every company host and the health check only:
-# config.urls_content; a pool of lean workers for websites' reads, README: Content web pool).
+# config.urls_content; a pool of lean workers for websites' reads, docs/scaling-engines.md: Content web pool).
 WEB_ROUTES = env("WEB_ROUTES", "all").strip().lower()
 if WEB_ROUTES not in ("all", "content"):
     refuse_to_start(RefusedSetting(f"WEB_ROUTES must be all or content, not {WEB_ROUTES!r}"))
@@ -211,7 +212,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
-# Periodic tasks; each app adds its entries (see apps/*/tasks.py and README).
+# Periodic tasks; each app adds its entries (see apps/*/tasks.py and docs/).
 CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_BEAT_SCHEDULE_FILENAME = env("CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".data" / "celerybeat-schedule"))
 
@@ -589,7 +590,7 @@ CELERY_BEAT_SCHEDULE["ai-fail-stale-jobs"] = {
 }
 
 # --- Webhooks (apps.webhooks) ------------------------------------------------------------------
-# Signed POSTs to the companies' websites when content changes (README: Webhooks).
+# Signed POSTs to the companies' websites when content changes (docs/webhooks.md).
 WEBHOOK_CONNECT_TIMEOUT = float(env("WEBHOOK_CONNECT_TIMEOUT", "3"))  # seconds to connect
 WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))  # seconds to wait for the answer
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 6)  # tries of one delivery (5xx, 408, 429, network)

@@ -1,7 +1,7 @@
 """URLs of a content web process (WEB_ROUTES=content): the public content API of every company
 host (/api/v1/) and the health check (/api/health); every other path is the API's 404. The
 deployment sends /api/v1/ (through the cache tier) to a pool of these and everything else to
-web processes with every route (README: Content web pool)."""
+web processes with every route (docs/scaling-engines.md: Content web pool)."""
 from django.urls import path, re_path
 
 from apps.core.api import api_not_found

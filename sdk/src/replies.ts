@@ -1,5 +1,5 @@
 /**
- * The success replies of the public API (API.md), as documented by openapi/public.json: aliases
+ * The success replies of the public API (docs/api/public.md), as documented by openapi/public.json: aliases
  * of the generated `components['schemas']` (src/schema.d.ts, `npm run gen:api`). The server's
  * replies are checked against that document by apps/public_api/tests/test_reply_schemas.py, and
  * by test/live.test.ts through this client.

@@ -136,7 +136,7 @@ def test_an_admin_deletes_the_company_it_stops_answering_at_once_and_the_worker_
     answered_in = time.monotonic() - started
     assert response.status_code == 202, response.json()
     assert response.json()["message"].startswith("Your company is being deleted")
-    assert answered_in < 5  # the work itself is queued (figures in README come from bench runs)
+    assert answered_in < 5  # the work itself is queued (figures in docs/ come from bench runs)
 
     gone = Api(tenant, user=admin).get("/api/auth/me")
     assert gone.status_code == 404 and gone.json()["message"] == "No company is registered at this address"

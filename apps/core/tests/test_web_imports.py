@@ -1,4 +1,4 @@
-"""A web worker loads what serving needs and nothing else (README: Where each rule lives): no Celery
+"""A web worker loads what serving needs and nothing else (docs/contributing.md: Where each rule lives): no Celery
 until it sends a task, no HTTP client of the webhooks sender, no storage or AI SDK, no test
 package, no HTML sanitiser until a write needs it, no QR code maker until a two-factor set-up. Each
 of these is megabytes in every worker."""

@@ -104,7 +104,7 @@ def s3(moto_endpoint, settings):
     bucket = f"media-{uuid.uuid4().hex[:12]}"
     service = S3(moto_endpoint, bucket)
     service.client.create_bucket(Bucket=bucket)
-    # Public read, as a deployment's bucket policy makes it (README, Media library).
+    # Public read, as a deployment's bucket policy makes it (docs/media.md, Storage).
     service.client.put_bucket_policy(Bucket=bucket, Policy=json.dumps({
         "Version": "2012-10-17",
         "Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",

@@ -1,4 +1,4 @@
-"""The media endpoints of API.md on local-disk storage."""
+"""The media endpoints (docs/media.md) on local-disk storage."""
 from __future__ import annotations
 
 import uuid

@@ -1,5 +1,5 @@
 """A real HTTP receiver for webhook tests (http.server in a thread on a free port) that checks
-each delivery's signature with the README's recipe."""
+each delivery's signature with the recipe of docs/webhooks.md."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def verify(secret: str, headers, body: bytes, tolerance: int = 300) -> bool:
-    """The README's verification recipe, as a receiver would write it."""
+    """The verification recipe of docs/webhooks.md, as a receiver would write it."""
     timestamp = headers["Webhook-Timestamp"]
     if abs(time.time() - int(timestamp)) > tolerance:
         return False

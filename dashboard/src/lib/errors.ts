@@ -3,7 +3,7 @@ import type { components } from './api-types/dashboard';
 type ErrorEnvelope = components['schemas']['ErrorOut'];
 export type FieldError = NonNullable<ErrorEnvelope['errors']>[number];
 
-/** The envelope's specific `code` (README: error codes): the one thing to switch on. */
+/** The envelope's specific `code` (docs/api/index.md: Error codes): the one thing to switch on. */
 export type ErrorCode = NonNullable<ErrorEnvelope['code']>;
 
 /** Normalised error of every API call (the server's error envelope, or a transport failure). */

@@ -42,7 +42,7 @@ export function makePost(i: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-/** GET /api/posts as the server sends it (API.md). */
+/** GET /api/posts as the server sends it (docs/api/index.md). */
 export function postListReply(posts: unknown[], page = 1, limit = 10, totalPosts = posts.length) {
   const totalPages = Math.max(1, Math.ceil(totalPosts / limit));
   return { success: true, posts, page, limit, totalPosts, pagination: { total: totalPosts, totalPages, currentPage: page, limit } };

@@ -2286,7 +2286,7 @@ export interface components {
         };
         /**
          * MediaOut
-         * @description The Media object of API.md (built by `media_out`).
+         * @description The Media object of the wire contract (docs/api/index.md, Objects; built by `media_out`).
          */
         MediaOut: {
             /** Alttext */
@@ -3406,7 +3406,7 @@ export interface components {
         };
         /**
          * UserOut
-         * @description The User object of API.md (`id` and `userId` are the same value).
+         * @description The User object of the wire contract (docs/api/index.md, Objects; `id` and `userId` are the same value).
          */
         UserOut: {
             /**
