@@ -61,7 +61,7 @@ test: docs test-backend test-dashboard test-sdk test-e2e ## run every test: the 
 # The documentation site (mkdocs.yml, docs/): --strict, so a broken link, anchor, nav entry or
 # included file fails the build. Output in site/ (git-ignored); open site/index.html.
 # Material for MkDocs prints a notice on every build (its end of life in May 2027; Zensical, by the
-# same team, is its successor): silenced here, it is not about this site.
+# same team, is its successor): silenced, it asks nothing of a build.
 DOCS_ENV = NO_MKDOCS_2_WARNING=1
 DOCS_PORT ?= 8001
 
