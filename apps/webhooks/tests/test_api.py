@@ -142,3 +142,11 @@ def test_a_url_with_a_tab_or_line_break_is_refused_at_create_and_update(api, url
 
 def test_spaces_around_a_url_are_still_trimmed(api):
     assert _create(api, url="  http://127.0.0.1:9/trimmed  ")["url"] == "http://127.0.0.1:9/trimmed"
+
+
+def test_descriptions_are_stored_without_the_characters_xml_forbids(api):
+    """The input rule of apps.core.text: U+000B becomes a space, other C0 controls and U+FFFE go."""
+    created = _create(api, description="Static\x0bsite\x01 build\ufffe")
+    assert created["description"] == "Static site build"
+    updated = api.put(f"/api/webhooks/{created['id']}", {"description": "Pre\x0cview\x1f"}).json()
+    assert updated["endpoint"]["description"] == "Pre view"
