@@ -82,8 +82,21 @@ def test_stored_forbidden_characters_are_left_out_of_every_feed(old_rows, path):
     assert oldest.summary == f"<p>Content{CLEAN}</p>"
     assert [tag.term for tag in newest.tags] == [f"Travel{CLEAN}"]
     assert newest.author == f"author{CLEAN}"
-    # Links are URIs: a control character of a stored slug or template is percent-encoded.
+    # Links are URIs: a control character of a stored slug, template or website is percent-encoded.
     assert [entry.link for entry in feed.entries] == [WITH_EXCERPT_LINK, FROM_CONTENT_LINK]
+    assert feed.feed.link == f"https://acme.example/{ENCODED}"
+
+
+@pytest.mark.parametrize("character", ["\ufffe", "\uffff"])
+@pytest.mark.parametrize("path", ["/feeds/rss.xml", "/feeds/atom.xml"])
+def test_a_non_character_in_a_title_no_longer_makes_the_feed_ill_formed(tenant, path, character):
+    """Django writes U+FFFE and U+FFFF as they are: a 200 that every XML parser rejects."""
+    Client.objects.filter(pk=tenant.pk).update(website_url="https://acme.example")
+    post = make_post(tenant, title="Title", slug="title", status="published", author=tenant_admin(tenant))
+    with schema_context(tenant.schema_name):
+        Post.objects.filter(pk=post.pk).update(title=f"Ti{character}tle")
+    feed = strict(Api(tenant).get(path))
+    assert "Title" in list(feed.itertext())
 
 
 def test_stored_forbidden_characters_are_left_out_of_the_sitemap(old_rows):
