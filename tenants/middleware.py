@@ -93,7 +93,7 @@ class TenantMiddleware(TenantMainMiddleware):
         if tenant.is_suspended and _is_api(request.path_info):
             connection.set_schema_to_public()
             return envelope(403, "This company account is suspended. Please contact support.", "forbidden")
-        if not tenant.email_verified and request.path_info.startswith("/api/v1"):
+        if not tenant.may_syndicate and request.path_info.startswith("/api/v1"):  # serving: not verified
             from tenants.verification import UNVERIFIED_API
 
             connection.set_schema_to_public()

@@ -80,9 +80,17 @@ class Client(TenantMixin):
         return self.status == self.Status.DELETING
 
     @property
+    def may_syndicate(self) -> bool:
+        """The one rule for "this company may syndicate": its published content may leave the
+        product, through its public content API (tenants.middleware, and the host map of the API's
+        fast path) and its feeds and sitemap (apps.feeds). It is serving and its email is verified."""
+        return self.is_serving and self.email_verified
+
+    @property
     def syndicates(self) -> bool:
-        """Its feeds, sitemap and robots.txt list posts (switched on, with a website to link to)."""
-        return self.feeds_enabled and bool(self.website_url) and self.is_serving
+        """Its feeds, sitemap and robots.txt list posts: it may syndicate, and feeds are switched on
+        with a website to link to."""
+        return self.may_syndicate and self.feeds_enabled and bool(self.website_url)
 
     def post_url(self, slug: str) -> str:
         """Where a post lives on the company's website."""
@@ -93,11 +101,6 @@ class Client(TenantMixin):
     @property
     def email_verified(self) -> bool:
         return self.email_verified_at is not None
-
-    @property
-    def public_api_open(self) -> bool:
-        """Its public content API answers (serving, and its email verified)."""
-        return self.is_serving and self.email_verified
 
     @property
     def is_serving(self) -> bool:

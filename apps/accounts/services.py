@@ -4,7 +4,6 @@ import hashlib
 import secrets
 import uuid
 from datetime import timedelta
-from types import SimpleNamespace
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, R
                               ValidationFailed)
 from apps.core.permissions import Role, can
 from apps.core.selectors import get_or_404
+from apps.core.task_queue import send_by_name
 
 EMAIL_TAKEN = "A user with this email already exists"
 USERNAME_TAKEN = "This username is already taken"
@@ -39,8 +39,6 @@ CURRENT_PASSWORD_REQUIRED = "Current password is required to change your passwor
 CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
-# Stands in for a user when an email is unknown, so both paths do the same work.
-_NOBODY = SimpleNamespace(pk="0", password=_DUMMY_HASH, token_version=0, email="")
 
 
 def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
@@ -284,6 +282,7 @@ RESET_REQUESTED = ("If an account with this email exists, we have sent it a link
                    "Check your inbox (and spam folder).")
 RESET_LINK_INVALID = "This password reset link is invalid or has expired. Please ask for a new one."
 RESET_DONE = "Your password has been changed. You can now sign in with it."
+RESET_TASK = "accounts.password_reset_email"
 
 
 def _valid_for(seconds: int) -> str:
@@ -295,25 +294,33 @@ def _valid_for(seconds: int) -> str:
 
 
 def password_reset_request(*, email: str, ip: str) -> None:
-    """Email a reset link to the active user with this address, if there is one. The caller's
-    reply is the same either way (RESET_REQUESTED); requests are throttled per client address and
-    per email (PASSWORD_RESET_RATE_PER_IP, PASSWORD_RESET_RATE_PER_EMAIL), known or not."""
+    """Forgot password: throttled per client address and per email (PASSWORD_RESET_RATE_PER_IP,
+    PASSWORD_RESET_RATE_PER_EMAIL, 429), known or not; then the lookup and the email are left to a
+    task (password_reset_email), so the caller's reply (RESET_REQUESTED) and its time are the same
+    for every address (as tenants.directory.find_companies_request)."""
     email = email.strip().lower()
     limits = [
         (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_IP), ("reset-ip", ip)),
         (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL), ("reset-email", connection.schema_name, email)),
     ]
     ratelimit.spend(limits, "Too many requests. Please try again in {wait}.")
+    send_by_name(RESET_TASK, args=[email])  # carries the company's schema (tenant-schemas-celery)
+
+
+def password_reset_email(*, email: str) -> bool:
+    """The task's body: email a reset link to the active user with this address, if there is one
+    (nobody, or an inactive user: nothing is sent). True when an email was queued."""
     user = user_get_by_email(email)
-    token = password_reset_tokens.make_token(user) if user else password_reset_tokens.make_token(_NOBODY)
     if user is None or user.status != User.Status.ACTIVE:
-        return
+        return False
+    token = password_reset_tokens.make_token(user)
     company_name, base_url = email_company()
     url = f"{base_url}/reset-password?{urlencode({'uid': uid_encode(user.pk), 'token': token})}"
     with transaction.atomic():
         email_queue(kind="password_reset", to=user.email, company_name=company_name, base_url=base_url,
                     context={"username": user.username, "email": user.email, "url": url,
                              "valid_for": _valid_for(settings.PASSWORD_RESET_TIMEOUT)})
+    return True
 
 
 def _user_of_link(uid: str, token: str) -> User:

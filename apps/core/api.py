@@ -16,6 +16,7 @@ from ninja.parser import Parser
 
 from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
+from apps.core.text import TextRefused, input_data
 from apps.core.validation import NUL_MESSAGE, json_has_nul
 
 logger = logging.getLogger(__name__)
@@ -98,7 +99,7 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
         message = str(exc.message)
         if isinstance(exc.__cause__, json.JSONDecodeError):  # raised by ninja around Parser.parse_body
             message = "Request body is not valid JSON"
-        elif isinstance(exc.__cause__, BodyNotAnObject):
+        elif isinstance(exc.__cause__, (BodyNotAnObject, TextRefused)):
             message = str(exc.__cause__)
         return envelope(exc.status_code, message, STATUS_CODES.get(exc.status_code))
 
@@ -183,17 +184,24 @@ class BodyNotAnObject(ValueError):
 
 class JsonObjectParser(Parser):
     """JSON bodies must be objects: ninja would otherwise read `"text"` or `[]` as an empty
-    object (every field at its default), so a PUT with such a body succeeded without changes."""
+    object (every field at its default), so a PUT with such a body succeeded without changes.
+    Every string of a body, a form or a query goes through the input rule of apps.core.text
+    (TextRefused, answered 400 with its message, for an unpaired surrogate: Python's JSON decoder
+    accepts `"\\ud800"`, which PostgreSQL cannot store)."""
 
     def parse_body(self, request: HttpRequest):
         data = json.loads(request.body)
         if not isinstance(data, dict):
             raise BodyNotAnObject("Request body must be a JSON object")
-        return data
+        return input_data(data)
 
     def parse_querydict(self, data, list_fields, request: HttpRequest):
         refuse_repeated(data.lists(), list_fields)
-        return super().parse_querydict(data, list_fields, request)
+        parsed = super().parse_querydict(data, list_fields, request)
+        try:
+            return {key: input_data(value) for key, value in parsed.items()}  # uploaded files are left as they are
+        except TextRefused as exc:
+            raise ValidationFailed(str(exc)) from exc
 
 
 def refuse_repeated(lists, list_fields=()) -> None:

@@ -9,11 +9,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator, validate_email
 from pydantic import AfterValidator, BeforeValidator
 
+from apps.core.text import NUL_MESSAGE, SURROGATE_MESSAGE, input_text  # noqa: F401 - re-exported
+
 EMAIL_MESSAGE = "Please enter a valid email address"
 URL_MESSAGE = "Please enter a valid URL"
 
 
-NUL_MESSAGE = "Text must not contain NUL characters"
 # A JSON escape \u0000 that is not itself escaped (preceded by an even number of backslashes).
 _JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
 
@@ -24,16 +25,15 @@ def json_has_nul(body: bytes) -> bool:
 
 
 def text(value, message: str) -> str:
-    """The value as a string; None is empty; any other type is refused with `message`. U+0000,
-    which PostgreSQL text cannot hold, is refused too (input that does not pass through Django's
-    middleware, e.g. the public API's fast path, is validated with these schemas)."""
+    """The value as a string; None is empty; any other type is refused with `message`. The input
+    rule of apps.core.text applies: U+0000 and unpaired surrogates, which PostgreSQL text cannot
+    hold, are refused, and the other characters XML 1.0 forbids are taken out (input that does not
+    pass through the APIs' parser, e.g. the public API's fast path, is validated with these schemas)."""
     if value is None:
         return ""
     if not isinstance(value, str):
         raise ValueError(message)
-    if "\x00" in value:
-        raise ValueError(NUL_MESSAGE)
-    return value
+    return input_text(value)
 
 
 def clean_email(value: str | None, message: str = EMAIL_MESSAGE) -> str:

@@ -6,6 +6,10 @@ company's website (its own domain, from the post URL template), which Django's s
 cannot express (it prefixes every location with the requesting host). Every reply is cached per
 company, path, content version and company settings (a write to content or settings is seen at
 once), and carries ETag and Last-Modified: a matching If-None-Match or If-Modified-Since gets 304.
+
+They follow the gate of the public content API (Client.may_syndicate): a company whose email is not
+verified yet answers 403 here as there. Every string is written through the output rule of
+apps.core.text, so a stored control character cannot break a feed (docs/text-and-feeds.md).
 """
 from __future__ import annotations
 
@@ -19,17 +23,21 @@ from django.contrib.syndication.views import Feed
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, quote_etag
+from django.utils.encoding import iri_to_uri
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.http import http_date
 
 from apps.content.models import Category, Tag
 from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
+from apps.core.text import xml_data, xml_text
 from apps.feeds import selectors
 from tenants.addresses import tenant_base_url
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NOT_AVAILABLE = "Feeds and the sitemap are not enabled for this company"
+UNVERIFIED = ("This company has not verified its email address yet. Its feeds and sitemap are published once "
+              "the administrator opens the link sent at sign-up.")
 
 
 def _settings_stamp(tenant) -> str:
@@ -43,6 +51,9 @@ def syndication(view):
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         tenant = request.tenant
+        if tenant is not None and tenant.is_serving and not tenant.may_syndicate:
+            # The same gate and status as its public content API (403 `email_unverified` there).
+            return HttpResponse(UNVERIFIED, status=403, content_type="text/plain; charset=utf-8")
         if tenant is None or not tenant.syndicates:
             return HttpResponse(NOT_AVAILABLE, status=404, content_type="text/plain; charset=utf-8")
         version = content_version_get()
@@ -71,10 +82,29 @@ def syndication(view):
 
 
 # --- feeds ------------------------------------------------------------------------------------------
+class XmlSafe:
+    """A feed generator that writes every string of the feed and its items through the output rule
+    (apps.core.text.xml_text): a control character in a stored title or name is left out instead
+    of failing the whole feed (Django refuses to write it) or making it ill-formed (U+FFFE)."""
+
+    def write(self, outfile, encoding):
+        self.feed = xml_data(self.feed)
+        self.items = [xml_data(item) for item in self.items]
+        return super().write(outfile, encoding)
+
+
+class Rss(XmlSafe, Rss201rev2Feed):
+    pass
+
+
+class Atom(XmlSafe, Atom1Feed):
+    pass
+
+
 class PostsFeed(Feed):
     """The latest published posts; of one category or tag when the URL names one."""
 
-    feed_type = Rss201rev2Feed
+    feed_type = Rss
 
     def get_object(self, request, kind: str | None = None, slug: str | None = None):
         term = None
@@ -134,7 +164,7 @@ class PostsFeed(Feed):
 
 
 class AtomPostsFeed(PostsFeed):
-    feed_type = Atom1Feed
+    feed_type = Atom
 
 
 def _feed_bytes(feed_class):
@@ -149,13 +179,19 @@ atom = syndication(_feed_bytes(AtomPostsFeed))
 
 
 # --- sitemap and robots.txt -------------------------------------------------------------------------
+def _loc(url: str) -> str:
+    """A URL of the sitemap as the feeds write their links (iri_to_uri: a control character of a
+    stored slug is percent-encoded), through the output rule (apps.core.text.xml_text), escaped."""
+    return escape(xml_text(iri_to_uri(url)))
+
+
 def _sitemap_page(tenant, number: int) -> bytes:
     size = settings.SITEMAP_MAX_URLS
     posts = (selectors.syndicated_posts().order_by("published_at", "id")
              .values_list("slug", "updated_at")[(number - 1) * size:number * size])
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}">']
     for slug, updated_at in posts:
-        lines.append(f"<url><loc>{escape(tenant.post_url(slug))}</loc>"
+        lines.append(f"<url><loc>{_loc(tenant.post_url(slug))}</loc>"
                      f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod></url>")
     lines.append("</urlset>")
     return "\n".join(lines).encode()
@@ -172,7 +208,8 @@ def _sitemap(request, number: int | None = None):
         changed = selectors.last_change()
         lastmod = f"<lastmod>{changed.isoformat(timespec='seconds')}</lastmod>" if changed else ""
         lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<sitemapindex xmlns="{SITEMAP_NS}">']
-        lines += [f"<sitemap><loc>{escape(base)}/sitemap-{n}.xml</loc>{lastmod}</sitemap>" for n in range(1, pages + 1)]
+        lines += [f"<sitemap><loc>{_loc(f'{base}/sitemap-{n}.xml')}</loc>{lastmod}</sitemap>"
+                  for n in range(1, pages + 1)]
         lines.append("</sitemapindex>")
         return "\n".join(lines).encode(), "application/xml"
     if not 1 <= number <= pages:

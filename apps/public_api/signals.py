@@ -34,7 +34,7 @@ def _replace(hosts: list[str], client, *, usable: bool) -> None:
 @receiver(post_save, sender=Client, dispatch_uid="public_api_client_saved")
 def client_saved(sender, instance: Client, **kwargs) -> None:
     hosts = list(Domain.objects.filter(tenant_id=instance.pk).values_list("domain", flat=True))
-    _replace(hosts, instance, usable=instance.public_api_open)
+    _replace(hosts, instance, usable=instance.may_syndicate)
 
 
 @receiver(pre_delete, sender=Client, dispatch_uid="public_api_client_deleted")
@@ -46,7 +46,7 @@ def client_deleted(sender, instance: Client, **kwargs) -> None:
 @receiver(post_save, sender=Domain, dispatch_uid="public_api_domain_saved")
 def domain_saved(sender, instance: Domain, **kwargs) -> None:
     tenant = instance.tenant
-    _replace([instance.domain], tenant, usable=tenant.public_api_open)
+    _replace([instance.domain], tenant, usable=tenant.may_syndicate)
 
 
 @receiver(post_delete, sender=Domain, dispatch_uid="public_api_domain_deleted")

@@ -17,6 +17,7 @@ from django.conf import settings
 
 REFUSED_ADDRESS = "This URL points to a private or local network address, which webhooks cannot reach"
 BAD_URL = "Enter a valid http or https URL"
+URL_LINE_BREAK = "URL must not contain tabs or line breaks"
 
 
 class AddressRefused(Exception):
@@ -57,18 +58,25 @@ def check_addresses(addresses: list[str]) -> str:
     return addresses[0]
 
 
-def check_url_at_save(url: str) -> None:
-    """ValueError for a URL that is not http(s) or resolves to a refused address. A name that does
-    not resolve (yet) is accepted: the send-time check decides then."""
+def check_url_at_save(url: str) -> str:
+    """The URL to store (trimmed), or ValueError for a URL that holds a tab or a line break (before
+    trimming too), is not http(s) or resolves to a refused address. A name that does not resolve
+    (yet) is accepted: the send-time check decides then. (urlsplit drops tabs and line breaks
+    silently, so such a URL passed, was stored as typed and shown in the dashboard, the delivery
+    log and the plain-text email that an endpoint was disabled.)"""
+    if any(character in url for character in "\t\r\n"):
+        raise ValueError(URL_LINE_BREAK)
+    url = url.strip()
     _, host, port = split_url(url)
     try:
         addresses = resolve(host, port)
     except (socket.gaierror, UnicodeError):
-        return
+        return url
     try:
         check_addresses(addresses)
     except AddressRefused as exc:
         raise ValueError(str(exc)) from exc
+    return url
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:

@@ -19,7 +19,7 @@ class EndpointIn(InSchema):
     def _url(cls, value: str) -> str:
         if not (value or "").strip():
             raise ValueError("URL is required")
-        return value.strip()
+        return value  # trimmed by the service, after its check of what was typed (network.check_url_at_save)
 
 
 class EndpointUpdateIn(InSchema):

@@ -34,12 +34,10 @@ def _new_secret() -> str:
 
 # --- endpoints -----------------------------------------------------------------------------------
 def _check_url(url: str) -> str:
-    url = (url or "").strip()
     try:
-        network.check_url_at_save(url)
+        return network.check_url_at_save(url or "")
     except ValueError as exc:
         raise ValidationFailed(str(exc), field="url") from exc
-    return url
 
 
 def _check_events(events: list[str]) -> list[str]:

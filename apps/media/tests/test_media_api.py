@@ -427,3 +427,17 @@ def test_a_post_taking_the_image_during_delete_still_gets_409(api, tenant, admin
     assert response.status_code == 409
     assert response.json()["message"] == "Cannot delete media: it is currently used as featured image in 1 posts"
     assert api.get(f"/api/media/{media['id']}").status_code == 200
+
+
+def test_alt_text_is_stored_without_the_characters_xml_forbids(api, tenant, media_root):
+    """The input rule of apps.core.text on a multipart form and on a JSON body: a word processor's
+    line break (U+000B) becomes a space, other C0 controls and U+FFFE/U+FFFF are taken out."""
+    pasted = "Sea\x0bview\x01 at\ufffe dusk\x1f"
+    response = upload(api, make_image(), alt_text=pasted)
+    assert response.status_code == 201, response.content
+    media_id = response.json()["media"]["id"]
+    with schema_context(tenant.schema_name):
+        assert Media.objects.get(pk=media_id).alt_text == "Sea view at dusk"
+    assert api.put(f"/api/media/{media_id}", {"altText": "Cliff\x0cside\x02"}).status_code == 200
+    with schema_context(tenant.schema_name):
+        assert Media.objects.get(pk=media_id).alt_text == "Cliff side"

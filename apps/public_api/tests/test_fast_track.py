@@ -121,3 +121,23 @@ def test_cors_headers_match_django(wsgi_app, tenant):
     assert len(buffer.read(tenant.schema_name, 10)) == 2
     for name in ("access-control-allow-origin", "access-control-expose-headers", "vary", "x-content-type-options"):
         assert fast.headers.get(name) == slow.headers.get(name), name
+
+
+def test_fast_path_applies_the_input_rule_of_every_text_field(wsgi_app, tenant):
+    """The fast path validates with TrackIn itself: its text fields take the input rule of
+    apps.core.text as Django's endpoint does (U+000B a space, other C0 controls and U+FFFE out),
+    and an unpaired surrogate gets Django's 400 envelope with nothing stored."""
+    from apps.core.text import SURROGATE_MESSAGE
+
+    assert post(wsgi_app, tenant, tenant.api_key).status_code == 200  # Django answers and records the host
+    with CaptureQueriesContext(connection) as queries:
+        fast = post(wsgi_app, tenant, tenant.api_key, {"pageUrl": "https://site.example/a\x0bb\x01\ufffe",
+                                                       "postSlug": "hel\x02lo\x1f"})
+    assert fast.status_code == 200 and len(queries) == 0
+    [*_, (_, event)] = buffer.read(tenant.schema_name, 10)
+    assert (event["u"], event["p"]) == ("https://site.example/a b", "hello")
+    for raw in (b'{"pageUrl": "https://site.example/\\ud800"}', b'{"pageUrl": "https://x.example", "referrer": "\\udfff"}'):
+        refused = post(wsgi_app, tenant, tenant.api_key, raw)
+        assert refused.status_code == 400 and refused.json() == {
+            "success": False, "message": SURROGATE_MESSAGE, "error": "validation_error"}
+    assert len(buffer.read(tenant.schema_name, 10)) == 2

@@ -120,3 +120,33 @@ def test_test_event_and_redelivery_are_logged(api):
     log = api.get(f"/api/webhooks/{endpoint['id']}/deliveries").json()
     assert log["pagination"]["total"] == 2
     assert api.post(f"/api/webhooks/{endpoint['id']}/deliveries/not-a-uuid/redeliver").status_code == 404
+
+
+@pytest.mark.parametrize("url", [
+    "https://example.com/ho\r\nX-Injected: 1", "https://example.com/a\nb", "https://exa\tmple.com/hook",
+    "https://example.com/hook\n", "\thttps://example.com/hook", "https://example.com/hook\r",
+])
+def test_a_url_with_a_tab_or_line_break_is_refused_at_create_and_update(api, url):
+    """Were stored as typed (urlsplit drops them silently) and shown so in the dashboard, the delivery
+    log and the plain-text email that an endpoint was disabled; refused like NUL, even at the ends."""
+    response = api.post("/api/webhooks", {"url": url, "events": ["post.published"]})
+    assert response.status_code == 400, response.content
+    reply = response.json()
+    assert reply["errors"] == [{"field": "url", "message": "URL must not contain tabs or line breaks"}]
+    assert api.get("/api/webhooks").json()["endpoints"] == []
+    endpoint = _create(api)
+    updated = api.put(f"/api/webhooks/{endpoint['id']}", {"url": url})
+    assert updated.status_code == 400 and updated.json()["errors"][0]["field"] == "url"
+    assert api.get(f"/api/webhooks/{endpoint['id']}").json()["endpoint"]["url"] == BODY["url"]
+
+
+def test_spaces_around_a_url_are_still_trimmed(api):
+    assert _create(api, url="  http://127.0.0.1:9/trimmed  ")["url"] == "http://127.0.0.1:9/trimmed"
+
+
+def test_descriptions_are_stored_without_the_characters_xml_forbids(api):
+    """The input rule of apps.core.text: U+000B becomes a space, other C0 controls and U+FFFE go."""
+    created = _create(api, description="Static\x0bsite\x01 build\ufffe")
+    assert created["description"] == "Static site build"
+    updated = api.put(f"/api/webhooks/{created['id']}", {"description": "Pre\x0cview\x1f"}).json()
+    assert updated["endpoint"]["description"] == "Pre view"
