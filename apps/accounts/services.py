@@ -64,7 +64,8 @@ def user_create(*, username: str, email: str, password: str, role: str = Role.VI
     except IntegrityError as exc:  # a concurrent insert won the race
         raise Conflict(EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN) from exc
     user_directory_sync(user=user)
-    events.publish(events.UserChanged(user=user, change="created", actor=actor, summary=f"{user.username} ({user.role})"))
+    events.publish(events.UserChanged(user=user, change="created", actor=actor,
+                                      summary=f"{user.username} ({user.role})"))
     return user
 
 
@@ -182,7 +183,8 @@ def user_delete(*, actor: User, user: User) -> None:
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
     user_directory_sync(user=user, deleted=True)
     User.objects.filter(pk=user.pk).delete()  # (the object keeps its primary key for the event)
-    events.publish(events.UserChanged(user=user, change="deleted", actor=actor, summary=f"{user.username} ({user.role})"))
+    events.publish(events.UserChanged(user=user, change="deleted", actor=actor,
+                                      summary=f"{user.username} ({user.role})"))
 
 
 def _check_current_password(user: User, current_password: str | None) -> None:
