@@ -40,7 +40,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
-import apps.content.services as content_services  # noqa: E402
+import apps.webhooks.subscribers as webhook_subscribers  # noqa: E402
 from apps.content.tests.conftest import make_category, make_media, post_payload  # noqa: E402
 from apps.core.testing import Api, create_tenant, tenant_admin  # noqa: E402
 from apps.webhooks.tests.receiver import Receiver  # noqa: E402
@@ -54,7 +54,7 @@ category, media = make_category(tenant), make_media(tenant)
 # own (on_commit callbacks run in order, right after the commit); and when its fan-out is done.
 commits: list[float] = []
 fanned_out: list[float] = []
-_emit = content_services.event_emit
+_emit = webhook_subscribers.event_emit
 
 
 def timed_emit(**kwargs):
@@ -63,7 +63,7 @@ def timed_emit(**kwargs):
     transaction.on_commit(lambda: fanned_out.append(time.monotonic()))
 
 
-content_services.event_emit = timed_emit
+webhook_subscribers.event_emit = timed_emit  # what the webhooks subscriber calls
 
 
 def pct(values, p):

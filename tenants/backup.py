@@ -25,6 +25,7 @@ from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django_tenants.utils import quote_schema_name, schema_context
 
+from apps.core import events
 from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
 from tenants.models import Client, Domain
@@ -190,7 +191,5 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
             if storage.exists(key):
                 storage.delete(key)
             storage.save(key, ContentFile(data))
-    from apps.core.content_version import content_version_bump
-
-    content_version_bump(client.schema_name)
+    events.publish(events.CompanyChanged(client=client, change="restored"))  # its cached replies go
     return client

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from ninja import Router
 
-from apps.audit.services import audit_record
+from apps.core import events
 from apps.core.permissions import can, require
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
@@ -56,8 +56,7 @@ def client_info_update(*, client: Client, name: str, contact_name: str, contact_
             fields.append(field)
     client.save(update_fields=fields)
     if changed:
-        audit_record(action="settings.updated", actor=actor, object_type="company", object_id=client.pk,
-                     summary=", ".join(changed))
+        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary=", ".join(changed)))
     return client
 
 
@@ -65,9 +64,7 @@ def client_info_update(*, client: Client, name: str, contact_name: str, contact_
 def client_api_key_rotate(*, client: Client, actor=None) -> Client:
     """A new content key; the old one stops working when this commits."""
     locked = Client.objects.select_for_update().get(pk=client.pk)
-    client_rotate_keys(client=locked, content=True)
-    audit_record(action="api_key.rotated", actor=actor, object_type="company", object_id=client.pk,
-                 summary="Content API key")
+    client_rotate_keys(client=locked, content=True, actor=actor)
     client.api_key = locked.api_key
     return client
 

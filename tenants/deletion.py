@@ -23,9 +23,7 @@ from django.db import connection, transaction
 from django_tenants.utils import get_public_schema_name, schema_context
 
 from apps.accounts.services import password_confirms
-from apps.audit.services import audit_record
-from apps.core import redis_conn
-from apps.core.edge_cache import company_tags, edge_purge_company, edge_purge_tags
+from apps.core import events, redis_conn
 from apps.core.errors import ValidationFailed
 from apps.core.permissions import require
 from tenants.models import Client
@@ -82,7 +80,8 @@ def client_delete(*, client: Client, backup_path: Path | None = None) -> dict:
         summary["backup"] = str(tenant_backup(client=client, path=backup_path).path)
     summary["files"] = media_purge(schema)
     with transaction.atomic():
-        edge_purge_tags(company_tags(client))  # the cache tier's copies, once the rows are gone
+        # The cache tier's copies are purged once the rows are gone (the hosts are read now).
+        events.publish(events.CompanyChanged(client=client, change="deleted", summary=client.subdomain))
         # The row first (domains go with it; the host map is rewritten on commit), the schema with it.
         Client.objects.filter(pk=client.pk).select_for_update().first()
         client.delete(force_drop=True)
@@ -103,17 +102,16 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
         errors.append({"field": "password", "message": WRONG_PASSWORD})
     if errors:
         raise ValidationFailed(errors[0]["message"], errors=errors)
-    with transaction.atomic():
-        # In the company's own log (kept by a backup taken before the schema goes).
-        audit_record(action="company.deletion_requested", actor=actor, object_type="company",
-                     object_id=client.pk, summary=client.subdomain)
-        with schema_context(get_public_schema_name()):
-            locked = Client.objects.select_for_update().get(pk=client.pk)
-            if locked.status != Client.Status.DELETING:
-                locked.status = Client.Status.DELETING
-                locked.save(update_fields=["status"])
-                edge_purge_company(locked)  # its website's cached replies stop at once too
-            transaction.on_commit(lambda: _queue_deletion(locked.pk))
+    with transaction.atomic(), schema_context(get_public_schema_name()):
+        locked = Client.objects.select_for_update().get(pk=client.pk)
+        if locked.status != Client.Status.DELETING:
+            locked.status = Client.Status.DELETING
+            locked.save(update_fields=["status"])
+        # In the company's own log (kept by a backup taken before the schema goes); its website's
+        # cached replies stop at once too.
+        events.publish(events.CompanyChanged(client=locked, change="deletion_requested", actor=actor,
+                                             summary=client.subdomain))
+        transaction.on_commit(lambda: _queue_deletion(locked.pk))
 
 
 def _queue_deletion(client_id) -> None:

@@ -8,8 +8,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from apps.accounts.services import user_create
-from apps.core import ratelimit
-from apps.core.edge_cache import edge_purge_company
+from apps.core import events, ratelimit
 from apps.core.errors import Conflict, ErrorCode, NotFound
 from apps.core.permissions import Role
 from tenants.addresses import tenant_host
@@ -110,11 +109,14 @@ def client_get(subdomain: str) -> Client:
 def client_set_status(*, client: Client, status: str) -> Client:
     client.status = status
     client.save(update_fields=["status"])
-    edge_purge_company(client)  # a suspended company's website gets the app's 403 at once
+    # A suspended company's website gets the app's 403 at once (its cached replies are purged).
+    events.publish(events.CompanyChanged(client=client, change="status", summary=status))
     return client
 
 
-def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = False) -> Client:
+def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = False, actor=None) -> Client:
+    """New keys; the old ones stop working (and their copies in the cache tier are dropped) when this
+    commits. `actor`: the company's admin who asked (None: an operator's command)."""
     fields = []
     if content:
         client.api_key = new_content_key()
@@ -124,7 +126,9 @@ def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = 
         fields.append("preview_key")
     if fields:
         client.save(update_fields=fields)
-        edge_purge_company(client)  # the old key's copies in the cache tier are dropped
+        keys = "Content and preview API keys" if content and preview else (
+            "Content API key" if content else "Preview API key")
+        events.publish(events.CompanyChanged(client=client, change="keys", actor=actor, summary=keys))
     return client
 
 

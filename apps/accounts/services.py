@@ -17,8 +17,7 @@ from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
 from apps.accounts.models import Invitation, User
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
-from apps.audit.services import audit_record
-from apps.core import ratelimit
+from apps.core import events, ratelimit
 from apps.core.email import company_of_connection as email_company
 from apps.core.email import email_queue
 from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized,
@@ -63,9 +62,8 @@ def user_create(*, username: str, email: str, password: str, role: str = Role.VI
     except IntegrityError as exc:  # a concurrent insert won the race
         raise Conflict(EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN) from exc
     user_directory_sync(user=user)
-    if actor is not None:
-        audit_record(action="user.created", actor=actor, object_type="user", object_id=user.pk,
-                     summary=f"{user.username} ({user.role})")
+    events.publish(events.UserChanged(user=user, change="created", actor=actor,
+                                      summary=f"{user.username} ({user.role})"))
     return user
 
 
@@ -135,8 +133,8 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     if _would_leave_no_admin(user, admins, role=new_role, status=new_status):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
 
-    _audit_user_changes(actor, user, username=new_username, email=new_email, password=bool(password),
-                        role=new_role, status=new_status)
+    told = _user_changes(actor, user, username=new_username, email=new_email, password=bool(password),
+                         role=new_role, status=new_status)
     bump = False
     if password:  # a blank password keeps the old one
         user.password = make_password(password)
@@ -149,23 +147,24 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     user.save()
     user.refresh_from_db()
     user_directory_sync(user=user)
+    for event in told:
+        events.publish(event)
     return user
 
 
-def _audit_user_changes(actor: User, user: User, *, username: str, email: str, password: bool, role: str,
-                        status: str) -> None:
-    """One entry per kind of change: the role, the status, and the rest (names the fields)."""
+def _user_changes(actor: User, user: User, *, username: str, email: str, password: bool, role: str,
+                  status: str) -> list[events.UserChanged]:
+    """One event per kind of change: the role, the status, and the rest (names the fields)."""
+    found = []
     if role != user.role:
-        audit_record(action="user.role_changed", actor=actor, object_type="user", object_id=user.pk,
-                     summary=f"{username}: {user.role} -> {role}")
+        found.append(("role_changed", f"{username}: {user.role} -> {role}"))
     if status != user.status:
-        audit_record(action="user.status_changed", actor=actor, object_type="user", object_id=user.pk,
-                     summary=f"{username}: {user.status} -> {status}")
+        found.append(("status_changed", f"{username}: {user.status} -> {status}"))
     changed = [name for name, differs in (("username", username != user.username), ("email", email != user.email),
                                           ("password", password)) if differs]
     if changed:
-        audit_record(action="user.updated", actor=actor, object_type="user", object_id=user.pk,
-                     summary=f"{username}: {', '.join(changed)}")
+        found.append(("updated", f"{username}: {', '.join(changed)}"))
+    return [events.UserChanged(user=user, change=change, actor=actor, summary=summary) for change, summary in found]
 
 
 @transaction.atomic
@@ -180,10 +179,10 @@ def user_delete(*, actor: User, user: User) -> None:
     user = _locked_user(user.pk)
     if _would_leave_no_admin(user, admins, role="", status=""):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
-    audit_record(action="user.deleted", actor=actor, object_type="user", object_id=user.pk,
-                 summary=f"{user.username} ({user.role})")
     user_directory_sync(user=user, deleted=True)
-    user.delete()
+    User.objects.filter(pk=user.pk).delete()  # (the object keeps its primary key for the event)
+    events.publish(events.UserChanged(user=user, change="deleted", actor=actor,
+                                      summary=f"{user.username} ({user.role})"))
 
 
 def _check_current_password(user: User, current_password: str | None) -> None:
@@ -251,13 +250,11 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
         for limit, key, _ in limits:
             ratelimit.hit(limit, *key)
         # The typed address only when it names a user of the company (no free text from strangers).
-        audit_record(action="auth.login_failed", actor=None, object_type="user" if user else "",
-                     object_id=user.pk if user else None, actor_name=user.username if user else "",
-                     summary="Wrong password" if user else "Unknown email")
+        events.publish(events.SignInAttempted(user=user, outcome="login_failed",
+                                              summary="Wrong password" if user else "Unknown email"))
         raise Unauthorized("Invalid email or password", detail=ErrorCode.INVALID_CREDENTIALS)
     if user.status != User.Status.ACTIVE:
-        audit_record(action="auth.login_failed", actor=None, object_type="user", object_id=user.pk,
-                     actor_name=user.username, summary=f"Account {user.status}")
+        events.publish(events.SignInAttempted(user=user, outcome="login_failed", summary=f"Account {user.status}"))
         raise PermissionDenied(f"Your account is {user.status}. Please contact your administrator.")
 
     for limit, key, cleared in limits:
@@ -272,7 +269,7 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
                                extra={"challengeToken": challenge, "expiresIn": expires_in})
     User.objects.filter(pk=user.pk).update(last_login=timezone.now())
     user.refresh_from_db(fields=["last_login"])
-    audit_record(action="auth.login", actor=user, object_type="user", object_id=user.pk, summary=user.username)
+    events.publish(events.SignInAttempted(user=user, outcome="login", summary=user.username))
     token, expires_in = token_issue(user=user, schema_name=schema)
     return token, expires_in, user
 

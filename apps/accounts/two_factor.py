@@ -41,8 +41,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.selectors import USER_NOT_FOUND
 from apps.accounts.tokens import token_issue
-from apps.audit.services import audit_record
-from apps.core import ratelimit
+from apps.core import events, ratelimit
 from apps.core.email import company_of_connection, email_queue
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.permissions import can
@@ -162,8 +161,7 @@ def _locked(pk) -> User:
 
 def _wrong_code(user: User, *, during: str, message: str = WRONG_CODE) -> ValidationFailed:
     """Audit the wrong code (outside the transaction that was rolled back) and the error to raise."""
-    audit_record(action="auth.two_factor_failed", actor=None, object_type="user", object_id=user.pk,
-                 actor_name=user.username, summary=f"Wrong code ({during})")
+    events.publish(events.SignInAttempted(user=user, outcome="two_factor_failed", summary=f"Wrong code ({during})"))
     return ValidationFailed(message, field="code", detail=ErrorCode.TWO_FACTOR_INVALID)
 
 
@@ -223,8 +221,8 @@ def two_factor_confirm(*, user: User, code: str) -> list[str]:
             locked.two_factor_last_step, locked.two_factor_recovery_codes = step, hashes
             locked.save(update_fields=["two_factor_enabled_at", "two_factor_last_step", "two_factor_recovery_codes",
                                        "updated_at"])
-            audit_record(action="user.two_factor_enabled", actor=locked, object_type="user", object_id=locked.pk,
-                         summary=locked.username)
+            events.publish(events.UserChanged(user=locked, change="two_factor_enabled", actor=locked,
+                                              summary=locked.username))
             return codes
     raise _wrong_code(locked, during="setup", message=WRONG_SETUP_CODE)
 
@@ -250,8 +248,8 @@ def two_factor_recovery_regenerate(*, user: User, code: str) -> list[str]:
             codes, hashes = _recovery_codes_new()
             locked.two_factor_recovery_codes = hashes
             locked.save(update_fields=["two_factor_recovery_codes", "updated_at"])
-            audit_record(action="user.recovery_codes_regenerated", actor=locked, object_type="user",
-                         object_id=locked.pk, summary=locked.username)
+            events.publish(events.UserChanged(user=locked, change="recovery_codes_regenerated", actor=locked,
+                                              summary=locked.username))
             return codes
     raise _wrong_code(locked, during="new recovery codes")
 
@@ -267,8 +265,9 @@ def two_factor_disable(*, user: User, code: str, password: str) -> None:
     with _code_used(user, code) as (locked, used):
         if used:
             _turn_off(locked)
-            audit_record(action="user.two_factor_disabled", actor=locked, object_type="user", object_id=locked.pk,
-                         summary=f"{locked.username} ({'recovery code' if used == 'recovery' else 'code'})")
+            events.publish(events.UserChanged(
+                user=locked, change="two_factor_disabled", actor=locked,
+                summary=f"{locked.username} ({'recovery code' if used == 'recovery' else 'code'})"))
             return
     raise _wrong_code(locked, during="turning off")
 
@@ -292,8 +291,7 @@ def two_factor_admin_reset(*, actor: User, user: User) -> User:
     if not locked.two_factor_enabled:
         raise Conflict(NOT_ENABLED)
     _turn_off(locked)
-    audit_record(action="user.two_factor_reset", actor=actor, object_type="user", object_id=locked.pk,
-                 summary=locked.username)
+    events.publish(events.UserChanged(user=locked, change="two_factor_reset", actor=actor, summary=locked.username))
     company_name, base_url = company_of_connection()
     email_queue(kind="two_factor_reset", to=locked.email, company_name=company_name, base_url=base_url,
                 context={"username": locked.username, "admin": actor.username,
@@ -351,8 +349,9 @@ def auth_login_two_factor(*, challenge_token: str, code: str) -> tuple[str, int,
         if used:
             user.last_login = timezone.now()
             user.save(update_fields=["last_login"])
-            audit_record(action="auth.login", actor=user, object_type="user", object_id=user.pk,
-                         summary=f"{user.username} (two-factor{', recovery code' if used == 'recovery' else ''})")
+            events.publish(events.SignInAttempted(
+                user=user, outcome="login",
+                summary=f"{user.username} (two-factor{', recovery code' if used == 'recovery' else ''})"))
             if used == "recovery":
                 _recovery_used_email(user)
     if not used:
@@ -400,8 +399,9 @@ def two_factor_policy_set(*, client, required: bool, actor: User):
         locked = Client.objects.select_for_update().get(pk=client.pk)
         if locked.require_two_factor != required:
             Client.objects.filter(pk=client.pk).update(require_two_factor=required)
-            audit_record(action="settings.updated", actor=actor, object_type="company", object_id=client.pk,
-                         summary=f"two-factor sign-in {'required' if required else 'optional'}")
+            events.publish(events.CompanyChanged(
+                client=client, change="settings", actor=actor,
+                summary=f"two-factor sign-in {'required' if required else 'optional'}"))
     client.require_two_factor = required
     return client
 

@@ -40,6 +40,7 @@ ACTIONS = {
     "settings.updated": "Settings changed",
     "api_key.rotated": "API key rotated",
     "company.deletion_requested": "Company deletion requested",
+    "batch.completed": "Bulk change",  # one entry for a whole import or bulk action (apps.core.events.batch)
 }
 OBJECT_TYPES = ("user", "post", "category", "tag", "media", "company")
 

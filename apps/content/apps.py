@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class ContentConfig(AppConfig):
     name = "apps.content"
     label = "content"
+
+    def ready(self):
+        from apps.core import events
+
+        events.subscribe("apps.content.subscribers")  # a revision for each save of a post

@@ -1,5 +1,6 @@
 """Writes of the content app. Every write sanitises post HTML, checks the actor's role through
-apps.core.permissions, runs in one transaction and bumps the tenant's content version.
+apps.core.permissions, runs in one transaction and publishes what it did as one domain event
+(apps.core.events: the revision, audit log, content version, cache purges and webhooks follow).
 
 Publishing rules:
 - only roles with `post.publish` (editor, admin) may set status "published";
@@ -27,15 +28,12 @@ from django.utils import timezone
 from apps.content.models import Category, Post, PostAutosave, PostRevision, PreviewLink, Tag
 from apps.content.schemas import FEATURED_REQUIRED
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
-from apps.core.content_version import content_version_bump
-from apps.core.edge_cache import edge_enabled, post_change_tags
+from apps.core import events
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
-from apps.audit.services import audit_record
 from apps.media.models import Media
-from apps.webhooks.services import event_emit
 
 CANNOT_CREATE = "You don't have permission to create posts"
 CANNOT_EDIT = "You don't have permission to edit this post"
@@ -225,17 +223,8 @@ def post_create(
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     post.tags.set(tags)
-    revision_record(post=post, actor=author, action=PostRevision.Action.CREATE)
-    audit_record(action="post.created", actor=author, object_type="post", object_id=post.pk, summary=post.title)
-    if post.status == Post.Status.PUBLISHED or post.is_scheduled:
-        audit_record(action="post.published" if post.status == Post.Status.PUBLISHED else "post.scheduled",
-                     actor=author, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=author, post=None)
-    content_version_bump(edge_tags=_edge_tags(post, public_before=False))
-    if post.status == Post.Status.PUBLISHED:
-        event_emit(event="post.published", object_id=post.pk)
-    elif post.is_scheduled:
-        event_emit(event="post.scheduled", object_id=post.pk)
+    events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=author))
     return post
 
 
@@ -285,8 +274,8 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     _check_can_edit(actor, post)
     _check_not_stale(post, base_updated_at)
-    was_live, was_scheduled = post.status == Post.Status.PUBLISHED, post.is_scheduled
-    terms_before = _term_ids(post) if was_live and edge_enabled() else None
+    before = _state(post)
+    terms_before = _term_ids(post) if before.public and {"category_ids", "tag_ids"} & changes.keys() else None
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -334,45 +323,19 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         post.categories.set(categories)
     if tags is not None:
         post.tags.set(tags)
-    change = _update_action(post, was_live, was_scheduled)
-    revision_record(post=post, actor=actor, action=action or change)
-    audit_record(action="post.restored" if action == PostRevision.Action.RESTORE else _CHANGE_EVENTS[change],
-                 actor=actor, object_type="post", object_id=post.pk, summary=post.title)
     autosave_clear(user=actor, post=post)
-    content_version_bump(edge_tags=_edge_tags(post, public_before=was_live,
-                                              same_place=terms_before is not None and terms_before == _term_ids(post)))
-    event = _CHANGE_EVENTS.get(change)
-    if event is not None and (change != PostRevision.Action.UPDATE or post.status == Post.Status.PUBLISHED):
-        event_emit(event=event, object_id=post.pk)  # an edit of a draft is not news to the website
+    events.publish(events.PostChanged(
+        post=post, before=before, after=_state(post), actor=actor, restored=action == PostRevision.Action.RESTORE,
+        terms_changed=terms_before is not None and terms_before != _term_ids(post)))
     return post
+
+
+def _state(post: Post) -> events.PostState:
+    return events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
 
 
 def _term_ids(post: Post) -> tuple[set, set]:
     return set(post.categories.values_list("pk", flat=True)), set(post.tags.values_list("pk", flat=True))
-
-
-def _edge_tags(post: Post, *, public_before: bool, same_place: bool = False, gone: bool = False) -> list[str] | None:
-    """What the cache tier must drop after this write of `post` (apps.core.edge_cache)."""
-    return post_change_tags(schema_name=connection.schema_name, post_id=post.pk, public_before=public_before,
-                            public_after=not gone and post.status == Post.Status.PUBLISHED, same_place=same_place)
-
-
-# What a save did, as the audit log and the webhooks name it (one event name for both).
-_CHANGE_EVENTS = {
-    PostRevision.Action.PUBLISH: "post.published", PostRevision.Action.UNPUBLISH: "post.unpublished",
-    PostRevision.Action.SCHEDULE: "post.scheduled", PostRevision.Action.UPDATE: "post.updated",
-}
-
-
-def _update_action(post: Post, was_live: bool, was_scheduled: bool) -> str:
-    live = post.status == Post.Status.PUBLISHED
-    if live and not was_live:
-        return PostRevision.Action.PUBLISH
-    if was_live and not live:
-        return PostRevision.Action.UNPUBLISH
-    if post.is_scheduled and not was_scheduled:
-        return PostRevision.Action.SCHEDULE
-    return PostRevision.Action.UPDATE
 
 
 @transaction.atomic
@@ -386,10 +349,7 @@ def post_delete(*, actor, post: Post) -> None:
         raise PermissionDenied(CANNOT_DELETE)
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
-    audit_record(action="post.deleted", actor=actor, object_type="post", object_id=post.pk, summary=post.title)
-    content_version_bump(edge_tags=_edge_tags(post, public_before=post.status == Post.Status.PUBLISHED, gone=True))
-    if post.status == Post.Status.PUBLISHED:  # the website had it
-        event_emit(event="post.deleted", data={"id": str(post.pk), "slug": post.slug})
+    events.publish(events.PostChanged(post=post, before=_state(post), after=None, actor=actor))
 
 
 def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
@@ -410,12 +370,8 @@ def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
             published_at=Coalesce("published_at", Value(now)),
             updated_at=now,
         )
-        for post in Post.objects.filter(pk__in=[pk for pk, _ in due]).defer("search_vector"):
-            revision_record(post=post, actor=None, action=PostRevision.Action.SCHEDULED_PUBLISH)
-            audit_record(action="post.published", object_type="post", object_id=post.pk,
-                         summary=f"{post.title} (on schedule)")
-            event_emit(event="post.published", object_id=post.pk)
-        content_version_bump()
+        posts = tuple(Post.objects.filter(pk__in=[pk for pk, _ in due]).defer("search_vector"))
+        events.publish(events.PostsPublishedOnSchedule(posts=posts))
     return [pk for pk, _ in due]
 
 
@@ -433,8 +389,7 @@ def post_review_request(*, actor, post: Post) -> Post:
         post.review_requested_at = timezone.now()
         post.review_note = ""
         Post.objects.filter(pk=post.pk).update(review_requested_at=post.review_requested_at, review_note="")
-        audit_record(action="post.review_requested", actor=actor, object_type="post", object_id=post.pk,
-                     summary=post.title)
+        events.publish(events.PostReviewChanged(post=post, actor=actor, requested=True))
     return post
 
 
@@ -447,8 +402,7 @@ def post_review_return(*, actor, post: Post, note: str) -> Post:
         raise Conflict(NOT_WAITING)
     post.review_requested_at, post.review_note = None, note
     Post.objects.filter(pk=post.pk).update(review_requested_at=None, review_note=note)
-    audit_record(action="post.review_returned", actor=actor, object_type="post", object_id=post.pk,
-                 summary=f"{post.title}: {note}")
+    events.publish(events.PostReviewChanged(post=post, actor=actor, requested=False, note=note))
     return post
 
 
@@ -476,7 +430,8 @@ def _snapshot(post: Post) -> dict:
 
 
 def revision_record(*, post: Post, actor, action: str) -> PostRevision:
-    """One more revision of a post, numbered after the last (the post's row is locked or new)."""
+    """One more revision of a post, numbered after the last (the post's row is locked or new).
+    Written after each save by the revisions subscriber (apps.content.subscribers)."""
     last = PostRevision.objects.filter(post=post).order_by("-number").values_list("number", flat=True).first()
     return PostRevision.objects.create(
         post=post, number=(last or 0) + 1, action=action, author=actor if getattr(actor, "pk", None) else None,
@@ -609,12 +564,9 @@ def _kind(model) -> str:
 
 
 def _term_changed(model, action: str, *, term_id, name: str, actor, data: dict | None = None) -> None:
-    """What every change of a category or tag does: the audit log entry, the public caches, the
-    webhook event (`data` instead of the term's current fields once it is gone)."""
-    kind = _kind(model)
-    audit_record(action=f"{kind}.{action}", actor=actor, object_type=kind, object_id=term_id, summary=name)
-    content_version_bump()
-    event_emit(event=f"{kind}.{action}", **({"object_id": term_id} if data is None else {"data": data}))
+    """Publish a change of a category or tag (`data`: what identified it, once it is gone)."""
+    events.publish(events.TermChanged(kind=_kind(model), change=action, term_id=term_id, name=name, actor=actor,
+                                      gone=data))
 
 
 def _term_create(model, *, taken: str, actor, **fields):

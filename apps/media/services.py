@@ -1,5 +1,7 @@
 """Writes of the media library. Files are written before the row and removed again when the
-row cannot be written; deleting a row removes its files after the transaction commits."""
+row cannot be written; deleting a row removes its files after the transaction commits. Each write
+publishes what it did (apps.core.events.MediaChanged): the audit log, the content version and
+webhooks follow."""
 from __future__ import annotations
 
 import logging
@@ -12,15 +14,13 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import ProtectedError
 
-from apps.core.content_version import content_version_bump
+from apps.core import events
 from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
 from apps.core.task_queue import send_by_name
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
-from apps.audit.services import audit_record
-from apps.webhooks.services import event_emit
 
 logger = logging.getLogger(__name__)
 # The background work (apps.media.tasks), sent by name: the tasks call these services, so the
@@ -120,10 +120,8 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
                 renditions={},
                 uploaded_by=uploaded_by,
             )
-            audit_record(action="media.created", actor=uploaded_by, object_type="media", object_id=media_id,
-                         summary=media.file_name)
-            content_version_bump()
-            event_emit(event="media.created", object_id=media_id)
+            events.publish(events.MediaChanged(media_id=media_id, file_name=media.file_name, change="created",
+                                               actor=uploaded_by))
             # Not a functools.partial: Django's robust on_commit logs func.__qualname__, which a
             # partial lacks, so a failed enqueue (broker down) raised after the commit and the
             # request answered 500 with its row kept and its file removed.
@@ -160,10 +158,8 @@ def media_update(*, actor, media_id: str, alt_text: str | None) -> Media:
     _require_can_change(actor, media, EDIT_DENIED)
     media.alt_text = _alt_text(alt_text)
     media.save(update_fields=["alt_text"])
-    audit_record(action="media.updated", actor=actor, object_type="media", object_id=media.pk,
-                 summary=f"{media.file_name}: alt text")
-    content_version_bump()
-    event_emit(event="media.updated", object_id=media.pk)
+    events.publish(events.MediaChanged(media_id=media.pk, file_name=media.file_name, change="updated", actor=actor,
+                                       fields=("alt text",)))
     return media
 
 
@@ -192,10 +188,8 @@ def media_delete(*, actor, media_id: str) -> None:
             # A post took it as featured image between the count and the delete.
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)
             raise Conflict(FEATURED_CONFLICT.format(count=count), detail=ErrorCode.MEDIA_IN_USE) from exc
-        audit_record(action="media.deleted", actor=actor, object_type="media", object_id=media_id,
-                     summary=media.file_name)
-        content_version_bump()
-        event_emit(event="media.deleted", data={"id": str(media_id), "fileName": media.file_name})
+        events.publish(events.MediaChanged(media_id=media_id, file_name=media.file_name, change="deleted",
+                                           actor=actor))
         transaction.on_commit(lambda: media_files_delete(keys, prefix), robust=True)  # not a partial: see above
 
 
@@ -253,7 +247,7 @@ def media_renditions_make(*, media_id: str, force: bool = False) -> Media | None
     with transaction.atomic():
         updated = Media.objects.filter(pk=media.pk).update(renditions=record)
         if updated:
-            content_version_bump()
+            events.publish(events.MediaChanged(media_id=media.pk, file_name=media.file_name, change="renditions"))
     if not updated:
         # Deleted while we worked: leave nothing behind.
         _delete_quietly(written, storage.media_prefix(schema, media.id))

@@ -8,7 +8,10 @@ EVENTS = (
     "category.created", "category.updated", "category.deleted",
     "tag.created", "tag.updated", "tag.deleted",
     "media.created", "media.updated", "media.deleted",
+    "batch.completed",
 )
+# One event for a whole import or bulk action (apps.core.events.batch), instead of one per change.
+BATCH_EVENT = "batch.completed"
 TEST_EVENT = "webhook.test"  # sent by "Send test event" only; not subscribable
 
 

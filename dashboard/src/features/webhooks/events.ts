@@ -1,6 +1,12 @@
 /** The events of the API (`GET /api/webhooks` `events`), grouped by what they are about:
  * `post.published` -> "Posts". Unknown prefixes get a group of their own. */
-const GROUP_LABELS: Record<string, string> = { post: 'Posts', category: 'Categories', tag: 'Tags', media: 'Media' };
+const GROUP_LABELS: Record<string, string> = {
+  post: 'Posts',
+  category: 'Categories',
+  tag: 'Tags',
+  media: 'Media',
+  batch: 'Bulk', // `batch.completed`: one event for a whole import or bulk action ("All bulk events")
+};
 
 export function groupEvents(events: string[]): { key: string; label: string; events: string[] }[] {
   const groups = new Map<string, string[]>();
