@@ -1,0 +1,262 @@
+"""The transactional outbox: whatever must leave the system after a commit (an email, a webhook
+delivery, an edge-cache purge, a company's deletion, renditions...) is a row of core_outbox
+(apps.core.models.OutboxMessage) written in the same transaction as the change it follows, and
+handed to a Celery task from there:
+
+- after the commit, one immediate attempt on a broker connection with timeouts
+  (apps.core.task_queue.bounded_connection). A broker that is down costs the request at most a few
+  seconds and is logged, never an error: the row stays due and the relay sends it;
+- the relay (`core.outbox_relay`, beat, every OUTBOX_RELAY_SECONDS) sends what is due, in batches
+  locked with SELECT ... FOR UPDATE SKIP LOCKED: rows whose immediate attempt failed, retries
+  whose time has come, and messages whose lease ran out (sent, but the task did not finish in
+  OUTBOX_LEASE_SECONDS: a worker killed while it held the message, a broker restarted without
+  persistence). Each further sending of the same row doubles its lease (at most 16 times);
+  after OUTBOX_MAX_DISPATCHES sendings without an answer the relay stops and the row is stuck
+  (`manage.py outbox`);
+- the task finishing removes its row (apps.core.tasks_base.CMSTask reads the row's key from the
+  message's header). A task that must try again later raises `Later(at)`: the row is due then. A
+  short wait (OUTBOX_COUNTDOWN_MAX_SECONDS) is also sent at once with a countdown; long ones never
+  are (with Redis, a countdown longer than the visibility timeout is delivered again and again).
+
+The work is idempotent by its own key (an email's Message-ID and `sent_at`, a webhook delivery's
+id and status): a message delivered twice does the work once.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+HEADER = "outbox_key"  # the message header naming the row a task works for
+LEASE_GROWTH_MAX = 4  # a row sent again gets lease x 2**dispatches, at most x 2**4
+
+
+class Later(Exception):  # noqa: N818 - an answer of a task, not an error
+    """Raised by a task: the work is not done; try it again at `at` (with other `args` or
+    `kwargs` when given, e.g. only what is left to do)."""
+
+    def __init__(self, at: datetime, error: str = "", *, args: list | None = None, kwargs: dict | None = None):
+        super().__init__(error or f"again at {at.isoformat()}")
+        self.at, self.error, self.args_, self.kwargs_ = at, error, args, kwargs
+
+    @classmethod
+    def after(cls, seconds: float, error: str = "", **kw) -> "Later":
+        return cls(timezone.now() + timedelta(seconds=seconds), error, **kw)
+
+
+class Busy(Exception):  # noqa: N818
+    """Raised by a task: another run holds this work right now, or its next try is not due yet;
+    the row is left as it is (that run finishes it or sets its next time)."""
+
+
+@dataclass(frozen=True)
+class _Message:
+    id: int
+    key: str
+    task: str
+    args: list
+    kwargs: dict
+    schema_name: str
+    countdown: float | None = None
+
+
+_INSERT = """
+INSERT INTO core_outbox (key, task, args, kwargs, schema_name, due_at, lease_seconds, dispatches, created_at,
+                         dispatched_at, last_error)
+VALUES (%(key)s, %(task)s, %(args)s::jsonb, %(kwargs)s::jsonb, %(schema)s, %(due)s, %(lease)s, %(dispatches)s,
+        %(now)s, %(dispatched)s, %(error)s)
+ON CONFLICT (key) DO {conflict}
+RETURNING id"""
+# A retry: its time, and whether it was sent at once with a countdown (leased until then + lease).
+_RESCHEDULE = _INSERT.format(conflict="""UPDATE SET
+    due_at = CASE WHEN EXCLUDED.dispatches > 0
+                  THEN %(at)s + make_interval(secs => core_outbox.lease_seconds) ELSE %(at)s END,
+    dispatches = EXCLUDED.dispatches, dispatched_at = EXCLUDED.dispatched_at, last_error = EXCLUDED.last_error,
+    args = EXCLUDED.args, kwargs = EXCLUDED.kwargs""")
+_ADD = _INSERT.format(conflict="NOTHING")
+
+
+def _row(*, key: str, task: str, args, kwargs, schema: str, due: datetime, lease: int, dispatches: int,
+         now: datetime, error: str = "", at: datetime | None = None) -> dict:
+    return {"key": key, "task": task, "args": json.dumps(list(args or [])), "kwargs": json.dumps(dict(kwargs or {})),
+            "schema": schema, "due": due, "lease": lease, "dispatches": dispatches, "now": now,
+            "dispatched": now if dispatches else None, "error": error[:500], "at": at}
+
+
+def outbox_add(*, task: str, args: list | None = None, kwargs: dict | None = None, key: str | None = None,
+               schema_name: str | None = None, due_at: datetime | None = None, lease: int | None = None) -> bool:
+    """Store work for the Celery task `task` in the current transaction (outside one: at once).
+    `key`: the work's idempotency key (a row with this key still waiting makes this a no-op: False);
+    `schema_name`: where the task runs (default: the connection's schema); `due_at`: not before
+    then (default: now, sent right after the commit); `lease`: seconds the task may take before it
+    is sent again (default OUTBOX_LEASE_SECONDS; longer for work with retries of its own)."""
+    now = timezone.now()
+    lease = int(lease or settings.OUTBOX_LEASE_SECONDS)
+    immediate = due_at is None or due_at <= now
+    schema = schema_name or connection.schema_name or "public"
+    row = _row(key=key or f"{task}:{uuid.uuid4().hex}", task=task, args=args, kwargs=kwargs, schema=schema,
+               due=now + timedelta(seconds=lease) if immediate else due_at, lease=lease,
+               dispatches=1 if immediate else 0, now=now)
+    with connection.cursor() as cursor:
+        cursor.execute(_ADD, row)
+        found = cursor.fetchone()
+    if found is None:
+        return False
+    if immediate:
+        _send_after_commit(found[0])
+    return True
+
+
+def _send_after_commit(row_id: int) -> None:
+    """One broker connection for every row a transaction added: the first row of a transaction
+    registers the callback, the others join its list (a list whose callback was dropped with a
+    rolled-back savepoint is not joined; rows rolled back are not found when it runs)."""
+    batch = getattr(connection, "_outbox_batch", None)
+    if (batch is not None and connection.in_atomic_block
+            and any(callback is batch[0] for _sids, callback, _robust in connection.run_on_commit)):
+        batch[1].append(row_id)
+        return
+    ids = [row_id]
+
+    def send_added_rows() -> None:
+        if getattr(connection, "_outbox_batch", None) is batch_:
+            connection._outbox_batch = None
+        _send_now(ids)
+
+    batch_ = (send_added_rows, ids)
+    connection._outbox_batch = batch_
+    transaction.on_commit(send_added_rows, robust=True)  # outside a transaction: runs now
+
+
+def _loaded(row) -> _Message:
+    """A row of (id, key, task, args, kwargs, schema_name): Django's driver setup reads jsonb as text."""
+    row_id, key, task, args, kwargs, schema = row
+    return _Message(row_id, key, task, json.loads(args) if isinstance(args, str) else args,
+                    json.loads(kwargs) if isinstance(kwargs, str) else kwargs, schema)
+
+
+def _messages(ids: list[int]) -> list[_Message]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, key, task, args, kwargs, schema_name FROM core_outbox WHERE id = ANY(%s) "
+                       "ORDER BY id", [ids])
+        return [_loaded(row) for row in cursor.fetchall()]
+
+
+def _send_now(ids: list[int]) -> None:
+    """The attempt right after the commit: rows the broker did not take are due again at once."""
+    messages = _messages(ids)
+    sent, error = _publish(messages)
+    unsent = [message.id for message in messages if message.id not in sent]
+    if unsent:
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE core_outbox SET due_at = %s, dispatches = GREATEST(dispatches - 1, 0), "
+                           "last_error = %s WHERE id = ANY(%s)", [timezone.now(), error[:500], unsent])
+
+
+def _publish(messages: list[_Message]) -> tuple[set[int], str]:
+    """Send each message (the company's schema and the row's key in its headers) on one bounded
+    connection; stops at the first broker error. Returns the ids sent and that error ("")."""
+    if not messages:
+        return set(), ""
+    from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
+
+    sent: set[int] = set()
+    try:
+        with bounded_connection() as broker:
+            for message in messages:
+                options = {"countdown": message.countdown} if message.countdown else {}
+                send_by_name(message.task, args=list(message.args), kwargs=dict(message.kwargs),
+                             headers={"_schema_name": message.schema_name, HEADER: message.key},
+                             connection=broker, retry=True, retry_policy=SEND_RETRY_POLICY, **options)
+                sent.add(message.id)
+    except broker_errors() as exc:
+        error = f"broker unavailable: {exc.__class__.__name__}: {exc}"
+        logger.warning("outbox: %d message(s) not sent now, the relay sends them later (%s)",
+                       len(messages) - len(sent), error)
+        return sent, error
+    return sent, ""
+
+
+# --- the relay -------------------------------------------------------------------------------------
+_LEASED = f"""UPDATE core_outbox SET dispatches = dispatches + 1, dispatched_at = %(now)s,
+    due_at = %(now)s + make_interval(secs => lease_seconds * power(2, LEAST(dispatches, {LEASE_GROWTH_MAX})))
+    WHERE id = ANY(%(ids)s)"""
+
+
+def outbox_relay(*, batch_size: int | None = None, max_batches: int = 20) -> int:
+    """Send every row that is due (module docstring); returns how many messages were sent. Stops
+    at the first broker error (the rows stay due, with the error, for the next run)."""
+    batch_size = batch_size or settings.OUTBOX_BATCH
+    total = 0
+    for _ in range(max_batches):
+        now = timezone.now()
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT id, key, task, args, kwargs, schema_name FROM core_outbox "
+                    "WHERE due_at <= %s AND dispatches < %s ORDER BY due_at LIMIT %s FOR UPDATE SKIP LOCKED",
+                    [now, settings.OUTBOX_MAX_DISPATCHES, batch_size])
+                messages = [_loaded(row) for row in cursor.fetchall()]
+            if not messages:
+                break
+            sent, error = _publish(messages)
+            with connection.cursor() as cursor:
+                if sent:
+                    cursor.execute(_LEASED, {"now": now, "ids": list(sent)})
+                unsent = [message.id for message in messages if message.id not in sent]
+                if unsent:
+                    cursor.execute("UPDATE core_outbox SET last_error = %s WHERE id = ANY(%s)", [error[:500], unsent])
+        total += len(sent)
+        if error or len(messages) < batch_size:
+            break
+    if total:
+        logger.info("outbox relay: %d message(s) sent", total)
+    return total
+
+
+# --- what a task reports (apps.core.tasks_base.CMSTask) -------------------------------------------
+def key_of(request) -> str | None:
+    """The outbox key a task's message carries (custom headers are merged into the request by
+    the Redis transport, kept under `headers` by others and by eager runs)."""
+    headers = getattr(request, "headers", None) or {}
+    return headers.get(HEADER) or request.get(HEADER)
+
+
+def outbox_finish(*, key: str) -> None:
+    """The work is done (or there is nothing left to do): its row goes."""
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM core_outbox WHERE key = %s", [key])
+
+
+def outbox_reschedule(*, key: str | None, task: str, args, kwargs, schema_name: str, at: datetime,
+                      error: str = "") -> None:
+    """The task asked to be tried again at `at` (Later): the row is due then. A wait of at most
+    OUTBOX_COUNTDOWN_MAX_SECONDS is sent now with a countdown (the row leased past it)."""
+    now = timezone.now()
+    wait = max(0.0, (at - now).total_seconds())
+    soon = wait <= settings.OUTBOX_COUNTDOWN_MAX_SECONDS
+    lease = settings.OUTBOX_LEASE_SECONDS
+    key = key or f"{task}:{uuid.uuid4().hex}"
+    row = _row(key=key, task=task, args=args, kwargs=kwargs, schema=schema_name,
+               due=at + timedelta(seconds=lease) if soon else at, lease=lease, dispatches=1 if soon else 0,
+               now=now, error=error, at=at)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(_RESCHEDULE, row)
+            [row_id] = cursor.fetchone()
+    if not soon:
+        return
+    sent, failed = _publish([_Message(row_id, key, task, list(args or []), dict(kwargs or {}), schema_name,
+                                      countdown=wait or None)])
+    if not sent:
+        with connection.cursor() as cursor:
+            cursor.execute("UPDATE core_outbox SET due_at = %s, dispatches = 0, last_error = %s WHERE id = %s",
+                           [at, (failed or error)[:500], row_id])
