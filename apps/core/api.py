@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 
 import json
 
@@ -78,6 +79,21 @@ def envelope(status: int, message: str, code: str | None = None, errors=None, he
     return response
 
 
+BROKER_DOWN = "A background service is unavailable. Please try again shortly"
+BROKER_RETRY_AFTER = "5"
+
+
+def is_broker_outage(exc: BaseException) -> bool:
+    """The task broker (or Redis) did not answer: work that is not held by the outbox (apps.core.outbox)
+    could not be sent. kombu is loaded only once a process sends a task (apps.core.task_queue)."""
+    import redis
+
+    kombu = sys.modules.get("kombu.exceptions")
+    if kombu is not None and isinstance(exc, kombu.OperationalError):
+        return True
+    return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError))
+
+
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
@@ -125,6 +141,9 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
 
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        if is_broker_outage(exc):
+            logger.error("Broker unavailable on %s %s: %s", request.method, request.path, exc)
+            return envelope(503, BROKER_DOWN, "unavailable", headers={"Retry-After": BROKER_RETRY_AFTER})
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return envelope(500, "Internal server error", "server_error")
 

@@ -260,3 +260,59 @@ def outbox_reschedule(*, key: str | None, task: str, args, kwargs, schema_name: 
         with connection.cursor() as cursor:
             cursor.execute("UPDATE core_outbox SET due_at = %s, dispatches = 0, last_error = %s WHERE id = %s",
                            [at, (failed or error)[:500], row_id])
+
+
+# --- reads: the operator command, the dashboard -----------------------------------------------------
+STATES = ("waiting", "in_flight", "due", "stuck")
+
+
+def state_filters(now: datetime | None = None) -> dict:
+    """What each state of a row means (one place for the command, the dashboard and the docs):
+    waiting: a retry later; in_flight: sent, within its lease; due: the relay sends it on its next
+    run; stuck: sent OUTBOX_MAX_DISPATCHES times without an answer, or due for OUTBOX_STUCK_SECONDS
+    and still not sent (the relay or the broker is down)."""
+    from django.db.models import Q
+
+    now = now or timezone.now()
+    stuck = Q(dispatches__gte=settings.OUTBOX_MAX_DISPATCHES) | Q(
+        due_at__lt=now - timedelta(seconds=settings.OUTBOX_STUCK_SECONDS))
+    return {"waiting": Q(due_at__gt=now, dispatches=0), "in_flight": Q(due_at__gt=now, dispatches__gt=0) & ~stuck,
+            "due": Q(due_at__lte=now) & ~stuck, "stuck": stuck}
+
+
+def outbox_rows(*, schema_name: str | None = None, task: str | None = None, key: str | None = None):
+    from apps.core.models import OutboxMessage
+
+    rows = OutboxMessage.objects.all()
+    if schema_name:
+        rows = rows.filter(schema_name=schema_name)
+    if task:
+        rows = rows.filter(task=task)
+    if key:
+        rows = rows.filter(key=key)
+    return rows
+
+
+def outbox_counts(*, schema_name: str | None = None, task: str | None = None) -> list[dict]:
+    """Per task and schema: how many rows are in each state, and when the oldest was written."""
+    from django.db.models import Count, Min
+
+    filters = state_filters()
+    return list(outbox_rows(schema_name=schema_name, task=task).values("task", "schema_name")
+                .annotate(total=Count("id"), oldest=Min("created_at"),
+                          **{state: Count("id", filter=filters[state]) for state in STATES})
+                .order_by("schema_name", "task"))
+
+
+def outbox_stuck(*, schema_name: str | None = None, task: str | None = None):
+    return outbox_rows(schema_name=schema_name, task=task).filter(state_filters()["stuck"]).order_by("created_at")
+
+
+def outbox_retry(*, schema_name: str | None = None, task: str | None = None, key: str | None = None) -> int:
+    """Stuck and due rows (or the row `key`) become due now with their count of sendings reset;
+    returns how many. The relay sends them on its next run."""
+    filters = state_filters()
+    rows = outbox_rows(schema_name=schema_name, task=task, key=key)
+    if not key:
+        rows = rows.filter(filters["stuck"] | filters["due"])
+    return rows.update(due_at=timezone.now(), dispatches=0)

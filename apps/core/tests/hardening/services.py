@@ -306,6 +306,33 @@ class CeleryWorker:
         return self.log.read_text(errors="replace")
 
 
+class CeleryBeat:
+    """celery beat (the product's schedule: the outbox relay every OUTBOX_RELAY_SECONDS...)."""
+
+    def __init__(self, env: dict, *, log: Path):
+        self.env, self.log = dict(env), Path(log)
+        self.schedule = Path(tempfile.mkdtemp(prefix="cms-beat-")) / "schedule"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> "CeleryBeat":
+        log = open(self.log, "ab")  # noqa: SIM115
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+             "--schedule", str(self.schedule)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        _wait(lambda: b"Starting..." in self.log.read_bytes()[offset:] or self.process.poll() is not None, timeout,
+              "celery beat", self.log)
+        if self.process.poll() is not None:
+            raise RuntimeError(f"celery beat exited\n{self.log.read_text()[-3000:]}")
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.schedule.parent, ignore_errors=True)
+
+
 # --- a TCP proxy that can hold connections ---------------------------------------------------------
 class HoldingProxy:
     """Forwards 127.0.0.1:<port> to a target port. While `hold` is set, new connections are
