@@ -1,6 +1,8 @@
 """NinjaAPI assembly helpers: every API of the product answers errors with one envelope."""
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import re
 import sys
@@ -8,7 +10,7 @@ import sys
 import json
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 from django.http.multipartparser import MultiPartParserError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
@@ -92,6 +94,22 @@ def is_broker_outage(exc: BaseException) -> bool:
     if kombu is not None and isinstance(exc, kombu.OperationalError):
         return True
     return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError))
+
+
+def atomic_reply(handler):
+    """A write handler whose write and reply (read back from the database) share one transaction:
+    when the reply cannot be built (the database went away right after the write), the write is
+    rolled back with it, so a write answered with an error never stays (and a client's retry makes
+    no duplicate). After-commit work runs once the reply is built."""
+
+    @functools.wraps(handler)
+    def atomic_handler(*args, **kwargs):
+        with transaction.atomic():
+            return handler(*args, **kwargs)
+
+    # ninja reads the parameters' types from the signature: resolved here, in the handler's module.
+    atomic_handler.__signature__ = inspect.signature(handler, eval_str=True)
+    return atomic_handler
 
 
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:

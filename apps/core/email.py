@@ -145,3 +145,27 @@ def company_of_connection() -> tuple[str, str]:
     if not isinstance(tenant, Client):  # schema_context (tasks, commands) sets a stand-in
         tenant = Client.objects.get(schema_name=schema)
     return tenant.name, tenant_base_url(tenant.subdomain)
+
+
+def email_problems(*, schema_name: str, limit: int = 20) -> list[OutgoingEmail]:
+    """The company's messages not sent: given up after their tries (`failed_at`), or still unsent
+    OUTBOX_STUCK_SECONDS after they were queued; newest first."""
+    from datetime import timedelta
+
+    from django.db.models import Q
+
+    stuck_before = timezone.now() - timedelta(seconds=settings.OUTBOX_STUCK_SECONDS)
+    return list(OutgoingEmail.objects.filter(schema_name=schema_name, sent_at__isnull=True)
+                .filter(Q(failed_at__isnull=False) | Q(created_at__lt=stuck_before))
+                .defer("text", "html").order_by("-created_at")[:limit])
+
+
+EMAIL_NOT_FOUND = "Email not found"
+
+
+def email_unsent_get(*, schema_name: str, email_id: str) -> OutgoingEmail:
+    """One of the company's messages not sent yet (404 for another company's, or a sent one)."""
+    from apps.core.selectors import get_or_404
+
+    return get_or_404(OutgoingEmail.objects.filter(schema_name=schema_name, sent_at__isnull=True), email_id,
+                      EMAIL_NOT_FOUND)

@@ -278,15 +278,21 @@ def rss_mb(pid: int) -> float:
 
 
 class CeleryWorker:
-    def __init__(self, env: dict, *, queue: str, log: Path):
+    """A Celery worker: the solo pool by default; `concurrency` > 1 runs prefork children (it holds
+    that many tasks at once; kill() ends them all)."""
+
+    def __init__(self, env: dict, *, queue: str, log: Path, concurrency: int = 1):
         self.env, self.queue, self.log = dict(env), queue, Path(log)
+        self.concurrency = concurrency
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "CeleryWorker":
         log = open(self.log, "ab")  # noqa: SIM115
         offset = self.log.stat().st_size if self.log.exists() else 0
+        pool = ["--pool", "solo"] if self.concurrency == 1 else ["--pool", "prefork", "--concurrency",
+                                                                 str(self.concurrency)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", *pool, "--loglevel", "INFO",
              "--queues", self.queue, "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
@@ -345,6 +351,7 @@ class HoldingProxy:
         self.holding = threading.Event()
         self.released = threading.Event()
         self.held = threading.Event()  # a connection arrived while holding
+        self.dropping = False
         self._server = socket.create_server(("127.0.0.1", self.port))
         self._server.settimeout(0.2)
         self._stop = threading.Event()
@@ -357,9 +364,13 @@ class HoldingProxy:
     def hold(self) -> None:
         self.released.clear()
         self.held.clear()
+        self.dropping = False
         self.holding.set()
 
-    def release(self) -> None:
+    def release(self, *, drop: bool = False) -> None:
+        """Let the held connections through, or with `drop` close them unforwarded (their client
+        died: what it had written never reaches the target)."""
+        self.dropping = drop
         self.holding.clear()
         self.released.set()
 
@@ -383,6 +394,9 @@ class HoldingProxy:
         if self.holding.is_set():
             self.held.set()
             self.released.wait()
+            if self.dropping:
+                client.close()
+                return
         try:
             upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
         except OSError:
