@@ -238,6 +238,7 @@ class Gunicorn:
         self.threads = threads
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self) -> "Gunicorn":
         log = open(self.log, "ab")  # noqa: SIM115 - closed with the process
@@ -250,6 +251,7 @@ class Gunicorn:
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         _wait(lambda: port_open(self.port), 30, "gunicorn", self.log)
+        self.started_at = time.monotonic()
         return self
 
     def stop(self) -> None:
@@ -285,6 +287,7 @@ class CeleryWorker:
         self.env, self.queue, self.log = dict(env), queue, Path(log)
         self.concurrency = concurrency
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self, timeout: float = 30) -> "CeleryWorker":
         log = open(self.log, "ab")  # noqa: SIM115
@@ -300,6 +303,7 @@ class CeleryWorker:
               "celery worker", self.log)
         if self.process.poll() is not None:
             raise RuntimeError(f"celery worker exited\n{self.log.read_text()[-3000:]}")
+        self.started_at = time.monotonic()
         return self
 
     def kill(self) -> None:
@@ -319,6 +323,7 @@ class CeleryBeat:
         self.env, self.log = dict(env), Path(log)
         self.schedule = Path(tempfile.mkdtemp(prefix="cms-beat-")) / "schedule"
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self, timeout: float = 30) -> "CeleryBeat":
         log = open(self.log, "ab")  # noqa: SIM115
@@ -332,6 +337,7 @@ class CeleryBeat:
               "celery beat", self.log)
         if self.process.poll() is not None:
             raise RuntimeError(f"celery beat exited\n{self.log.read_text()[-3000:]}")
+        self.started_at = time.monotonic()
         return self
 
     def stop(self) -> None:
