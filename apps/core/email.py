@@ -7,7 +7,8 @@ HTML part, each with the company's name and links to the company's own host), st
 the task did not finish (a worker killed while it held it). `email_send` is that task's body:
 idempotent by the message (its Message-ID is fixed when it is queued; a message already sent is
 never sent again; the row is locked while it is sent, so two deliveries of the task cannot both
-send; the time between the SMTP server's acceptance and its record is one UPDATE and the COMMIT).
+send; the time between the SMTP server's acceptance and its record is one UPDATE and the COMMIT,
+and a database that goes away then is waited for: outbox.record_sent).
 A failed try is recorded (attempts, last_error) and tried again later through the outbox
 (EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_BASE_SECONDS, EMAIL_RETRY_MAX_SECONDS)."""
 from __future__ import annotations
@@ -20,11 +21,12 @@ from email.utils import make_msgid
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from apps.core import outbox
+from apps.core.outbox import record_sent
 from tenants.models import Client, OutgoingEmail
 
 logger = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ def email_send(*, email_id: str) -> bool:
     now. A failed try is recorded (attempts, last_error); then outbox.Later (the next try) or,
     after EMAIL_MAX_ATTEMPTS, the message is marked failed. outbox.Busy: another run is sending it."""
     backend = get_connection(timeout=settings.EMAIL_TIMEOUT)
-    error = None
+    error = sent_at = None
     try:
         with transaction.atomic():
             email = OutgoingEmail.objects.select_for_update(skip_locked=True).filter(pk=email_id).first()
@@ -95,9 +97,15 @@ def email_send(*, email_id: str) -> bool:
                 if email.attempts >= settings.EMAIL_MAX_ATTEMPTS:
                     email.failed_at = timezone.now()
             else:
-                email.sent_at = timezone.now()
+                email.sent_at = sent_at = timezone.now()
                 email.last_error = ""
             email.save(update_fields=["sent_at", "attempts", "last_error", "failed_at"])
+    except DatabaseError:
+        if sent_at is None:
+            raise  # nothing went out: the task fails, the outbox sends it again
+        # Accepted by the server, and the database went away before the record: record it anyway.
+        record_sent(lambda: OutgoingEmail.objects.filter(pk=email.pk, sent_at__isnull=True).update(
+            sent_at=sent_at, attempts=email.attempts, last_error=""), what=f"email {email.pk}")
     finally:
         try:
             backend.close()

@@ -262,6 +262,35 @@ def outbox_reschedule(*, key: str | None, task: str, args, kwargs, schema_name: 
                            [at, (failed or error)[:500], row_id])
 
 
+# --- recording what went out -----------------------------------------------------------------------
+RECORD_SECONDS = 60  # how long a record of work that went out is retried through a database outage
+
+
+def record_sent(write, *, what: str, seconds: float = RECORD_SECONDS) -> None:
+    """Run `write` (a short write in a transaction of its own) until it succeeds, for up to
+    `seconds`: the record of work that went out and cannot be undone (an email the SMTP server
+    accepted, a webhook its receiver answered) must outlive a database restart, or the work would be
+    sent again. Each try after a failure opens a new connection."""
+    import time
+
+    from django.db import DatabaseError
+
+    deadline = time.monotonic() + seconds
+    pause = 0.1
+    while True:
+        try:
+            with transaction.atomic():
+                write()
+            return
+        except DatabaseError:
+            if time.monotonic() >= deadline:
+                logger.exception("%s went out but could not be recorded", what)
+                raise
+            connection.close()
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+
 # --- reads: the operator command, the dashboard -----------------------------------------------------
 STATES = ("waiting", "in_flight", "due", "stuck")
 

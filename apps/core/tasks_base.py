@@ -27,6 +27,10 @@ class CMSTask(TenantTask):
         key = outbox.key_of(self.request)
         wanted = get_schema_name_from_task(self, kwargs)
         if wanted and wanted != "public" and connection.schema_name != wanted:
+            # The switch failed: the company is gone, or the database did not answer (then this
+            # query raises too, and the task fails: the outbox sends it again).
+            if _company_exists(wanted):
+                raise RuntimeError(f"task {self.name} could not switch to schema {wanted}; tried again later")
             logger.warning("Dropping task %s: company schema %s is gone", self.name, wanted)
             if key:
                 outbox.outbox_finish(key=key)
@@ -44,3 +48,9 @@ class CMSTask(TenantTask):
         if key:
             outbox.outbox_finish(key=key)
         return result
+
+
+def _company_exists(schema_name: str) -> bool:
+    from tenants.models import Client
+
+    return Client.objects.filter(schema_name=schema_name).exists()

@@ -10,13 +10,13 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from apps.content.post_fields import iso
 from apps.core.errors import ValidationFailed
-from apps.core.outbox import Busy, outbox_add
+from apps.core.outbox import Busy, outbox_add, record_sent
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 
@@ -205,46 +205,19 @@ def _record_failure(endpoint_id, error: str) -> bool:
         return endpoint.active
 
 
+_RECORDED = ("attempt", "last_attempt_at", "response_status", "response_excerpt", "duration_ms", "error",
+             "next_attempt_at", "status")
+
+
 def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
     """One try of a pending delivery; returns the seconds to wait before the next try
     (`next_attempt_at`), or None when it is finished (sent, failed for good, or not pending:
     idempotent by the delivery). outbox.Busy: another run is trying it now, or its next try is
     not due yet (a message delivered twice never sends early nor twice)."""
-    with transaction.atomic():
-        delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True).select_related("endpoint")
-                    .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first())
-        if delivery is None:
-            if WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).exists():
-                raise Busy(delivery_id)
-            return None
-        if delivery.next_attempt_at is not None and delivery.next_attempt_at > timezone.now() + EARLY_TOLERANCE:
-            raise Busy(delivery_id)
-        endpoint = delivery.endpoint
-        if not endpoint.active and delivery.event != TEST_EVENT:
-            delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
-            delivery.save(update_fields=["status", "error"])
-            return None
-        from apps.webhooks.sending import post_signed  # the worker's module: see its docstring
-
-        body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
-        result = post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
-                                     body=body)
-        delivery.attempt += 1
-        delivery.last_attempt_at = timezone.now()
-        delivery.response_status = result.status
-        delivery.response_excerpt = result.excerpt
-        delivery.duration_ms = result.duration_ms
-        delivery.error = result.error
-        delivery.next_attempt_at = None
-        delay = None
-        if not result.error:
-            delivery.status = WebhookDelivery.Status.SUCCEEDED
-        elif result.retryable and delivery.attempt < settings.WEBHOOK_MAX_ATTEMPTS:
-            delay = retry_delay(delivery.attempt)
-            delivery.next_attempt_at = delivery.last_attempt_at + timedelta(seconds=delay)
-        else:
-            delivery.status = WebhookDelivery.Status.FAILED
-        delivery.save()
+    delivery, result, delay = _attempt(delivery_id)
+    if delivery is None:
+        return None
+    endpoint = delivery.endpoint
     if not result.error:
         WebhookEndpoint.objects.filter(pk=endpoint.pk).exclude(consecutive_failures=0).update(consecutive_failures=0)
         return None
@@ -254,6 +227,55 @@ def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
                                                               next_attempt_at=None)
         return None
     return delay
+
+
+def _attempt(delivery_id: str):
+    """The try itself, under the delivery's row lock: (delivery, result, delay), or Nones when there
+    is nothing to do. A database that goes away once the receiver has answered is waited for
+    (outbox.record_sent): the answer is recorded, or the delivery would be sent again."""
+    delivery = result = delay = None
+    try:
+        with transaction.atomic():
+            delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True).select_related("endpoint")
+                        .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first())
+            if delivery is None:
+                if WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).exists():
+                    raise Busy(delivery_id)
+                return None, None, None
+            if delivery.next_attempt_at is not None and delivery.next_attempt_at > timezone.now() + EARLY_TOLERANCE:
+                raise Busy(delivery_id)
+            endpoint = delivery.endpoint
+            if not endpoint.active and delivery.event != TEST_EVENT:
+                delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
+                delivery.save(update_fields=["status", "error"])
+                return None, None, None
+            from apps.webhooks.sending import post_signed  # the worker's module: see its docstring
+
+            body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
+            result = post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
+                                 body=body)
+            delivery.attempt += 1
+            delivery.last_attempt_at = timezone.now()
+            delivery.response_status = result.status
+            delivery.response_excerpt = result.excerpt
+            delivery.duration_ms = result.duration_ms
+            delivery.error = result.error
+            delivery.next_attempt_at = None
+            if not result.error:
+                delivery.status = WebhookDelivery.Status.SUCCEEDED
+            elif result.retryable and delivery.attempt < settings.WEBHOOK_MAX_ATTEMPTS:
+                delay = retry_delay(delivery.attempt)
+                delivery.next_attempt_at = delivery.last_attempt_at + timedelta(seconds=delay)
+            else:
+                delivery.status = WebhookDelivery.Status.FAILED
+            delivery.save()
+    except DatabaseError:
+        if result is None:
+            raise  # nothing was sent: the task fails, the outbox sends it again
+        fields = {name: getattr(delivery, name) for name in _RECORDED}
+        record_sent(lambda: WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING)
+                    .update(**fields), what=f"webhook delivery {delivery.pk}")
+    return delivery, result, delay
 
 
 def webhook_deliveries_prune(*, days: int) -> int:
