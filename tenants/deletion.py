@@ -25,6 +25,7 @@ from django_tenants.utils import get_public_schema_name, schema_context
 from apps.accounts.services import password_confirms
 from apps.core import events, redis_conn
 from apps.core.errors import ValidationFailed
+from apps.core.outbox import outbox_add
 from apps.core.permissions import require
 from tenants.models import Client
 
@@ -32,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 CONFIRM_MISMATCH = "Type your company's subdomain exactly to confirm"
 WRONG_PASSWORD = "Password is incorrect"
+DELETE_TASK = "tenants.delete_company"
+DELETE_LEASE_SECONDS = 3600  # a large company's files, and the task's own retries (about 15 minutes)
 CANNOT_DELETE = "Only administrators can delete the company"
 
 
@@ -111,12 +114,12 @@ def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, pa
         # cached replies stop at once too.
         events.publish(events.CompanyChanged(client=locked, change="deletion_requested", actor=actor,
                                              summary=client.subdomain))
-        transaction.on_commit(lambda: _queue_deletion(locked.pk))
+        _queue_deletion(locked.pk)
 
 
 def _queue_deletion(client_id) -> None:
-    from apps.core.task_queue import send_by_name
-
-    # Sent from the public schema: the task runs there (the company's schema is what it removes).
-    with schema_context(get_public_schema_name()):
-        send_by_name("tenants.delete_company", args=[], kwargs={"client_id": client_id})
+    """The deletion's outbox row, in the request's transaction: sent after the commit, or by the
+    relay (a broker down then, a worker lost mid-deletion). It runs in the public schema (the
+    company's schema is what it removes); its own retries (tenants.tasks) fit in the lease."""
+    outbox_add(task=DELETE_TASK, kwargs={"client_id": client_id}, key=f"company-delete:{client_id}",
+               schema_name=get_public_schema_name(), lease=DELETE_LEASE_SECONDS)

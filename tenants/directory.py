@@ -14,6 +14,7 @@ serving companies where the address has an active account, and sends nothing whe
 from __future__ import annotations
 
 import logging
+import uuid
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -22,7 +23,7 @@ from django_tenants.utils import get_public_schema_name
 
 from apps.core import ratelimit
 from apps.core.email import email_queue
-from apps.core.task_queue import send_by_name
+from apps.core.outbox import outbox_add
 from tenants.models import AccountDirectory, Client
 
 logger = logging.getLogger(__name__)
@@ -96,12 +97,15 @@ def find_companies_request(*, email: str, ip: str) -> None:
         (ratelimit.parse_rate(settings.FIND_COMPANIES_RATE_PER_IP), ("find-companies-ip", ip)),
         (ratelimit.parse_rate(settings.FIND_COMPANIES_RATE_PER_EMAIL), ("find-companies-email", email)),
     ], "Too many requests. Please try again in {wait}.")
-    send_by_name(FIND_TASK, args=[email])
+    request_id = uuid.uuid4().hex
+    # Through the outbox: a broker down now delays the email, it neither loses it nor fails the request.
+    outbox_add(task=FIND_TASK, args=[email, request_id], key=f"find-companies:{request_id}",
+               schema_name=get_public_schema_name())
 
 
-def find_companies_email(*, email: str) -> int:
+def find_companies_email(*, email: str, request_id: str | None = None) -> int:
     """The task's body: email the sign-in links of the address's companies (none: no email). Returns
-    how many companies were listed."""
+    how many companies were listed. One request queues one email, however often its task runs."""
     from tenants.addresses import root_base_url, tenant_base_url
 
     connection.set_schema_to_public()
@@ -114,5 +118,6 @@ def find_companies_email(*, email: str) -> int:
              for client in companies]
     with transaction.atomic():
         email_queue(kind="find_companies", to=email, base_url=root_base_url(),
+                    key=f"find-companies:{request_id}" if request_id else None,
                     context={"email": email, "companies": links})
     return len(links)

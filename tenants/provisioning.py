@@ -242,7 +242,8 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
 
     Client.objects.filter(schema_name=schema_name).update(migrations_digest=template.migrations_digest)
     if settings.SCHEMA_POOL_SIZE:
-        transaction.on_commit(_refill_soon)
+        # Robust: a broker down then must not fail the sign-up that committed; beat refills the pool.
+        transaction.on_commit(_refill_soon, robust=True)
 
 
 def _clone(schema_name: str, template: ProvisioningTemplate) -> None:

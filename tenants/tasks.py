@@ -10,8 +10,10 @@ from tenants.models import Client
 logger = logging.getLogger(__name__)
 
 
+# Acknowledged when taken (it may run longer than the broker's visibility timeout): sent through
+# the outbox (tenants.deletion), which sends it again if it does not finish within its lease.
 @shared_task(name="tenants.delete_company", autoretry_for=(Exception,), retry_backoff=5, retry_backoff_max=300,
-             retry_jitter=True, max_retries=8)
+             retry_jitter=True, max_retries=8, acks_late=False)
 def delete_company(*, client_id: int) -> dict | None:
     """The heavy part of a deletion an admin asked for (tenants.deletion). Idempotent: a company
     already gone is done; a partial run (files removed, schema not yet) is finished by a retry."""
@@ -32,12 +34,13 @@ def delete_unverified_companies() -> int:
     return unverified_delete_due()
 
 
-@shared_task(name="tenants.find_companies_email", ignore_result=True)
-def find_companies_email(email: str) -> int:
-    """The root domain's "find my companies": email the address its companies' sign-in links (if any)."""
+@shared_task(name="tenants.find_companies_email", acks_late=True, ignore_result=True)
+def find_companies_email(email: str, request_id: str | None = None) -> int:
+    """The root domain's "find my companies": email the address its companies' sign-in links (if any).
+    Idempotent: the request's email is queued once."""
     from tenants.directory import find_companies_email as send_list
 
-    return send_list(email=email)
+    return send_list(email=email, request_id=request_id)
 
 
 @shared_task(name="tenants.refill_schema_pool", ignore_result=True)

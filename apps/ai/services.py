@@ -18,7 +18,7 @@ from apps.ai.models import GenerationJob
 from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
 from apps.core.errors import RateLimited
-from apps.core.task_queue import broker_errors, celery_app, send_by_name
+from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
 
 logger = logging.getLogger(__name__)
 
@@ -29,8 +29,6 @@ GENERATION_UNAVAILABLE = "AI generation is temporarily unavailable. Please try a
 UNAVAILABLE_RETRY_AFTER = 5  # seconds, as for the database (apps.core.middleware)
 # Enqueueing: each broker connect or command waits at most this long, and is retried once.
 RUN_JOB_TASK = "ai.run_generation_job"  # apps.ai.tasks.run_generation_job
-ENQUEUE_TIMEOUT_SECONDS = 2.0
-ENQUEUE_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 
 
 def daily_quota(plan: str) -> int:
@@ -93,16 +91,11 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
 
 def _publish(job: GenerationJob) -> None:
     """Send the job's task on a connection of its own, with socket timeouts and at most one
-    retry: a broker that refuses connections fails in well under a second, one that accepts
-    them and never answers (frozen, a dead proxy) in a few seconds (2 s measured). The app's
-    pooled connections have no socket timeout (such a broker held the request forever) and
-    kombu's default policy retries 3 times."""
-    app = celery_app()
+    retry (apps.core.task_queue.bounded_connection: 2 s measured for a frozen broker)."""
     options = {"queue": settings.AI_QUEUE} if settings.AI_QUEUE else {}
-    bounded = {"socket_timeout": ENQUEUE_TIMEOUT_SECONDS, "socket_connect_timeout": ENQUEUE_TIMEOUT_SECONDS}
-    with app.connection_for_write(transport_options=bounded, connect_timeout=ENQUEUE_TIMEOUT_SECONDS) as broker:
+    with bounded_connection() as broker:
         send_by_name(RUN_JOB_TASK, args=[str(job.pk)], connection=broker, retry=True,
-                     retry_policy=ENQUEUE_RETRY_POLICY, **options)
+                     retry_policy=SEND_RETRY_POLICY, **options)
 
 
 def _enqueue(job: GenerationJob) -> None:

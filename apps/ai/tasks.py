@@ -17,10 +17,12 @@ if settings.AI_PROVIDER == "gemini":
     import apps.ai.providers.gemini  # noqa: F401
 
 
-@shared_task(name=services.RUN_JOB_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=services.RUN_JOB_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             soft_time_limit=settings.AI_JOB_TIME_LIMIT, time_limit=settings.AI_JOB_TIME_LIMIT + 30)
 def run_generation_job(job_id: str) -> str:
     """Idempotent: acknowledged only after the job ran, so a worker crash redelivers it; a
-    finished job is never run again, and one being run elsewhere is left to that worker."""
+    finished job is never run again, and one being run elsewhere is left to that worker. Stopped
+    (the job failed) after AI_JOB_TIME_LIMIT seconds, well within the broker's visibility timeout."""
     return services.generation_job_run(job_id=job_id)
 
 

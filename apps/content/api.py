@@ -46,6 +46,7 @@ from apps.content.schemas import (
     TagSavedOut,
     TagUpdateIn,
 )
+from apps.core.api import atomic_reply
 from apps.core.pagination import page_params
 from apps.core.selectors import paginate
 from apps.core.permissions import require
@@ -86,6 +87,7 @@ def list_posts(request, filters: Query[PostListQuery]):
     )
 
 
+@atomic_reply
 def _create_post(request, payload: PostCreateIn):
     post = services.post_create(author=request.auth, **payload.service_kwargs())
     return PostSavedOut(message="Post created successfully", post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
@@ -107,6 +109,7 @@ def get_post(request, post_id: str):
 
 
 @posts_router.put("/{post_id}", response=PostSavedOut)
+@atomic_reply
 def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
     post = services.post_update(actor=request.auth, post=post, **payload.service_kwargs())

@@ -40,7 +40,7 @@ def publish_scheduled_posts() -> int:
     return sum(for_each_active_tenant(dispatch, what="scheduled publishing").values())
 
 
-@shared_task(name="content.publish_tenant_scheduled_posts", ignore_result=True)
+@shared_task(name="content.publish_tenant_scheduled_posts", acks_late=True, ignore_result=True)
 def publish_tenant_scheduled_posts() -> int:
     """Runs in the tenant's schema (sent from its context); publishes what is due."""
     if connection.schema_name == get_public_schema_name():

@@ -1,13 +1,16 @@
 """NinjaAPI assembly helpers: every API of the product answers errors with one envelope."""
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import re
+import sys
 
 import json
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 from django.http.multipartparser import MultiPartParserError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
@@ -79,6 +82,37 @@ def envelope(status: int, message: str, code: str | None = None, errors=None, he
     return response
 
 
+BROKER_DOWN = "A background service is unavailable. Please try again shortly"
+BROKER_RETRY_AFTER = "5"
+
+
+def is_broker_outage(exc: BaseException) -> bool:
+    """The task broker (or Redis) did not answer: work that is not held by the outbox (apps.core.outbox)
+    could not be sent. kombu is loaded only once a process sends a task (apps.core.task_queue)."""
+    import redis
+
+    kombu = sys.modules.get("kombu.exceptions")
+    if kombu is not None and isinstance(exc, kombu.OperationalError):
+        return True
+    return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError))
+
+
+def atomic_reply(handler):
+    """A write handler whose write and reply (read back from the database) share one transaction:
+    when the reply cannot be built (the database went away right after the write), the write is
+    rolled back with it, so a write answered with an error never stays (and a client's retry makes
+    no duplicate). After-commit work runs once the reply is built."""
+
+    @functools.wraps(handler)
+    def atomic_handler(*args, **kwargs):
+        with transaction.atomic():
+            return handler(*args, **kwargs)
+
+    # ninja reads the parameters' types from the signature: resolved here, in the handler's module.
+    atomic_handler.__signature__ = inspect.signature(handler, eval_str=True)
+    return atomic_handler
+
+
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
@@ -126,6 +160,9 @@ def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
 
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        if is_broker_outage(exc):
+            logger.error("Broker unavailable on %s %s: %s", request.method, request.path, exc)
+            return envelope(503, BROKER_DOWN, "unavailable", headers={"Retry-After": BROKER_RETRY_AFTER})
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return envelope(500, "Internal server error", "server_error")
 

@@ -16,9 +16,10 @@ What a write purges (`post_change_tags`; everything else purges the whole compan
 - any other post change (publish, unpublish, delete, new categories...), categories, tags, media,
   settings, key rotation, suspension, deletion: `host-<h>`.
 
-After the commit, one Celery task sends `PURGE /` with `xkey-purge: <keys>` to each node of
-EDGE_CACHE_URLS. A node that does not answer 200 is tried again (EDGE_PURGE_MAX_RETRIES, backoff
-from 1 s); if it never does, its copies expire after PUBLIC_API_EDGE_MAX_AGE seconds, and browsers
+The purge is written to the outbox (apps.core.outbox) in the write's transaction; after the commit
+one Celery task sends `PURGE /` with `xkey-purge: <keys>` to each node of EDGE_CACHE_URLS (a broker
+down then delays it until the relay sends it). A node that does not answer 200 is tried again
+(EDGE_PURGE_MAX_RETRIES, backoff from 1 s); if it never does, its copies expire after PUBLIC_API_EDGE_MAX_AGE seconds, and browsers
 may keep theirs PUBLIC_API_MAX_AGE more.
 """
 from __future__ import annotations
@@ -26,7 +27,6 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -78,13 +78,12 @@ def post_change_tags(*, schema_name: str, post_id, public_before: bool, public_a
 
 
 def edge_purge_tags(tags: list[str]) -> None:
-    """Queue the purge of `tags` on every cache node once the current transaction commits."""
+    """Queue the purge of `tags` on every cache node, sent once the current transaction commits."""
     if not settings.EDGE_CACHE_URLS or not tags:
         return
-    from apps.core.task_queue import send_by_name
+    from apps.core.outbox import outbox_add
 
-    urls = list(settings.EDGE_CACHE_URLS)
-    transaction.on_commit(lambda: send_by_name(PURGE_TASK, args=[tags, urls]))
+    outbox_add(task=PURGE_TASK, args=[list(tags), list(settings.EDGE_CACHE_URLS)])
 
 
 def edge_purge_company(client=None, *, schema_name: str | None = None, tags: list[str] | None = None) -> None:

@@ -42,6 +42,13 @@ class _Handler:
                 self.catcher.write(message, envelope.content)
         return "250 Message accepted for delivery"
 
+    async def handle_QUIT(self, server, session, envelope):  # noqa: N802
+        if self.catcher.quit_delay:  # a server slow to close: the message was accepted already
+            import asyncio
+
+            await asyncio.sleep(self.catcher.quit_delay)
+        return "221 Bye"
+
 
 class SmtpCatcher:
     def __init__(self, port: int = 0, directory: str | Path | None = None):
@@ -50,6 +57,7 @@ class SmtpCatcher:
         self.messages: list[email.message.EmailMessage] = []
         self.lock = threading.Lock()
         self.refuse = 0  # answer the next N messages with a temporary failure
+        self.quit_delay = 0.0  # seconds before answering QUIT
         self._controller = None
 
     def write(self, message, raw: bytes) -> None:

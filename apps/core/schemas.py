@@ -1,3 +1,4 @@
+from datetime import datetime
 from typing import Any, Literal
 
 from ninja import Field, Schema
@@ -110,3 +111,31 @@ class ErrorOut(Schema):
     message: str
     error: str
     errors: list[dict] | None = None
+
+
+class OutgoingKindOut(OutSchema):
+    """One kind of work waiting in the outbox for the company (apps.core.outbox)."""
+
+    kind: str  # the task, e.g. core.send_email, webhooks.deliver
+    label: str  # what it is, for people: Emails, Webhook deliveries...
+    waiting: int  # a retry later (the receiving server failed)
+    sending: int  # being sent now, or due
+    stuck: int  # not sent although due for a while: the sending service is down (operators are told)
+
+
+class OutgoingEmailOut(OutSchema):
+    id: str
+    kind: str  # the template: password_reset, invitation, ...
+    to: str
+    subject: str
+    status: Literal["failed", "stuck"]  # failed: given up after its tries; stuck: still unsent
+    attempts: int
+    lastError: str
+    createdAt: datetime
+
+
+class OutgoingOut(SuccessOut):
+    """GET /api/outgoing: what waits to leave for the company, and its emails that failed or are stuck."""
+
+    kinds: list[OutgoingKindOut]
+    emails: list[OutgoingEmailOut]

@@ -4,6 +4,15 @@ and never imports the tasks modules. Every sender goes through this module, so e
 the product's app (config.celery), whatever Celery's "current app" happens to be."""
 from __future__ import annotations
 
+import contextlib
+
+# Sending from a request or the relay: a broker that refuses connections fails in well under a
+# second, one that accepts them and never answers (frozen, a dead proxy) in a few seconds. The
+# app's pooled connections have no socket timeout (such a broker held a request forever) and
+# kombu's default policy retries 3 times.
+SEND_TIMEOUT_SECONDS = 2.0
+SEND_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+
 
 def celery_app():
     """The product's Celery app (config.celery), loaded on first use."""
@@ -33,3 +42,13 @@ def send_by_name(name: str, *, args: list, **options):
         options.pop("connection", None)
         return current_app.tasks[name].apply_async(args=args, **options)
     return current_app.send_task(name, args=args, **options)
+
+
+@contextlib.contextmanager
+def bounded_connection():
+    """A broker connection of its own with socket timeouts (SEND_TIMEOUT_SECONDS); pass it to
+    send_by_name(..., connection=..., retry=True, retry_policy=SEND_RETRY_POLICY)."""
+    app = celery_app()
+    bounded = {"socket_timeout": SEND_TIMEOUT_SECONDS, "socket_connect_timeout": SEND_TIMEOUT_SECONDS}
+    with app.connection_for_write(transport_options=bounded, connect_timeout=SEND_TIMEOUT_SECONDS) as broker:
+        yield broker

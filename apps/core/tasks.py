@@ -1,30 +1,34 @@
-"""Celery tasks of the core app: outgoing email, edge-cache purges."""
+"""Celery tasks of the core app: the outbox relay, outgoing email, edge-cache purges."""
 from __future__ import annotations
-
-import smtplib
 
 from celery import shared_task
 from django.conf import settings
 
 from apps.core import email as mail
+from apps.core import outbox
 from apps.core.edge_cache import PURGE_TASK, purge_nodes
 
-
-@shared_task(bind=True, name=mail.SEND_TASK, acks_late=True, ignore_result=True, max_retries=None)
-def send_email(self, email_id: str) -> bool:
-    """Send one queued email; SMTP and network errors are retried with backoff, then given up."""
-    try:
-        return mail.email_send(email_id=email_id)
-    except (smtplib.SMTPException, OSError) as exc:
-        if self.request.retries + 1 >= settings.EMAIL_MAX_ATTEMPTS:
-            mail.email_give_up(email_id=email_id, error=str(exc))
-            return False
-        raise self.retry(exc=exc, countdown=mail.retry_delay(self.request.retries)) from exc
+RELAY_TASK = "core.outbox_relay"
 
 
-@shared_task(bind=True, name=PURGE_TASK, ignore_result=True)
-def edge_purge(self, tags: list[str], urls: list[str]) -> None:
-    """Purge `tags` on each cache node; the nodes that failed are tried again later."""
+@shared_task(name=RELAY_TASK, ignore_result=True)
+def outbox_relay() -> int:
+    """Periodic (beat, OUTBOX_RELAY_SECONDS): send what the outbox holds that is due."""
+    return outbox.outbox_relay()
+
+
+# Idempotent (the message's row, locked while it is sent): acknowledged after it ran.
+@shared_task(name=mail.SEND_TASK, acks_late=True, ignore_result=True)
+def send_email(email_id: str) -> bool:
+    """Send one queued email; a failed try is tried again later through the outbox, then given up."""
+    return mail.email_send(email_id=email_id)
+
+
+@shared_task(name=PURGE_TASK, acks_late=True, ignore_result=True)
+def edge_purge(tags: list[str], urls: list[str], tries: int = 0) -> None:
+    """Purge `tags` on each cache node (a purge done twice is harmless); the nodes that failed are
+    tried again later (backoff from 1 s, EDGE_PURGE_MAX_RETRIES)."""
     failed = purge_nodes(tags, urls)
-    if failed and self.request.retries < settings.EDGE_PURGE_MAX_RETRIES:
-        raise self.retry(args=[tags, failed], countdown=min(2 ** self.request.retries, 60))
+    if failed and tries < settings.EDGE_PURGE_MAX_RETRIES:
+        raise outbox.Later.after(min(2 ** tries, 60), error=f"not purged on {', '.join(failed)}",
+                                 args=[tags, failed], kwargs={"tries": tries + 1})

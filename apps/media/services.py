@@ -11,13 +11,13 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import ProtectedError
 
 from apps.core import events
 from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
-from apps.core.task_queue import send_by_name
+from apps.core.outbox import outbox_add
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
@@ -27,6 +27,10 @@ logger = logging.getLogger(__name__)
 # services do not import the tasks module (and a web process never imports it at all).
 RENDITIONS_TASK = "media.make_renditions"
 DELETE_FILES_TASK = "media.delete_files"
+# Seconds the tasks may take, their own retries of storage errors included, before the outbox
+# sends them again (apps.media.tasks: about 2 and 25 minutes at worst).
+RENDITIONS_LEASE_SECONDS = 900
+DELETE_FILES_LEASE_SECONDS = 3600
 
 
 # The web process loads neither botocore nor Pillow until it handles an upload (or a storage
@@ -122,10 +126,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
             )
             events.publish(events.MediaChanged(media_id=media_id, file_name=media.file_name, change="created",
                                                actor=uploaded_by))
-            # Not a functools.partial: Django's robust on_commit logs func.__qualname__, which a
-            # partial lacks, so a failed enqueue (broker down) raised after the commit and the
-            # request answered 500 with its row kept and its file removed.
-            transaction.on_commit(lambda: _enqueue_renditions(str(media_id)), robust=True)
+            _enqueue_renditions(str(media_id))
     except BaseException:
         _delete_quietly([key], storage.media_prefix(schema, media_id))
         raise
@@ -133,7 +134,10 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
 
 
 def _enqueue_renditions(media_id: str) -> None:
-    send_by_name(RENDITIONS_TASK, args=[media_id])
+    """Its outbox row, in the upload's transaction: sent after the commit, or by the relay when the
+    broker was down then (the upload still succeeds)."""
+    outbox_add(task=RENDITIONS_TASK, args=[media_id], key=f"renditions:{connection.schema_name}:{media_id}",
+               lease=RENDITIONS_LEASE_SECONDS)
 
 
 def _delete_quietly(keys: list[str], prefix: str) -> None:
@@ -199,7 +203,7 @@ def media_files_delete(keys: list[str], prefix: str) -> None:
         storage.delete_keys(keys, prefix)
     except Exception:  # noqa: BLE001
         logger.warning("media files not deleted now, retrying in the background: %s", keys, exc_info=True)
-        send_by_name(DELETE_FILES_TASK, args=[keys, prefix])
+        outbox_add(task=DELETE_FILES_TASK, args=[keys, prefix], lease=DELETE_FILES_LEASE_SECONDS)
 
 
 def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:

@@ -37,7 +37,7 @@ def media_make_renditions(media_id: str) -> dict | None:
     name=DELETE_FILES_TASK,
     autoretry_for=storage_errors(),
     retry_backoff=5,
-    retry_backoff_max=600,
+    retry_backoff_max=300,  # below the broker's visibility timeout (config.settings)
     retry_jitter=True,
     max_retries=10,
     acks_late=True,

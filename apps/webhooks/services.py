@@ -10,14 +10,13 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
-from django_tenants.utils import schema_context
 
 from apps.content.post_fields import iso
 from apps.core.errors import ValidationFailed
-from apps.core.task_queue import celery_app
+from apps.core.outbox import Busy, outbox_add, record_sent
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 
@@ -26,6 +25,7 @@ logger = logging.getLogger(__name__)
 DELIVER_TASK = "webhooks.deliver"
 ENDPOINT_DISABLED = "Endpoint is disabled"
 UNKNOWN_EVENT = "Unknown event: {event}"
+EARLY_TOLERANCE = timedelta(seconds=1)  # a try sent for its next_attempt_at may arrive this early (clocks)
 
 
 def _new_secret() -> str:
@@ -93,34 +93,29 @@ def webhook_secret_rotate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
 
 # --- events --------------------------------------------------------------------------------------
 def event_emit(*, event: str, object_id=None, data: dict | None = None) -> None:
-    """THE way an event leaves the product: call it inside the service's transaction; once that
-    commits, each active endpoint subscribed to `event` gets a delivery (sent by Celery). The
-    object is read after the commit (`object_id`: what the website would read now), or given as
-    `data` (an object being deleted). Nothing is sent when the transaction rolls back."""
+    """THE way an event leaves the product: call it inside the service's transaction, once its
+    writes are done. Each active endpoint subscribed to `event` gets a delivery, written with its
+    outbox row in that transaction (a crash after the commit loses none) and sent by Celery after
+    the commit. The object is read now (`object_id`: what the website will read once the
+    transaction commits; this transaction sees its own writes), or given as `data` (an object
+    being deleted). Nothing is sent when the transaction rolls back."""
     if event not in EVENTS:
         raise ValueError(event)
-    schema = connection.schema_name
-    occurred_at = timezone.now()
-    # Not a functools.partial: robust on_commit logs the callable's __qualname__.
-    transaction.on_commit(lambda: _event_fan_out(schema, event, object_id, data, occurred_at), robust=True)
-
-
-def _event_fan_out(schema: str, event: str, object_id, data: dict | None, occurred_at) -> None:
-    with schema_context(schema):
-        targets = selectors.endpoints_subscribed(event)
-        if not targets:
+    targets = selectors.endpoints_subscribed(event)
+    if not targets:
+        return
+    kind = event.split(".", 1)[0]
+    if data is None:
+        data = selectors.event_object(kind, object_id)
+        if data is None:  # gone again in this transaction: its own event follows
             return
-        kind = event.split(".", 1)[0]
-        if data is None:
-            data = selectors.event_object(kind, object_id)
-            if data is None:  # gone again before we read it: its own event follows
-                return
-        payload = _payload(event, {kind: data}, occurred_at)
+    payload = _payload(event, {kind: data}, timezone.now())
+    with transaction.atomic(savepoint=False):
         deliveries = WebhookDelivery.objects.bulk_create(
             [WebhookDelivery(endpoint=endpoint, event=event, event_id=uuid.UUID(payload["id"]), payload=payload)
              for endpoint in targets])
         for delivery in deliveries:
-            _enqueue(delivery.pk)
+            _enqueue(delivery)
 
 
 def _subdomain() -> str:
@@ -138,12 +133,14 @@ def _payload(event: str, data: dict, occurred_at) -> dict:
             "occurredAt": iso(occurred_at), "data": data}
 
 
-def _enqueue(delivery_id, countdown: float | None = None) -> None:
-    celery_app().send_task(DELIVER_TASK, args=[str(delivery_id)], countdown=countdown)
+def delivery_key(delivery_id) -> str:
+    """The outbox key of a delivery's sending (apps.core.outbox)."""
+    return f"webhook:{delivery_id}"
 
 
-def _delivery_queue(delivery: WebhookDelivery) -> WebhookDelivery:
-    transaction.on_commit(lambda: _enqueue(delivery.pk), robust=True)
+def _enqueue(delivery: WebhookDelivery) -> WebhookDelivery:
+    """Its outbox row, in the caller's transaction: sent after the commit, or by the relay."""
+    outbox_add(task=DELIVER_TASK, args=[str(delivery.pk)], key=delivery_key(delivery.pk))
     return delivery
 
 
@@ -151,14 +148,14 @@ def _delivery_queue(delivery: WebhookDelivery) -> WebhookDelivery:
 def webhook_test_send(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
     """A `webhook.test` event to this endpoint only (also when it is turned off)."""
     payload = _payload(TEST_EVENT, {"message": "This is a test event"}, timezone.now())
-    return _delivery_queue(WebhookDelivery.objects.create(
+    return _enqueue(WebhookDelivery.objects.create(
         endpoint=endpoint, event=TEST_EVENT, event_id=uuid.UUID(payload["id"]), payload=payload))
 
 
 @transaction.atomic
 def webhook_delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
     """The same event (same body and Webhook-Id) sent again as a new delivery."""
-    return _delivery_queue(WebhookDelivery.objects.create(
+    return _enqueue(WebhookDelivery.objects.create(
         endpoint_id=delivery.endpoint_id, event=delivery.event, event_id=delivery.event_id,
         payload=delivery.payload))
 
@@ -206,40 +203,19 @@ def _record_failure(endpoint_id, error: str) -> bool:
         return endpoint.active
 
 
-def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
-    """One try of a pending delivery; returns the seconds to wait before the next try, or None
-    when it is finished (sent, failed for good, or not pending: idempotent)."""
-    with transaction.atomic():
-        delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True).select_related("endpoint")
-                    .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first())
-        if delivery is None:
-            return None
-        endpoint = delivery.endpoint
-        if not endpoint.active and delivery.event != TEST_EVENT:
-            delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
-            delivery.save(update_fields=["status", "error"])
-            return None
-        from apps.webhooks.sending import post_signed  # the worker's module: see its docstring
+_RECORDED = ("attempt", "last_attempt_at", "response_status", "response_excerpt", "duration_ms", "error",
+             "next_attempt_at", "status")
 
-        body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
-        result = post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
-                                     body=body)
-        delivery.attempt += 1
-        delivery.last_attempt_at = timezone.now()
-        delivery.response_status = result.status
-        delivery.response_excerpt = result.excerpt
-        delivery.duration_ms = result.duration_ms
-        delivery.error = result.error
-        delivery.next_attempt_at = None
-        delay = None
-        if not result.error:
-            delivery.status = WebhookDelivery.Status.SUCCEEDED
-        elif result.retryable and delivery.attempt < settings.WEBHOOK_MAX_ATTEMPTS:
-            delay = retry_delay(delivery.attempt)
-            delivery.next_attempt_at = delivery.last_attempt_at + timedelta(seconds=delay)
-        else:
-            delivery.status = WebhookDelivery.Status.FAILED
-        delivery.save()
+
+def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
+    """One try of a pending delivery; returns the seconds to wait before the next try
+    (`next_attempt_at`), or None when it is finished (sent, failed for good, or not pending:
+    idempotent by the delivery). outbox.Busy: another run is trying it now, or its next try is
+    not due yet (a message delivered twice never sends early nor twice)."""
+    delivery, result, delay = _attempt(delivery_id)
+    if delivery is None:
+        return None
+    endpoint = delivery.endpoint
     if not result.error:
         WebhookEndpoint.objects.filter(pk=endpoint.pk).exclude(consecutive_failures=0).update(consecutive_failures=0)
         return None
@@ -249,6 +225,55 @@ def webhook_delivery_attempt(*, delivery_id: str) -> float | None:
                                                               next_attempt_at=None)
         return None
     return delay
+
+
+def _attempt(delivery_id: str):
+    """The try itself, under the delivery's row lock: (delivery, result, delay), or Nones when there
+    is nothing to do. A database that goes away once the receiver has answered is waited for
+    (outbox.record_sent): the answer is recorded, or the delivery would be sent again."""
+    delivery = result = delay = None
+    try:
+        with transaction.atomic():
+            delivery = (WebhookDelivery.objects.select_for_update(skip_locked=True).select_related("endpoint")
+                        .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first())
+            if delivery is None:
+                if WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).exists():
+                    raise Busy(delivery_id)
+                return None, None, None
+            if delivery.next_attempt_at is not None and delivery.next_attempt_at > timezone.now() + EARLY_TOLERANCE:
+                raise Busy(delivery_id)
+            endpoint = delivery.endpoint
+            if not endpoint.active and delivery.event != TEST_EVENT:
+                delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
+                delivery.save(update_fields=["status", "error"])
+                return None, None, None
+            from apps.webhooks.sending import post_signed  # the worker's module: see its docstring
+
+            body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
+            result = post_signed(url=endpoint.url, secret=endpoint.secret, webhook_id=str(delivery.event_id),
+                                 body=body)
+            delivery.attempt += 1
+            delivery.last_attempt_at = timezone.now()
+            delivery.response_status = result.status
+            delivery.response_excerpt = result.excerpt
+            delivery.duration_ms = result.duration_ms
+            delivery.error = result.error
+            delivery.next_attempt_at = None
+            if not result.error:
+                delivery.status = WebhookDelivery.Status.SUCCEEDED
+            elif result.retryable and delivery.attempt < settings.WEBHOOK_MAX_ATTEMPTS:
+                delay = retry_delay(delivery.attempt)
+                delivery.next_attempt_at = delivery.last_attempt_at + timedelta(seconds=delay)
+            else:
+                delivery.status = WebhookDelivery.Status.FAILED
+            delivery.save()
+    except DatabaseError:
+        if result is None:
+            raise  # nothing was sent: the task fails, the outbox sends it again
+        fields = {name: getattr(delivery, name) for name in _RECORDED}
+        record_sent(lambda: WebhookDelivery.objects.filter(pk=delivery.pk, status=WebhookDelivery.Status.PENDING)
+                    .update(**fields), what=f"webhook delivery {delivery.pk}")
+    return delivery, result, delay
 
 
 def webhook_deliveries_prune(*, days: int) -> int:

@@ -7,18 +7,21 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
+from apps.core import outbox
 from apps.core.tenancy import for_each_active_tenant
 from apps.webhooks import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, name=services.DELIVER_TASK, acks_late=True, ignore_result=True)
-def deliver(self, delivery_id: str) -> None:
-    """One try; a retryable failure schedules the next one (the same task, later)."""
+# Idempotent by the delivery (its row is locked while it is sent): acknowledged after it ran.
+@shared_task(name=services.DELIVER_TASK, acks_late=True, ignore_result=True)
+def deliver(delivery_id: str) -> None:
+    """One try; a retryable failure makes the next one due at the delivery's next_attempt_at
+    (through the outbox: waits of up to an hour are no Celery countdowns)."""
     delay = services.webhook_delivery_attempt(delivery_id=delivery_id)
     if delay is not None:
-        self.apply_async(args=[delivery_id], countdown=delay)
+        raise outbox.Later.after(delay, error="retry of a failed delivery")
 
 
 @shared_task(name="webhooks.prune_deliveries", ignore_result=True)

@@ -14,6 +14,7 @@ from apps.audit.api import ROUTES as AUDIT_ROUTES
 from apps.content.api import ROUTES as CONTENT_ROUTES
 from apps.core.api import create_api
 from apps.core.health import router as health_router
+from apps.core.outbox_api import ROUTES as OUTBOX_ROUTES
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.webhooks.api import ROUTES as WEBHOOK_ROUTES
 from tenants.api import router as signup_router
@@ -33,7 +34,7 @@ dashboard_api.add_router("/invitations", invitations_router)
 dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,
-                       *AUDIT_ROUTES]:
+                       *AUDIT_ROUTES, *OUTBOX_ROUTES]:
     dashboard_api.add_router(prefix, router)
 
 root_api = create_api(title="CMS sign-up API", version="1.0", urls_namespace="root", docs_url="/docs")

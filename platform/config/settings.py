@@ -208,12 +208,34 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "cms")
-CELERY_TASK_ACKS_LATE = True
+# Messages are acknowledged when a worker takes them; tasks that are idempotent say acks_late=True
+# (acknowledged after they ran: a worker killed mid-task leaves them to be delivered again).
+CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# Redis gives a message taken and not acknowledged back after this many seconds: longer than the
+# longest acks_late task (an AI job: at most AI_JOB_TIME_LIMIT) and than any countdown (a retry's
+# wait; longer waits go through the outbox's due time), or a task still running is delivered again.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 # Periodic tasks; each app adds its entries (see apps/*/tasks.py and docs/).
 CELERY_BEAT_SCHEDULE: dict = {}
+# The outbox (apps.core.outbox): what must leave the system after a commit. The relay runs every
+# OUTBOX_RELAY_SECONDS; a message sent and not finished in OUTBOX_LEASE_SECONDS (doubling for
+# each further sending) is sent again, at most OUTBOX_MAX_DISPATCHES times before it shows as
+# stuck; a retry due within OUTBOX_COUNTDOWN_MAX_SECONDS is also sent at once with a countdown.
+# `manage.py outbox` counts as stuck what has been due or unfinished for OUTBOX_STUCK_SECONDS.
+OUTBOX_RELAY_SECONDS = float(env("OUTBOX_RELAY_SECONDS", "5"))
+OUTBOX_LEASE_SECONDS = env_int("OUTBOX_LEASE_SECONDS", 120)
+OUTBOX_MAX_DISPATCHES = env_int("OUTBOX_MAX_DISPATCHES", 8)
+OUTBOX_COUNTDOWN_MAX_SECONDS = env_int("OUTBOX_COUNTDOWN_MAX_SECONDS", 60)
+OUTBOX_BATCH = env_int("OUTBOX_BATCH", 200)
+OUTBOX_STUCK_SECONDS = env_int("OUTBOX_STUCK_SECONDS", 300)
+CELERY_BEAT_SCHEDULE["core-outbox-relay"] = {
+    "task": "core.outbox_relay",
+    "schedule": OUTBOX_RELAY_SECONDS,
+    "options": {"expires": OUTBOX_RELAY_SECONDS},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = env("CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".data" / "celerybeat-schedule"))
 
 # --- Auth ------------------------------------------------------------------------------------
@@ -581,6 +603,9 @@ AI_RETRY_MAX_DELAY = float(env("AI_RETRY_MAX_DELAY", "30"))
 AI_RETRY_JITTER = float(env("AI_RETRY_JITTER", "1.0"))
 # A job interrupted by a worker crash is re-run; after this many runs it fails instead.
 AI_MAX_RUNS = env_int("AI_MAX_RUNS", 2)
+# Seconds one run of a job may take (its provider calls and their retries: about 330 s at worst);
+# then it fails. Below CELERY_VISIBILITY_TIMEOUT, or a job still running would be delivered again.
+AI_JOB_TIME_LIMIT = env_int("AI_JOB_TIME_LIMIT", 420)
 # Jobs still queued or running after this long are failed by the periodic sweep.
 AI_JOB_STALE_SECONDS = env_int("AI_JOB_STALE_SECONDS", 900)
 AI_QUEUE = env("AI_QUEUE", "")  # empty: the default queue

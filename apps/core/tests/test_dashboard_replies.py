@@ -208,6 +208,16 @@ def build_world(tenant) -> World:
         world.keep("delivery:first", delivery)
         world.names[str(delivery.event_id)] = "<delivery:event>"
 
+        # Outgoing messages: an invitation email given up after its tries.
+        from tenants.models import OutgoingEmail
+
+        failed = OutgoingEmail.objects.create(
+            message_id="<golden-failed@example.com>", kind="invitation", schema_name=tenant.schema_name,
+            to="invitee@example.com", subject="You are invited", text="t", html="<p>t</p>", attempts=6,
+            last_error="SMTPServerDisconnected: Connection unexpectedly closed", failed_at=at(45))
+        OutgoingEmail.objects.filter(pk=failed.pk).update(created_at=at(44))
+        world.keep("email:failed", failed)
+
         # Emailed links: a password reset of the viewer, an open invitation, the sign-up verification.
         import hashlib
 
@@ -400,6 +410,8 @@ CASES: dict[str, tuple] = {
     "two_factor_policy_update": ("admin", "put", "/api/client/two-factor-policy", {"required": True}),
     # core
     "health": (None, "get", "/api/health", None),
+    "outgoing_get": ("admin", "get", "/api/outgoing", None),
+    "outgoing_email_retry": ("admin", "post", "/api/outgoing/emails/{email:failed}/retry", None),
     # root host
     "find_companies": ("root", "post", "/api/auth/find-companies", {"email": "editor@example.com"}),
     "register_client": ("root", "post", "/api/auth/register-client", {
@@ -408,7 +420,7 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|value):[a-z_]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request

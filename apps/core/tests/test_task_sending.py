@@ -9,8 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import redis
 from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -28,12 +30,15 @@ print(sorted(name for name in ("apps.media.tasks", "apps.ai.tasks") if name in s
 """
 
 
-def test_a_web_process_sends_background_work_without_the_task_modules(db):
+@pytest.mark.django_db(transaction=True)
+def test_a_web_process_sends_background_work_without_the_task_modules():
+    from conftest import child_process_env
+
     client = redis.Redis.from_url(settings.REDIS_URL)
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     client.delete(queue)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
-           "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    # The test database: sending writes the work's outbox row first (apps.core.outbox).
+    env = child_process_env(connection.settings_dict["NAME"])
     result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -41,5 +46,6 @@ def test_a_web_process_sends_background_work_without_the_task_modules(db):
     messages = [json.loads(raw) for raw in client.lrange(queue, 0, -1)]
     assert sorted(m["headers"]["task"] for m in messages) == ["media.delete_files", "media.make_renditions"]
     assert all("_schema_name" in m["headers"] for m in messages)  # tenant-schemas-celery's header
+    assert all(m["headers"]["outbox_key"] for m in messages)  # the outbox row each one works for
     bodies = {m["headers"]["task"]: json.loads(base64.b64decode(m["body"]))[0] for m in messages}
     assert bodies["media.make_renditions"] == ["00000000-0000-0000-0000-000000000001"]

@@ -238,6 +238,7 @@ class Gunicorn:
         self.threads = threads
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self) -> "Gunicorn":
         log = open(self.log, "ab")  # noqa: SIM115 - closed with the process
@@ -250,6 +251,7 @@ class Gunicorn:
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         _wait(lambda: port_open(self.port), 30, "gunicorn", self.log)
+        self.started_at = time.monotonic()
         return self
 
     def stop(self) -> None:
@@ -278,15 +280,22 @@ def rss_mb(pid: int) -> float:
 
 
 class CeleryWorker:
-    def __init__(self, env: dict, *, queue: str, log: Path):
+    """A Celery worker: the solo pool by default; `concurrency` > 1 runs prefork children (it holds
+    that many tasks at once; kill() ends them all)."""
+
+    def __init__(self, env: dict, *, queue: str, log: Path, concurrency: int = 1):
         self.env, self.queue, self.log = dict(env), queue, Path(log)
+        self.concurrency = concurrency
         self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
 
     def start(self, timeout: float = 30) -> "CeleryWorker":
         log = open(self.log, "ab")  # noqa: SIM115
         offset = self.log.stat().st_size if self.log.exists() else 0
+        pool = ["--pool", "solo"] if self.concurrency == 1 else ["--pool", "prefork", "--concurrency",
+                                                                 str(self.concurrency)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", *pool, "--loglevel", "INFO",
              "--queues", self.queue, "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
@@ -294,6 +303,7 @@ class CeleryWorker:
               "celery worker", self.log)
         if self.process.poll() is not None:
             raise RuntimeError(f"celery worker exited\n{self.log.read_text()[-3000:]}")
+        self.started_at = time.monotonic()
         return self
 
     def kill(self) -> None:
@@ -304,6 +314,35 @@ class CeleryWorker:
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+class CeleryBeat:
+    """celery beat (the product's schedule: the outbox relay every OUTBOX_RELAY_SECONDS...)."""
+
+    def __init__(self, env: dict, *, log: Path):
+        self.env, self.log = dict(env), Path(log)
+        self.schedule = Path(tempfile.mkdtemp(prefix="cms-beat-")) / "schedule"
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
+
+    def start(self, timeout: float = 30) -> "CeleryBeat":
+        log = open(self.log, "ab")  # noqa: SIM115
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+             "--schedule", str(self.schedule)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        _wait(lambda: b"Starting..." in self.log.read_bytes()[offset:] or self.process.poll() is not None, timeout,
+              "celery beat", self.log)
+        if self.process.poll() is not None:
+            raise RuntimeError(f"celery beat exited\n{self.log.read_text()[-3000:]}")
+        self.started_at = time.monotonic()
+        return self
+
+    def stop(self) -> None:
+        _stop_group(self.process)
+        shutil.rmtree(self.schedule.parent, ignore_errors=True)
 
 
 # --- a TCP proxy that can hold connections ---------------------------------------------------------
@@ -318,6 +357,7 @@ class HoldingProxy:
         self.holding = threading.Event()
         self.released = threading.Event()
         self.held = threading.Event()  # a connection arrived while holding
+        self.dropping = False
         self._server = socket.create_server(("127.0.0.1", self.port))
         self._server.settimeout(0.2)
         self._stop = threading.Event()
@@ -330,9 +370,13 @@ class HoldingProxy:
     def hold(self) -> None:
         self.released.clear()
         self.held.clear()
+        self.dropping = False
         self.holding.set()
 
-    def release(self) -> None:
+    def release(self, *, drop: bool = False) -> None:
+        """Let the held connections through, or with `drop` close them unforwarded (their client
+        died: what it had written never reaches the target)."""
+        self.dropping = drop
         self.holding.clear()
         self.released.set()
 
@@ -356,6 +400,9 @@ class HoldingProxy:
         if self.holding.is_set():
             self.held.set()
             self.released.wait()
+            if self.dropping:
+                client.close()
+                return
         try:
             upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
         except OSError:

@@ -195,6 +195,15 @@ class World:
         return endpoint, self._in(lambda: WebhookDelivery.objects.create(
             endpoint=endpoint, event="webhook.test", payload={"event": "webhook.test"}))
 
+    def failed_email(self):
+        """An email of the company given up after its tries."""
+        from tenants.models import OutgoingEmail
+
+        n = next(_n)
+        return OutgoingEmail.objects.create(
+            message_id=f"<matrix-{n}-{uuid.uuid4().hex}@example.com>", kind="invitation", to=f"m{n}@example.com",
+            schema_name=self.tenant.schema_name, subject="s", text="t", html="h", attempts=6, failed_at=timezone.now())
+
     @property
     def ids(self) -> dict:
         return self.seeded.ids
@@ -392,6 +401,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"): Route(
         TOKEN, only("admin", ok=202), lambda w, who: (lambda ed: Call(
             {"endpoint_id": str(ed[0].id), "delivery_id": str(ed[1].id)}))(w.delivery())),
+    # outgoing messages (admins)
+    ("GET", "/api/outgoing"): Route(TOKEN, only("admin")),
+    ("POST", "/api/outgoing/emails/{email_id}/retry"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(
+        {"email_id": str(w.failed_email().id)})),
     # public content API (x-api-key)
     ("GET", "/api/v1/posts"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/posts/slug/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(

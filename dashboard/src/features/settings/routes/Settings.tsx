@@ -8,11 +8,12 @@ import { ApiStatus } from '../components/ApiStatus';
 import { CompanyProfile } from '../components/CompanyProfile';
 import { DeleteCompany } from '../components/DeleteCompany';
 import { IntegrationGuide } from '../components/IntegrationGuide';
+import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
 import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
 
 /** Settings: the company, quick actions, the content API's guide and status, and (admins) the
- * danger zone. */
+ * two-factor policy, the outgoing messages and the danger zone. */
 export function Settings() {
   const isAdmin = useCan('settings.manage');
   const canDeleteCompany = useCan('company.delete');
@@ -50,6 +51,7 @@ export function Settings() {
               <IntegrationGuide apiInfo={data.apiInfo} />
             </div>
             <TwoFactorPolicy />
+            <OutgoingMessages />
             {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}
           </>
         )}

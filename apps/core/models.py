@@ -1,0 +1,35 @@
+"""The outbox (apps.core.outbox): work that must leave the system after a commit, kept in the
+public schema so that one query finds what is due in every company."""
+from __future__ import annotations
+
+from django.db import models
+
+
+class OutboxMessage(models.Model):
+    """One piece of work to hand to a Celery task: written in the transaction of the change it
+    follows, sent after the commit, and removed by the task once the work is done. `due_at` is when
+    the relay sends it next: the time of a retry, or the end of the lease of a message already sent
+    (re-sent then unless the task has finished). `dispatches` counts the messages sent since the
+    task last reported; at OUTBOX_MAX_DISPATCHES the relay stops and the row shows as stuck."""
+
+    id = models.BigAutoField(primary_key=True)
+    key = models.CharField(max_length=200, unique=True)  # idempotency key: one live row per piece of work
+    task = models.CharField(max_length=100)  # the Celery task's name
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    schema_name = models.CharField(max_length=63)  # where the task runs: a company's schema, or "public"
+    due_at = models.DateTimeField()
+    lease_seconds = models.PositiveIntegerField()
+    dispatches = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        db_table = "core_outbox"
+        ordering = ("due_at", "id")
+        indexes = [models.Index(fields=["due_at"], name="core_outbox_due_idx"),
+                   models.Index(fields=["schema_name", "task"], name="core_outbox_schema_task_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.task} {self.key} ({self.schema_name})"
