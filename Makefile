@@ -10,7 +10,7 @@ BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
-        fuzz bench-load
+        fuzz bench-load bench-tests
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -58,8 +58,14 @@ run: ## run web + worker + beat without setting up
 
 test: test-backend test-dashboard test-sdk test-e2e ## run every test: backend, dashboard, content SDK, browser flows
 
+# The backend suite runs on a private PostgreSQL cluster of its own (TEST_POSTGRES=shared: on
+# DATABASE_URL) and ends with its slowest tests and its time per test (docs/testing.md).
 test-backend: install services nginx pgbouncer varnish
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+
+bench-tests: install services nginx pgbouncer varnish ## the backend suite as a benchmark: tests, wall time, time per test by tenth
+	mkdir -p bench/results
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q --slowest 25 --suite-report bench/results/tests.json
 
 test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica): run by CI after make test
 	$(BIN)/python -m pytest -n 0 -m scale
