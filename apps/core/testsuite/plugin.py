@@ -4,7 +4,8 @@
   to xdist workers and child processes through DATABASE_URL (TEST_POSTGRES=shared: DATABASE_URL
   as given).
 - Each test database gets spare company schemas (TEST_SPARE_SCHEMAS, 6 by default; 0: every
-  company cloned from the template as before) and its catalogs vacuumed when dead rows pile up.
+  company cloned from the template) and its catalogs vacuumed when dead rows pile up
+  (TEST_CATALOG_VACUUM=0: only counted).
 - At the end: the slowest tests (--slowest N), the time per test by tenth of the run and the
   suite's wall time; --suite-report PATH writes the same as JSON.
 """
@@ -18,6 +19,7 @@ from apps.core.testsuite import database
 from apps.core.testsuite.report import SuiteClock
 
 SPARES_VARIABLE = "TEST_SPARE_SCHEMAS"
+VACUUM_VARIABLE = "TEST_CATALOG_VACUUM"  # 0: only count the catalogs' dead rows
 
 
 class _Run:
@@ -114,7 +116,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     from apps.core.testsuite.companies import TestCompanyPool
 
     _Run.blocker = django_db_blocker
-    _Run.janitor = database.CatalogJanitor()
+    _Run.janitor = database.CatalogJanitor(vacuum=os.environ.get(VACUUM_VARIABLE, "1") != "0")
     with django_db_blocker.unblock():
         size = int(os.environ.get(SPARES_VARIABLE, "6"))
         if size > 0:
