@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
+# npm ci unless node_modules was installed from this very package-lock.json (npm's own copy of it
+# in node_modules is newer): `make test` installs the dashboard's packages once, not once per target.
+NPM_CI = { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; }
 # Benchmarks run the production settings (DEBUG off), which need signing keys: throw-away ones.
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
@@ -71,15 +74,15 @@ test-scale: install services pgbouncer varnish ## the heavy engine tests (a priv
 	$(BIN)/python -m pytest -n 0 -m scale
 
 test-dashboard:
-	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
+	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm test; \
 	else echo "no dashboard tests"; fi
 
 test-sdk: install services ## the content SDK (sdk/) against a real server
-	@if [ -f sdk/package.json ]; then cd sdk && npm ci --no-audit --no-fund && npm test; \
+	@if [ -f sdk/package.json ]; then cd sdk && $(NPM_CI) && npm test; \
 	else echo "no sdk"; fi
 
 test-e2e: install services chromium ## browser flows (Playwright + Chromium) against the real backend
-	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm run test:e2e; \
+	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm run test:e2e; \
 	else echo "no dashboard"; fi
 
 nginx: ## nginx with the brotli_static module, for the static-asset tests, when missing (Debian/Ubuntu)

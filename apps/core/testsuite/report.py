@@ -4,6 +4,7 @@ Printed at the end of every run; written as JSON with --suite-report (make bench
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -16,6 +17,7 @@ class TestTime:
     call: float = 0.0
     teardown: float = 0.0
     finished: float = 0.0  # seconds since the run started
+    load: float = 0.0  # the machine's 1-minute load average when it finished
     outcome: str = "passed"
     companies: list[float] = field(default_factory=list)  # seconds of each company the test made
     pg_class_dead: int | None = None  # dead rows in pg_class after the test, when sampled
@@ -45,6 +47,7 @@ class SuiteClock:
                 entry.pg_class_dead = value
         if report.when == "teardown":
             entry.finished = time.monotonic() - self.started
+            entry.load = os.getloadavg()[0]
             self.done.append(self.open.pop(report.nodeid))
 
     @property
@@ -69,6 +72,7 @@ class SuiteClock:
                 "mean_seconds_per_test": round(statistics.fmean(test.total for test in part), 3),
                 "median_company_ms": round(statistics.median(companies) * 1000) if companies else None,
                 "pg_class_dead_rows_max": max(dead) if dead else None,
+                "load_average": round(statistics.fmean(test.load for test in part), 1),
             })
             previous_end = end
         return rows
@@ -83,6 +87,8 @@ class SuiteClock:
             "wall_seconds": round(wall, 1),
             "wall_seconds_per_test": round(wall / tests, 3) if tests else None,
             "test_seconds_total": round(sum(test.total for test in self.done), 1),
+            "load_average": round(statistics.fmean(test.load for test in self.done), 1) if tests else None,
+            "cpus": os.cpu_count(),
             "tenths": self.tenths(),
             "slowest": [{**asdict(test), "total": round(test.total, 2)}
                         for test in sorted(self.done, key=lambda t: t.total, reverse=True)[:slowest]],
@@ -97,17 +103,19 @@ class SuiteClock:
                        f"{test['nodeid']}")
         out.append("")
         out.append("time per test through the run (tenths, in the order tests finished):")
-        out.append(f"{'tenth':>5} {'tests':>6} {'wall s':>8} {'s/test':>7} {'company ms':>11} {'pg_class dead':>14}")
+        out.append(f"{'tenth':>5} {'tests':>6} {'wall s':>8} {'s/test':>7} {'company ms':>11} {'pg_class dead':>14} "
+                   f"{'load':>5}")
         for row in figures["tenths"]:
             company = "-" if row["median_company_ms"] is None else str(row["median_company_ms"])
             dead = "-" if row["pg_class_dead_rows_max"] is None else f"{row['pg_class_dead_rows_max']:,}"
             out.append(f"{row['tenth']:>5} {row['tests']:>6} {row['wall_seconds']:>8.1f} "
-                       f"{row['mean_seconds_per_test']:>7.3f} {company:>11} {dead:>14}")
+                       f"{row['mean_seconds_per_test']:>7.3f} {company:>11} {dead:>14} {row['load_average']:>5.1f}")
         out.append("")
         out.extend(self.notes)
         per_test = figures["wall_seconds_per_test"]
         out.append(f"suite time: {figures['tests']} tests in {figures['wall_seconds']:.0f} s wall"
-                   + (f" ({per_test:.3f} s per test)" if per_test else ""))
+                   + (f" ({per_test:.3f} s per test)" if per_test else "")
+                   + f", load average {figures['load_average']} on {figures['cpus']} cores")
         return out
 
     def write(self, path: str, slowest: int) -> None:
