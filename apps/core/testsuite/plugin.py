@@ -128,6 +128,11 @@ def django_db_setup(django_db_setup, django_db_blocker):
     _Run.active = False  # the test database is dropped next
 
 
+def company_pool():
+    """The spare schemas of this process's test database (None when TEST_SPARE_SCHEMAS=0)."""
+    return _Run.pool
+
+
 @pytest.fixture
 def no_spare_schemas(django_db_setup, django_db_blocker):
     """Companies this test makes are cloned from the template (or taken from spares it makes
