@@ -4,13 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 export PYTHONPATH := $(CURDIR)/platform:$(CURDIR)
 PYTEST_WORKERS ?= 2
+# npm ci unless node_modules was installed from this very package-lock.json (npm's own copy of it
+# in node_modules is newer): `make test` installs the dashboard's packages once, not once per target.
+NPM_CI = { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; }
 # Benchmarks run the production settings (DEBUG off), which need signing keys: throw-away ones.
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
-        fuzz bench-load
+        fuzz bench-load bench-tests
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -71,22 +74,28 @@ docs: install ## build the documentation site into site/ (strict: broken links f
 docs-serve: install ## serve the documentation site with reload on 127.0.0.1:8001 (DOCS_PORT moves it)
 	$(DOCS_ENV) $(BIN)/mkdocs serve --strict --dev-addr 127.0.0.1:$(DOCS_PORT)
 
+# The backend suite runs on a private PostgreSQL cluster of its own (TEST_POSTGRES=shared: on
+# DATABASE_URL) and ends with its slowest tests and its time per test (docs/testing.md).
 test-backend: install services nginx pgbouncer varnish
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+
+bench-tests: install services nginx pgbouncer varnish ## the backend suite as a benchmark: tests, wall time, time per test by tenth
+	mkdir -p bench/results
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q --slowest 25 --suite-report bench/results/tests.json
 
 test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica): run by CI after make test
 	$(BIN)/python -m pytest -n 0 -m scale
 
 test-dashboard:
-	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm test; \
+	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm test; \
 	else echo "no dashboard tests"; fi
 
 test-sdk: install services ## the content SDK (sdk/) against a real server
-	@if [ -f sdk/package.json ]; then cd sdk && npm ci --no-audit --no-fund && npm test; \
+	@if [ -f sdk/package.json ]; then cd sdk && $(NPM_CI) && npm test; \
 	else echo "no sdk"; fi
 
 test-e2e: install services chromium ## browser flows (Playwright + Chromium) against the real backend
-	@if [ -f dashboard/package.json ]; then cd dashboard && npm ci --no-audit --no-fund && npm run test:e2e; \
+	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm run test:e2e; \
 	else echo "no dashboard"; fi
 
 nginx: ## nginx with the brotli_static module, for the static-asset tests, when missing (Debian/Ubuntu)

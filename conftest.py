@@ -21,6 +21,9 @@ from apps.core.task_queue import celery_app
 celery_app()
 
 ROOT = Path(__file__).resolve().parent
+# The run's own PostgreSQL, spare company schemas, catalog vacuums, the slowest tests and the
+# suite's time (docs/testing.md).
+pytest_plugins = ["apps.core.testsuite.plugin"]
 
 
 @pytest.fixture(autouse=True)

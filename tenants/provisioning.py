@@ -306,9 +306,17 @@ def schema_pool_refill(*, size: int | None = None) -> int:
                     cursor.execute(f"DROP SCHEMA IF EXISTS {quote_schema_name(spare.schema_name)} CASCADE")
     made = 0
     while SpareSchema.objects.filter(migrations_digest=template.migrations_digest).count() < size:
-        name = SPARE_PREFIX + secrets.token_hex(8)
-        with transaction.atomic():
-            _clone(name, template)
-            SpareSchema.objects.create(schema_name=name, migrations_digest=template.migrations_digest)
+        spare_create(template)
         made += 1
     return made
+
+
+def spare_create(template: ProvisioningTemplate, *, prefix: str = SPARE_PREFIX) -> str:
+    """Clone one spare schema from the template and put it in the pool (its own transaction)."""
+    from tenants.models import SpareSchema
+
+    name = prefix + secrets.token_hex(8)
+    with transaction.atomic():
+        _clone(name, template)
+        SpareSchema.objects.create(schema_name=name, migrations_digest=template.migrations_digest)
+    return name

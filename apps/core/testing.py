@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import time
 import uuid
 
 from django.conf import settings
@@ -20,6 +21,8 @@ from tenants.services import client_register
 
 _counter = itertools.count(1)
 DEFAULT_PASSWORD = "password123"
+# Seconds each create_tenant() took since the suite's plugin last read them (apps/core/testsuite).
+company_seconds: list[float] = []
 
 
 def unique_subdomain(prefix: str = "co") -> str:
@@ -30,6 +33,7 @@ def create_tenant(subdomain: str | None = None, *, admin_email: str = "admin@exa
                   admin_password: str = DEFAULT_PASSWORD, plan: str | None = None,
                   verified: bool = True) -> Client:
     subdomain = subdomain or unique_subdomain()
+    started = time.perf_counter()
     client = client_register(
         company_name=f"Company {subdomain}",
         contact_name="Contact Person",
@@ -41,6 +45,7 @@ def create_tenant(subdomain: str | None = None, *, admin_email: str = "admin@exa
         plan=plan,
         verified=verified,  # False: as a sign-up, waiting for the emailed link (tenants.verification)
     )
+    company_seconds.append(time.perf_counter() - started)
     return client
 
 

@@ -8,6 +8,9 @@ from django_tenants.utils import quote_schema_name
 
 from tenants.provisioning import _pg_dump_schema, applied_migrations_digest, expected_migrations_digest
 
+# Companies here are cloned by the code under test, not taken from the run's spares.
+pytestmark = pytest.mark.usefixtures("no_spare_schemas")
+
 
 def _normalised(schema: str) -> list[str]:
     ddl = _pg_dump_schema(schema)

@@ -13,6 +13,9 @@ from tenants.models import SpareSchema
 from tenants.provisioning import schema_pool_refill, template_current
 from tenants.tests.test_batch_migrate import shape
 
+# Companies here are cloned by the code under test, not taken from the run's spares.
+pytestmark = pytest.mark.usefixtures("no_spare_schemas")
+
 
 @pytest.fixture(autouse=True)
 def _drop_what_the_test_made(transactional_db):

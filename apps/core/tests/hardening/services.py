@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis
 
@@ -76,13 +77,14 @@ class PrivatePostgres:
     """A throwaway PostgreSQL cluster. As root it runs as the `postgres` system user (created if
     missing, as deploy/dev/services.sh does): PostgreSQL refuses to run as root."""
 
-    def __init__(self):
+    def __init__(self, *, prefix: str = "cms-private-pg-", settings: dict[str, str] | None = None):
         self.bin = postgres_bin()
         if self.bin is None:
             raise RuntimeError("PostgreSQL server binaries (initdb) not found")
         # Its own directory: pytest's temporary directories are private to root, and the server
         # runs as `postgres`. Removed by cleanup().
-        self.dir = Path(tempfile.mkdtemp(prefix="cms-private-pg-"))
+        self.dir = Path(tempfile.mkdtemp(prefix=prefix))
+        self.settings = dict(settings or {})  # more server settings (-c name=value)
         self.data = self.dir / "data"
         self.log = self.dir / "server.log"
         self.port = free_port()
@@ -119,6 +121,7 @@ class PrivatePostgres:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} -c max_connections=200"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
                   "-t", "30", "start")
         _wait(lambda: self.ready(), 30, "private PostgreSQL", self.log)
@@ -436,10 +439,13 @@ class PgBouncer:
     database passed through, trust auth, in `pool_mode` (session, transaction or statement).
     As root it runs as the `postgres` system user (PgBouncer refuses to run as root)."""
 
-    def __init__(self, *, pool_mode: str, server_port: int = 5432, pool_size: int = 4):
+    def __init__(self, *, pool_mode: str, server_port: int | None = None, pool_size: int = 4):
         self.binary = pgbouncer_bin()
         if self.binary is None:
             raise RuntimeError("pgbouncer is not installed (make pgbouncer)")
+        # By default in front of the server the tests run on (DATABASE_URL: the test run's own
+        # PostgreSQL, apps/core/testsuite/database.py).
+        server_port = server_port or urlsplit(os.environ.get("DATABASE_URL", "")).port or 5432
         self.pool_mode, self.server_port, self.pool_size = pool_mode, server_port, pool_size
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="cms-pgbouncer-"))
