@@ -24,7 +24,7 @@ from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, R
                               ValidationFailed)
 from apps.core.permissions import Role, can
 from apps.core.selectors import get_or_404
-from apps.core.task_queue import send_by_name
+from apps.core.outbox import outbox_add
 
 EMAIL_TAKEN = "A user with this email already exists"
 USERNAME_TAKEN = "This username is already taken"
@@ -301,12 +301,16 @@ def password_reset_request(*, email: str, ip: str) -> None:
         (ratelimit.parse_rate(settings.PASSWORD_RESET_RATE_PER_EMAIL), ("reset-email", connection.schema_name, email)),
     ]
     ratelimit.spend(limits, "Too many requests. Please try again in {wait}.")
-    send_by_name(RESET_TASK, args=[email])  # carries the company's schema (tenant-schemas-celery)
+    # Through the outbox: the request is answered as usual with the broker down, and the lookup
+    # runs (in this company's schema) once it is back.
+    request_id = uuid.uuid4().hex
+    outbox_add(task=RESET_TASK, args=[email, request_id], key=f"password-reset:{connection.schema_name}:{request_id}")
 
 
-def password_reset_email(*, email: str) -> bool:
+def password_reset_email(*, email: str, request_id: str | None = None) -> bool:
     """The task's body: email a reset link to the active user with this address, if there is one
-    (nobody, or an inactive user: nothing is sent). True when an email was queued."""
+    (nobody, or an inactive user: nothing is sent). True when an email was queued. One request
+    queues one email, however often its task runs (`request_id` keys the message)."""
     user = user_get_by_email(email)
     if user is None or user.status != User.Status.ACTIVE:
         return False
@@ -315,6 +319,7 @@ def password_reset_email(*, email: str) -> bool:
     url = f"{base_url}/reset-password?{urlencode({'uid': uid_encode(user.pk), 'token': token})}"
     with transaction.atomic():
         email_queue(kind="password_reset", to=user.email, company_name=company_name, base_url=base_url,
+                    key=f"password-reset:{connection.schema_name}:{request_id}" if request_id else None,
                     context={"username": user.username, "email": user.email, "url": url,
                              "valid_for": _valid_for(settings.PASSWORD_RESET_TIMEOUT)})
     return True
