@@ -117,3 +117,31 @@ def test_a_long_retry_waits_in_the_outbox_not_in_the_broker(make_tenant, receive
         delivery.refresh_from_db()
     assert delivery.status == "succeeded" and [r["status"] for r in receiver.received] == [503, 200]
     assert not OutboxMessage.objects.filter(key=key).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_answered_delivery_is_recorded_through_a_database_outage_not_sent_again(make_tenant, receiver,
+                                                                                  monkeypatch):
+    """The database went away between the receiver's answer and the record. Today: the try failed
+    unrecorded and the delivery was sent again."""
+    from django.db import OperationalError
+
+    tenant = make_tenant()
+    with schema_context(tenant.schema_name):
+        endpoint = services.webhook_endpoint_create(url=receiver.url, events=["tag.created"])
+        delivery = services.webhook_test_send(endpoint=endpoint)
+        save = WebhookDelivery.save
+        failures = []
+
+        def save_after_a_restart(self, *args, **kwargs):
+            if not failures:
+                failures.append(self.pk)
+                raise OperationalError("terminating connection due to administrator command")
+            return save(self, *args, **kwargs)
+
+        monkeypatch.setattr(WebhookDelivery, "save", save_after_a_restart)
+        assert services.webhook_delivery_attempt(delivery_id=str(delivery.pk)) is None
+        delivery.refresh_from_db()
+        assert failures == [delivery.pk] and delivery.status == "succeeded" and delivery.attempt == 1
+        assert services.webhook_delivery_attempt(delivery_id=str(delivery.pk)) is None  # sent again: nothing
+    assert len(receiver.received) == 1
