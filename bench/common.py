@@ -1,0 +1,55 @@
+"""What the benchmarks share: smoke mode and a fresh database of their own.
+
+Smoke mode (BENCH_SMOKE=1, `make bench-smoke`): every benchmark runs its whole path, from an
+empty database to its printed table, on small data with a second or two of load, so that CI
+notices a benchmark that no longer runs (its numbers then say nothing about speed). A knob set
+in the environment (BENCH_SECONDS, BENCH_POSTS, ...) wins in either mode.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+
+SMOKE = os.environ.get("BENCH_SMOKE", "") not in ("", "0")
+
+
+def knob(name: str, normal, smoke=None):
+    """The environment's value of `name` (of the default's type), else the default of the mode."""
+    default = smoke if SMOKE and smoke is not None else normal
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return type(default)(value) if not isinstance(default, bool) else value not in ("0", "false", "")
+
+
+def server_url() -> str:
+    """The PostgreSQL server of DATABASE_URL, without a database name."""
+    return os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
+
+
+def fresh_database(name: str) -> str:
+    """Drop and create the benchmark's own database `name` (connections to it are ended); its URL."""
+    base = server_url()
+    for sql in (f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'):
+        subprocess.run(["psql", f"{base}/postgres", "-qc", sql], check=True)
+    return f"{base}/{name}"
+
+
+def drop_database(name: str) -> None:
+    subprocess.run(["psql", f"{server_url()}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'],
+                   check=False)
+
+
+def smoke_note() -> str:
+    """A line to print first in smoke mode: its figures are not measurements."""
+    return "SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n"
+
+
+def fresh_redis(url: str, prefix: str) -> None:
+    """Delete the benchmark's own keys (`prefix`:*) left by an earlier run: a host map or a
+    cached reply of a company of the same name would otherwise be served to this run's one."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(f"{prefix}:*", count=1000):
+        client.delete(key)
