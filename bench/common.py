@@ -45,11 +45,20 @@ def smoke_note() -> str:
     return "SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n"
 
 
-def fresh_redis(url: str, prefix: str) -> None:
-    """Delete the benchmark's own keys (`prefix`:*) left by an earlier run: a host map or a
-    cached reply of a company of the same name would otherwise be served to this run's one."""
+def fresh_redis(url: str, prefix: str, *queues: str) -> None:
+    """Delete the benchmark's own keys (`prefix`:*) and Celery queues left by an earlier run: a
+    host map or a cached reply of a company of the same name would otherwise be served to this
+    run's one, and a task of an interrupted run be run against this run's database."""
     import redis
 
     client = redis.Redis.from_url(url)
     for key in client.scan_iter(f"{prefix}:*", count=1000):
         client.delete(key)
+    if queues:
+        client.delete(*queues)
+
+
+def announce() -> None:
+    """In smoke mode, say first that its figures are not measurements."""
+    if SMOKE:
+        print(smoke_note(), flush=True)

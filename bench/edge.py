@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
-from bench.common import SMOKE, fresh_database, fresh_redis, knob, smoke_note  # noqa: E402
+from bench.common import announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.servers import stop  # noqa: E402
 
 DB_URL = fresh_database("cms_bench_edge")
@@ -65,7 +65,8 @@ try:
     body_file = ROOT / ".data" / "bench-edge-body.json"
     body_file.parent.mkdir(exist_ok=True)
     body_file.write_bytes(body)
-    print(f"\n{smoke_note() if SMOKE else ''}wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s; {WORKERS} granian workers; body {len(body):,} bytes; "
+    announce()
+    print(f"\nwrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s; {WORKERS} granian workers; body {len(body):,} bytes; "
           f"load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
     header()
     edge = measure("posts list, cached, through Varnish", varnish.port, LIST, key, seconds=SECONDS, warmup=WARMUP,

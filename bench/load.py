@@ -17,6 +17,7 @@ The bar: zero errors and flat memory. Exit status 1 when either is missed.
 
 Environment: BENCH_SECONDS (600), BENCH_WARMUP (10), BENCH_CONNECTIONS (32), BENCH_WORKERS (2),
 BENCH_POSTS (2000), BENCH_MAX_REQUESTS (0: no cap), BENCH_RSS_GROWTH_MB (15: the flat-memory bar).
+BENCH_SMOKE=1: 5 s after 2 s, 8 connections, 200 posts.
 """
 from __future__ import annotations
 
@@ -35,14 +36,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench.common import announce, knob  # noqa: E402
 
-SECONDS = int(os.environ.get("BENCH_SECONDS", "600"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "10"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
-POSTS = int(os.environ.get("BENCH_POSTS", "2000"))
-MAX_REQUESTS = int(os.environ.get("BENCH_MAX_REQUESTS", "0"))
-RSS_GROWTH_MB = float(os.environ.get("BENCH_RSS_GROWTH_MB", "15"))
+SECONDS = knob("BENCH_SECONDS", 600, 5)
+WARMUP = knob("BENCH_WARMUP", 10, 2)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
+POSTS = knob("BENCH_POSTS", 2000, 200)
+MAX_REQUESTS = knob("BENCH_MAX_REQUESTS", 0)
+RSS_GROWTH_MB = knob("BENCH_RSS_GROWTH_MB", 15.0)
 ROOT_DOMAIN = "load.test"
 SUBDOMAIN = "loadco"
 HOST = f"{SUBDOMAIN}.{ROOT_DOMAIN}"
@@ -226,6 +228,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def main() -> int:
+    announce()
     print(f"bench-load: {SECONDS} s of mixed load (+{WARMUP} s warm-up), {CONNECTIONS} connections, gunicorn "
           f"{WORKERS} sync workers, {POSTS} posts; private PostgreSQL and Redis", flush=True)
     pg = PrivatePostgres().init().start(durable=True)
