@@ -10,7 +10,7 @@ BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
-        fuzz bench-load bench-smoke
+        fuzz bench-load bench-smoke profile-public-api
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -150,17 +150,26 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 
 # Every benchmark target once in smoke mode (bench/common.py: small data, a second or two of load,
 # the same path from an empty database to the printed figures), so a benchmark that stopped
-# running is noticed: CI runs it after test-scale. bench-companies and bench-migrate run the same
-# script as bench-provision. The figures of a smoke run say nothing about speed.
-BENCH_SMOKE_TARGETS ?= bench-edge bench-public-api bench-content bench-media bench-revisions bench-ai bench-webhooks \
-	bench-track bench-replica bench-provision bench-load bench-dashboard
-bench-smoke: install db wrk varnish ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
-	@failed=""; started=$$(date +%s); for target in $(BENCH_SMOKE_TARGETS); do \
-	  echo "=== $$target (BENCH_SMOKE=1)"; begun=$$(date +%s); \
-	  BENCH_SMOKE=1 $(MAKE) --no-print-directory $$target || failed="$$failed $$target"; \
-	  echo "=== $$target: $$(( $$(date +%s) - begun )) s"; done; \
+# running is noticed: CI runs it after test-scale. The Python benchmarks run BENCH_SMOKE_JOBS (2)
+# at a time (each has its own database, Redis key prefix, queue and ports; their figures say
+# nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
+# bench-companies and bench-migrate run the same script as bench-provision.
+BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
+	bench-revisions bench-media bench-content bench-load profile-public-api
+BENCH_SMOKE_JOBS ?= 2
+bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
+	@started=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory -k -j$(BENCH_SMOKE_JOBS) --output-sync=target \
+	  $(addprefix smoke-,$(BENCH_SMOKE_TARGETS)) || status=1; \
+	$(MAKE) --no-print-directory smoke-bench-dashboard || status=1; \
 	echo "bench-smoke: $$(( $$(date +%s) - started )) s in all"; \
-	if [ -n "$$failed" ]; then echo "bench-smoke FAILED:$$failed"; exit 1; fi; echo "bench-smoke: every benchmark ran"
+	if [ $$status = 0 ]; then echo "bench-smoke: every benchmark ran"; else echo "bench-smoke: FAILED (above)"; fi; \
+	exit $$status
 
-clean:
-	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist sdk/node_modules sdk/dist
+smoke-%:
+	@begun=$$(date +%s); echo "=== $* (BENCH_SMOKE=1)"; \
+	if BENCH_SMOKE=1 $(MAKE) --no-print-directory $*; then echo "=== $*: ran in $$(( $$(date +%s) - begun )) s"; \
+	else echo "=== $*: FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; fi
+
+profile-public-api: install wrk ## where a public API request's time goes: py-spy, pg_stat_statements, EXPLAIN (docs/performance.md)
+	$(BENCH_KEYS) $(BIN)/python bench/profile_public_api.py

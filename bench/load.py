@@ -36,7 +36,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-from bench.common import announce, knob  # noqa: E402
+from bench.common import SMOKE, announce, knob  # noqa: E402
+from bench.servers import answers  # noqa: E402
 
 SECONDS = knob("BENCH_SECONDS", 600, 5)
 WARMUP = knob("BENCH_WARMUP", 10, 2)
@@ -245,6 +246,11 @@ def main() -> int:
         migrate(env)
         data = seed(env)
         web = Gunicorn(env, workers=WORKERS, log=pg.dir / "gunicorn.log", timeout=60).start()
+        deadline = time.monotonic() + 120
+        while not answers(web.port):  # the workers have loaded the application (the port opens first)
+            if time.monotonic() > deadline:
+                sys.exit("gunicorn did not answer")
+            time.sleep(0.2)
         load = Load(web.port, data)
         threads = [threading.Thread(target=load.worker, args=(i,), daemon=True) for i in range(CONNECTIONS)]
         load.stop_at = time.monotonic() + WARMUP + SECONDS
@@ -308,7 +314,8 @@ def main() -> int:
           f"{', '.join(f'{s:.1f}' for s in samples) or '-'})")
     growth = max(rss_end[pid] - rss_start[pid] for pid in alive) if alive else 0.0
     flat = len(alive) == len(pids) and growth <= RSS_GROWTH_MB
-    verdict = "PASS" if not load.errors and flat else "FAIL"
+    # A smoke run (seconds of load) proves the mix is answered; memory is judged over minutes.
+    verdict = "PASS" if not load.errors and (flat or SMOKE) else "FAIL"
     print(f"{verdict}: {len(load.errors)} errors; largest per-process RSS growth {growth:+.1f} MB "
           f"(bar: {RSS_GROWTH_MB:.0f} MB, every process alive: {len(alive) == len(pids)})")
     return 0 if verdict == "PASS" else 1

@@ -19,7 +19,6 @@ warm-up, no other server.
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -50,7 +49,6 @@ TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each, 
          "gunicorn": f"gunicorn, {WORKERS} sync workers (--preload)"}
 # The public API is measured on the content web pool (WEB_ROUTES=content), as the image's
 # deployments serve it; the dashboard's reference on a process with every route.
-ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
 SERVER_ENV = {
     **os.environ,
     "DATABASE_URL": DB_URL,
@@ -77,58 +75,13 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django_tenants.utils import schema_context  # noqa: E402
 
-from apps.content.models import Category, Post, Tag  # noqa: E402
-from apps.media.models import Media  # noqa: E402
+from bench import public_api_data  # noqa: E402
 from tenants.services import client_register  # noqa: E402
 
-WORDS = ("content platform editor publish article reader garden kitchen travel market design review "
-         "library season harbor summit meadow lantern orbit canvas signal thread pattern velvet copper "
-         "maple river stone cloud ember quartz willow falcon").split()
-
-
-def html_body(rng: random.Random, n: int) -> str:
-    paragraphs = []
-    while sum(len(p) for p in paragraphs) < 2000:
-        words = " ".join(rng.choice(WORDS) for _ in range(40))
-        paragraphs.append(f"<p>{words} <strong>topic{n % 500}</strong>.</p>")
-    return "".join(paragraphs)
-
+ZEPHYR = public_api_data.zephyr_posts(POSTS)  # the posts that mention "zephyr"
 
 def seed(first: int, last: int) -> None:
-    """Published posts numbered first..last-1; 15 posts in all mention 'zephyr' (whatever the
-    total), each post has 2 categories, 3 tags and a featured image."""
-    rng = random.Random(first)
-    with schema_context(tenant.schema_name):
-        categories = list(Category.objects.all()) or Category.objects.bulk_create(
-            [Category(name=f"Category {i}", slug=f"category-{i}") for i in range(20)])
-        tags = list(Tag.objects.all()) or Tag.objects.bulk_create(
-            [Tag(name=f"Tag {i}", slug=f"tag-{i}") for i in range(50)])
-        images = list(Media.objects.all()) or Media.objects.bulk_create(
-            [Media(file_name=f"image-{i}.jpg", file_type="image/jpeg", file_size=1000, alt_text=f"Image {i}",
-                   storage_key=f"{tenant.schema_name}/media/{i}/image.jpg") for i in range(50)])
-        from django.utils import timezone
-
-        now = timezone.now()
-        for start in range(first, last, 1000):
-            batch = []
-            for n in range(start, min(start + 1000, last)):
-                title = f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {n}"
-                body = html_body(rng, n)
-                if n in ZEPHYR:
-                    body += "<p>zephyr</p>"
-                batch.append(Post(title=title, slug=f"post-{n}", excerpt=body[3:160], content=body, status="published",
-                                  published_at=now, author=None, featured_image=rng.choice(images)))
-            created = Post.objects.bulk_create(batch)
-            Post.categories.through.objects.bulk_create(
-                [Post.categories.through(post_id=post.id, category_id=category.id)
-                 for post in created for category in rng.sample(categories, 2)])
-            Post.tags.through.objects.bulk_create(
-                [Post.tags.through(post_id=post.id, tag_id=tag.id) for post in created for tag in rng.sample(tags, 3)])
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE content_post")
-            cursor.execute("VACUUM ANALYZE content_post_categories")
-            cursor.execute("VACUUM ANALYZE content_post_tags")
-    connection.set_schema_to_public()
+    public_api_data.seed(tenant.schema_name, first, last, zephyr=ZEPHYR)
 
 
 def start_server(kind: str, extra_env: dict | None = None, app: str = servers.APP, *,
