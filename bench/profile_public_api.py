@@ -12,13 +12,21 @@ image serves it, python -m config.serve) under wrk -t1 -c32; per scenario:
 3. what PostgreSQL spent per statement (pg_stat_statements) and Redis per command (INFO
    commandstats), per request.
 
+4. cProfile of the same requests sent straight to the WSGI application in this process, one after
+   the other (no HTTP server, no other request competing): milliseconds per request of each part
+   (CALLS), wall clock and CPU (the CPU column is what a machine shared with other work distorts
+   least).
+
 Then EXPLAIN (ANALYZE, BUFFERS) of the list's and the search's statements, run as the app runs
 them (prepared, generic plan). BENCH_SMOKE=1: 500 posts, 2 s runs. Needs wrk and py-spy (make
 profile-public-api installs both).
 """
 from __future__ import annotations
 
+import cProfile
+import io
 import os
+import pstats
 import re
 import shutil
 import subprocess
@@ -169,6 +177,71 @@ def redis_commands(client, before: dict, requests: int) -> list[str]:
     return lines
 
 
+# Parts of a request in the cProfile pass: the functions whose cumulative time is that part.
+CALLS = [
+    ("whole request in the application (fast path's __call__)", "apps/public_api/fastpath.py", "__call__"),
+    ("  query parsing (direct.listing; lru-cached per query)", "apps/public_api/direct.py", "listing"),
+    ("  key hash (the hash is compared inside the Redis script)", "apps/public_api/keys.py", "key_hash"),
+    ("  Redis round trips (lookup script; store on a miss)", "apps/public_api/redis_thread.py", "evalsha"),
+    ("  SQL: connection health check (SELECT 1)", "django/db/backends/base/base.py", "close_if_health_check_failed"),
+    ("  SQL: the page's prepared statement", "apps/core/db.py", "fetch_prepared"),
+    ("  rows to posts (selectors.posts_page_summaries)", "apps/public_api/selectors.py", "posts_page_summaries"),
+    ("  JSON encoding (responses.encode)", "apps/public_api/responses.py", "encode"),
+    ("  ETag (responses.etag_of)", "apps/public_api/responses.py", "etag_of"),
+    ("  reply headers (request.edge_tag_headers, EdgeHeaders.of)", "apps/public_api/request.py", "edge_tag_headers"),
+    ("  reply headers (request.edge_tag_headers, EdgeHeaders.of)", "apps/public_api/request.py", "of"),
+]
+
+
+def in_process(path: str, headers: dict, *, cache_on: bool, requests: int) -> list[str]:
+    """The request sent `requests` times straight to the WSGI application under cProfile (wall
+    clock timer), then timed again without it (wall and CPU): ms per request of each part."""
+    from django.test import override_settings
+
+    from apps.public_api.wsgi import application
+
+    route, _, query = path.partition("?")
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+               "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http",
+               "wsgi.errors": sys.stderr, **{f"HTTP_{name.upper().replace('-', '_')}": value
+                                             for name, value in headers.items()}}
+    statuses = Counter()
+
+    def call() -> None:
+        def start_response(status, reply_headers, exc_info=None):
+            statuses[status] += 1
+        b"".join(application({**environ, "wsgi.input": io.BytesIO()}, start_response))
+
+    with override_settings(PUBLIC_API_CACHE=cache_on):
+        for _ in range(20):  # warm: statements prepared, caches filled
+            call()
+        profiles = []
+        for timer in (time.perf_counter, time.thread_time):
+            profiler = cProfile.Profile(timer)
+            profiler.enable()
+            for _ in range(requests):
+                call()
+            profiler.disable()
+            profiles.append(pstats.Stats(profiler, stream=io.StringIO()).stats)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        for _ in range(requests):
+            call()
+        wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+    if set(statuses) != {"200 OK"}:
+        sys.exit(f"in-process requests answered {dict(statuses)}")
+    spent: dict[str, list[float]] = {}
+    for label, file, function in CALLS:
+        for n, stats in enumerate(profiles):
+            total = sum(values[3] for (path_, _, name), values in stats.items()
+                        if path_.endswith(file) and name == function)
+            spent.setdefault(label, [0.0, 0.0])[n] += total
+    lines = [f"    {label:<{WIDTH - 4}} {wall_s * 1000 / requests:7.3f} ms {cpu_s * 1000 / requests:7.3f} ms"
+             for label, (wall_s, cpu_s) in spent.items()]
+    lines.append(f"    {'the whole request without the profiler':<{WIDTH - 4}} {wall * 1000 / requests:7.3f} ms "
+                 f"{cpu * 1000 / requests:7.3f} ms")
+    return lines
+
+
 def main() -> None:
     announce()
     pg = PrivatePostgres().init()
@@ -225,11 +298,12 @@ def main() -> None:
                 parts, sampled = sampled_parts(server, port, path, key)
                 sampled = max(1, sampled)
                 reports.append((name, result, cpu * 1000 / requests, parts, statements(pg, sampled),
-                                redis_commands(client, before, sampled)))
+                                redis_commands(client, before, sampled),
+                                in_process(path, key, cache_on=cache_on == "1", requests=knob("BENCH_CALLS", 500, 50))))
             finally:
                 servers.stop(server)
                 server = None
-        for name, result, cpu_ms, parts, sql_lines, redis_lines in reports:
+        for name, result, cpu_ms, parts, sql_lines, redis_lines, call_lines in reports:
             total = sum(parts.values()) or 1
             wall_ms = 1000 / result["rps"] if result["rps"] else float("nan")
             print(f"\n{name}: {result['rps']:,.0f} req/s on one worker = {wall_ms:.2f} ms of the worker per request "
@@ -242,6 +316,10 @@ def main() -> None:
             print("\n".join(sql_lines) or "    none")
             print("  Redis (INFO commandstats, during the sampled run):")
             print("\n".join(redis_lines) or "    none")
+            print("  cProfile, the same request sent straight to the WSGI application in this process, "
+                  "ms per request:")
+            print(f"    {'':<{WIDTH - 4}}    wall      CPU")
+            print("\n".join(call_lines))
         explain(connection, tenant.schema_name)
     finally:
         if server is not None:
