@@ -13,8 +13,10 @@ WIDTH = 62  # of the scenario column
 
 def wrk(port: int, path: str, headers: dict[str, str], seconds: int, connections: int,
         script: str | None = None) -> dict:
-    """One wrk run (`script`: a Lua script for wrk, e.g. to vary the query)."""
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", *(["-s", script] if script else [])]
+    """One wrk run (`script`: a Lua script for wrk, e.g. to vary the query). A reply may take up to
+    30 s (wrk's own limit, 2 s, would leave the slowest replies of a busy machine out of p99)."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "--latency",
+               *(["-s", script] if script else [])]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
     out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
@@ -47,6 +49,7 @@ def measure(name: str, port: int, path: str, headers: dict[str, str], *, seconds
         wrk(port, path, headers, warmup, connections, script)
     result = wrk(port, path, headers, seconds, connections, script)
     note = f"  ({result['errors']} non-2xx/3xx)" if result["errors"] else ""
+    note += f"  ({result['socket_errors']} socket errors)" if result["socket_errors"] else ""
     print(f"{name:<{WIDTH}} | {result['rps']:>9,.0f} | {result['p50']:>8.2f} ms | {result['p99']:>8.2f} ms{note}",
           flush=True)
     if SMOKE and result["errors"]:

@@ -86,7 +86,8 @@ def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
 
 def wrk(port: int, seconds: int, key: str, script: str) -> dict:
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script, "-H", f"Host: {HOST}",
+        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "30s", "--latency", "-s", script,
+         "-H", f"Host: {HOST}",
          "-H", f"x-api-key: {key}", f"http://127.0.0.1:{port}/api/v1/analytics/track"],
         capture_output=True, text=True,
     ).stdout
