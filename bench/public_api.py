@@ -274,7 +274,7 @@ for label, name in (("list", "p99, uncached posts list"), ("rare", "p99, search 
     goal(f"{name}, {CONNECTIONS} connections", f"{r[label]['p99']:.1f} ms", "goal < 50 ms", r[label]["p99"] < 50)
 if "rare+" in r:
     for label, name in (("rare", "search 'zephyr'"), ("common", "search 'topic42'"), ("list", "uncached list")):
-        goal(f"{name}: req/s at {SCALE_TO:,} as a share of at {POSTS:,} posts",
+        goal(f"{name}, req/s at {SCALE_TO:,} vs at {POSTS:,} posts",
              f"{ratio(r[label + '+'], r[label]):.0%}", "goal flat (>= 80%)", ratio(r[label + "+"], r[label]) >= 0.8)
 else:
     goal("search at 100,000 vs 10,000 posts", "not run", "BENCH_SCALE_TO=100000", None)
