@@ -36,13 +36,9 @@ def fresh_database(name: str) -> str:
 
 
 def drop_database(name: str) -> None:
+    """Drop the benchmark's own database `name` at its end (connections to it are ended)."""
     subprocess.run(["psql", f"{server_url()}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'],
                    check=False)
-
-
-def smoke_note() -> str:
-    """A line to print first in smoke mode: its figures are not measurements."""
-    return "SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n"
 
 
 def fresh_redis(url: str, prefix: str, *queues: str) -> None:
@@ -61,4 +57,5 @@ def fresh_redis(url: str, prefix: str, *queues: str) -> None:
 def announce() -> None:
     """In smoke mode, say first that its figures are not measurements."""
     if SMOKE:
-        print(smoke_note(), flush=True)
+        print("SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n",
+              flush=True)
