@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import subprocess
 
+import redis
+
 SMOKE = os.environ.get("BENCH_SMOKE", "") not in ("", "0")
 
 
@@ -45,8 +47,6 @@ def fresh_redis(url: str, prefix: str, *queues: str) -> None:
     """Delete the benchmark's own keys (`prefix`:*) and Celery queues left by an earlier run: a
     host map or a cached reply of a company of the same name would otherwise be served to this
     run's one, and a task of an interrupted run be run against this run's database."""
-    import redis
-
     client = redis.Redis.from_url(url)
     for key in client.scan_iter(f"{prefix}:*", count=1000):
         client.delete(key)
