@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-from bench.common import announce, fresh_database, fresh_redis, knob  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 
 SEQUENTIAL = knob("BENCH_SEQUENTIAL", 30, 3)
 BURST = knob("BENCH_BURST", 40, 4)
@@ -22,7 +22,6 @@ GEMINI_LATENCY = knob("BENCH_GEMINI_LATENCY", 0.5, 0.1)
 EXISTING_JOBS = knob("BENCH_EXISTING_JOBS", 20000, 500)
 OFFLINE_CALLS = knob("BENCH_OFFLINE_CALLS", 200, 20)
 ADMISSION_SAMPLES = knob("BENCH_SAMPLES", 25, 5)
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 
 from apps.ai.tests.fake_gemini import FakeGemini, json_reply  # noqa: E402
 

@@ -13,6 +13,9 @@ import subprocess
 import redis
 
 SMOKE = os.environ.get("BENCH_SMOKE", "") not in ("", "0")
+# The benchmarks' Redis database; each keeps its keys under its own prefix. On a machine shared
+# with test suites, name one no suite empties (FLUSHDB) while a benchmark runs.
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 
 
 def knob(name: str, normal, smoke=None):
@@ -52,6 +55,14 @@ def fresh_redis(url: str, prefix: str, *queues: str) -> None:
         client.delete(key)
     if queues:
         client.delete(*queues)
+
+
+def use_own_redis(name: str) -> None:
+    """For a benchmark that runs the app in its own process (before django.setup()): the
+    benchmarks' Redis database, its own key prefix and Celery queue (`bench-{name}`), cleared."""
+    os.environ.update({"REDIS_URL": REDIS_URL, "CELERY_BROKER_URL": REDIS_URL, "CACHE_KEY_PREFIX": f"bench-{name}",
+                       "CELERY_TASK_DEFAULT_QUEUE": f"cms-bench-{name}"})
+    fresh_redis(REDIS_URL, f"bench-{name}", f"cms-bench-{name}")
 
 
 def announce() -> None:

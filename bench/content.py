@@ -13,9 +13,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-from bench.common import announce, fresh_database, knob  # noqa: E402
+from bench.common import announce, fresh_database, knob, use_own_redis  # noqa: E402
 
 os.environ["DATABASE_URL"] = fresh_database("cms_bench_content")
+use_own_redis("content")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 POSTS = knob("BENCH_POSTS", 10000, 300)
 SAMPLES = knob("BENCH_SAMPLES", 50, 5)

@@ -15,11 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
-from bench.common import announce, fresh_database, fresh_redis, knob  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.servers import stop  # noqa: E402
 
 DB_URL = fresh_database("cms_bench_edge")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 SECONDS = knob("BENCH_SECONDS", 15, 2)
 WARMUP = knob("BENCH_WARMUP", 5, 1)
 CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)

@@ -14,9 +14,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-from bench.common import SMOKE, announce, fresh_database, knob  # noqa: E402
+from bench.common import SMOKE, announce, fresh_database, knob, use_own_redis  # noqa: E402
 
 os.environ["DATABASE_URL"] = fresh_database("cms_bench_media")
+use_own_redis("media")
 os.environ["MEDIA_STORAGE"] = "local"
 os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="cms-bench-media-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -30,11 +30,10 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
 from bench.servers import stop, worker_memory  # noqa: E402
 from bench import public_api_measure  # noqa: E402
-from bench.common import announce, fresh_database, fresh_redis, knob  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header  # noqa: E402
 
 DB_URL = fresh_database("cms_bench_public")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 PREFIX = "bench-papi"
 POSTS = knob("BENCH_POSTS", 10000, 300)
 SCALE_TO = knob("BENCH_SCALE_TO", 0, 1000)

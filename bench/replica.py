@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from apps.core.tests.hardening.services import PrivatePostgres, PrivateReplica, migrate  # noqa: E402
 from bench import servers  # noqa: E402
-from bench.common import announce, fresh_redis, knob  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header, measure  # noqa: E402
 
 SECONDS = knob("BENCH_SECONDS", 15, 2)
@@ -26,7 +26,6 @@ WARMUP = knob("BENCH_WARMUP", 5, 1)
 CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
 WORKERS = knob("BENCH_WORKERS", 2)
 POSTS = knob("BENCH_POSTS", 200, 30)
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 if not shutil.which("wrk"):
     sys.exit("wrk is not installed (make wrk)")
 

@@ -16,11 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-from bench.common import announce, fresh_database, fresh_redis, knob  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 
 PUBLISHES = knob("BENCH_PUBLISHES", 100, 5)
 QUEUE = "cms-bench-webhooks"
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
 env = {
     "DATABASE_URL": fresh_database("cms_bench_webhooks"),
     "REDIS_URL": REDIS_URL,
