@@ -13,7 +13,7 @@ BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
-        fuzz bench-load bench-tests
+        fuzz bench-load bench-tests bench-smoke profile-public-api
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -128,7 +128,7 @@ bench-companies: install db ## 100 and 10,000 companies on one PostgreSQL: sign-
 	$(BENCH_KEYS) $(BIN)/python bench/companies.py
 
 bench-provision bench-migrate: install db ## the same with 100 and 1,000 companies (a few minutes)
-	BENCH_LEVELS=$${BENCH_LEVELS:-100,1000} $(BENCH_KEYS) $(BIN)/python bench/companies.py
+	$(BENCH_KEYS) $(BIN)/python bench/companies.py 100,1000
 
 bench-media: install db ## media: upload checks, renditions, a refused pixel bomb, list over 1000 rows
 	$(BENCH_KEYS) $(BIN)/python bench/media.py
@@ -148,11 +148,12 @@ bench-ai: install db ## AI writing: offline drafts, generate calls through a rea
 wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 
-bench-public-api: install db wrk ## public API with 10,000 posts: cached, uncached, 304 and search req/s, p50/p99
+bench-public-api: install db wrk ## public API, 10,000 posts: req/s, p50/p99, ratios to a bare app and a plain ninja list (BENCH_SCALE_TO=100000: search at 100,000)
 	$(BENCH_KEYS) $(BIN)/python bench/public_api.py
 
 bench-dashboard: install services chromium ## dashboard: JS bytes (sign-in, editor) and Sign In to stat cards median
-	cd dashboard && npm ci --no-audit --no-fund >/dev/null && node ../bench/dashboard.mjs
+	cd dashboard && { [ -n "$$BENCH_SMOKE" ] && [ -d node_modules ] || npm ci --no-audit --no-fund >/dev/null; } && \
+	  node ../bench/dashboard.mjs
 
 bench-edge: install db wrk varnish ## Varnish cache hits vs the bare WSGI app with the same bytes vs the app's fast path
 	$(BENCH_KEYS) $(BIN)/python bench/edge.py
@@ -168,6 +169,32 @@ fuzz: install services ## schemathesis over both APIs with FUZZ_EXAMPLES (300) r
 
 bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorten): req/s, p50/p99, errors, RSS
 	$(BENCH_KEYS) $(BIN)/python bench/load.py
+
+# Every benchmark target once in smoke mode (bench/common.py: small data, a second or two of load,
+# the same path from an empty database to the printed figures), so a benchmark that stopped
+# running is noticed: CI runs it after test-scale. The Python benchmarks run BENCH_SMOKE_JOBS (2)
+# at a time (each has its own database, Redis key prefix, queue and ports; their figures say
+# nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
+# bench-companies and bench-migrate run the same script as bench-provision.
+BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
+	bench-revisions bench-media bench-content bench-load profile-public-api
+BENCH_SMOKE_JOBS ?= 2
+bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
+	@started=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory -k -j$(BENCH_SMOKE_JOBS) --output-sync=target \
+	  $(addprefix smoke-,$(BENCH_SMOKE_TARGETS)) || status=1; \
+	$(MAKE) --no-print-directory smoke-bench-dashboard || status=1; \
+	echo "bench-smoke: $$(( $$(date +%s) - started )) s in all"; \
+	if [ $$status = 0 ]; then echo "bench-smoke: every benchmark ran"; else echo "bench-smoke: FAILED (above)"; fi; \
+	exit $$status
+
+smoke-%:
+	@begun=$$(date +%s); echo "=== $* (BENCH_SMOKE=1)"; \
+	if BENCH_SMOKE=1 $(MAKE) --no-print-directory $*; then echo "=== $*: ran in $$(( $$(date +%s) - begun )) s"; \
+	else echo "=== $*: FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; fi
+
+profile-public-api: install wrk ## where a public API request's time goes: py-spy, pg_stat_statements, EXPLAIN (docs/performance.md)
+	$(BENCH_KEYS) $(BIN)/python bench/profile_public_api.py
 
 clean:
 	rm -rf $(VENV) .data dashboard/node_modules dashboard/dist sdk/node_modules sdk/dist site

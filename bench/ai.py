@@ -1,7 +1,8 @@
 """AI writing figures on this machine: the offline provider, and generate calls end to end
 through a real Celery worker whose gemini provider talks to a local fake Gemini server (so the
 figures are this system's overhead, not Google's latency). Runs on its own database
-(cms_bench_ai), its own Redis key prefix and its own queue."""
+(cms_bench_ai), its own Redis key prefix and its own queue. BENCH_SMOKE=1: 3 sequential calls,
+a burst of 4, 500 earlier jobs."""
 import os
 import statistics
 import subprocess
@@ -12,19 +13,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-SEQUENTIAL = int(os.environ.get("BENCH_SEQUENTIAL", "30"))
-BURST = int(os.environ.get("BENCH_BURST", "40"))
-CONCURRENCY = int(os.environ.get("BENCH_WORKER_CONCURRENCY", "4"))
-GEMINI_LATENCY = float(os.environ.get("BENCH_GEMINI_LATENCY", "0.5"))
-EXISTING_JOBS = int(os.environ.get("BENCH_EXISTING_JOBS", "20000"))
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 
-sys.path.insert(0, str(ROOT))
+SEQUENTIAL = knob("BENCH_SEQUENTIAL", 30, 3)
+BURST = knob("BENCH_BURST", 40, 4)
+CONCURRENCY = knob("BENCH_WORKER_CONCURRENCY", 4, 2)
+GEMINI_LATENCY = knob("BENCH_GEMINI_LATENCY", 0.5, 0.1)
+EXISTING_JOBS = knob("BENCH_EXISTING_JOBS", 20000, 500)
+OFFLINE_CALLS = knob("BENCH_OFFLINE_CALLS", 200, 20)
+ADMISSION_SAMPLES = knob("BENCH_SAMPLES", 25, 5)
+
 from apps.ai.tests.fake_gemini import FakeGemini, json_reply  # noqa: E402
 
 fake = FakeGemini().start()
 env = {
-    "DATABASE_URL": f"{base}/cms_bench_ai",
+    "DATABASE_URL": fresh_database("cms_bench_ai"),
+    "REDIS_URL": REDIS_URL,
+    "CELERY_BROKER_URL": REDIS_URL,
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "CELERY_TASK_ALWAYS_EAGER": "0",
     "CELERY_TASK_DEFAULT_QUEUE": "cms-bench-ai",
@@ -40,9 +45,6 @@ env = {
 }
 os.environ.update(env)
 
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_ai"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_ai"], check=True)
-
 import django  # noqa: E402
 
 django.setup()
@@ -56,6 +58,8 @@ from apps.ai.providers.offline import OfflineProvider  # noqa: E402
 from apps.core.testing import Api, create_tenant, tenant_admin  # noqa: E402
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
+fresh_redis(REDIS_URL, "bench-ai", "cms-bench-ai")
+announce()
 tenant = create_tenant("bench-ai")
 admin = tenant_admin(tenant)
 api = Api(tenant, user=admin)
@@ -81,11 +85,11 @@ seo = SeoRequest(title="Remote work tips", content="Remote teams need clear habi
 for label, call in [("offline blog draft", lambda: provider.generate_blog(brief)),
                     ("offline SEO metadata", lambda: provider.generate_seo(seo))]:
     times = []
-    for _ in range(200):
+    for _ in range(OFFLINE_CALLS):
         started = time.perf_counter()
         call()
         times.append(time.perf_counter() - started)
-    print(f"{label:<48} median {ms(statistics.median(times))}, p95 {ms(pct(times, 95))} (200 calls)")
+    print(f"{label:<48} median {ms(statistics.median(times))}, p95 {ms(pct(times, 95))} ({OFFLINE_CALLS} calls)")
 
 # 2. A real worker -------------------------------------------------------------------------------------
 log = open(Path(tempfile.gettempdir()) / "cms-bench-ai-worker.log", "wb")  # noqa: SIM115
@@ -130,8 +134,11 @@ try:
         assert response.status_code == 202, response.json()
         ids.append(response.json()["job"]["id"])
     submit = time.perf_counter() - started
+    deadline = time.monotonic() + 120 + BURST * GEMINI_LATENCY
     with schema_context(tenant.schema_name):
         while GenerationJob.objects.filter(pk__in=ids, status__in=GenerationJob.UNFINISHED).exists():
+            if time.monotonic() > deadline:
+                sys.exit("the burst's jobs did not finish in time (see the worker's log)")
             time.sleep(0.05)
         failed = GenerationJob.objects.filter(pk__in=ids, status="failed").count()
     wall = time.perf_counter() - started
@@ -142,7 +149,7 @@ try:
     fake.latency = 0.0
 
     # 2c. admission (quota + running cap under the tenant lock) with many of today's jobs
-    def async_post_ms(samples=25):
+    def async_post_ms(samples=ADMISSION_SAMPLES):
         times = []
         for _ in range(samples):
             started = time.perf_counter()

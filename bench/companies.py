@@ -1,4 +1,6 @@
-"""make bench-companies: one PostgreSQL with N companies (BENCH_LEVELS, default 100 and 10,000).
+"""make bench-companies: one PostgreSQL with N companies (BENCH_LEVELS, else the first argument,
+default 100 and 10,000; make bench-provision: 100 and 1,000; BENCH_SMOKE=1: 3 companies, 3 samples,
+20 requests).
 
 At each level it prints: sign-up median and p90 (POST register-client's service, the real password
 hasher), with a spare schema from the pool (as in production, where Celery keeps SCHEMA_POOL_SIZE
@@ -23,10 +25,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "100,10000").split(",")]
-SAMPLES = int(os.environ.get("BENCH_SAMPLES", "15"))
-PROCESSES = int(os.environ.get("BENCH_PROCESSES", "2"))
-REQUESTS = int(os.environ.get("BENCH_REQUESTS", "200"))
+from bench.common import announce, knob  # noqa: E402
+
+_ASKED = sys.argv[1] if len(sys.argv) == 2 else "100,10000"
+LEVELS = [int(n) for n in knob("BENCH_LEVELS", _ASKED, "3").split(",")]
+SAMPLES = knob("BENCH_SAMPLES", 15, 3)
+PROCESSES = knob("BENCH_PROCESSES", 2)
+REQUESTS = knob("BENCH_REQUESTS", 200, 20)
 base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
 DATABASE = "cms_bench_companies"
 migrations_dir = Path(os.environ.get("BENCH_MIGRATIONS_DIR") or tempfile.mkdtemp(prefix="bench-migrations-"))
@@ -224,6 +229,7 @@ def ms(seconds: float) -> str:
 
 
 rows = []
+announce()
 for level in LEVELS:
     generated = fill_to(level)
     print(f"{company_count():,} companies (generated {generated:.0f} s)", flush=True)

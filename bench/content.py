@@ -1,11 +1,10 @@
 """Content API figures on this machine: seeds BENCH_POSTS (10,000) posts with categories, tags
 and featured images in one company, then prints the median and p90 latency of the dashboard's
 list, search and get-by-slug endpoints (full request through Django: host -> tenant, JWT,
-queries, JSON). Runs on its own database (cms_bench_content)."""
+queries, JSON). Runs on its own database (cms_bench_content). BENCH_SMOKE=1: 300 posts, 5 samples."""
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -14,14 +13,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-os.environ["DATABASE_URL"] = f"{base}/cms_bench_content"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-POSTS = int(os.environ.get("BENCH_POSTS", "10000"))
-SAMPLES = int(os.environ.get("BENCH_SAMPLES", "50"))
+from bench.common import announce, fresh_database, knob, use_own_redis  # noqa: E402
 
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_content"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_content"], check=True)
+os.environ["DATABASE_URL"] = fresh_database("cms_bench_content")
+use_own_redis("content")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+POSTS = knob("BENCH_POSTS", 10000, 300)
+SAMPLES = knob("BENCH_SAMPLES", 50, 5)
 
 import django  # noqa: E402
 
@@ -148,6 +146,7 @@ def main() -> None:
          lambda: f"/api/search?q={rng.choice(terms)}+{rng.choice(terms)}&status=published"),
         ("GET /api/posts/slug/<slug>", lambda: f"/api/posts/slug/{rng.choice(slugs)}"),
     ]
+    announce()
     print(f"{POSTS} posts, {SAMPLES} samples per endpoint (Django test client, one process); "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"{'endpoint':<48} | {'median':>9} | {'p90':>9} | {'SQL (median)':>12} | statements")

@@ -1,13 +1,13 @@
 """The HTTP cache tier: cache hits of the public posts list through Varnish (deploy/varnish,
 started here on a free port in front of the app) against the bare WSGI app returning the same
 bytes (the ceiling of a Python server), and the app's own fast path, in the same run. wrk -t1
--c32, BENCH_SECONDS (15) after BENCH_WARMUP (5). Own database (cms_bench_edge) and Redis prefix.
+-c32, BENCH_SECONDS (15) after BENCH_WARMUP (5); BENCH_SMOKE=1: -c8, 2 s after 1 s. Own database
+(cms_bench_edge) and Redis prefix.
 """
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -15,15 +15,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.servers import stop  # noqa: E402
 
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-DB_URL = f"{base}/cms_bench_edge"
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+DB_URL = fresh_database("cms_bench_edge")
+SECONDS = knob("BENCH_SECONDS", 15, 2)
+WARMUP = knob("BENCH_WARMUP", 5, 1)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
 SERVER_ENV = {
     **os.environ, "DATABASE_URL": DB_URL, "REDIS_URL": REDIS_URL, "CELERY_BROKER_URL": REDIS_URL,
     "CACHE_KEY_PREFIX": "bench-edge", "DJANGO_SETTINGS_MODULE": "config.settings", "ROOT_DOMAIN": "localhost",
@@ -38,8 +37,6 @@ from bench.public_api_measure import measure, header  # noqa: E402
 
 if varnishd_bin() is None:
     sys.exit("varnishd with varnish-modules is not installed (make varnish)")
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_edge"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_edge"], check=True)
 
 import django  # noqa: E402
 
@@ -50,9 +47,10 @@ from apps.content.tests.factories import make_post  # noqa: E402
 from tenants.services import client_register  # noqa: E402
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
+fresh_redis(REDIS_URL, "bench-edge")
 tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="bench", admin_username="bench", admin_email="bench@example.com",
-                         admin_password="password123", plan="business")
+                         admin_password="password123", plan="business", verified=True)
 for n in range(30):
     make_post(tenant, f"Post {n}", slug=f"post-{n}", status="published", content="<p>" + "text " * 300 + "</p>")
 
@@ -66,6 +64,7 @@ try:
     body_file = ROOT / ".data" / "bench-edge-body.json"
     body_file.parent.mkdir(exist_ok=True)
     body_file.write_bytes(body)
+    announce()
     print(f"\nwrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s; {WORKERS} granian workers; body {len(body):,} bytes; "
           f"load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
     header()

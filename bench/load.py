@@ -17,6 +17,7 @@ The bar: zero errors and flat memory. Exit status 1 when either is missed.
 
 Environment: BENCH_SECONDS (600), BENCH_WARMUP (10), BENCH_CONNECTIONS (32), BENCH_WORKERS (2),
 BENCH_POSTS (2000), BENCH_MAX_REQUESTS (0: no cap), BENCH_RSS_GROWTH_MB (15: the flat-memory bar).
+BENCH_SMOKE=1: 5 s after 2 s, 8 connections, 200 posts.
 """
 from __future__ import annotations
 
@@ -35,14 +36,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench.common import SMOKE, announce, knob  # noqa: E402
+from bench.servers import answers  # noqa: E402
 
-SECONDS = int(os.environ.get("BENCH_SECONDS", "600"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "10"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
-POSTS = int(os.environ.get("BENCH_POSTS", "2000"))
-MAX_REQUESTS = int(os.environ.get("BENCH_MAX_REQUESTS", "0"))
-RSS_GROWTH_MB = float(os.environ.get("BENCH_RSS_GROWTH_MB", "15"))
+SECONDS = knob("BENCH_SECONDS", 600, 5)
+WARMUP = knob("BENCH_WARMUP", 10, 2)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
+POSTS = knob("BENCH_POSTS", 2000, 200)
+MAX_REQUESTS = knob("BENCH_MAX_REQUESTS", 0)
+RSS_GROWTH_MB = knob("BENCH_RSS_GROWTH_MB", 15.0)
 ROOT_DOMAIN = "load.test"
 SUBDOMAIN = "loadco"
 HOST = f"{SUBDOMAIN}.{ROOT_DOMAIN}"
@@ -226,6 +229,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def main() -> int:
+    announce()
     print(f"bench-load: {SECONDS} s of mixed load (+{WARMUP} s warm-up), {CONNECTIONS} connections, gunicorn "
           f"{WORKERS} sync workers, {POSTS} posts; private PostgreSQL and Redis", flush=True)
     pg = PrivatePostgres().init().start(durable=True)
@@ -242,6 +246,11 @@ def main() -> int:
         migrate(env)
         data = seed(env)
         web = Gunicorn(env, workers=WORKERS, log=pg.dir / "gunicorn.log", timeout=60).start()
+        deadline = time.monotonic() + 120
+        while not answers(web.port):  # the workers have loaded the application (the port opens first)
+            if time.monotonic() > deadline:
+                sys.exit("gunicorn did not answer")
+            time.sleep(0.2)
         load = Load(web.port, data)
         threads = [threading.Thread(target=load.worker, args=(i,), daemon=True) for i in range(CONNECTIONS)]
         load.stop_at = time.monotonic() + WARMUP + SECONDS
@@ -305,7 +314,8 @@ def main() -> int:
           f"{', '.join(f'{s:.1f}' for s in samples) or '-'})")
     growth = max(rss_end[pid] - rss_start[pid] for pid in alive) if alive else 0.0
     flat = len(alive) == len(pids) and growth <= RSS_GROWTH_MB
-    verdict = "PASS" if not load.errors and flat else "FAIL"
+    # A smoke run (seconds of load) proves the mix is answered; memory is judged over minutes.
+    verdict = "PASS" if not load.errors and (flat or SMOKE) else "FAIL"
     print(f"{verdict}: {len(load.errors)} errors; largest per-process RSS growth {growth:+.1f} MB "
           f"(bar: {RSS_GROWTH_MB:.0f} MB, every process alive: {len(alive) == len(pids)})")
     return 0 if verdict == "PASS" else 1

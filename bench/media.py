@@ -1,11 +1,11 @@
 """Media library figures on this machine: upload checks and storage, renditions, a refused
 pixel bomb, and the list endpoint over 1000 rows. Runs on its own database (cms_bench_media)
-and a temporary MEDIA_ROOT; local-disk storage."""
+and a temporary MEDIA_ROOT; local-disk storage. BENCH_SMOKE=1: 2 and 0.5 MP photos, 2 samples,
+100 rows."""
 import io
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -14,17 +14,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-os.environ["DATABASE_URL"] = f"{base}/cms_bench_media"
+from bench.common import SMOKE, announce, fresh_database, knob, use_own_redis  # noqa: E402
+
+os.environ["DATABASE_URL"] = fresh_database("cms_bench_media")
+use_own_redis("media")
 os.environ["MEDIA_STORAGE"] = "local"
 os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="cms-bench-media-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "0")
-SAMPLES = int(os.environ.get("BENCH_SAMPLES", "7"))
-LIST_ROWS = int(os.environ.get("BENCH_LIST_ROWS", "1000"))
-
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_media"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_media"], check=True)
+SAMPLES = knob("BENCH_SAMPLES", 7, 2)
+LIST_ROWS = knob("BENCH_LIST_ROWS", 1000, 100)
+PHOTOS = [(1600, 1200), (800, 600)] if SMOKE else [(4000, 3000), (1920, 1080)]
 
 import django  # noqa: E402
 
@@ -69,9 +69,11 @@ def median_ms(fn, samples: int = SAMPLES) -> float:
 tenant = create_tenant("bench-media")
 admin = tenant_admin(tenant)
 api = Api(tenant, user=admin)
+announce()
 print(f"media benchmark: {SAMPLES} samples each, medians; local disk; Pillow {Image.__version__}")
 
-for label, (w, h) in [("12 MP JPEG", (4000, 3000)), ("2 MP JPEG", (1920, 1080))]:
+for w, h in PHOTOS:
+    label = f"{w * h / 1e6:.0f} MP JPEG" if w * h >= 1e6 else f"{w * h / 1e6:.1f} MP JPEG"
     data = photo(w, h)
     check = median_ms(lambda: images.prepare_upload(data, max_bytes=5 << 20, max_pixels=40_000_000))
     ids = []
@@ -89,7 +91,7 @@ for label, (w, h) in [("12 MP JPEG", (4000, 3000)), ("2 MP JPEG", (1920, 1080))]
             media_renditions_make(media_id=ids[0], force=True)
         connection.set_schema_to_public()
 
-    rendition_ms = median_ms(renditions, samples=max(3, SAMPLES // 2))
+    rendition_ms = median_ms(renditions, samples=max(1, SAMPLES // 2))
     print(f"  {label} ({len(data) / 1048576:.1f} MB): check+re-encode {check:.0f} ms, "
           f"POST media/upload {upload_ms:.0f} ms, 4 renditions x 2 formats {rendition_ms:.0f} ms")
 

@@ -3,18 +3,22 @@ uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), gra
 image) or gunicorn with 2 sync workers, on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
 note, on the content web pool (WEB_ROUTES=content, as the deployments serve the public API); the
 dashboard's reference list, and the worker memory of a process with every route, on one with
-WEB_ROUTES=all. Then the table grows to BENCH_SCALE_TO posts (default 100,000; 0 skips) and search
-is measured again. Runs on its own database (cms_bench_public) and Redis key prefix.
+WEB_ROUTES=all. Anchors measured in the same run: a bare WSGI app returning the same bytes
+(bench/bare_wsgi.py) and a plain django-ninja list (bench/plain_ninja.py: ModelSchema, ORM,
+ninja's pagination, no cache); the run ends with the issue's ratios against them (docs/performance.md).
+With BENCH_SCALE_TO (e.g. 100000; 0, the default, skips it: seeding 90,000 more posts takes
+minutes) the table then grows to that many posts and the list and search are measured again.
+Runs on its own database (cms_bench_public) and Redis key prefix.
 
-Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (100000), BENCH_SECONDS (15), BENCH_WARMUP (5),
+Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (0), BENCH_SECONDS (15), BENCH_WARMUP (5),
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
 BENCH_SERVER (granian, the image's web server; or gunicorn), BENCH_OTHER (1: also measure cache hits
-under the other server).
+under the other server). BENCH_SMOKE=1: 300 posts grown to 1,000, 8 connections, 1 s runs without
+warm-up, no other server.
 """
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -26,17 +30,17 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
 from bench.servers import stop, worker_memory  # noqa: E402
 from bench import public_api_measure  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header  # noqa: E402
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-DB_URL = f"{base}/cms_bench_public"
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+DB_URL = fresh_database("cms_bench_public")
 PREFIX = "bench-papi"
-POSTS = int(os.environ.get("BENCH_POSTS", "10000"))
-SCALE_TO = int(os.environ.get("BENCH_SCALE_TO", "100000"))
-SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+POSTS = knob("BENCH_POSTS", 10000, 300)
+SCALE_TO = knob("BENCH_SCALE_TO", 0, 1000)
+SECONDS = knob("BENCH_SECONDS", 15, 1)
+WARMUP = knob("BENCH_WARMUP", 5, 0)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
 HOST = "bench.localhost"
 SERVER = os.environ.get("BENCH_SERVER", "granian")
 OTHER = "gunicorn" if SERVER == "granian" else "granian"
@@ -44,7 +48,6 @@ TITLE = {"granian": f"granian, {WORKERS} workers (WSGI, 1 blocking thread each, 
          "gunicorn": f"gunicorn, {WORKERS} sync workers (--preload)"}
 # The public API is measured on the content web pool (WEB_ROUTES=content), as the image's
 # deployments serve it; the dashboard's reference on a process with every route.
-ZEPHYR = {i * max(1, POSTS // 15) for i in range(15)}  # the posts that mention "zephyr"
 SERVER_ENV = {
     **os.environ,
     "DATABASE_URL": DB_URL,
@@ -64,69 +67,20 @@ os.environ.update({k: v for k, v in SERVER_ENV.items() if k != "PYTHONPATH"})
 if not shutil.which("wrk"):
     sys.exit("wrk is not installed (make bench-public-api installs it)")
 
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_public"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_public"], check=True)
-
 import django  # noqa: E402
 
 django.setup()
-import redis  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django_tenants.utils import schema_context  # noqa: E402
 
-from apps.content.models import Category, Post, Tag  # noqa: E402
-from apps.media.models import Media  # noqa: E402
+from bench import public_api_data  # noqa: E402
 from tenants.services import client_register  # noqa: E402
 
-WORDS = ("content platform editor publish article reader garden kitchen travel market design review "
-         "library season harbor summit meadow lantern orbit canvas signal thread pattern velvet copper "
-         "maple river stone cloud ember quartz willow falcon").split()
-
-
-def html_body(rng: random.Random, n: int) -> str:
-    paragraphs = []
-    while sum(len(p) for p in paragraphs) < 2000:
-        words = " ".join(rng.choice(WORDS) for _ in range(40))
-        paragraphs.append(f"<p>{words} <strong>topic{n % 500}</strong>.</p>")
-    return "".join(paragraphs)
-
+ZEPHYR = public_api_data.zephyr_posts(POSTS)  # the posts that mention "zephyr"
 
 def seed(first: int, last: int) -> None:
-    """Published posts numbered first..last-1; 15 posts in all mention 'zephyr' (whatever the
-    total), each post has 2 categories, 3 tags and a featured image."""
-    rng = random.Random(first)
-    with schema_context(tenant.schema_name):
-        categories = list(Category.objects.all()) or Category.objects.bulk_create(
-            [Category(name=f"Category {i}", slug=f"category-{i}") for i in range(20)])
-        tags = list(Tag.objects.all()) or Tag.objects.bulk_create(
-            [Tag(name=f"Tag {i}", slug=f"tag-{i}") for i in range(50)])
-        images = list(Media.objects.all()) or Media.objects.bulk_create(
-            [Media(file_name=f"image-{i}.jpg", file_type="image/jpeg", file_size=1000, alt_text=f"Image {i}",
-                   storage_key=f"{tenant.schema_name}/media/{i}/image.jpg") for i in range(50)])
-        from django.utils import timezone
-
-        now = timezone.now()
-        for start in range(first, last, 1000):
-            batch = []
-            for n in range(start, min(start + 1000, last)):
-                title = f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {n}"
-                body = html_body(rng, n)
-                if n in ZEPHYR:
-                    body += "<p>zephyr</p>"
-                batch.append(Post(title=title, slug=f"post-{n}", excerpt=body[3:160], content=body, status="published",
-                                  published_at=now, author=None, featured_image=rng.choice(images)))
-            created = Post.objects.bulk_create(batch)
-            Post.categories.through.objects.bulk_create(
-                [Post.categories.through(post_id=post.id, category_id=category.id)
-                 for post in created for category in rng.sample(categories, 2)])
-            Post.tags.through.objects.bulk_create(
-                [Post.tags.through(post_id=post.id, tag_id=tag.id) for post in created for tag in rng.sample(tags, 3)])
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE content_post")
-            cursor.execute("VACUUM ANALYZE content_post_categories")
-            cursor.execute("VACUUM ANALYZE content_post_tags")
-    connection.set_schema_to_public()
+    public_api_data.seed(tenant.schema_name, first, last, zephyr=ZEPHYR)
 
 
 def start_server(kind: str, extra_env: dict | None = None, app: str = servers.APP, *,
@@ -143,8 +97,7 @@ def measure(name: str, port: int, path: str, headers: dict[str, str], script: st
 
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
-for key in redis.Redis.from_url(REDIS_URL).scan_iter(f"{PREFIX}:*"):
-    redis.Redis.from_url(REDIS_URL).delete(key)
+fresh_redis(REDIS_URL, PREFIX)
 tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="bench", admin_username="bench", admin_email="bench@example.com",
                          admin_password="password123", plan="business", verified=True)
@@ -171,6 +124,20 @@ dashboard = {"Host": HOST, "Authorization": f"Bearer {token}"}
 
 import urllib.request  # noqa: E402
 
+PLAIN = "/plain/posts?page=1&page_size=10"
+results: dict[str, dict] = {}
+
+
+def row(label: str, name: str, port: int, path: str, headers: dict[str, str], script: str | None = None) -> dict:
+    """A measured row, kept under `label` for the ratios at the end."""
+    results[label] = measure(name, port, path, headers, script)
+    return results[label]
+
+
+def ratio(a: dict, b: dict) -> float:
+    return a["rps"] / b["rps"] if b["rps"] else float("nan")
+
+
 cached, cached_port = start_server(SERVER)
 try:
     request = urllib.request.Request(f"http://127.0.0.1:{cached_port}{LIST}", headers=key)
@@ -179,11 +146,13 @@ try:
         body = response.read()
     BODY_FILE = ROOT / ".data" / "bench-public-api-body.json"
     BODY_FILE.write_bytes(body)
+    announce()
     print(f"\n{TITLE[SERVER]}; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s "
-          f"warm-up; {POSTS:,} posts; load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
+          f"warm-up; {POSTS:,} posts; body {len(body):,} bytes; load average before: {os.getloadavg()[0]:.1f}\n",
+          flush=True)
     header()
-    hit = measure("posts list, cached (fast path)", cached_port, LIST, key)
-    measure("posts list, If-None-Match -> 304 (fast path)", cached_port, LIST, {**key, "If-None-Match": etag})
+    row("hit", "posts list, cached (fast path)", cached_port, LIST, key)
+    row("304", "posts list, If-None-Match -> 304 (fast path)", cached_port, LIST, {**key, "If-None-Match": etag})
     measure("post by slug, cached (fast path)", cached_port, "/api/v1/posts/slug/post-42", key)
     measure("posts list, reply cache miss (fast path builds)", cached_port, LIST, key, str(MISS_SCRIPT))
     cached_memory = worker_memory(cached)
@@ -192,10 +161,19 @@ finally:
 
 bare, bare_port = start_server(SERVER, {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
 try:
-    ceiling = measure("reference: bare WSGI app, same bytes", bare_port, LIST, key)
+    row("bare", "anchor: bare WSGI app, same bytes", bare_port, LIST, key)
 finally:
     stop(bare)
-print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under {SERVER}", flush=True)
+print(f"  cached list = {ratio(results['hit'], results['bare']):.0%} of the bare app under {SERVER}", flush=True)
+
+# The anchor of the uncached list: a plain django-ninja list (bench/plain_ninja.py), Django alone.
+plain_server, plain_port = start_server(SERVER, {"DJANGO_SETTINGS_MODULE": "bench.settings_plain_ninja",
+                                                 "PUBLIC_API_CACHE": "0"},
+                                        app="config.wsgi:application", routes="all")
+try:
+    row("plain", "anchor: plain ninja list (ORM, ninja paginate)", plain_port, PLAIN, key)
+finally:
+    stop(plain_server)
 
 # The dashboard's processes (every route): the reference list, and the same public reads, for
 # their worker memory.
@@ -211,14 +189,15 @@ finally:
 
 uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
 try:
-    uncached_list = measure("posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
-    measure("posts list page 500, uncached", uncached_port, "/api/v1/posts?page=500&limit=10", key)
+    uncached_list = row("list", "posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
+    deep = max(1, POSTS // 20)  # page 500 at 10,000 posts
+    measure(f"posts list page {deep}, uncached", uncached_port, f"/api/v1/posts?page={deep}&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
     measure("posts of a category (~1/10 of posts), uncached (fast path)", uncached_port,
             "/api/v1/posts/category/category-3", key)
-    measure("search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
-    measure("search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
-    print(f"  uncached list = {uncached_list['rps'] / plain['rps']:.1f}x the dashboard's ORM list", flush=True)
+    row("rare", "search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
+    row("common", "search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
+    print(f"  uncached list = {ratio(uncached_list, plain):.1f}x the dashboard's ORM list", flush=True)
     print(f"\nworker memory, content pool (WEB_ROUTES=content): cached server {cached_memory}; uncached server "
           f"{worker_memory(uncached)}", flush=True)
     print(f"worker memory, every route (WEB_ROUTES=all), after the dashboard list and the uncached reads: "
@@ -234,7 +213,7 @@ try:
 finally:
     stop(django_only)
 
-if os.environ.get("BENCH_OTHER", "1") == "1":
+if knob("BENCH_OTHER", True, False):
     print(f"\n{TITLE[OTHER]}, cache hits\n", flush=True)
     header()
     server, port = start_server(OTHER)
@@ -246,10 +225,10 @@ if os.environ.get("BENCH_OTHER", "1") == "1":
         stop(server)
     server, port = start_server(OTHER, {"BENCH_BARE_BODY": str(BODY_FILE)}, app="bare_wsgi:application")
     try:
-        ceiling = measure("reference: bare WSGI app, same bytes", port, LIST, key)
+        ceiling = measure("anchor: bare WSGI app, same bytes", port, LIST, key)
     finally:
         stop(server)
-    print(f"  cached list = {hit['rps'] / ceiling['rps']:.0%} of the bare app under {OTHER}", flush=True)
+    print(f"  cached list = {ratio(hit, ceiling):.0%} of the bare app under {OTHER}", flush=True)
     print(f"\nworker memory: {memory}", flush=True)
 
 if SCALE_TO > POSTS:
@@ -260,9 +239,9 @@ if SCALE_TO > POSTS:
     header()
     uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
     try:
-        measure(f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
-        measure(f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
-        measure(f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
+        row("list+", f"posts list, uncached ({SCALE_TO:,} posts)", uncached_port, LIST, key)
+        row("rare+", f"search 'zephyr', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_RARE, key)
+        row("common+", f"search 'topic42', uncached ({SCALE_TO:,} posts)", uncached_port, SEARCH_COMMON, key)
         measure(f"posts of a category, uncached ({SCALE_TO:,} posts)", uncached_port,
                 "/api/v1/posts/category/category-3", key)
     finally:
@@ -272,3 +251,30 @@ if SCALE_TO > POSTS:
         measure(f"posts list, reply cache miss ({SCALE_TO:,} posts)", cached_port, LIST, key, str(MISS_SCRIPT))
     finally:
         stop(cached)
+
+
+def goal(name: str, value: str, target: str, met: bool | None) -> None:
+    verdict = "-" if met is None else "met" if met else "NOT met"
+    print(f"  {name:<58} {value:>10}   {target:<16} {verdict}", flush=True)
+
+
+r = results
+print(f"\nThe issue's ratios, measured in this run ({SERVER}, {WORKERS} workers, {CONNECTIONS} connections, "
+      f"{POSTS:,} posts; load average now {os.getloadavg()[0]:.1f}: other work on the machine moves absolute "
+      "figures, ratios of one run less)", flush=True)
+goal("uncached posts list vs plain ninja list", f"{ratio(r['list'], r['plain']):.1f}x", "goal >= 5x",
+     ratio(r["list"], r["plain"]) >= 5)
+goal("fast-path cache hit vs bare WSGI app, same bytes", f"{ratio(r['hit'], r['bare']):.0%}", "goal >= 25%",
+     ratio(r["hit"], r["bare"]) >= 0.25)
+goal("304 (fast path) vs bare WSGI app", f"{ratio(r['304'], r['bare']):.0%}", "goal >= 25%",
+     ratio(r["304"], r["bare"]) >= 0.25)
+for label, name in (("list", "p99, uncached posts list"), ("rare", "p99, search 'zephyr' (15 matches)"),
+                    ("common", "p99, search 'topic42' (~2% of posts)")):
+    goal(f"{name}, {CONNECTIONS} connections", f"{r[label]['p99']:.1f} ms", "goal < 50 ms", r[label]["p99"] < 50)
+if "rare+" in r:
+    for label, name in (("rare", "search 'zephyr'"), ("common", "search 'topic42'"), ("list", "uncached list")):
+        goal(f"{name}, req/s at {SCALE_TO:,} vs at {POSTS:,} posts",
+             f"{ratio(r[label + '+'], r[label]):.0%}", "goal flat (>= 80%)", ratio(r[label + "+"], r[label]) >= 0.8)
+else:
+    goal("search at 100,000 vs 10,000 posts", "not run", "BENCH_SCALE_TO=100000", None)
+goal("Wagtail's list (anchor of the performance note)", "not run", "not installed", None)

@@ -2,7 +2,8 @@
 PostgreSQL) answered from a streaming replica vs from the primary alone, same run. A private
 primary (initdb) and its replica (pg_basebackup -R) on free ports; 2 granian workers; wrk -t1
 -c32, BENCH_SECONDS (15) after BENCH_WARMUP (5). On one machine both servers share its CPU:
-this shows the replica path's own cost, not the capacity a second machine adds.
+this shows the replica path's own cost, not the capacity a second machine adds. BENCH_SMOKE=1:
+30 posts, -c8, 2 s after 1 s.
 """
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from apps.core.tests.hardening.services import PrivatePostgres, PrivateReplica, migrate  # noqa: E402
 from bench import servers  # noqa: E402
+from bench.common import REDIS_URL, announce, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header, measure  # noqa: E402
 
-SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+SECONDS = knob("BENCH_SECONDS", 15, 2)
+WARMUP = knob("BENCH_WARMUP", 5, 1)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
+POSTS = knob("BENCH_POSTS", 200, 30)
 if not shutil.which("wrk"):
     sys.exit("wrk is not installed (make wrk)")
 
@@ -33,8 +35,8 @@ from tenants.services import client_register
 from apps.content.tests.factories import make_post
 tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="bench", admin_username="bench", admin_email="bench@example.com",
-                         admin_password="password123", plan="business")
-for n in range(200):
+                         admin_password="password123", plan="business", verified=True)
+for n in range(POSTS):
     make_post(tenant, f"Post {n}", slug=f"post-{n}", status="published", content="<p>" + "text " * 300 + "</p>")
 print("SEEDED " + json.dumps({"key": tenant.api_key}))
 """
@@ -48,11 +50,13 @@ try:
            "ROOT_DOMAIN": "localhost", "DEBUG": "0", "LOG_LEVEL": "WARNING", "PUBLIC_API_RATE_LIMIT": "1000000000",
            "PUBLIC_API_CACHE": "0", "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)])}
     migrate(env)
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED], cwd=ROOT, env=env, capture_output=True,
-                         text=True, check=True).stdout
+    fresh_redis(REDIS_URL, "bench-replica")
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED.replace("POSTS", str(POSTS))], cwd=ROOT,
+                         env=env, capture_output=True, text=True, check=True).stdout
     key = {"Host": "bench.localhost", "x-api-key": json.loads(out.split("SEEDED ", 1)[1])["key"]}
     replica = PrivateReplica().init_from(primary).start(durable=True)
     LIST = "/api/v1/posts?page=1&limit=10"
+    announce()
     print(f"\nwrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s; {WORKERS} granian workers; reply cache off; "
           f"load average before: {os.getloadavg()[0]:.1f}\n", flush=True)
     header()

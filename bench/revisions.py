@@ -2,24 +2,22 @@
 the dashboard API (every save keeps a revision and clears the editor's autosaved copy), then
 prints the median and p90 of a save, of an autosave, and of the revisions list, with the number
 of SQL statements of the list at page sizes 5 and 100 (it must not grow). Own database
-(cms_bench_revisions)."""
+(cms_bench_revisions). BENCH_SMOKE=1: 20 saves, 5 samples."""
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-os.environ["DATABASE_URL"] = f"{base}/cms_bench_revisions"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-SAVES = int(os.environ.get("BENCH_SAVES", "200"))
-SAMPLES = int(os.environ.get("BENCH_SAMPLES", "50"))
+from bench.common import announce, drop_database, fresh_database, knob, use_own_redis  # noqa: E402
 
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_revisions"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_revisions"], check=True)
+os.environ["DATABASE_URL"] = fresh_database("cms_bench_revisions")
+use_own_redis("revisions")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+SAVES = knob("BENCH_SAVES", 200, 20)
+SAMPLES = knob("BENCH_SAMPLES", 50, 5)
 
 import django  # noqa: E402
 
@@ -83,10 +81,12 @@ for limit in (5, 100):
         assert api.get(f"/api/posts/{post_id}/revisions", {"limit": limit}).status_code == 200
     statements[limit] = len(queries)
 
+announce()
+
 print(f"post with {SAVES + 1} revisions, {len(body)} bytes of HTML; load average {os.getloadavg()[0]:.1f}")
 print(f"PUT /api/posts/{{id}} (save, keeps a revision)     {figures(saves)}")
 print(f"PUT /api/posts/{{id}}/autosave                       {figures(autosaves)}")
 print(f"GET /api/posts/{{id}}/revisions?limit=20             {figures(lists)}")
 print(f"GET /api/posts/{{id}}/revisions statements: limit=5 -> {statements[5]}, limit=100 -> {statements[100]}")
 connection.close()
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_revisions"], check=False)
+drop_database("cms_bench_revisions")

@@ -3,6 +3,7 @@
 granian's command line for a bare app; each on a free loopback port in its own process group."""
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -37,14 +38,28 @@ def start_server(kind: str, env: dict, *, workers: int, app: str = APP) -> tuple
                    "--blocking-threads", "1", "--host", "127.0.0.1", "--port", str(port), "--no-ws",
                    "--log-level", "warning", app]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
+        if process.poll() is not None:
+            raise RuntimeError(f"{kind} exited with status {process.returncode}")
+        if answers(port):
+            return process, port
+        time.sleep(0.1)
+    stop(process)
     raise RuntimeError(f"{kind} did not start")
+
+
+def answers(port: int) -> bool:
+    """The server answers HTTP (any status): its workers have loaded the application, which a
+    listening socket alone does not say (granian listens before its workers are ready)."""
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/api/health")
+        connection.getresponse().read()
+        connection.close()
+        return True
+    except (OSError, http.client.HTTPException):
+        return False
 
 
 def stop(process: subprocess.Popen) -> None:

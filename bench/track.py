@@ -5,7 +5,8 @@ Also measured: tracking while Redis is down (events written straight to PostgreS
 Runs on its own database (cms_bench_track) and Redis key prefix.
 
 Environment: BENCH_SECONDS (15), BENCH_WARMUP (5), BENCH_CONNECTIONS (32), BENCH_WORKERS (2),
-BENCH_REDIS_URL (redis://127.0.0.1:6379/13), BENCH_SERVER (granian or gunicorn).
+BENCH_REDIS_URL (redis://127.0.0.1:6379/13), BENCH_SERVER (granian or gunicorn). BENCH_SMOKE=1:
+-c8, 2 s after 1 s.
 """
 from __future__ import annotations
 
@@ -21,15 +22,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
+from bench.common import REDIS_URL, SMOKE, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.servers import stop  # noqa: E402
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-DB_URL = f"{base}/cms_bench_track"
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+DB_URL = fresh_database("cms_bench_track")
 PREFIX = "bench-track"
-SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
-WARMUP = int(os.environ.get("BENCH_WARMUP", "5"))
-CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+SECONDS = knob("BENCH_SECONDS", 15, 2)
+WARMUP = knob("BENCH_WARMUP", 5, 1)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
+WORKERS = knob("BENCH_WORKERS", 2)
 SERVER = os.environ.get("BENCH_SERVER", "granian")
 HOST = "track.localhost"
 SERVER_ENV = {
@@ -48,9 +49,6 @@ os.environ.update({k: v for k, v in SERVER_ENV.items() if k != "PYTHONPATH"})
 
 if not shutil.which("wrk"):
     sys.exit("wrk is not installed (make bench-track installs it)")
-
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_track"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_track"], check=True)
 
 import django  # noqa: E402
 
@@ -87,7 +85,8 @@ def start_server(extra_env: dict | None = None) -> tuple[subprocess.Popen, int]:
 
 def wrk(port: int, seconds: int, key: str, script: str) -> dict:
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "-s", script, "-H", f"Host: {HOST}",
+        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "30s", "--latency", "-s", script,
+         "-H", f"Host: {HOST}",
          "-H", f"x-api-key: {key}", f"http://127.0.0.1:{port}/api/v1/analytics/track"],
         capture_output=True, text=True,
     ).stdout
@@ -120,8 +119,7 @@ def row(name: str, result: dict) -> None:
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
 client = redis.Redis.from_url(REDIS_URL)
-for stale in client.scan_iter(f"{PREFIX}:*"):
-    client.delete(stale)
+fresh_redis(REDIS_URL, PREFIX)
 tenant = client_register(company_name="Track", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="track", admin_username="bench", admin_email="bench@example.com",
                          admin_password="password123", verified=True)
@@ -132,6 +130,8 @@ connection.set_schema_to_public()
 with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
     handle.write(SCRIPT)
     script_path = handle.name
+
+announce()
 
 print(f"{SERVER}, {WORKERS} workers; wrk -t1 -c{CONNECTIONS} {SECONDS}s after {WARMUP}s warm-up\n", flush=True)
 print(f"{'scenario':<44} | {'req/s':>9} | {'p50':>11} | {'p99':>11}", flush=True)
@@ -169,5 +169,9 @@ print(f"\naccepted by the API (wrk, warm-up included): {accepted:,}; in the Redi
 print(f"flush: {flushed:,} events to PostgreSQL in {flush_seconds:.2f} s ({flushed / flush_seconds:,.0f} events/s); "
       f"rollup: {rolled:,} events; flush + rollup {total_seconds:.2f} s ({rolled / total_seconds:,.0f} events/s)")
 print(f"rolled-up views: {rolled_views:,}; raw events: {raw:,}; not rolled up: {pending:,}")
-print("every accepted event counted" if rolled_views == buffered >= accepted else
-      "MISMATCH between accepted and counted events")
+if rolled_views == buffered >= accepted:
+    print("every accepted event counted")
+else:
+    sys.exit("MISMATCH between accepted and counted events")
+if SMOKE and (result["errors"] or direct["errors"]):
+    sys.exit("smoke run failed: track answered other than 2xx")

@@ -5,7 +5,7 @@ prefix and queue.
 
 Each publish waits for its delivery before the next, so the figure is one event's path, not a
 queue: commit -> fan-out in the web process (the post read in the public API's shape, the delivery
-row, the task sent) -> worker picks the task -> signed POST -> receiver."""
+row, the task sent) -> worker picks the task -> signed POST -> receiver. BENCH_SMOKE=1: 5 publishes."""
 import os
 import statistics
 import subprocess
@@ -16,23 +16,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
-base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
-PUBLISHES = int(os.environ.get("BENCH_PUBLISHES", "100"))
+from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
+
+PUBLISHES = knob("BENCH_PUBLISHES", 100, 5)
 QUEUE = "cms-bench-webhooks"
 env = {
-    "DATABASE_URL": f"{base}/cms_bench_webhooks",
+    "DATABASE_URL": fresh_database("cms_bench_webhooks"),
+    "REDIS_URL": REDIS_URL,
+    "CELERY_BROKER_URL": REDIS_URL,
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "CELERY_TASK_ALWAYS_EAGER": "0",
     "CELERY_TASK_DEFAULT_QUEUE": QUEUE,
     "CACHE_KEY_PREFIX": "bench-webhooks",
     "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "1",  # the receiver listens on 127.0.0.1
 }
-if os.environ.get("BENCH_REDIS_URL"):
-    env["REDIS_URL"] = os.environ["BENCH_REDIS_URL"]
 os.environ.update(env)
-
-subprocess.run(["psql", f"{base}/postgres", "-qc", "DROP DATABASE IF EXISTS cms_bench_webhooks"], check=True)
-subprocess.run(["psql", f"{base}/postgres", "-qc", "CREATE DATABASE cms_bench_webhooks"], check=True)
 
 import django  # noqa: E402
 
@@ -46,6 +44,7 @@ from apps.core.testing import Api, create_tenant, tenant_admin  # noqa: E402
 from apps.webhooks.tests.receiver import Receiver  # noqa: E402
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
+fresh_redis(REDIS_URL, "bench-webhooks", QUEUE)
 tenant = create_tenant("bench-webhooks")
 api = Api(tenant, user=tenant_admin(tenant))
 category, media = make_category(tenant), make_media(tenant)
@@ -97,6 +96,7 @@ try:
             if n >= 3:  # the first ones warm the worker's processes and connections
                 latency.append(got["at"] - commits[n])
                 fan_out.append(fanned_out[n] - commits[n])
+    announce()
     print(f"webhook delivery after a publish, {PUBLISHES} publishes one after the other, "
           f"Celery prefork worker (2 processes), receiver on 127.0.0.1:")
     print(f"  commit to receiver        median {ms(statistics.median(latency))}, p90 {ms(pct(latency, 90))}, "

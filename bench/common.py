@@ -1,0 +1,72 @@
+"""What the benchmarks share: smoke mode and a fresh database of their own.
+
+Smoke mode (BENCH_SMOKE=1, `make bench-smoke`): every benchmark runs its whole path, from an
+empty database to its printed table, on small data with a second or two of load, so that CI
+notices a benchmark that no longer runs (its numbers then say nothing about speed). A knob set
+in the environment (BENCH_SECONDS, BENCH_POSTS, ...) wins in either mode.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+
+import redis
+
+SMOKE = os.environ.get("BENCH_SMOKE", "") not in ("", "0")
+# The benchmarks' Redis database; each keeps its keys under its own prefix. On a machine shared
+# with test suites, name one no suite empties (FLUSHDB) while a benchmark runs.
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+
+
+def knob(name: str, normal, smoke=None):
+    """The environment's value of `name` (of the default's type), else the default of the mode."""
+    default = smoke if SMOKE and smoke is not None else normal
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return type(default)(value) if not isinstance(default, bool) else value not in ("0", "false", "")
+
+
+def server_url() -> str:
+    """The PostgreSQL server of DATABASE_URL, without a database name."""
+    return os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
+
+
+def fresh_database(name: str) -> str:
+    """Drop and create the benchmark's own database `name` (connections to it are ended); its URL."""
+    base = server_url()
+    for sql in (f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'):
+        subprocess.run(["psql", f"{base}/postgres", "-qc", sql], check=True)
+    return f"{base}/{name}"
+
+
+def drop_database(name: str) -> None:
+    """Drop the benchmark's own database `name` at its end (connections to it are ended)."""
+    subprocess.run(["psql", f"{server_url()}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'],
+                   check=False)
+
+
+def fresh_redis(url: str, prefix: str, *queues: str) -> None:
+    """Delete the benchmark's own keys (`prefix`:*) and Celery queues left by an earlier run: a
+    host map or a cached reply of a company of the same name would otherwise be served to this
+    run's one, and a task of an interrupted run be run against this run's database."""
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(f"{prefix}:*", count=1000):
+        client.delete(key)
+    if queues:
+        client.delete(*queues)
+
+
+def use_own_redis(name: str) -> None:
+    """For a benchmark that runs the app in its own process (before django.setup()): the
+    benchmarks' Redis database, its own key prefix and Celery queue (`bench-{name}`), cleared."""
+    os.environ.update({"REDIS_URL": REDIS_URL, "CELERY_BROKER_URL": REDIS_URL, "CACHE_KEY_PREFIX": f"bench-{name}",
+                       "CELERY_TASK_DEFAULT_QUEUE": f"cms-bench-{name}"})
+    fresh_redis(REDIS_URL, f"bench-{name}", f"cms-bench-{name}")
+
+
+def announce() -> None:
+    """In smoke mode, say first that its figures are not measurements."""
+    if SMOKE:
+        print("SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n",
+              flush=True)
