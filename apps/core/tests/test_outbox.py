@@ -42,9 +42,9 @@ def _wait(predicate, timeout: float = 30.0, step: float = 0.1) -> bool:
     return False
 
 
-def _reset_row(tenant, exclude=None) -> OutboxMessage:
-    """The outbox row of a forgot-password request of `tenant` (the lookup task's)."""
-    [row] = OutboxMessage.objects.filter(key__startswith=f"password-reset:{tenant.schema_name}:").exclude(pk=exclude)
+def _reset_row(tenant, email: str) -> OutboxMessage:
+    """The outbox row of the forgot-password request of `tenant` for `email` (the lookup task's)."""
+    [row] = OutboxMessage.objects.filter(key__startswith=f"password-reset:{tenant.schema_name}:", args__0=email)
     return row
 
 
@@ -120,7 +120,7 @@ def test_forgot_password_while_redis_is_down_answers_as_usual_and_the_email_arri
     assert answer.json()["success"] is True and time.monotonic() - started < 10
     # The request stored its work (the lookup, which queues the email: the same work for every
     # address) in the outbox; it waits for the relay.
-    row = _reset_row(tenant)
+    row = _reset_row(tenant, admin.email)
     assert row.due_at <= timezone.now() and "broker unavailable" in row.last_error
     assert not OutgoingEmail.objects.filter(to=admin.email).exists()
 
@@ -257,13 +257,13 @@ def test_the_relay_sends_what_the_broker_refused_and_what_it_lost(make_tenant, s
     with monkeypatch.context() as patch:
         _broker_down(patch)
         assert api.post("/api/auth/forgot-password", {"email": admin.email}).status_code == 200
-    stranded = _reset_row(tenant)
+    stranded = _reset_row(tenant, admin.email)
     assert stranded.dispatches == 0 and stranded.due_at <= timezone.now() and stranded.last_error
 
     # Sent, then lost with the queue (a Redis restart without persistence): no worker has taken it.
     other = testing.create_user(tenant, "editor", email="grace@example.com")
     assert api.post("/api/auth/forgot-password", {"email": other.email}).status_code == 200
-    lost = _reset_row(tenant, exclude=stranded.pk)
+    lost = _reset_row(tenant, other.email)
     assert lost.dispatches == 1 and lost.due_at > timezone.now()  # leased
     redis.Redis.from_url(settings.REDIS_URL).delete(settings.CELERY_TASK_DEFAULT_QUEUE)
     assert outbox_relay() == 1  # the stranded one; the lost one is still within its lease
