@@ -12,7 +12,7 @@ from apps.core import events, ratelimit
 from apps.core.errors import Conflict, ErrorCode, NotFound
 from apps.core.permissions import Role
 from tenants.addresses import tenant_host
-from tenants.models import Client, Domain, new_content_key, new_preview_key
+from tenants.models import Client, Domain, new_content_key, new_ghost_content_key, new_preview_key
 from tenants.provisioning import schema_create_from_template, template_current
 
 SUBDOMAIN_TAKEN = "This subdomain is already taken. Please choose another one."
@@ -116,11 +116,13 @@ def client_set_status(*, client: Client, status: str) -> Client:
 
 def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = False, actor=None) -> Client:
     """New keys; the old ones stop working (and their copies in the cache tier are dropped) when this
-    commits. `actor`: the company's admin who asked (None: an operator's command)."""
+    commits. `content`: the content key and the Ghost content key together (both read published
+    content for websites). `actor`: the company's admin who asked (None: an operator's command)."""
     fields = []
     if content:
         client.api_key = new_content_key()
-        fields.append("api_key")
+        client.ghost_content_key = new_ghost_content_key()
+        fields.extend(["api_key", "ghost_content_key"])
     if preview:
         client.preview_key = new_preview_key()
         fields.append("preview_key")

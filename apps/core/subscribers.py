@@ -19,8 +19,9 @@ from apps.core import events
 from apps.core.content_version import content_version_bump
 from apps.core.edge_cache import edge_purge_company, post_change_tags
 
-# Changes of a company after which its cached public replies are stale.
-_PURGING = frozenset({"keys", "status", "deletion_requested", "deleted"})
+# Changes of a company after which its cached public replies are stale ("settings": the Ghost-compatible
+# replies show its name, addresses and time zone, apps.ghost_api).
+_PURGING = frozenset({"keys", "status", "deletion_requested", "deleted", "settings"})
 
 
 @dataclass(frozen=True)

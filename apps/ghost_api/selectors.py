@@ -1,0 +1,247 @@
+"""Reads of the Ghost-compatible Content API: published content only (Post.objects.public(), the
+one visibility rule of the public API), each filter compiled from NQL to Q (apps.ghost_api.nql)
+over the fields each resource allows.
+
+Ghost's resources from ours (docs/coming-from-ghost.md):
+- posts: published posts; pages: none (the product has no pages);
+- tags: the company's categories and tags, one Ghost tag per slug (a category and a tag of the
+  same slug are one tag, the category's); a post's tags are its categories, then its tags, each
+  by name, and its primary tag is the first of them;
+- authors: the staff members with at least one published post (never the others, never an
+  email address), their slug the slug of their username (a clash: "-2", "-3" by sign-up order).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, time, timezone as dt_timezone
+from functools import cached_property
+
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.dateparse import parse_date, parse_datetime
+
+from apps.accounts.models import User
+from apps.content.models import Category, Post, Tag, public_q
+from apps.core.text import slugify
+from apps.ghost_api import ids, nql
+from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
+
+PUBLISHED = Post.Status.PUBLISHED
+_TERMS = (Prefetch("categories", queryset=Category.objects.order_by("name", "id")),
+          Prefetch("tags", queryset=Tag.objects.order_by("name", "id")))
+
+
+# --- authors -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Author:
+    user: User
+    slug: str
+    count: int  # published posts
+
+
+def authors() -> list[Author]:
+    """Everyone with a published post, in sign-up order, each with a slug of its own."""
+    users = (User.objects.filter(posts__status=PUBLISHED).annotate(published=Count("posts", filter=public_q("posts__")))
+             .order_by("created_at", "id").only("id", "username", "created_at"))
+    taken: set[str] = set()
+    found = []
+    for user in users:
+        base = slugify(user.username) or f"author-{ids.ghost_id(user.id)[:8]}"
+        slug, n = base, 1
+        while slug in taken:
+            n += 1
+            slug = f"{base}-{n}"
+        taken.add(slug)
+        found.append(Author(user, slug, user.published))
+    return found
+
+
+# --- tags ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GhostTag:
+    slug: str
+    name: str
+    description: str
+    row_id: object  # the UUID of the category (or, without one, the tag) it stands for
+
+
+class Reads:
+    """What one request reads, each once (the authors' slugs, the tags)."""
+
+    @cached_property
+    def authors(self) -> list[Author]:
+        return authors()
+
+    @cached_property
+    def author_by_id(self) -> dict:
+        return {author.user.id: author for author in self.authors}
+
+    def author_ids(self, slug: str) -> list:
+        return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
+
+    @cached_property
+    def tags(self) -> list[GhostTag]:
+        merged: dict[str, GhostTag] = {}
+        for row in Category.objects.order_by("name", "id").only("id", "name", "slug", "description"):
+            merged.setdefault(row.slug, GhostTag(row.slug, row.name, row.description, row.id))
+        for row in Tag.objects.order_by("name", "id").only("id", "name", "slug"):
+            merged.setdefault(row.slug, GhostTag(row.slug, row.name, "", row.id))
+        return sorted(merged.values(), key=lambda tag: (tag.name.lower(), tag.slug))
+
+
+def term_posts_q(slug: str) -> Q:
+    """Posts with a category or a tag of this slug (subqueries: no join, no duplicate rows)."""
+    slug = slug.strip().lower()
+    return (Q(id__in=Post.categories.through.objects.filter(category__slug=slug).values("post_id"))
+            | Q(id__in=Post.tags.through.objects.filter(tag__slug=slug).values("post_id")))
+
+
+def tag_post_counts(slugs: list[str]) -> Counter:
+    """Published posts per Ghost tag (a post with the category and the tag of one slug counts once)."""
+    pairs = set(Post.categories.through.objects.filter(post__status=PUBLISHED, category__slug__in=slugs)
+                .values_list("post_id", "category__slug"))
+    pairs |= set(Post.tags.through.objects.filter(post__status=PUBLISHED, tag__slug__in=slugs)
+                 .values_list("post_id", "tag__slug"))
+    return Counter(slug for _, slug in pairs)
+
+
+# --- filter fields -------------------------------------------------------------------------------
+def _time(value) -> datetime:
+    if not isinstance(value, str):
+        raise FilterError("A date is expected")
+    parsed = parse_datetime(value.replace(" ", "T", 1)) if ("T" in value or " " in value or ":" in value) else None
+    if parsed is None:
+        day = parse_date(value) if len(value) == 10 else None
+        if day is None:
+            raise FilterError(f"Not a date: {value[:40]}")
+        parsed = datetime.combine(day, time.min)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt_timezone.utc)
+
+
+def _ordered(column: str, *, name: str):
+    lookups = {"=": "exact", ">": "gt", ">=": "gte", "<": "lt", "<=": "lte"}
+
+    def build(op: str, values: tuple, is_list: bool) -> Q:
+        if op == "!=":
+            return ~equality(lambda v: Q(**{column: _time(v)}), name=name)("=", values, is_list)
+        if op == "=":
+            return equality(lambda v: Q(**{column: _time(v)}), name=name)("=", values, is_list)
+        return Q(**{f"{column}__{lookups[op]}": _time(values[0])})
+    return build
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        return "true" if value is True else "false" if value is False else ""
+    return value
+
+
+def _flag(value_true: Q, value_false: Q):
+    def match(value) -> Q:
+        if value is True or value == "true":
+            return value_true
+        if value is False or value == "false":
+            return value_false
+        raise FilterError("true or false is expected")
+    return match
+
+
+def _one_of(accepted: str):
+    return lambda value: EVERYTHING if _text(value).lower() == accepted else NOTHING
+
+
+def _uuid_q(value) -> Q:
+    import uuid
+
+    try:
+        return Q(id=uuid.UUID(_text(value)))
+    except ValueError:
+        return NOTHING
+
+
+def post_fields(reads: Reads) -> nql.Fields:
+    term = equality(lambda v: term_posts_q(_text(v)), name="tag")
+    author = equality(lambda v: Q(author_id__in=reads.author_ids(_text(v))), name="author")
+    fields = {
+        "id": equality(lambda v: ids.id_q(_text(v)), name="id"),
+        "uuid": equality(_uuid_q, name="uuid"),
+        "slug": equality(lambda v: Q(slug=_text(v).strip().lower()), name="slug"),
+        "title": equality(lambda v: Q(title=_text(v)), name="title"),
+        "tag": term, "tags": term, "tags.slug": term,
+        "primary_tag": equality(lambda v: Q(ghost_primary_tag=_text(v).strip().lower()), name="primary_tag"),
+        "author": author, "authors": author, "authors.slug": author, "primary_author": author,
+        "featured": equality(_flag(NOTHING, EVERYTHING), name="featured"),
+        "visibility": equality(_one_of("public"), name="visibility"),
+        "status": equality(_one_of("published"), name="status"),
+        "type": equality(_one_of("post"), name="type"),
+        "published_at": _ordered("published_at", name="published_at"),
+        "updated_at": _ordered("updated_at", name="updated_at"),
+        "created_at": _ordered("created_at", name="created_at"),
+    }
+    fields["primary_tag.slug"] = fields["primary_tag"]
+    fields["primary_author.slug"] = fields["primary_author"]
+    return fields
+
+
+def _primary_tag_slug():
+    """A post's primary tag (its first category by name, else its first tag), as a column."""
+    category = Category.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
+    tag = Tag.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
+    return Coalesce(Subquery(category), Subquery(tag))
+
+
+# --- posts ---------------------------------------------------------------------------------------
+def posts(reads: Reads, *, filter_tree=None, order=(("published_at", True),)):
+    """Published posts matching a parsed filter, in `order` (then newest first), with what a
+    Ghost post needs joined or prefetched."""
+    found = Post.objects.public()
+    if filter_tree is not None:
+        if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
+            found = found.annotate(ghost_primary_tag=_primary_tag_slug())
+        found = found.filter(nql._compile(filter_tree, post_fields(reads)))
+    ordering = [f"-{field}" if descending else field for field, descending in order]
+    ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
+    return (found.select_related("author", "featured_image", "og_image", "twitter_image")
+            .prefetch_related(*_TERMS).order_by(*ordering))
+
+
+def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> Post | None:
+    found = Post.objects.public()
+    found = found.filter(ids.id_q(ghost_id)) if ghost_id is not None else found.filter(slug=(slug or "").strip().lower())
+    return (found.select_related("author", "featured_image", "og_image", "twitter_image")
+            .prefetch_related(*_TERMS).first())
+
+
+# --- tags and authors, filtered ------------------------------------------------------------------
+# The filter fields of tags and authors, over their rows in memory (a company's taxonomy and staff
+# are small), compiled with the same grammar: each Q is applied as a predicate (`matches`).
+ROW_FIELDS: nql.Fields = {
+    "slug": equality(lambda v: Q(slug=_text(v).strip().lower()), name="slug"),
+    "name": equality(lambda v: Q(name=_text(v)), name="name"),
+    "id": equality(lambda v: Q(id=_text(v).lower()), name="id"),
+    "visibility": equality(_one_of("public"), name="visibility"),
+}
+
+
+def matches(q: Q, row: dict) -> bool:
+    """Whether `row` (field -> value) meets a Q built from _row_fields (and, or, not; exact values;
+    EVERYTHING / NOTHING)."""
+    if not q.children:
+        return not q.negated
+    results = []
+    for child in q.children:
+        if isinstance(child, Q):
+            results.append(matches(child, row))
+        else:
+            lookup, value = child
+            if lookup == "pk__in":
+                results.append(bool(value))  # NOTHING: pk__in=[]
+            else:
+                results.append(row.get(lookup) == value)
+    result = all(results) if q.connector == Q.AND else any(results)
+    return not result if q.negated else result
+
+
+def row_filter(filter_tree) -> Q | None:
+    return nql._compile(filter_tree, ROW_FIELDS) if filter_tree is not None else None
