@@ -36,7 +36,7 @@ class Ghost:
         key = self.key if key is None else key
         if key:
             data["key"] = key
-        return self.api.get(GHOST + path, data=data, headers=headers)
+        return self.api.get(GHOST + path, data=data, **headers)  # HTTP_* names, as Django's test client takes them
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def ghost(tenant):
 def blog(tenant):
     """Five published posts (news: 3, two with the tag `photo`), one draft, one archived post, by
     two authors; a category and a tag that share the slug `shared`."""
-    now = timezone.now()
+    now = timezone.now().replace(microsecond=0)
     alice = create_user(tenant, "editor", username="Alice Writer")
     bob = create_user(tenant, "author", username="bob")
     news = make_category(tenant, "News", "news", description="What happened")
