@@ -10,28 +10,28 @@ module only reads Ghost's query (apps.ghost_api.query) and writes Ghost's shapes
 
 `Accept-Version` is accepted (any value) and answered with `Content-Version: v5.0`, as Ghost
 answers it with its own version.
+
+Cache hits are usually answered before Django by the public API's WSGI layer
+(apps.public_api.fastpath, with apps.ghost_api.edge), with the same bytes and headers.
 """
 from __future__ import annotations
 
-import json
 import logging
 
 from django.utils.cache import patch_vary_headers
 
 from apps.core.api import is_broker_outage
-from apps.core.edge_cache import post_tag
 from apps.core.errors import ApplicationError
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from apps.ghost_api import errors, ids, query, selectors, shapes
+from apps.ghost_api.edge import CONTENT_VERSION, VARY, edge_keys
 from apps.ghost_api.errors import GhostError
 from apps.ghost_api.nql import FilterError
 from apps.public_api import request as public
-from apps.public_api.request import EdgeKeys
 from apps.public_api.responses import cached_json
 
 logger = logging.getLogger(__name__)
 
-CONTENT_VERSION = "v5.0"
 NOT_FOUND = {"posts": "Post not found.", "pages": "Page not found.", "tags": "Tag not found.",
              "authors": "Author not found."}
 UNAVAILABLE = "This site's content is not available"
@@ -55,7 +55,7 @@ def content(request, resource: str, ident: str | None = None, slug: str | None =
         reply = errors.response(GhostError(503, DATABASE_DOWN, retry_after=int(DATABASE_RETRY_AFTER)))
     if request.META.get("HTTP_ACCEPT_VERSION") is not None:
         reply["Content-Version"] = CONTENT_VERSION
-    patch_vary_headers(reply, ["Accept-Version"])
+    patch_vary_headers(reply, [VARY])
     return reply
 
 
@@ -84,26 +84,10 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
         raise errors.validation("matches", "id")
     request.auth = api_key
     site = shapes.Site(tenant)
+    # Replies show the company's settings too (name, addresses, time zone): a change of them bumps
+    # the content version like a content write (apps.core.subscribers).
     return cached_json(request, lambda version: _build(resource, wanted, ident, slug, site, tenant),
-                       edge_reader=edge_keys, varies=_settings_of(tenant))
-
-
-def _settings_of(client) -> str:
-    """What of the company's settings the replies show (title, addresses, time zone): a change
-    gives new cache entries (and the cache tier is purged: apps.core.subscribers)."""
-    return "\x00ghost\x00" + "\x00".join((client.name, client.subdomain, client.website_url,
-                                         client.post_url_template, client.time_zone))
-
-
-def edge_keys(body: bytes) -> EdgeKeys:
-    """The surrogate keys of a Ghost reply: a reply with posts is purged with every change of a
-    public post (`search-<host>`: its filters reach more than a posts list of /api/v1 does) and by
-    its posts' own keys; every other reply with the company's."""
-    data = json.loads(body)
-    if isinstance(data.get("posts"), list):
-        return EdgeKeys("search", tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"]
-                                                      if isinstance(post.get("id"), str))))
-    return EdgeKeys(None, ())
+                       edge_reader=edge_keys)
 
 
 # --- the replies ---------------------------------------------------------------------------------

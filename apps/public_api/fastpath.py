@@ -44,6 +44,7 @@ from apps.public_api import cache, direct, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
 from apps.core.api import envelope
+from apps.ghost_api import edge as ghost_edge
 from apps.public_api.responses import HOST_UNKNOWN, etag_matches
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,8 @@ class _Setup:
         # The reply headers after the ETag (Vary as django-cors-headers extends it).
         self.cache_headers = self.edge.with_vary(public.reply_headers("", "HIT")[1:])
         self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
+        # A cached reply of the Ghost-compatible routes: Vary names Accept-Version too (apps.ghost_api.views).
+        self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
         self.rate_limited = envelope(429, keys.RATE_LIMITED).content
@@ -162,8 +165,14 @@ class PublicApiFastPath:
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        key = environ.get("HTTP_X_API_KEY")
-        if not key or not path.startswith(public.PREFIX) or public.is_preview(path):
+        ghost = path.startswith(ghost_edge.PREFIX)  # Ghost-compatible routes: cache hits only, key in the query
+        if ghost:
+            key = ghost_edge.query_key(environ.get("QUERY_STRING", ""))
+        else:
+            key = environ.get("HTTP_X_API_KEY")
+            if not path.startswith(public.PREFIX) or public.is_preview(path):
+                return self.app(environ, start_response)
+        if not key:
             return self.app(environ, start_response)
         setup = _current()
         if not redis_conn.available():
@@ -176,7 +185,7 @@ class PublicApiFastPath:
         if method != "GET":
             return self.app(environ, start_response)
         query_string = environ.get("QUERY_STRING", "")
-        wanted = direct.listing(path, query_string)  # a posts list this layer can build on a miss
+        wanted = None if ghost else direct.listing(path, query_string)  # a posts list this layer can build on a miss
         if not setup.enabled and wanted is None:
             return self.app(environ, start_response)
         host = _host(environ)
@@ -189,7 +198,7 @@ class PublicApiFastPath:
                 host=host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(if_none_match),
                 local_etag=setup.bodies.etag(slot) if setup.enabled else "",
                 list_key=wanted.filter_key if wanted else None, needs_preview=bool(wanted and wanted.needs_preview),
-                cached=setup.enabled)
+                cached=setup.enabled, ghost=ghost)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
@@ -200,6 +209,11 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
 
         extra = setup.edge.of(environ)
+        if ghost:
+            if code == Code.RATE_LIMITED:  # Django answers Ghost's 429 (the window is still full then)
+                return self.app(environ, start_response)
+            if environ.get("HTTP_ACCEPT_VERSION") is not None:
+                extra = [*extra, ("Content-Version", ghost_edge.CONTENT_VERSION)]
         if code == Code.RATE_LIMITED:
             body = setup.rate_limited
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
@@ -211,7 +225,8 @@ class PublicApiFastPath:
             return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
 
         etag = found.etag.decode()
-        headers = [("ETag", etag), *setup.cache_headers]
+        headers = [("ETag", etag), *(setup.ghost_cache_headers if ghost else setup.cache_headers)]
+        reader = ghost_edge.edge_keys if ghost else None
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
                                                 *extra])
@@ -224,7 +239,8 @@ class PublicApiFastPath:
             body = found.body
             setup.bodies.put(slot, found.etag, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body),
+                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body,
+                                                                     reader=reader),
                                   *extra])
         return [body]
 

@@ -187,9 +187,10 @@ def count(api_key: keys.ApiKey, environ) -> None:
 
 def host_fields(client) -> dict[str, str]:
     """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
-    its two keys, its rate limit and the rate-limit keys of both keys."""
+    its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
     limit = keys.limit_for(client.subscription_plan)
     content, preview = keys.key_hash(client.api_key or "-"), keys.key_hash(client.preview_key or "-")
+    ghost = keys.key_hash(client.ghost_content_key or "-")
     return {
         "s": client.schema_name,
         "c": content if client.api_key else "-",
@@ -197,6 +198,8 @@ def host_fields(client) -> dict[str, str]:
         "l": str(limit),
         "rc": keys.throttle_key(content, limit),
         "rp": keys.throttle_key(preview, limit),
+        "g": ghost if client.ghost_content_key else "-",
+        "rg": keys.throttle_key(ghost, limit),
     }
 
 

@@ -63,17 +63,15 @@ def remember_host(request, *, always: bool = False) -> None:
             redis_conn.failed(exc, "public API served uncached")
 
 
-def cached_json(request, build: Callable[[str | None], dict], *, edge_reader: Callable[[bytes], EdgeKeys] | None = None,
-                varies: str = "") -> HttpResponse:
+def cached_json(request, build: Callable[[str | None], dict], *,
+                edge_reader: Callable[[bytes], EdgeKeys] | None = None) -> HttpResponse:
     """The reply of `build(version)` for this request, from the cache when it is there.
     `version` is the company's content version read with the lookup (None when the cache is
     off or Redis is down); builders may cache parts of the reply under it. `edge_reader`: what a
-    body says to the cache tier, for bodies not of /api/v1's shapes (request.edge_tag_headers).
-    `varies`: what else than the content the reply depends on (e.g. company settings), part of
-    its cache entry's key."""
+    body says to the cache tier, for bodies not of /api/v1's shapes (request.edge_tag_headers)."""
     kind = request.auth.kind
     schema = connection.schema_name
-    qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", "") + varies)
+    qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", ""))
     if_none_match = request.headers.get("If-None-Match", "")
     version = None
     if not settings.PUBLIC_API_CACHE and request.META.get(HOST_UNKNOWN) and redis_conn.available():

@@ -312,8 +312,21 @@ def test_replies_are_cached_with_etags_and_follow_writes(tenant, admin, ghost, b
     assert after["X-Cache"] == "MISS" and after.json()["posts"][0]["title"] == "Fifth, renamed"
 
 
-def test_a_settings_change_is_seen_at_once(tenant, ghost, api):
+def test_a_settings_change_is_seen_at_once(tenant, ghost, api, django_capture_on_commit_callbacks):
     assert ghost.get("settings/").json()["settings"]["title"] == tenant.name
     assert ghost.get("settings/")["X-Cache"] == "HIT"
-    api.put("/api/client/info", {"name": "Renamed Inc", "contactName": "Casey", "contactEmail": "c@example.com"})
+    with django_capture_on_commit_callbacks(execute=True):
+        api.put("/api/client/info", {"name": "Renamed Inc", "contactName": "Casey", "contactEmail": "c@example.com"})
     assert ghost.get("settings/").json()["settings"]["title"] == "Renamed Inc"
+
+
+def test_a_browser_may_call_it_from_any_origin(tenant, ghost, blog):
+    origin = {"HTTP_ORIGIN": "https://www.company.example"}
+    assert ghost.get("posts/", **origin)["Access-Control-Allow-Origin"] == "*"
+    preflight = Api(tenant).http.options("/ghost/api/content/posts/", HTTP_ORIGIN="https://www.company.example",
+                                         HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+                                         HTTP_ACCESS_CONTROL_REQUEST_HEADERS="accept-version")
+    assert preflight.status_code == 200 and "accept-version" in preflight["Access-Control-Allow-Headers"]
+    assert ghost.get("tags/").status_code == 200
+    head = Api(tenant).http.head(f"/ghost/api/content/tags/?key={tenant.ghost_content_key}")
+    assert head.status_code == 200

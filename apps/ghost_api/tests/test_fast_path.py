@@ -1,0 +1,85 @@
+"""Cache hits of the Ghost-compatible routes are answered by the public API's WSGI layer in front
+of Django (apps.public_api.fastpath) with the bytes and headers Django answers, under the same key
+check and rate limit; everything else is left to Django, which answers in Ghost's shape."""
+from __future__ import annotations
+
+import pytest
+
+from apps.public_api.tests.conftest import lookup_codes, wsgi_app, wsgi_call  # noqa: F401 (fixtures)
+from tenants.models import Client
+from tenants.services import client_rotate_keys, client_set_status
+
+pytestmark = pytest.mark.django_db
+POSTS = "/ghost/api/content/posts/"
+SAME = ("etag", "content-type", "content-length", "cache-control", "vary", "xkey", "surrogate-key", "cache-tag",
+        "x-ratelimit-limit", "content-version", "access-control-allow-origin")
+
+
+def get(app, tenant, *, key=None, query="include=tags,authors&limit=3", headers=None):
+    key = tenant.ghost_content_key if key is None else key
+    return wsgi_call(app, tenant, POSTS, query=f"key={key}&{query}" if key else query, headers=headers)
+
+
+def test_a_hit_is_the_reply_django_made(wsgi_app, tenant, blog, lookup_codes):  # noqa: F811
+    headers = {"Accept-Version": "v5.0", "Origin": "https://www.company.example"}
+    miss = get(wsgi_app, tenant, headers=headers)
+    hit, again = get(wsgi_app, tenant, headers=headers), get(wsgi_app, tenant, headers=headers)
+    assert [miss.headers["x-cache"], hit.headers["x-cache"], again.headers["x-cache"]] == ["MISS", "HIT", "HIT"]
+    assert lookup_codes == [0, 2, 6]  # unknown host first (Django records it), then hits before Django
+    assert hit.content == again.content == miss.content
+    for name in SAME:
+        assert hit.headers.get(name) == miss.headers.get(name), name
+    assert hit.headers["content-version"] == "v5.0" and "Accept-Version" in hit.headers["vary"]
+    assert "search-" in hit.headers["xkey"]
+    not_modified = get(wsgi_app, tenant, headers={**headers, "If-None-Match": miss.headers["etag"]})
+    assert not_modified.status_code == 304 and not_modified.headers["content-version"] == "v5.0"
+
+
+def test_only_the_ghost_key_is_served_before_django(wsgi_app, tenant, other_tenant, blog, lookup_codes):  # noqa: F811
+    get(wsgi_app, tenant), get(wsgi_app, tenant)
+    for key in (tenant.api_key, tenant.preview_key, other_tenant.ghost_content_key, "f" * 26):
+        response = get(wsgi_app, tenant, key=key)
+        assert response.status_code == 401, key
+        assert response.json()["errors"][0]["type"] == "UnauthorizedError"
+    # a cached /api/v1 reply is not served to the Ghost key, nor a Ghost reply to the content key
+    assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.ghost_content_key).status_code == 401
+    assert wsgi_call(wsgi_app, tenant, POSTS, key=tenant.api_key,
+                     query="include=tags,authors&limit=3").status_code == 403  # no ?key=: Ghost's 403
+    doubled = get(wsgi_app, tenant, query=f"key={tenant.ghost_content_key}&include=tags,authors&limit=3")
+    assert doubled.status_code == 400
+
+
+def test_rotation_and_suspension_stop_the_hits_at_once(wsgi_app, tenant, blog,  # noqa: F811
+                                                      django_capture_on_commit_callbacks):
+    old = tenant.ghost_content_key
+    get(wsgi_app, tenant)
+    assert get(wsgi_app, tenant).headers["x-cache"] == "HIT"
+    with django_capture_on_commit_callbacks(execute=True):
+        client_rotate_keys(client=Client.objects.get(pk=tenant.pk), content=True)
+    fresh = Client.objects.get(pk=tenant.pk)
+    assert get(wsgi_app, tenant, key=old).status_code == 401
+    assert get(wsgi_app, fresh).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        client_set_status(client=fresh, status=Client.Status.SUSPENDED)
+    suspended = get(wsgi_app, fresh)
+    assert suspended.status_code == 403 and suspended.json()["errors"][0]["type"] == "NoPermissionError"
+
+
+def test_hits_count_against_the_keys_limit(wsgi_app, tenant, blog, settings, lookup_codes):  # noqa: F811
+    settings.PUBLIC_API_RATE_LIMIT = 4
+    statuses = [get(wsgi_app, tenant).status_code for _ in range(4)]
+    assert statuses == [200] * 4 and 2 in lookup_codes  # hits answered before Django, counted there
+    limited = get(wsgi_app, tenant)
+    assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+    assert limited.json()["errors"][0]["type"] == "TooManyRequestsError"
+
+
+def test_a_settings_change_is_seen_at_once(wsgi_app, tenant, blog, api, django_capture_on_commit_callbacks):
+    def title():
+        return wsgi_call(wsgi_app, tenant, "/ghost/api/content/settings/",
+                         query=f"key={tenant.ghost_content_key}").json()["settings"]["title"]
+
+    assert title() == title() == tenant.name
+    with django_capture_on_commit_callbacks(execute=True):
+        api.put("/api/client/info", {"name": "Renamed Inc", "contactName": "Casey", "contactEmail": "c@example.com"})
+    assert title() == "Renamed Inc"
