@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timezone as dt_timezone
 from functools import cached_property
 
-from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -40,10 +40,13 @@ class Author:
     count: int  # published posts
 
 
-def authors() -> list[Author]:
-    """Everyone with a published post, in sign-up order, each with a slug of its own."""
-    users = (User.objects.filter(posts__status=PUBLISHED).annotate(published=Count("posts", filter=public_q("posts__")))
+def authors(*, with_counts: bool = True) -> list[Author]:
+    """Everyone with a published post, in sign-up order, each with a slug of its own (and the
+    number of their published posts when `with_counts`; else 0)."""
+    users = (User.objects.filter(Exists(Post.objects.public().filter(author=OuterRef("pk"))))
              .order_by("created_at", "id").only("id", "username", "created_at"))
+    if with_counts:
+        users = users.annotate(published=Count("posts", filter=public_q("posts__")))
     taken: set[str] = set()
     found = []
     for user in users:
@@ -53,7 +56,7 @@ def authors() -> list[Author]:
             n += 1
             slug = f"{base}-{n}"
         taken.add(slug)
-        found.append(Author(user, slug, user.published))
+        found.append(Author(user, slug, getattr(user, "published", 0)))
     return found
 
 
@@ -67,15 +70,29 @@ class GhostTag:
 
 
 class Reads:
-    """What one request reads, each once (the authors' slugs, the tags)."""
+    """What one request reads, each once (the authors' slugs, the tags). `counts`: the authors'
+    published posts are counted (include=count.posts on authors)."""
+
+    def __init__(self, *, counts: bool = False) -> None:
+        self.counts = counts
+        self.categories_by_slug: dict[str, Category] = {}
 
     @cached_property
     def authors(self) -> list[Author]:
-        return authors()
+        return authors(with_counts=self.counts)
 
     @cached_property
     def author_by_id(self) -> dict:
         return {author.user.id: author for author in self.authors}
+
+    def know_terms_of(self, posts) -> None:
+        """The categories a page's tags are merged into (a category and a tag of one slug are one
+        Ghost tag, the category's): one query for the page, none without such tags."""
+        known = {row.slug: row for post in posts for row in post.categories.all()}
+        wanted = {row.slug for post in posts for row in post.tags.all()} - set(known)
+        if wanted:
+            known.update((row.slug, row) for row in Category.objects.filter(slug__in=wanted))
+        self.categories_by_slug = known
 
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]

@@ -7,9 +7,8 @@ newsletters, members) are sent as Ghost sends them unset: null, false or empty.
 from __future__ import annotations
 
 import html as html_lib
+import re
 from datetime import datetime, timezone as dt_timezone
-
-from django.utils.html import strip_tags
 
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
@@ -27,11 +26,16 @@ def ghost_time(value: datetime | None) -> str | None:
     return value.astimezone(dt_timezone.utc).isoformat(timespec="milliseconds")
 
 
+# A post's content is the sanitiser's output (apps.core.html: nh3 escapes `<` and `>` in text and in
+# attribute values), so every `<...>` in it is exactly one tag. Block ends become line ends.
+_BLOCK_END = re.compile(r"</(?:p|h[1-6]|li|blockquote|pre|figure|figcaption|div|tr)>|<br\s*/?>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+
+
 def plaintext(html: str) -> str:
-    """The text of a post's HTML: tags dropped (Django's strip_tags), entities decoded, blocks on lines."""
-    for block in ("</p>", "<br>", "<br/>", "<br />", "</h1>", "</h2>", "</h3>", "</h4>", "</li>", "</blockquote>"):
-        html = html.replace(block, block + "\n")
-    lines = (" ".join(line.split()) for line in html_lib.unescape(strip_tags(html)).splitlines())
+    """The text of a post's HTML: tags dropped, entities decoded, one line per block."""
+    text = html_lib.unescape(_TAG.sub("", _BLOCK_END.sub("\n", html)))
+    lines = (" ".join(line.split()) for line in text.splitlines())
     return "\n".join(line for line in lines if line)
 
 
@@ -100,13 +104,14 @@ def author(found: Author, site: Site, *, with_count: bool = False) -> dict:
 
 
 def _post_tags(post, reads: Reads) -> list[GhostTag]:
-    """Its categories, then its tags (each by name), one per slug, as the company's Ghost tags."""
-    merged = {term.slug: term for term in reads.tags}
+    """Its categories, then its tags (each by name), one per slug, as the company's Ghost tags (a
+    tag with a category's slug is that category: Reads.know_terms_of)."""
     seen, found = set(), []
     for row in [*post.categories.all(), *post.tags.all()]:
         if row.slug not in seen:
             seen.add(row.slug)
-            found.append(merged.get(row.slug) or GhostTag(row.slug, row.name, "", row.id))
+            term = reads.categories_by_slug.get(row.slug, row)
+            found.append(GhostTag(term.slug, term.name, getattr(term, "description", ""), term.id))
     return found
 
 

@@ -92,7 +92,7 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
 
 # --- the replies ---------------------------------------------------------------------------------
 def _build(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Site, tenant) -> dict:
-    reads = selectors.Reads()
+    reads = selectors.Reads(counts=resource == "authors" and "count.posts" in wanted.include)
     if resource == "posts":
         return _posts(wanted, ident, slug, site, reads)
     if resource == "pages":
@@ -122,10 +122,14 @@ def _posts(wanted, ident, slug, site, reads) -> dict:
         row = selectors.post_read(reads, ghost_id=ident, slug=slug)
         if row is None:
             raise errors.not_found(NOT_FOUND["posts"])
+        if "tags" in wanted.include:
+            reads.know_terms_of([row])
         return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
     found = selectors.posts(reads, filter_tree=wanted.filter_tree, order=wanted.order)
     total = found.count()
     rows = list(found[wanted.offset:wanted.offset + wanted.limit]) if wanted.offset < total else []
+    if "tags" in wanted.include:
+        reads.know_terms_of(rows)
     return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 
