@@ -80,8 +80,10 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
     api_key = public.identify(tenant, keys[0], ghost=True)
     public.count(api_key, request.META)
     wanted = query.parse(resource, dict(request.GET.lists()))
-    if ident is not None and not ids.is_ghost_id(ident):
-        raise errors.validation("matches", "id")
+    if ident is not None:
+        ident = ident.lower()  # Ghost's validator takes either case
+        if not ids.is_ghost_id(ident):
+            raise errors.validation("matches", "id")
     request.auth = api_key
     site = shapes.Site(tenant)
     # Replies show the company's settings too (name, addresses, time zone): a change of them bumps

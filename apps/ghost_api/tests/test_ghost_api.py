@@ -143,6 +143,7 @@ def test_read_by_id_and_slug_published_only(ghost, blog):
     assert "meta" not in by_slug  # Ghost's client returns a read's one post only without meta
     post = by_slug["posts"][0]
     assert ghost.get(f"posts/{post['id']}/").json()["posts"][0]["slug"] == "second"
+    assert ghost.get(f"posts/{post['id'].upper()}").json()["posts"][0]["slug"] == "second"
     assert [tag["slug"] for tag in post["tags"]] == ["news", "photo", "video"]
     assert post["primary_tag"]["slug"] == "news"
     assert post["primary_author"]["slug"] == "alice-writer" and post["authors"][0]["name"] == "Alice Writer"
