@@ -127,12 +127,15 @@ def tag_post_counts(slugs: list[str]) -> Counter:
 def _time(value) -> datetime:
     if not isinstance(value, str):
         raise FilterError("A date is expected")
-    parsed = parse_datetime(value.replace(" ", "T", 1)) if ("T" in value or " " in value or ":" in value) else None
-    if parsed is None:
-        day = parse_date(value) if len(value) == 10 else None
-        if day is None:
-            raise FilterError(f"Not a date: {value[:40]}")
-        parsed = datetime.combine(day, time.min)
+    try:
+        parsed = parse_datetime(value.replace(" ", "T", 1)) if ("T" in value or " " in value or ":" in value) else None
+        if parsed is None:
+            day = parse_date(value) if len(value) == 10 else None
+            if day is None:
+                raise FilterError(f"Not a date: {value[:40]}")
+            parsed = datetime.combine(day, time.min)
+    except ValueError:  # well formed, but no such day or time (2024-02-30)
+        raise FilterError(f"Not a date: {value[:40]}") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt_timezone.utc)
 
 
