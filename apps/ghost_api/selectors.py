@@ -12,12 +12,15 @@ Ghost's resources from ours (docs/coming-from-ghost.md):
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, time, timezone as dt_timezone
 from functools import cached_property
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db import connection
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -28,8 +31,6 @@ from apps.ghost_api import ids, nql
 from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
 
 PUBLISHED = Post.Status.PUBLISHED
-_TERMS = (Prefetch("categories", queryset=Category.objects.order_by("name", "id")),
-          Prefetch("tags", queryset=Tag.objects.order_by("name", "id")))
 
 
 # --- authors -------------------------------------------------------------------------------------
@@ -75,7 +76,6 @@ class Reads:
 
     def __init__(self, *, counts: bool = False) -> None:
         self.counts = counts
-        self.categories_by_slug: dict[str, Category] = {}
 
     @cached_property
     def authors(self) -> list[Author]:
@@ -84,15 +84,6 @@ class Reads:
     @cached_property
     def author_by_id(self) -> dict:
         return {author.user.id: author for author in self.authors}
-
-    def know_terms_of(self, posts) -> None:
-        """The categories a page's tags are merged into (a category and a tag of one slug are one
-        Ghost tag, the category's): one query for the page, none without such tags."""
-        known = {row.slug: row for post in posts for row in post.categories.all()}
-        wanted = {row.slug for post in posts for row in post.tags.all()} - set(known)
-        if wanted:
-            known.update((row.slug, row) for row in Category.objects.filter(slug__in=wanted))
-        self.categories_by_slug = known
 
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
@@ -212,25 +203,71 @@ def _primary_tag_slug():
 
 
 # --- posts ---------------------------------------------------------------------------------------
-def posts(reads: Reads, *, filter_tree=None, order=(("published_at", True),)):
-    """Published posts matching a parsed filter, in `order` (then newest first), with what a
-    Ghost post needs joined or prefetched."""
+# A page of posts is one statement: the posts' columns, their images' (joins), their Ghost tags as
+# JSON (a correlated subquery: the categories, then the tags, each by name; a tag with a
+# category's slug is that category) and the total (the trigger-kept count of published posts
+# without a filter, as apps.public_api.selectors counts it; else a window count of the matches).
+POST_COLUMNS = ("id", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
+                "canonical_url", "meta_title", "meta_description", "og_title", "og_description", "twitter_title",
+                "twitter_description", "author_id", "featured_image__storage_key", "featured_image__alt_text",
+                "og_image__storage_key", "twitter_image__storage_key")
+
+
+def _terms_json() -> RawSQL:
+    q = connection.ops.quote_name
+    post = q(Post._meta.db_table)
+    categories, tags = q(Category._meta.db_table), q(Tag._meta.db_table)
+    post_categories, post_tags = q(Post.categories.through._meta.db_table), q(Post.tags.through._meta.db_table)
+    return RawSQL(
+        "(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, "
+        "'description', t.description) ORDER BY t.kind, t.sort_name, t.row_id), '[]'::json) FROM ("
+        f"SELECT 0 AS kind, c.name AS sort_name, c.id AS row_id, c.id::text AS id, c.name, c.slug, c.description "
+        f"FROM {post_categories} x JOIN {categories} c ON c.id = x.category_id WHERE x.post_id = {post}.id "
+        "UNION ALL "
+        f"SELECT 1, g.name, g.id, coalesce(c.id, g.id)::text, coalesce(c.name, g.name), g.slug, "
+        f"coalesce(c.description, '') FROM {post_tags} x JOIN {tags} g ON g.id = x.tag_id "
+        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id) t)", [])
+
+
+def _published_total() -> RawSQL:
+    """The number of published posts, from the counts the posts table's triggers keep (the public
+    API's total of a list filtered by status only)."""
+    from apps.public_api import selectors as public
+
+    found = public.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value)
+    return RawSQL(f"({found.count_sql})", found.count_params)
+
+
+def posts(reads: Reads, *, filter_tree=None, order=(("published_at", True),)) -> QuerySet:
+    """Published posts matching a parsed filter, in `order` (then newest first), as rows of
+    POST_COLUMNS, `terms` (JSON) and `total` (of all matches)."""
     found = Post.objects.public()
+    total = _published_total()
     if filter_tree is not None:
         if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
             found = found.annotate(ghost_primary_tag=_primary_tag_slug())
         found = found.filter(nql._compile(filter_tree, post_fields(reads)))
+        total = Window(Count("*"))
     ordering = [f"-{field}" if descending else field for field, descending in order]
     ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
-    return (found.select_related("author", "featured_image", "og_image", "twitter_image")
-            .prefetch_related(*_TERMS).order_by(*ordering))
+    return found.annotate(terms=_terms_json(), total=total).values(*POST_COLUMNS, "terms", "total").order_by(*ordering)
 
 
-def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> Post | None:
+def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:
     found = Post.objects.public()
     found = found.filter(ids.id_q(ghost_id)) if ghost_id is not None else found.filter(slug=(slug or "").strip().lower())
-    return (found.select_related("author", "featured_image", "og_image", "twitter_image")
-            .prefetch_related(*_TERMS).first())
+    return found.annotate(terms=_terms_json()).values(*POST_COLUMNS, "terms").first()
+
+
+def post_terms(row: dict) -> list[GhostTag]:
+    """A post row's Ghost tags, one per slug (the first: its categories come before its tags)."""
+    seen, found = set(), []
+    terms = row["terms"]
+    for term in json.loads(terms) if isinstance(terms, str) else terms:
+        if term["slug"] not in seen:
+            seen.add(term["slug"])
+            found.append(GhostTag(term["slug"], term["name"], term["description"] or "", term["id"]))
+    return found
 
 
 # --- tags and authors, filtered ------------------------------------------------------------------

@@ -12,7 +12,7 @@ from datetime import datetime, timezone as dt_timezone
 
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
-from apps.ghost_api.selectors import Author, GhostTag, Reads
+from apps.ghost_api.selectors import Author, GhostTag, Reads, post_terms
 from tenants.addresses import tenant_base_url
 
 WORDS_PER_MINUTE = 275  # Ghost's reading speed
@@ -69,14 +69,14 @@ class Images:
     def __init__(self) -> None:
         self._urls = None
 
-    def url(self, media) -> str | None:
-        if media is None:
+    def url(self, storage_key: str | None) -> str | None:
+        if not storage_key:
             return None
         if self._urls is None:
             from apps.media.storage import MediaUrls
 
             self._urls = MediaUrls.current()
-        return self._urls.cdn(media.storage_key)
+        return self._urls.cdn(storage_key)
 
 
 def tag(term: GhostTag, site: Site, *, count: int | None = None) -> dict:
@@ -103,45 +103,36 @@ def author(found: Author, site: Site, *, with_count: bool = False) -> dict:
     return data
 
 
-def _post_tags(post, reads: Reads) -> list[GhostTag]:
-    """Its categories, then its tags (each by name), one per slug, as the company's Ghost tags (a
-    tag with a category's slug is that category: Reads.know_terms_of)."""
-    seen, found = set(), []
-    for row in [*post.categories.all(), *post.tags.all()]:
-        if row.slug not in seen:
-            seen.add(row.slug)
-            term = reads.categories_by_slug.get(row.slug, row)
-            found.append(GhostTag(term.slug, term.name, getattr(term, "description", ""), term.id))
-    return found
-
-
-def post(row, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images) -> dict:
-    text = plaintext(row.content or "")
-    image = row.featured_image
+def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images) -> dict:
+    """A post row (apps.ghost_api.selectors.POST_COLUMNS, with its `terms`) as Ghost's post."""
+    content = row["content"] or ""
+    text = plaintext(content)
+    ghost_id = ids.ghost_id(row["id"])
     data = {
-        "id": ids.ghost_id(row.id), "uuid": str(row.id), "title": row.title, "slug": row.slug,
-        "html": row.content or "", "comment_id": ids.ghost_id(row.id), "feature_image": images.url(image),
-        "featured": False, "visibility": "public", "created_at": ghost_time(row.created_at),
-        "updated_at": ghost_time(row.updated_at), "published_at": ghost_time(row.published_at),
-        "custom_excerpt": row.excerpt or None, "codeinjection_head": None, "codeinjection_foot": None,
-        "custom_template": None, "canonical_url": row.canonical_url or None, "url": site.post_url(row.slug),
-        "excerpt": row.excerpt or text[:EXCERPT_LENGTH], "reading_time": reading_time(text), "access": True,
-        "comments": False, "og_image": images.url(row.og_image), "og_title": row.og_title or None,
-        "og_description": row.og_description or None, "twitter_image": images.url(row.twitter_image),
-        "twitter_title": row.twitter_title or None, "twitter_description": row.twitter_description or None,
-        "meta_title": row.meta_title or None, "meta_description": row.meta_description or None,
+        "id": ghost_id, "uuid": str(row["id"]), "title": row["title"], "slug": row["slug"], "html": content,
+        "comment_id": ghost_id, "feature_image": images.url(row["featured_image__storage_key"]),
+        "featured": False, "visibility": "public", "created_at": ghost_time(row["created_at"]),
+        "updated_at": ghost_time(row["updated_at"]), "published_at": ghost_time(row["published_at"]),
+        "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
+        "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.post_url(row["slug"]),
+        "excerpt": row["excerpt"] or text[:EXCERPT_LENGTH], "reading_time": reading_time(text), "access": True,
+        "comments": False, "og_image": images.url(row["og_image__storage_key"]), "og_title": row["og_title"] or None,
+        "og_description": row["og_description"] or None, "twitter_image": images.url(row["twitter_image__storage_key"]),
+        "twitter_title": row["twitter_title"] or None, "twitter_description": row["twitter_description"] or None,
+        "meta_title": row["meta_title"] or None, "meta_description": row["meta_description"] or None,
         "email_subject": None, "frontmatter": None,
-        "feature_image_alt": (image.alt_text or None) if image is not None else None, "feature_image_caption": None,
+        "feature_image_alt": (row["featured_image__alt_text"] or None) if row["featured_image__storage_key"] else None,
+        "feature_image_caption": None,
     }
     if "plaintext" in wanted.formats:
         data["plaintext"] = text
     if "html" not in wanted.formats:
         del data["html"]
     if "tags" in wanted.include:
-        terms = [tag(term, site) for term in _post_tags(row, reads)]
+        terms = [tag(term, site) for term in post_terms(row)]
         data["tags"], data["primary_tag"] = terms, (terms[0] if terms else None)
     if "authors" in wanted.include:
-        found = reads.author_by_id.get(row.author_id)
+        found = reads.author_by_id.get(row["author_id"])
         people = [author(found, site)] if found is not None else []
         data["authors"], data["primary_author"] = people, (people[0] if people else None)
     return only(data, wanted)

@@ -124,14 +124,10 @@ def _posts(wanted, ident, slug, site, reads) -> dict:
         row = selectors.post_read(reads, ghost_id=ident, slug=slug)
         if row is None:
             raise errors.not_found(NOT_FOUND["posts"])
-        if "tags" in wanted.include:
-            reads.know_terms_of([row])
         return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
     found = selectors.posts(reads, filter_tree=wanted.filter_tree, order=wanted.order)
-    total = found.count()
-    rows = list(found[wanted.offset:wanted.offset + wanted.limit]) if wanted.offset < total else []
-    if "tags" in wanted.include:
-        reads.know_terms_of(rows)
+    rows = list(found[wanted.offset:wanted.offset + wanted.limit])  # with the total of all matches
+    total = rows[0]["total"] if rows else found.count()  # past the last page: counted on its own
     return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 
