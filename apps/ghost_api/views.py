@@ -88,12 +88,13 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
     site = shapes.Site(tenant)
     # Replies show the company's settings too (name, addresses, time zone): a change of them bumps
     # the content version like a content write (apps.core.subscribers).
-    return cached_json(request, lambda version: _build(resource, wanted, ident, slug, site, tenant),
+    return cached_json(request, lambda version: build_reply(resource, wanted, ident, slug, site, tenant),
                        edge_reader=edge_keys)
 
 
 # --- the replies ---------------------------------------------------------------------------------
-def _build(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Site, tenant) -> dict:
+def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Site, tenant) -> dict:
+    """The reply of a request (Django's path, and posts lists in the WSGI layer: apps.ghost_api.direct)."""
     reads = selectors.Reads(counts=resource == "authors" and "count.posts" in wanted.include)
     if resource == "posts":
         return _posts(wanted, ident, slug, site, reads)

@@ -44,6 +44,7 @@ from apps.public_api import cache, direct, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
 from apps.core.api import envelope
+from apps.ghost_api import direct as ghost_direct
 from apps.ghost_api import edge as ghost_edge
 from apps.public_api.responses import HOST_UNKNOWN, etag_matches
 
@@ -79,6 +80,7 @@ class _Setup:
         self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
         # A cached reply of the Ghost-compatible routes: Vary names Accept-Version too (apps.ghost_api.views).
         self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
+        self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
         self.rate_limited = envelope(429, keys.RATE_LIMITED).content
@@ -185,7 +187,8 @@ class PublicApiFastPath:
         if method != "GET":
             return self.app(environ, start_response)
         query_string = environ.get("QUERY_STRING", "")
-        wanted = None if ghost else direct.listing(path, query_string)  # a posts list this layer can build on a miss
+        # A posts list this layer can build on a miss (/api/v1's, or Ghost's posts browse).
+        wanted = ghost_direct.listing(path, query_string) if ghost else direct.listing(path, query_string)
         if not setup.enabled and wanted is None:
             return self.app(environ, start_response)
         host = _host(environ)
@@ -197,8 +200,8 @@ class PublicApiFastPath:
             found = cache.fast_lookup(
                 host=host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(if_none_match),
                 local_etag=setup.bodies.etag(slot) if setup.enabled else "",
-                list_key=wanted.filter_key if wanted else None, needs_preview=bool(wanted and wanted.needs_preview),
-                cached=setup.enabled, ghost=ghost)
+                list_key=(None if wanted is None else "" if ghost else wanted.filter_key),
+                needs_preview=bool(wanted and not ghost and wanted.needs_preview), cached=setup.enabled, ghost=ghost)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
@@ -222,7 +225,15 @@ class PublicApiFastPath:
             return [body]
 
         if code == Code.BUILD:
-            return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
+            if ghost:
+                return self._build(environ, start_response, found, slot, setup, extra, if_none_match, ghost=True,
+                                   make=lambda: ghost_direct.build(
+                                       wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                                       kind=found.kind, qhash=qhash))
+            return self._build(environ, start_response, found, slot, setup, extra, if_none_match,
+                               make=lambda: direct.build(
+                                   wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                                   kind=found.kind, qhash=qhash, total=found.total))
 
         etag = found.etag.decode()
         headers = [("ETag", etag), *(setup.ghost_cache_headers if ghost else setup.cache_headers)]
@@ -244,11 +255,11 @@ class PublicApiFastPath:
                                   *extra])
         return [body]
 
-    def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
-        """A posts list missing from the cache (or the cache off), built here (apps.public_api.direct)."""
+    def _build(self, environ, start_response, found, slot, setup, extra, if_none_match, *, make, ghost=False):
+        """A posts list missing from the cache (or the cache off), built here by `make`
+        (apps.public_api.direct, or apps.ghost_api.direct for the Ghost-compatible routes)."""
         try:
-            built = direct.build(wanted, schema=found.schema, version=found.version if setup.enabled else None,
-                                 kind=found.kind, qhash=qhash, total=found.total)
+            built = make()
         except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
             logger.exception("posts list left to Django after an error on the fast path")
             built = None
@@ -262,7 +273,7 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)
-        headers = [("ETag", built.etag), *setup.miss_headers]
+        headers = [("ETag", built.etag), *(setup.ghost_miss_headers if ghost else setup.miss_headers)]
         host, query_string = _host(environ), environ.get("QUERY_STRING", "")
         if etag_matches(if_none_match, built.etag):
             start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
@@ -270,7 +281,8 @@ class PublicApiFastPath:
             return []
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(built.body))),
                                   *headers,
-                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body),
+                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body,
+                                                           reader=ghost_edge.edge_keys if ghost else None),
                                   *extra])
         return [built.body]
 

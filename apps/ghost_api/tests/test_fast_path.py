@@ -83,3 +83,43 @@ def test_a_settings_change_is_seen_at_once(wsgi_app, tenant, blog, api, django_c
     with django_capture_on_commit_callbacks(execute=True):
         api.put("/api/client/info", {"name": "Renamed Inc", "contactName": "Casey", "contactEmail": "c@example.com"})
     assert title() == "Renamed Inc"
+
+
+def test_an_uncached_posts_list_is_built_before_django_as_django_builds_it(wsgi_app, tenant, blog, settings,  # noqa: F811
+                                                                           lookup_codes):
+    from apps.core.testing import Api
+
+    settings.PUBLIC_API_CACHE = False
+    queries = ["include=tags,authors&limit=3", "filter=tag:news%2Bauthor:-bob&formats=plaintext",
+               "limit=2&page=3&order=title%20asc", "fields=title,url&filter=tag:shared"]
+    get(wsgi_app, tenant, query=queries[0])  # the host becomes known (Django answers the first)
+    lookup_codes.clear()
+    headers = {"Accept-Version": "v5.0"}
+    for query in queries:
+        fast = get(wsgi_app, tenant, query=query, headers=headers)
+        django = Api(tenant).get(f"{POSTS}?key={tenant.ghost_content_key}&{query}", HTTP_ACCEPT_VERSION="v5.0")
+        assert fast.status_code == django.status_code == 200, query
+        assert fast.content == django.content, query
+        for name in SAME:
+            assert fast.headers.get(name) == django.headers.get(name), (query, name)
+    assert lookup_codes == [7] * len(queries)  # each built by the WSGI layer
+
+
+def test_what_it_cannot_build_django_answers_in_ghosts_shape(wsgi_app, tenant, blog, settings,  # noqa: F811
+                                                             lookup_codes):
+    settings.PUBLIC_API_CACHE = False
+    get(wsgi_app, tenant)
+    lookup_codes.clear()
+    unknown_field = get(wsgi_app, tenant, query="filter=password:x")  # read here, refused when compiled
+    assert unknown_field.status_code == 400 and unknown_field.json()["errors"][0]["type"] == "BadRequestError"
+    bad_limit = get(wsgi_app, tenant, query="limit=many")  # refused when read: left to Django at once
+    assert bad_limit.status_code == 422
+    assert lookup_codes == [7]  # (the second never reached Redis: the cache is off and nothing to build)
+
+
+def test_a_built_list_is_cached_for_the_next_request(wsgi_app, tenant, blog, lookup_codes):  # noqa: F811
+    get(wsgi_app, tenant)  # Django: the host becomes known
+    lookup_codes.clear()
+    built, hit = get(wsgi_app, tenant, query="limit=4"), get(wsgi_app, tenant, query="limit=4")
+    assert lookup_codes == [7, 6] and built.headers["x-cache"] == "MISS" and hit.headers["x-cache"] == "HIT"
+    assert built.content == hit.content and len(built.json()["posts"]) == 4
