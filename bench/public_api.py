@@ -196,7 +196,7 @@ finally:
 uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
 try:
     uncached_list = row("list", "posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
-    row("ghost-list", "Ghost posts browse, same page, uncached (Django, ORM)", uncached_port, GHOST_LIST, host_only)
+    row("ghost-list", "Ghost posts browse, same page, uncached (fast path builds)", uncached_port, GHOST_LIST, host_only)
     deep = max(1, POSTS // 20)  # page 500 at 10,000 posts
     measure(f"posts list page {deep}, uncached", uncached_port, f"/api/v1/posts?page={deep}&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
