@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timezone as dt_timezone
 from functools import cached_property
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.expressions import RawSQL
@@ -26,6 +27,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from apps.accounts.models import User
 from apps.content.models import Category, Post, Tag, public_q
+from apps.core import db
 from apps.core.text import slugify
 from apps.ghost_api import ids, nql
 from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
@@ -251,6 +253,25 @@ def posts(reads: Reads, *, filter_tree=None, order=(("published_at", True),)) ->
     ordering = [f"-{field}" if descending else field for field, descending in order]
     ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
     return found.annotate(terms=_terms_json(), total=total).values(*POST_COLUMNS, "terms", "total").order_by(*ordering)
+
+
+def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
+               limit: int = 15) -> tuple[list[dict], int]:
+    """A page of `posts` and the total of all matches, the page read with a prepared statement
+    (apps.core.db: planned once per worker and filter shape; the statement names its tables
+    without a schema, so it runs on the company's search_path, on the primary, and PostgreSQL
+    plans it again when the search_path differs from its last run)."""
+    found = posts(reads, filter_tree=filter_tree, order=order)
+    page = found[offset:offset + limit]
+    try:
+        sql, params = page.query.get_compiler(using=page.db).as_sql()
+    except EmptyResultSet:  # a filter that matches nothing (featured:true): the ORM says so without SQL
+        return [], 0
+    names = [*page.query.extra_select, *page.query.values_select, *page.query.annotation_select]
+    with connection.cursor():  # django-tenants sets the company's search_path on a cursor (when not yet set)
+        pass
+    rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, params)]
+    return rows, (rows[0]["total"] if rows else found.count())  # past the last page: counted on its own
 
 
 def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:

@@ -126,9 +126,8 @@ def _posts(wanted, ident, slug, site, reads) -> dict:
         if row is None:
             raise errors.not_found(NOT_FOUND["posts"])
         return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
-    found = selectors.posts(reads, filter_tree=wanted.filter_tree, order=wanted.order)
-    rows = list(found[wanted.offset:wanted.offset + wanted.limit])  # with the total of all matches
-    total = rows[0]["total"] if rows else found.count()  # past the last page: counted on its own
+    rows, total = selectors.posts_page(reads, filter_tree=wanted.filter_tree, order=wanted.order,
+                                       offset=wanted.offset, limit=wanted.limit)
     return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 
