@@ -12,6 +12,7 @@ row not found, a database error.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import parse_qsl
@@ -48,6 +49,28 @@ def listing(path: str, query_string: str) -> query.GhostQuery | None:
         return None
 
 
+_KEPT: OrderedDict[tuple[str, str], tuple] = OrderedDict()  # (schema, content version) -> (company, reads)
+_KEPT_MAX = 256
+
+
+def _company(schema: str, version: str | None):
+    """The company of `schema` and what a posts list reads besides its page (the authors), kept per
+    worker for its content version: a write, or a change of its settings, bumps the version
+    (apps.core.subscribers). Without a version (the cache off) they are read each time."""
+    from apps.ghost_api.selectors import Reads
+    from tenants.models import Client
+
+    kept = _KEPT.get((schema, version)) if version else None
+    if kept is None:
+        client = Client.objects.filter(schema_name=schema).first()
+        kept = (client, Reads())
+        if version and client is not None:
+            _KEPT[(schema, version)] = kept
+            while len(_KEPT) > _KEPT_MAX:
+                _KEPT.popitem(last=False)
+    return kept
+
+
 @dataclass(frozen=True)
 class Built:
     body: bytes
@@ -58,16 +81,15 @@ def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: s
     """The reply in `schema`, stored in the cache when `version` is given; None when Django must
     answer."""
     from apps.ghost_api.views import build_reply
-    from tenants.models import Client
 
     # The page's statement names its tables without a schema: it runs on the company's search_path.
     if connection.schema_name != schema or not connection.search_path_set_schemas:
         connection.set_schema(schema)
     try:
-        client = Client.objects.filter(schema_name=schema).first()
+        client, reads = _company(schema, version)
         if client is None:
             return None
-        reply = build_reply("posts", wanted, None, None, shapes.Site(client), client)
+        reply = build_reply("posts", wanted, None, None, shapes.Site(client), client, reads=reads)
         db.schema_visited(schema)
     except (GhostError, FilterError, ApplicationError):  # Django answers it, in Ghost's shape
         return None

@@ -123,3 +123,30 @@ def test_a_built_list_is_cached_for_the_next_request(wsgi_app, tenant, blog, loo
     built, hit = get(wsgi_app, tenant, query="limit=4"), get(wsgi_app, tenant, query="limit=4")
     assert lookup_codes == [7, 6] and built.headers["x-cache"] == "MISS" and hit.headers["x-cache"] == "HIT"
     assert built.content == hit.content and len(built.json()["posts"]) == 4
+
+
+def test_a_built_list_follows_the_companys_settings_and_authors(wsgi_app, tenant, blog, api,  # noqa: F811
+                                                                 django_capture_on_commit_callbacks, lookup_codes):
+    """What the WSGI layer keeps per content version (the company row, the authors) is read again
+    after a change of the settings or of the content."""
+    from apps.content.tests.factories import make_post
+    from apps.core.content_version import content_version_bump
+    from apps.core.testing import create_user
+
+    get(wsgi_app, tenant)  # Django: the host becomes known
+    lookup_codes.clear()
+    first = get(wsgi_app, tenant, query="limit=1&include=authors").json()["posts"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        api.put("/api/client/info", {"name": tenant.name, "contactName": "Casey", "contactEmail": "c@example.com",
+                                     "postUrlTemplate": "https://www.acme.example/read/{slug}",
+                                     "websiteUrl": "https://www.acme.example"})
+    again = get(wsgi_app, tenant, query="limit=1&include=authors").json()["posts"][0]
+    assert lookup_codes == [7, 7]  # both built in the WSGI layer (the settings bumped the content version)
+    assert first["url"] != again["url"] == f"https://www.acme.example/read/{again['slug']}"
+    assert again["primary_author"]["url"] == "https://www.acme.example/author/alice-writer/"
+    carol = create_user(tenant, "author", username="Carol")
+    with django_capture_on_commit_callbacks(execute=True):
+        make_post(tenant, "By Carol", slug="by-carol", status="published", author=carol)
+        content_version_bump(tenant.schema_name)  # (what the post services do after a write)
+    newest = get(wsgi_app, tenant, query="limit=1&include=authors").json()["posts"][0]
+    assert newest["slug"] == "by-carol" and newest["primary_author"]["slug"] == "carol"
