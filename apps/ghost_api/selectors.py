@@ -240,29 +240,34 @@ def _published_total() -> RawSQL:
     return RawSQL(f"({found.count_sql})", found.count_params)
 
 
-def posts(reads: Reads, *, filter_tree=None, order=(("published_at", True),)) -> QuerySet:
-    """Published posts matching a parsed filter, in `order` (then newest first), as rows of
-    POST_COLUMNS, `terms` (JSON) and `total` (of all matches)."""
+def matching(reads: Reads, filter_tree=None) -> QuerySet:
+    """The published posts a parsed filter matches."""
     found = Post.objects.public()
-    total = _published_total()
     if filter_tree is not None:
         if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
             found = found.annotate(ghost_primary_tag=_primary_tag_slug())
         found = found.filter(nql._compile(filter_tree, post_fields(reads)))
-        total = Window(Count("*"))
-    ordering = [f"-{field}" if descending else field for field, descending in order]
-    ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
-    return found.annotate(terms=_terms_json(), total=total).values(*POST_COLUMNS, "terms", "total").order_by(*ordering)
+    return found
 
 
 def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
                limit: int = 15) -> tuple[list[dict], int]:
-    """A page of `posts` and the total of all matches, the page read with a prepared statement
-    (apps.core.db: planned once per worker and filter shape; the statement names its tables
-    without a schema, so it runs on the company's search_path, on the primary, and PostgreSQL
-    plans it again when the search_path differs from its last run)."""
-    found = posts(reads, filter_tree=filter_tree, order=order)
-    page = found[offset:offset + limit]
+    """A page of the posts a filter matches, in `order` (then newest first), as rows of
+    POST_COLUMNS and `terms` (JSON), and the total of all matches: one prepared statement
+    (apps.core.db: planned once per worker and filter shape). The page's ids come first (an index
+    walk that stops at the page's end), then the joins and the JSON of those rows only, as
+    apps.public_api.selectors reads a page. The statement names its tables without a schema: it
+    runs on the company's search_path, on the primary (PostgreSQL plans it again when the
+    search_path differs from its last run)."""
+    found = matching(reads, filter_tree)
+    ordering = [f"-{field}" if descending else field for field, descending in order]
+    ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
+    ids = found.order_by(*ordering).values("id")[offset:offset + limit]
+    # Without a filter the total is the trigger-kept count; with one, the matches counted once.
+    total = (_published_total() if filter_tree is None
+             else Subquery(found.order_by().annotate(matches=Window(Count("*"))).values("matches")[:1]))
+    page = (Post.objects.filter(id__in=Subquery(ids)).annotate(terms=_terms_json(), total=total)
+            .values(*POST_COLUMNS, "terms", "total").order_by(*ordering))
     try:
         sql, params = page.query.get_compiler(using=page.db).as_sql()
     except EmptyResultSet:  # a filter that matches nothing (featured:true): the ORM says so without SQL
