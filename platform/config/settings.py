@@ -512,12 +512,16 @@ ANALYTICS_HASH_SECRET = env("ANALYTICS_HASH_SECRET", "") or SECRET_KEY  # visito
 ANALYTICS_STREAM_MAXLEN = env_int("ANALYTICS_STREAM_MAXLEN", 1_000_000)  # per tenant, approximate cap
 ANALYTICS_FLUSH_BATCH = env_int("ANALYTICS_FLUSH_BATCH", 2000)
 ANALYTICS_FLUSH_MAX_BATCHES = env_int("ANALYTICS_FLUSH_MAX_BATCHES", 50)  # per task run
-ANALYTICS_FLUSH_QUEUED_TTL = env_int("ANALYTICS_FLUSH_QUEUED_TTL", 60)
+ANALYTICS_FLUSH_SECONDS = env_int("ANALYTICS_FLUSH_SECONDS", 10)
+# A company's flush counts as queued for this long: a flush that never ran (its worker died, its
+# message was lost, the database refused it before it started) delays the next one by at most this.
+# (0: three flush intervals).
+ANALYTICS_FLUSH_QUEUED_TTL = env_int("ANALYTICS_FLUSH_QUEUED_TTL", 0)
 ANALYTICS_ROLLUP_BATCH = env_int("ANALYTICS_ROLLUP_BATCH", 5000)
 ANALYTICS_TOP_REFERRERS = env_int("ANALYTICS_TOP_REFERRERS", 20)
 CELERY_BEAT_SCHEDULE["analytics-flush"] = {
     "task": "analytics.dispatch_flush",
-    "schedule": float(env_int("ANALYTICS_FLUSH_SECONDS", 10)),
+    "schedule": float(ANALYTICS_FLUSH_SECONDS),
 }
 CELERY_BEAT_SCHEDULE["analytics-rollup"] = {
     "task": "analytics.dispatch_rollup",
