@@ -1,5 +1,6 @@
 from ninja import Router
 
+from apps.core.permissions import PUBLIC, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut, snake_case_fields
 from tenants import directory, services
@@ -10,6 +11,7 @@ router = Router(tags=["sign-up"])
 
 
 @router.post("/auth/register-client", response={201: RegisterClientOut})
+@requires(PUBLIC)
 def register_client(request, payload: RegisterClientIn):
     services.signup_throttle(ip=client_ip(request), contact_email=payload.contactEmail)
     client = services.client_register(**snake_case_fields(payload))
@@ -20,6 +22,7 @@ def register_client(request, payload: RegisterClientIn):
 
 
 @router.post("/auth/find-companies", response=MessageOut)
+@requires(PUBLIC)
 def find_companies(request, payload: FindCompaniesIn):
     """Sign-in on the root domain: emails the address the sign-in links of the companies where it has an
     active account. The same 200 whatever the address (no enumeration); throttled per client address

@@ -15,10 +15,10 @@ from django.utils import timezone
 from ninja import Router
 
 from apps.core import events
-from apps.core.permissions import can, require
+from apps.core.permissions import PUBLIC, SIGNED_IN, can, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
-from tenants.deletion import client_request_deletion
+from tenants.deletion import CANNOT_DELETE, client_request_deletion
 from tenants import verification
 from tenants.models import Client
 from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, TwoFactorPolicyIn,
@@ -148,14 +148,15 @@ def client_info_out(client: Client, *, user) -> dict:
 
 # --- routes --------------------------------------------------------------------------------------
 @router.get("/info", response=ClientInfoOut)
+@requires(SIGNED_IN)
 def get_client_info(request):
     return ClientInfoOut(message="Client information retrieved successfully",
                          data=client_info_out(request.tenant, user=request.auth))
 
 
 @router.put("/info", response=ClientInfoOut)
+@requires("settings.manage", CANNOT_UPDATE)
 def update_client_info(request, payload: ClientInfoIn):
-    require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
                                 contact_email=payload.contactEmail, website_url=payload.websiteUrl,
                                 post_url_template=payload.postUrlTemplate, feeds_enabled=payload.feedsEnabled,
@@ -165,14 +166,15 @@ def update_client_info(request, payload: ClientInfoIn):
 
 
 @router.post("/api-key/rotate", response=ApiKeyRotatedOut)
+@requires("settings.manage", CANNOT_ROTATE)
 def rotate_api_key(request):
-    require(request.auth, "settings.manage", CANNOT_ROTATE)
     client = client_api_key_rotate(client=request.tenant, actor=request.auth)
     return ApiKeyRotatedOut(message="API key rotated. The previous key no longer works.",
                             data={"apiKey": client.api_key})
 
 
 @router.post("/delete", response={202: MessageOut})
+@requires("company.delete", CANNOT_DELETE)
 def delete_company(request, payload: ClientDeleteIn):
     """(+) An admin deletes the company: it stops answering at once, its data is removed on the queue."""
     client_request_deletion(client=request.tenant, actor=request.auth, confirm_subdomain=payload.confirmSubdomain,
@@ -182,6 +184,7 @@ def delete_company(request, payload: ClientDeleteIn):
 
 # --- email verification (tenants.verification) -------------------------------------------------------
 @router.get("/verification", response=VerificationOut)
+@requires(SIGNED_IN)
 def get_verification(request):
     client = request.tenant
     return VerificationOut(verified=client.email_verified, email=client.verification_email,
@@ -189,14 +192,15 @@ def get_verification(request):
 
 
 @router.post("/verification/resend", response=MessageOut)
+@requires("settings.manage", CANNOT_UPDATE)
 def resend_verification(request):
     """Admins: send the verification email again (older links stop working; throttled)."""
-    require(request.auth, "settings.manage", CANNOT_UPDATE)
     verification.verification_resend(client=request.tenant, ip=client_ip(request))
     return MessageOut(message=f"We sent a new verification link to {request.tenant.verification_email}.")
 
 
 @router.post("/verify-email", auth=None, response=MessageOut)
+@requires(PUBLIC)
 def verify_email(request, payload: VerifyEmailIn):
     """The emailed link: opens the company's public content API (400 `link_invalid` otherwise)."""
     return MessageOut(message=verification.verification_confirm(client=request.tenant, token=payload.token))
@@ -204,21 +208,21 @@ def verify_email(request, payload: VerifyEmailIn):
 
 # --- "require two-factor sign-in" (apps.accounts.two_factor) ------------------------------------------
 @router.get("/two-factor-policy", response=TwoFactorPolicyOut)
+@requires("settings.manage", CANNOT_UPDATE)
 def get_two_factor_policy(request):
     """Admins: whether the company requires two-factor sign-in, and how many active users are without it."""
     from apps.accounts.two_factor import users_without_two_factor
 
-    require(request.auth, "settings.manage", CANNOT_UPDATE)
     return TwoFactorPolicyOut(required=request.tenant.require_two_factor,
                               usersWithoutTwoFactor=users_without_two_factor())
 
 
 @router.put("/two-factor-policy", response=TwoFactorPolicyOut)
+@requires("settings.manage", CANNOT_UPDATE)
 def update_two_factor_policy(request, payload: TwoFactorPolicyIn):
     """Admins: require two-factor sign-in of everyone (users without it can then only set it up)."""
     from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
 
-    require(request.auth, "settings.manage", CANNOT_UPDATE)
     client = two_factor_policy_set(client=request.tenant, required=payload.required, actor=request.auth)
     message = ("Two-factor sign-in is now required. Users without it must set it up before they continue."
                if client.require_two_factor else "Two-factor sign-in is no longer required.")

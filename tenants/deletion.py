@@ -26,7 +26,6 @@ from apps.accounts.services import password_confirms
 from apps.core import events, redis_conn
 from apps.core.errors import ValidationFailed
 from apps.core.outbox import outbox_add
-from apps.core.permissions import require
 from tenants.models import Client
 
 logger = logging.getLogger(__name__)
@@ -97,7 +96,6 @@ def client_delete(*, client: Client, backup_path: Path | None = None) -> dict:
 
 def client_request_deletion(*, client: Client, actor, confirm_subdomain: str, password: str) -> None:
     """Checks, then the company stops answering at once; the deletion itself is queued."""
-    require(actor, "company.delete", CANNOT_DELETE)
     errors = []
     if confirm_subdomain.strip() != client.subdomain:
         errors.append({"field": "confirmSubdomain", "message": CONFIRM_MISMATCH})

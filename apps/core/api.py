@@ -341,6 +341,26 @@ class Api(NinjaAPI):
         return schema
 
 
+def route_declarations(api: NinjaAPI, *, path_prefix: str, tag: str = "") -> dict[tuple[str, str], str | None]:
+    """(METHOD, path as the OpenAPI document writes it, after `tag`) -> what the route declared with
+    apps.core.permissions.requires (None: nothing). Paths are built as ninja builds its document's."""
+    from ninja.utils import normalize_path
+
+    from apps.core.permissions import declared_capability
+
+    declared = {}
+    for bound in api._get_bound_routers():  # noqa: SLF001 - how ninja's own OpenAPI builder walks them
+        for path, path_view in bound.path_operations.items():
+            full_path = normalize_path("/" + path_prefix + "/".join(part for part in (bound.prefix, path) if part))
+            full_path = re.sub(r"{[^}:]+:", "{", full_path)
+            for operation in path_view.operations:
+                if not operation.include_in_schema:
+                    continue
+                for method in operation.methods:
+                    declared[(method.upper(), tag + full_path)] = declared_capability(operation.view_func)
+    return declared
+
+
 def create_api(**kwargs) -> NinjaAPI:
     return install_error_handlers(Api(**kwargs))
 

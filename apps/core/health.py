@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
+from apps.core.permissions import PUBLIC, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import ErrorOut, HealthOut
 
@@ -105,6 +106,7 @@ def may_see_detail(request) -> bool:
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the
 # company cannot be looked up before the checks run).
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
+@requires(PUBLIC)
 def health(request):
     checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
     healthy = all(check["status"] == "ok" for check in checks.values())
