@@ -295,7 +295,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "required": False})),
     # each call starts from a company that answers (a 202 marks it deleting; the queued part never
-    # runs in these tests: tenants/tests/test_deletion.py covers it)
+    # runs in these tests: lifecycle/tests/test_deletion.py covers it)
     ("POST", "/api/client/delete"): Route(TOKEN, only("admin", ok=202), lambda w, who: (w.revive(), Call(body={
         "confirmSubdomain": w.tenant.subdomain, "password": testing.DEFAULT_PASSWORD}))[1]),
     # health (tenant host and root domain)
