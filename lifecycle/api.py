@@ -8,10 +8,12 @@ from tenants import directory
 from tenants.addresses import tenant_base_url
 from lifecycle.schemas import FindCompaniesIn, RegisterClientIn, RegisterClientOut
 
+# Operation ids name the module these routes were first written in (tenants.*): the OpenAPI
+# documents and the clients generated from them keep them.
 router = Router(tags=["sign-up"])
 
 
-@router.post("/auth/register-client", response={201: RegisterClientOut})
+@router.post("/auth/register-client", response={201: RegisterClientOut}, operation_id="tenants_api_register_client")
 @requires(PUBLIC)
 def register_client(request, payload: RegisterClientIn):
     services.signup_throttle(ip=client_ip(request), contact_email=payload.contactEmail)
@@ -22,7 +24,7 @@ def register_client(request, payload: RegisterClientIn):
     )
 
 
-@router.post("/auth/find-companies", response=MessageOut)
+@router.post("/auth/find-companies", response=MessageOut, operation_id="tenants_api_find_companies")
 @requires(PUBLIC)
 def find_companies(request, payload: FindCompaniesIn):
     """Sign-in on the root domain: emails the address the sign-in links of the companies where it has an

@@ -29,6 +29,8 @@ from lifecycle.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, C
 from tenants.addresses import tenant_base_url
 from lifecycle.services import client_rotate_keys
 
+# Operation ids name the module these routes were first written in (tenants.*): the OpenAPI
+# documents and the clients generated from them keep them.
 router = Router(tags=["company settings"])
 
 CANNOT_UPDATE = "Only administrators can update company settings"
@@ -146,14 +148,14 @@ def client_info_out(client: Client, *, user) -> dict:
 
 
 # --- routes --------------------------------------------------------------------------------------
-@router.get("/info", response=ClientInfoOut)
+@router.get("/info", response=ClientInfoOut, operation_id="tenants_client_api_get_client_info")
 @requires(SIGNED_IN)
 def get_client_info(request):
     return ClientInfoOut(message="Client information retrieved successfully",
                          data=client_info_out(request.tenant, user=request.auth))
 
 
-@router.put("/info", response=ClientInfoOut)
+@router.put("/info", response=ClientInfoOut, operation_id="tenants_client_api_update_client_info")
 @requires("settings.manage", CANNOT_UPDATE)
 def update_client_info(request, payload: ClientInfoIn):
     client = client_info_update(client=request.tenant, name=payload.name, contact_name=payload.contactName,
@@ -164,7 +166,7 @@ def update_client_info(request, payload: ClientInfoIn):
                          data=client_info_out(client, user=request.auth))
 
 
-@router.post("/api-key/rotate", response=ApiKeyRotatedOut)
+@router.post("/api-key/rotate", response=ApiKeyRotatedOut, operation_id="tenants_client_api_rotate_api_key")
 @requires("settings.manage", CANNOT_ROTATE)
 def rotate_api_key(request):
     client = client_api_key_rotate(client=request.tenant, actor=request.auth)
@@ -172,7 +174,7 @@ def rotate_api_key(request):
                             data={"apiKey": client.api_key})
 
 
-@router.post("/delete", response={202: MessageOut})
+@router.post("/delete", response={202: MessageOut}, operation_id="tenants_client_api_delete_company")
 @requires("company.delete", CANNOT_DELETE)
 def delete_company(request, payload: ClientDeleteIn):
     """(+) An admin deletes the company: it stops answering at once, its data is removed on the queue."""
@@ -182,7 +184,7 @@ def delete_company(request, payload: ClientDeleteIn):
 
 
 # --- email verification (lifecycle.verification) -------------------------------------------------------
-@router.get("/verification", response=VerificationOut)
+@router.get("/verification", response=VerificationOut, operation_id="tenants_client_api_get_verification")
 @requires(SIGNED_IN)
 def get_verification(request):
     client = request.tenant
@@ -190,7 +192,7 @@ def get_verification(request):
                            sentAt=client.verification_sent_at)
 
 
-@router.post("/verification/resend", response=MessageOut)
+@router.post("/verification/resend", response=MessageOut, operation_id="tenants_client_api_resend_verification")
 @requires("settings.manage", CANNOT_UPDATE)
 def resend_verification(request):
     """Admins: send the verification email again (older links stop working; throttled)."""
@@ -198,7 +200,7 @@ def resend_verification(request):
     return MessageOut(message=f"We sent a new verification link to {request.tenant.verification_email}.")
 
 
-@router.post("/verify-email", auth=None, response=MessageOut)
+@router.post("/verify-email", auth=None, response=MessageOut, operation_id="tenants_client_api_verify_email")
 @requires(PUBLIC)
 def verify_email(request, payload: VerifyEmailIn):
     """The emailed link: opens the company's public content API (400 `link_invalid` otherwise)."""
@@ -206,7 +208,7 @@ def verify_email(request, payload: VerifyEmailIn):
 
 
 # --- "require two-factor sign-in" (apps.accounts.two_factor) ------------------------------------------
-@router.get("/two-factor-policy", response=TwoFactorPolicyOut)
+@router.get("/two-factor-policy", response=TwoFactorPolicyOut, operation_id="tenants_client_api_get_two_factor_policy")
 @requires("settings.manage", CANNOT_UPDATE)
 def get_two_factor_policy(request):
     """Admins: whether the company requires two-factor sign-in, and how many active users are without it."""
@@ -214,7 +216,8 @@ def get_two_factor_policy(request):
                               usersWithoutTwoFactor=users_without_two_factor())
 
 
-@router.put("/two-factor-policy", response=TwoFactorPolicyOut)
+@router.put("/two-factor-policy", response=TwoFactorPolicyOut,
+             operation_id="tenants_client_api_update_two_factor_policy")
 @requires("settings.manage", CANNOT_UPDATE)
 def update_two_factor_policy(request, payload: TwoFactorPolicyIn):
     """Admins: require two-factor sign-in of everyone (users without it can then only set it up)."""

@@ -18,7 +18,7 @@ from django_tenants.utils import schema_context, schema_exists
 from apps.core.testing import DEFAULT_PASSWORD, Api, create_user, tenant_admin
 from apps.media.storage import media_keys, media_storage
 from tenants.models import Client, Domain
-from tenants.tests.test_backup import populate
+from lifecycle.tests.test_backup import populate
 
 
 @pytest.fixture(autouse=True)

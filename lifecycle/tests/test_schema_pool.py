@@ -11,7 +11,7 @@ from apps.content.tests.factories import make_post
 from apps.core.testing import create_tenant
 from tenants.models import SpareSchema
 from lifecycle.provisioning import schema_pool_refill, template_current
-from tenants.tests.test_batch_migrate import shape
+from lifecycle.tests.test_batch_migrate import shape
 
 # Companies here are cloned by the code under test, not taken from the run's spares.
 pytestmark = pytest.mark.usefixtures("no_spare_schemas")
