@@ -19,6 +19,7 @@ from ninja.parser import Parser
 
 from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
+from apps.core.permissions import declared_capability
 from apps.core.text import TextRefused, input_data
 from apps.core.validation import NUL_MESSAGE, json_has_nul
 
@@ -346,7 +347,6 @@ def route_declarations(api: NinjaAPI, *, path_prefix: str, tag: str = "") -> dic
     apps.core.permissions.requires (None: nothing). Paths are built as ninja builds its document's."""
     from ninja.utils import normalize_path
 
-    from apps.core.permissions import declared_capability
 
     declared = {}
     for bound in api._get_bound_routers():  # noqa: SLF001 - how ninja's own OpenAPI builder walks them

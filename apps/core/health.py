@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
+from apps.core.content_version import redis_client
 from apps.core.permissions import PUBLIC, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import ErrorOut, HealthOut
@@ -35,8 +36,6 @@ def _database() -> None:
 
 
 def _redis() -> None:
-    from apps.core.content_version import redis_client
-
     redis_client().ping()
 
 
