@@ -111,3 +111,19 @@ def test_unverified_companies_are_deleted_after_the_configured_days(db, settings
     assert statuses[young.pk] != Client.Status.DELETING and statuses[verified_old.pk] != Client.Status.DELETING
     # a company being deleted answers like an unknown one
     assert testing.Api(old).get("/api/client/verification").status_code == 404
+
+
+def test_an_unverified_companys_deletion_is_queued_with_its_status_in_one_transaction(db, settings):
+    """The beat's deletion goes through the same public step as an admin's request
+    (lifecycle.deletion.client_deletion_start): the row turns `deleting` and the deletion's outbox
+    row is written in that transaction, once, however often the beat runs."""
+    from apps.core.models import OutboxMessage
+    from lifecycle.deletion import DELETE_TASK
+
+    settings.UNVERIFIED_COMPANY_DAYS = 7
+    old = testing.create_tenant(verified=False)
+    Client.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=8))
+    assert unverified_delete_due() == 1
+    assert unverified_delete_due() == 0  # already deleting: nothing more is queued
+    rows = OutboxMessage.objects.filter(task=DELETE_TASK, kwargs={"client_id": old.pk})
+    assert [(row.key, row.schema_name) for row in rows] == [(f"company-delete:{old.pk}", "public")]
