@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
+from ninja.utils import normalize_path
 
 from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
@@ -345,9 +346,6 @@ class Api(NinjaAPI):
 def route_declarations(api: NinjaAPI, *, path_prefix: str, tag: str = "") -> dict[tuple[str, str], str | None]:
     """(METHOD, path as the OpenAPI document writes it, after `tag`) -> what the route declared with
     apps.core.permissions.requires (None: nothing). Paths are built as ninja builds its document's."""
-    from ninja.utils import normalize_path
-
-
     declared = {}
     for bound in api._get_bound_routers():  # noqa: SLF001 - how ninja's own OpenAPI builder walks them
         for path, path_view in bound.path_operations.items():

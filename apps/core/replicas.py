@@ -91,7 +91,6 @@ def record_write(schema: str) -> None:
         return
     import redis
 
-
     try:
         with connections["default"].cursor() as cursor:
             cursor.execute("SELECT pg_current_wal_lsn()::text")
@@ -113,7 +112,6 @@ def read_alias(schema: str) -> str | None:
     if not aliases:
         return None
     import redis
-
 
     try:
         written = int(client().get(_key(schema)) or 0)
