@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 BELOW = ("apps", "tenants")  # the apps and the ground floor
 TOP = "lifecycle"
 PROJECT = ("apps", "tenants", "lifecycle", "config")
-# Test support (pytest's plugin, the company factory, the helpers every test imports): they make
+# Test support (pytest's plugin, the company factory, the functions every test imports): they make
 # companies through the sign-up code and the spare schemas, as users get them, and they run inside
 # pytest's hooks, before and after Django is set up. Never imported by the product.
 TEST_SUPPORT = ("apps/core/testing.py", "apps/core/testsuite/")
