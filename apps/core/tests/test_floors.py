@@ -143,3 +143,17 @@ def test_the_checks_see_what_they_look_for(tmp_path):
                                 "tenants/middleware.py imports lifecycle"]
     assert local_imports(tmp_path) == {("apps/content/services.py", "lifecycle.services"),
                                        ("apps/content/services.py", "apps.media")}
+
+
+def test_the_lifecycle_tasks_keep_the_names_queued_work_was_stored_under():
+    """Outbox rows and the beat schedule name tasks by string: the move kept every name."""
+    from django.conf import settings
+
+    from lifecycle import tasks
+
+    names = {task.name for task in (tasks.delete_company, tasks.delete_unverified_companies,
+                                    tasks.find_companies_email, tasks.refill_schema_pool)}
+    assert names == {"tenants.delete_company", "tenants.delete_unverified_companies", "tenants.find_companies_email",
+                     "tenants.refill_schema_pool"}
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert {"tenants.delete_unverified_companies", "tenants.refill_schema_pool"} <= scheduled
