@@ -25,8 +25,11 @@ from apps.core.errors import ApplicationError
 from apps.ghost_api import edge, query, shapes
 from apps.ghost_api.errors import GhostError
 from apps.ghost_api.nql import FilterError
+from apps.ghost_api.selectors import Reads
+from apps.ghost_api.views import build_reply
 from apps.public_api import cache
 from apps.public_api.responses import encode, etag_of
+from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
@@ -57,9 +60,6 @@ def _company(schema: str, version: str | None):
     """The company of `schema` and what a posts list reads besides its page (the authors), kept per
     worker for its content version: a write, or a change of its settings, bumps the version
     (apps.core.subscribers). Without a version (the cache off) they are read each time."""
-    from apps.ghost_api.selectors import Reads
-    from tenants.models import Client
-
     kept = _KEPT.get((schema, version)) if version else None
     if kept is None:
         client = Client.objects.filter(schema_name=schema).first()
@@ -80,8 +80,6 @@ class Built:
 def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: str, qhash: str) -> Built | None:
     """The reply in `schema`, stored in the cache when `version` is given; None when Django must
     answer."""
-    from apps.ghost_api.views import build_reply
-
     # The page's statement names its tables without a schema: it runs on the company's search_path.
     if connection.schema_name != schema or not connection.search_path_set_schemas:
         connection.set_schema(schema)

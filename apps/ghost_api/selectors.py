@@ -13,6 +13,7 @@ Ghost's resources from ours (docs/coming-from-ghost.md):
 from __future__ import annotations
 
 import json
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, time, timezone as dt_timezone
@@ -31,6 +32,7 @@ from apps.core import db
 from apps.core.text import slugify
 from apps.ghost_api import ids, nql
 from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
+from apps.public_api import selectors as public_selectors
 
 PUBLISHED = Post.Status.PUBLISHED
 
@@ -165,8 +167,6 @@ def _one_of(accepted: str):
 
 
 def _uuid_q(value) -> Q:
-    import uuid
-
     try:
         return Q(id=uuid.UUID(_text(value)))
     except ValueError:
@@ -234,9 +234,7 @@ def _terms_json() -> RawSQL:
 def _published_total() -> RawSQL:
     """The number of published posts, from the counts the posts table's triggers keep (the public
     API's total of a list filtered by status only)."""
-    from apps.public_api import selectors as public
-
-    found = public.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value)
+    found = public_selectors.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value)
     return RawSQL(f"({found.count_sql})", found.count_params)
 
 

@@ -13,6 +13,7 @@ from datetime import datetime, timezone as dt_timezone
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
 from apps.ghost_api.selectors import Author, GhostTag, Reads, post_terms
+from apps.media.storage import MediaUrls
 from tenants.addresses import tenant_base_url
 
 WORDS_PER_MINUTE = 275  # Ghost's reading speed
@@ -73,8 +74,6 @@ class Images:
         if not storage_key:
             return None
         if self._urls is None:
-            from apps.media.storage import MediaUrls
-
             self._urls = MediaUrls.current()
         return self._urls.cdn(storage_key)
 

@@ -7,7 +7,7 @@ import pytest
 
 from apps.public_api.tests.conftest import lookup_codes, wsgi_app, wsgi_call  # noqa: F401 (fixtures)
 from tenants.models import Client
-from tenants.services import client_rotate_keys, client_set_status
+from lifecycle.services import client_rotate_keys, client_set_status
 
 pytestmark = pytest.mark.django_db
 POSTS = "/ghost/api/content/posts/"

@@ -13,7 +13,7 @@ from apps.content.tests.factories import make_post
 from apps.core.testing import Api, create_user
 from apps.ghost_api.tests.conftest import Ghost
 from tenants.models import Client
-from tenants.services import client_rotate_keys, client_set_status
+from lifecycle.services import client_rotate_keys, client_set_status
 
 pytestmark = pytest.mark.django_db
 
