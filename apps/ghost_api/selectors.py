@@ -279,7 +279,10 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
 
 def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:
     found = Post.objects.public()
-    found = found.filter(ids.id_q(ghost_id)) if ghost_id is not None else found.filter(slug=(slug or "").strip().lower())
+    if ghost_id is not None:
+        found = found.filter(ids.id_q(ghost_id))
+    else:
+        found = found.filter(slug=(slug or "").strip().lower())
     return found.annotate(terms=_terms_json()).values(*POST_COLUMNS, "terms").first()
 
 

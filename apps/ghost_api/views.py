@@ -20,7 +20,7 @@ import logging
 
 from django.utils.cache import patch_vary_headers
 
-from apps.core.api import is_broker_outage
+from apps.core.api import BROKER_DOWN, BROKER_RETRY_AFTER, is_broker_outage
 from apps.core.errors import ApplicationError
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from apps.ghost_api import errors, ids, query, selectors, shapes
@@ -52,7 +52,7 @@ def content(request, resource: str, ident: str | None = None, slug: str | None =
     except Exception as exc:
         if not is_broker_outage(exc):
             raise
-        reply = errors.response(GhostError(503, DATABASE_DOWN, retry_after=int(DATABASE_RETRY_AFTER)))
+        reply = errors.response(GhostError(503, BROKER_DOWN, retry_after=int(BROKER_RETRY_AFTER)))
     if request.META.get("HTTP_ACCEPT_VERSION") is not None:
         reply["Content-Version"] = CONTENT_VERSION
     patch_vary_headers(reply, [VARY])

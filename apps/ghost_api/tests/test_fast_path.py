@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.public_api.tests.conftest import lookup_codes, wsgi_app, wsgi_call  # noqa: F401 (fixtures)
+from apps.public_api.tests.conftest import lookup_codes, private_redis, wsgi_app, wsgi_call  # noqa: F401 (fixtures)
 from tenants.models import Client
 from lifecycle.services import client_rotate_keys, client_set_status
 
@@ -85,8 +85,8 @@ def test_a_settings_change_is_seen_at_once(wsgi_app, tenant, blog, api, django_c
     assert title() == "Renamed Inc"
 
 
-def test_an_uncached_posts_list_is_built_before_django_as_django_builds_it(wsgi_app, tenant, blog, settings,  # noqa: F811
-                                                                           lookup_codes):
+def test_an_uncached_posts_list_is_built_before_django_as_django_builds_it(  # noqa: F811
+        wsgi_app, tenant, blog, settings, lookup_codes):
     from apps.core.testing import Api
 
     settings.PUBLIC_API_CACHE = False
@@ -150,3 +150,18 @@ def test_a_built_list_follows_the_companys_settings_and_authors(wsgi_app, tenant
         content_version_bump(tenant.schema_name)  # (what the post services do after a write)
     newest = get(wsgi_app, tenant, query="limit=1&include=authors").json()["posts"][0]
     assert newest["slug"] == "by-carol" and newest["primary_author"]["slug"] == "carol"
+
+
+def test_redis_stopped_the_ghost_routes_still_answer(private_redis, tenant, blog, wsgi_app):  # noqa: F811
+    from apps.core.testing import Api
+
+    assert get(wsgi_app, tenant).status_code == 200
+    assert get(wsgi_app, tenant).headers["x-cache"] == "HIT"
+    private_redis.stop()
+    for _ in range(3):  # uncached and unthrottled while Redis is away; keys still checked
+        response = get(wsgi_app, tenant)
+        assert response.status_code == 200 and response.headers["x-cache"] == "MISS"
+        assert [post["slug"] for post in response.json()["posts"]] == ["fifth", "fourth", "third"]
+    assert get(wsgi_app, tenant, key="f" * 26).status_code == 401
+    settings_reply = Api(tenant).get(f"/ghost/api/content/settings/?key={tenant.ghost_content_key}")
+    assert settings_reply.status_code == 200
