@@ -1,5 +1,6 @@
 """Public content API under load: requests/s and p50/p99 latency of the posts list (cached,
-uncached, 304) and of search, with 10,000 published posts (~2 KB HTML each), granian (as in the
+uncached, 304), of search and of the same page through the Ghost-compatible routes (cached and
+uncached), with 10,000 published posts (~2 KB HTML each), granian (as in the
 image) or gunicorn with 2 sync workers, on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
 note, on the content web pool (WEB_ROUTES=content, as the deployments serve the public API); the
 dashboard's reference list, and the worker memory of a process with every route, on one with
@@ -10,7 +11,7 @@ With BENCH_SCALE_TO (e.g. 100000; 0, the default, skips it: seeding 90,000 more 
 minutes) the table then grows to that many posts and the list and search are measured again.
 Runs on its own database (cms_bench_public) and Redis key prefix.
 
-Environment: BENCH_POSTS (10000), BENCH_SCALE_TO (0), BENCH_SECONDS (15), BENCH_WARMUP (5),
+Environment: BENCH_DATABASE (cms_bench_public), BENCH_POSTS (10000), BENCH_SCALE_TO (0), BENCH_SECONDS (15), BENCH_WARMUP (5),
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
 BENCH_SERVER (granian, the image's web server; or gunicorn), BENCH_OTHER (1: also measure cache hits
 under the other server). BENCH_SMOKE=1: 300 posts grown to 1,000, 8 connections, 1 s runs without
@@ -33,7 +34,7 @@ from bench import public_api_measure  # noqa: E402
 from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header  # noqa: E402
 
-DB_URL = fresh_database("cms_bench_public")
+DB_URL = fresh_database(os.environ.get("BENCH_DATABASE", "cms_bench_public"))
 PREFIX = "bench-papi"
 POSTS = knob("BENCH_POSTS", 10000, 300)
 SCALE_TO = knob("BENCH_SCALE_TO", 0, 1000)
@@ -107,6 +108,10 @@ print(f"seeded {POSTS:,} published posts in {time.perf_counter() - started:.0f} 
 
 key = {"Host": HOST, "x-api-key": tenant.api_key}
 LIST = "/api/v1/posts?page=1&limit=10"
+# The same page through the Ghost-compatible routes (apps.ghost_api): its posts with their tags
+# and authors, as /api/v1's list carries its posts' categories, tags and author.
+GHOST_LIST = f"/ghost/api/content/posts/?key={tenant.ghost_content_key}&include=tags,authors&page=1&limit=10"
+host_only = {"Host": HOST}
 SEARCH_RARE = "/api/v1/posts?search=zephyr"
 SEARCH_COMMON = "/api/v1/posts?search=topic42"
 # Every request a new query string: the reply cache misses, the list's total is shared.
@@ -114,6 +119,9 @@ MISS_SCRIPT = ROOT / ".data" / "bench-public-api-miss.lua"
 MISS_SCRIPT.parent.mkdir(exist_ok=True)
 MISS_SCRIPT.write_text('counter = 0\nrequest = function()\n  counter = counter + 1\n'
                        '  return wrk.format(nil, "/api/v1/posts?page=1&limit=10&v=" .. counter)\nend\n')
+GHOST_MISS_SCRIPT = ROOT / ".data" / "bench-public-api-ghost-miss.lua"
+GHOST_MISS_SCRIPT.write_text('counter = 0\nrequest = function()\n  counter = counter + 1\n'
+                             f'  return wrk.format(nil, "{GHOST_LIST}&v=" .. counter)\nend\n')
 with schema_context(tenant.schema_name):
     from apps.accounts.models import User
     from apps.accounts.tokens import token_issue
@@ -154,7 +162,10 @@ try:
     row("hit", "posts list, cached (fast path)", cached_port, LIST, key)
     row("304", "posts list, If-None-Match -> 304 (fast path)", cached_port, LIST, {**key, "If-None-Match": etag})
     measure("post by slug, cached (fast path)", cached_port, "/api/v1/posts/slug/post-42", key)
-    measure("posts list, reply cache miss (fast path builds)", cached_port, LIST, key, str(MISS_SCRIPT))
+    row("miss", "posts list, reply cache miss (fast path builds)", cached_port, LIST, key, str(MISS_SCRIPT))
+    row("ghost-hit", "Ghost posts browse, same page, cached (fast path)", cached_port, GHOST_LIST, host_only)
+    row("ghost-miss", "Ghost posts browse, same page, reply cache miss (fast path builds)", cached_port, GHOST_LIST,
+        host_only, str(GHOST_MISS_SCRIPT))
     cached_memory = worker_memory(cached)
 finally:
     stop(cached)
@@ -190,6 +201,7 @@ finally:
 uncached, uncached_port = start_server(SERVER, {"PUBLIC_API_CACHE": "0"})
 try:
     uncached_list = row("list", "posts list, uncached (cache off, fast path builds)", uncached_port, LIST, key)
+    row("ghost-list", "Ghost posts browse, same page, uncached (fast path builds)", uncached_port, GHOST_LIST, host_only)
     deep = max(1, POSTS // 20)  # page 500 at 10,000 posts
     measure(f"posts list page {deep}, uncached", uncached_port, f"/api/v1/posts?page={deep}&limit=10", key)
     measure("post by slug, uncached (Django)", uncached_port, "/api/v1/posts/slug/post-42", key)
@@ -271,6 +283,12 @@ goal("304 (fast path) vs bare WSGI app", f"{ratio(r['304'], r['bare']):.0%}", "g
 for label, name in (("list", "p99, uncached posts list"), ("rare", "p99, search 'zephyr' (15 matches)"),
                     ("common", "p99, search 'topic42' (~2% of posts)")):
     goal(f"{name}, {CONNECTIONS} connections", f"{r[label]['p99']:.1f} ms", "goal < 50 ms", r[label]["p99"] < 50)
+goal("Ghost posts browse vs /api/v1/posts, same page, cached", f"{ratio(r['ghost-hit'], r['hit']):.0%}",
+     "goal >= 85%", ratio(r["ghost-hit"], r["hit"]) >= 0.85)
+goal("Ghost posts browse vs /api/v1/posts, same page, reply cache miss", f"{ratio(r['ghost-miss'], r['miss']):.0%}",
+     "goal >= 85%", ratio(r["ghost-miss"], r["miss"]) >= 0.85)
+goal("Ghost posts browse vs /api/v1/posts, same page, cache off", f"{ratio(r['ghost-list'], r['list']):.0%}",
+     "goal >= 85%", ratio(r["ghost-list"], r["list"]) >= 0.85)
 if "rare+" in r:
     for label, name in (("rare", "search 'zephyr'"), ("common", "search 'topic42'"), ("list", "uncached list")):
         goal(f"{name}, req/s at {SCALE_TO:,} vs at {POSTS:,} posts",

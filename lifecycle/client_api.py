@@ -1,4 +1,5 @@
-"""Company settings on the dashboard API (docs/company-settings.md): GET/PUT client/info, POST client/api-key/rotate.
+"""Company settings on the dashboard API (docs/company-settings.md): GET/PUT client/info, POST client/api-key/rotate
+(the content key and the Ghost content key together).
 
 The company (tenants.models.Client) lives in the public schema; on a tenant host
 `request.tenant` is that company (tenants.middleware), so nothing here takes a company id.
@@ -32,6 +33,8 @@ from lifecycle.services import client_rotate_keys
 # Operation ids name the module these routes were first written in (tenants.*): the OpenAPI
 # documents and the clients generated from them keep them.
 router = Router(tags=["company settings"])
+
+GHOST_VERSION = "v5.0"  # the Ghost Content API version apps.ghost_api speaks
 
 CANNOT_UPDATE = "Only administrators can update company settings"
 CANNOT_ROTATE = "Only administrators can rotate the API key"
@@ -70,7 +73,7 @@ def client_api_key_rotate(*, client: Client, actor=None) -> Client:
     """A new content key; the old one stops working when this commits."""
     locked = Client.objects.select_for_update().get(pk=client.pk)
     client_rotate_keys(client=locked, content=True, actor=actor)
-    client.api_key = locked.api_key
+    client.api_key, client.ghost_content_key = locked.api_key, locked.ghost_content_key
     return client
 
 
@@ -143,6 +146,8 @@ def client_info_out(client: Client, *, user) -> dict:
                           "windowSeconds": settings.PUBLIC_API_RATE_WINDOW},
             "feeds": {"rss": f"{host}/feeds/rss.xml", "atom": f"{host}/feeds/atom.xml",  # (+)
                       "sitemap": f"{host}/sitemap.xml"},
+            "ghost": {"url": host, "contentApiKey": client.ghost_content_key, "version": GHOST_VERSION,  # (+)
+                      "baseUrl": f"{host}/ghost/api/content/"},
         },
     }
 
@@ -171,7 +176,7 @@ def update_client_info(request, payload: ClientInfoIn):
 def rotate_api_key(request):
     client = client_api_key_rotate(client=request.tenant, actor=request.auth)
     return ApiKeyRotatedOut(message="API key rotated. The previous key no longer works.",
-                            data={"apiKey": client.api_key})
+                            data={"apiKey": client.api_key, "ghostContentKey": client.ghost_content_key})
 
 
 @router.post("/delete", response={202: MessageOut}, operation_id="tenants_client_api_delete_company")

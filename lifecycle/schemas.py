@@ -178,6 +178,15 @@ class FeedLinksOut(OutSchema):
     sitemap: str
 
 
+class GhostContentApiOut(OutSchema):
+    """(+) The Ghost-compatible Content API (docs/coming-from-ghost.md): what Ghost's client takes."""
+
+    url: str  # the `url` of GhostContentAPI({url, key, version})
+    contentApiKey: str  # 26 hex characters; published content only, sent as ?key=
+    version: str  # the Accept-Version to send (v5.0)
+    baseUrl: str  # where its routes live: {url}/ghost/api/content/
+
+
 class ApiInfoOut(OutSchema):
     baseUrl: str
     authentication: ApiAuthenticationOut
@@ -185,6 +194,7 @@ class ApiInfoOut(OutSchema):
     exampleRequests: ExampleRequestsOut
     rateLimit: RateLimitOut  # (+)
     feeds: FeedLinksOut  # (+)
+    ghost: GhostContentApiOut  # (+)
 
 
 class ClientInfoDataOut(OutSchema):
@@ -201,6 +211,7 @@ class ClientInfoOut(SuccessOut):
 
 class ApiKeyOut(OutSchema):
     apiKey: str
+    ghostContentKey: str  # (+) rotated with the content key
 
 
 class ApiKeyRotatedOut(SuccessOut):

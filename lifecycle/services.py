@@ -15,7 +15,7 @@ from lifecycle.provisioning import schema_create_from_template, template_current
 from lifecycle.subdomains import SUBDOMAIN_TAKEN, schema_name_for, subdomain_check_available
 from lifecycle.verification import verification_send
 from tenants.addresses import tenant_host
-from tenants.models import Client, Domain, new_content_key, new_preview_key
+from tenants.models import Client, Domain, new_content_key, new_ghost_content_key, new_preview_key
 
 
 def signup_throttle(*, ip: str, contact_email: str) -> None:
@@ -100,11 +100,13 @@ def client_set_status(*, client: Client, status: str) -> Client:
 
 def client_rotate_keys(*, client: Client, content: bool = True, preview: bool = False, actor=None) -> Client:
     """New keys; the old ones stop working (and their copies in the cache tier are dropped) when this
-    commits. `actor`: the company's admin who asked (None: an operator's command)."""
+    commits. `content`: the content key and the Ghost content key together (both read published
+    content for websites). `actor`: the company's admin who asked (None: an operator's command)."""
     fields = []
     if content:
         client.api_key = new_content_key()
-        fields.append("api_key")
+        client.ghost_content_key = new_ghost_content_key()
+        fields.extend(["api_key", "ghost_content_key"])
     if preview:
         client.preview_key = new_preview_key()
         fields.append("preview_key")

@@ -13,6 +13,12 @@ def new_preview_key() -> str:
     return "cms_preview_" + secrets.token_urlsafe(24)
 
 
+def new_ghost_content_key() -> str:
+    """The key of the Ghost-compatible Content API (apps.ghost_api): 26 hexadecimal characters,
+    the form Ghost's own client (`@tryghost/content-api`) insists on."""
+    return secrets.token_hex(13)
+
+
 class ClientQuerySet(models.QuerySet):
     def serving(self):
         """Companies whose APIs answer and whose periodic work runs."""
@@ -39,6 +45,8 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
+    # Reads published content like api_key, on /ghost/api/content/ only (sent as ?key=).
+    ghost_content_key = models.CharField(max_length=26, unique=True, default=new_ghost_content_key)
     # IANA zone name (lifecycle.schemas.clean_time_zone): the company's days (analytics) are its own.
     time_zone = models.CharField(max_length=64, default="UTC")
     # The company's website: feed and sitemap links point there (apps.feeds).

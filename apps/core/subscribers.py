@@ -4,7 +4,8 @@
   tier too: only the keys a post write changed (edge_cache.post_change_tags), the whole company for
   the rest.
 - A company whose keys or status changed, whose deletion was asked for or which is being deleted:
-  its replies in the cache tier are purged. A company restored from a backup: its version is bumped.
+  its replies in the cache tier are purged. A company restored from a backup, or whose settings
+  changed: its version is bumped.
 - A batch scope: one bump of the company's version (a purge of the whole company).
 """
 from __future__ import annotations
@@ -61,7 +62,9 @@ def _(event) -> list:
 
 @_effects.register
 def _(event: events.CompanyChanged) -> list:
-    if event.change == "restored":
+    if event.change in ("restored", "settings"):
+        # settings: the Ghost-compatible replies show the company's name, addresses and time zone
+        # (apps.ghost_api), cached at its content version like every public reply
         return [_Bump(schema=event.client.schema_name)]
     return [_Purge(event.client)] if event.change in _PURGING else []
 

@@ -9,7 +9,7 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
-  l: rate limit, rc/rp: the rate-limit keys of the two keys}, so the fast path
+  g: Ghost-content-key hash, l: rate limit, rc/rp/rg: the rate-limit keys of the three keys}, so the fast path
   (apps.public_api.fastpath) can check a key without the database. Written by the lookup of a request that passed the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
@@ -99,7 +99,7 @@ _FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True)
 _STORE = Script("store")
 _FAST_TRACK = Script("fast_track", codes=True)
 _REMEMBER_HOST = Script("remember_host")
-_HOST_FIELDS = ("s", "c", "p", "l", "rc", "rp")
+_HOST_FIELDS = ("s", "c", "p", "l", "rc", "rp", "g", "rg")
 
 
 def query_hash(path: str, query: str) -> str:
@@ -165,13 +165,17 @@ def _eval(script: Script, args: list, keys: tuple = ()):
 
 
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "",
-                list_key: str | None = None, needs_preview: bool = False, cached: bool = True) -> Found:
+                list_key: str | None = None, needs_preview: bool = False, cached: bool = True,
+                ghost: bool = False) -> Found:
     """The fast path's lookup (lua/fast_lookup.lua). `list_key`: the request is a posts list the
-    fast path builds itself on a miss (the key of its filter, apps.public_api.request.ListQuery)."""
+    fast path builds itself on a miss (the key of its filter, apps.public_api.request.ListQuery).
+    `ghost`: a read of the Ghost-compatible routes (apps.ghost_api), whose only key is the Ghost
+    content key (and which are answered from the cache only)."""
     return Found.of(_eval(_FAST_LOOKUP, [
         host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
         time.time(), settings.PUBLIC_API_RATE_WINDOW, local_etag, "1" if list_key is not None else "0",
-        _count_prefix(), list_key or "", "1" if needs_preview else "0", "1" if cached else "0"]))
+        _count_prefix(), list_key or "", "1" if needs_preview else "0", "1" if cached else "0",
+        "1" if ghost else "0"]))
 
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> Found:

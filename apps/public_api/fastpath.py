@@ -44,6 +44,8 @@ from apps.public_api import cache, direct, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
 from apps.core.api import envelope
+from apps.ghost_api import direct as ghost_direct
+from apps.ghost_api import edge as ghost_edge
 from apps.public_api.responses import HOST_UNKNOWN, etag_matches
 
 logger = logging.getLogger(__name__)
@@ -76,6 +78,9 @@ class _Setup:
         # The reply headers after the ETag (Vary as django-cors-headers extends it).
         self.cache_headers = self.edge.with_vary(public.reply_headers("", "HIT")[1:])
         self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
+        # A cached reply of the Ghost-compatible routes: Vary names Accept-Version too (apps.ghost_api.views).
+        self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
+        self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = _Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
         self.rate_limited = envelope(429, keys.RATE_LIMITED).content
@@ -162,8 +167,14 @@ class PublicApiFastPath:
 
     def __call__(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        key = environ.get("HTTP_X_API_KEY")
-        if not key or not path.startswith(public.PREFIX) or public.is_preview(path):
+        ghost = path.startswith(ghost_edge.PREFIX)  # Ghost-compatible routes: cache hits only, key in the query
+        if ghost:
+            key = ghost_edge.query_key(environ.get("QUERY_STRING", ""))
+        else:
+            key = environ.get("HTTP_X_API_KEY")
+            if not path.startswith(public.PREFIX) or public.is_preview(path):
+                return self.app(environ, start_response)
+        if not key:
             return self.app(environ, start_response)
         setup = _current()
         if not redis_conn.available():
@@ -176,7 +187,8 @@ class PublicApiFastPath:
         if method != "GET":
             return self.app(environ, start_response)
         query_string = environ.get("QUERY_STRING", "")
-        wanted = direct.listing(path, query_string)  # a posts list this layer can build on a miss
+        # A posts list this layer can build on a miss (/api/v1's, or Ghost's posts browse).
+        wanted = ghost_direct.listing(path, query_string) if ghost else direct.listing(path, query_string)
         if not setup.enabled and wanted is None:
             return self.app(environ, start_response)
         host = _host(environ)
@@ -188,8 +200,8 @@ class PublicApiFastPath:
             found = cache.fast_lookup(
                 host=host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(if_none_match),
                 local_etag=setup.bodies.etag(slot) if setup.enabled else "",
-                list_key=wanted.filter_key if wanted else None, needs_preview=bool(wanted and wanted.needs_preview),
-                cached=setup.enabled)
+                list_key=(None if wanted is None else "" if ghost else wanted.filter_key),
+                needs_preview=bool(wanted and not ghost and wanted.needs_preview), cached=setup.enabled, ghost=ghost)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached and unthrottled")
             return self.app(environ, start_response)
@@ -200,6 +212,11 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
 
         extra = setup.edge.of(environ)
+        if ghost:
+            if code == Code.RATE_LIMITED:  # Django answers Ghost's 429 (the window is still full then)
+                return self.app(environ, start_response)
+            if environ.get("HTTP_ACCEPT_VERSION") is not None:
+                extra = [*extra, ("Content-Version", ghost_edge.CONTENT_VERSION)]
         if code == Code.RATE_LIMITED:
             body = setup.rate_limited
             headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
@@ -208,10 +225,19 @@ class PublicApiFastPath:
             return [body]
 
         if code == Code.BUILD:
-            return self._build(environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match)
+            if ghost:
+                return self._build(environ, start_response, found, slot, setup, extra, if_none_match, ghost=True,
+                                   make=lambda: ghost_direct.build(
+                                       wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                                       kind=found.kind, qhash=qhash))
+            return self._build(environ, start_response, found, slot, setup, extra, if_none_match,
+                               make=lambda: direct.build(
+                                   wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                                   kind=found.kind, qhash=qhash, total=found.total))
 
         etag = found.etag.decode()
-        headers = [("ETag", etag), *setup.cache_headers]
+        headers = [("ETag", etag), *(setup.ghost_cache_headers if ghost else setup.cache_headers)]
+        reader = ghost_edge.edge_keys if ghost else None
         if code == Code.NOT_MODIFIED or etag_matches(if_none_match, etag):
             start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
                                                 *extra])
@@ -224,15 +250,16 @@ class PublicApiFastPath:
             body = found.body
             setup.bodies.put(slot, found.etag, body)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body),
+                                  *headers, *public.edge_tag_headers(host, found.kind, found.limit, query_string, body,
+                                                                     reader=reader),
                                   *extra])
         return [body]
 
-    def _build(self, environ, start_response, wanted, found, qhash, slot, setup, extra, if_none_match):
-        """A posts list missing from the cache (or the cache off), built here (apps.public_api.direct)."""
+    def _build(self, environ, start_response, found, slot, setup, extra, if_none_match, *, make, ghost=False):
+        """A posts list missing from the cache (or the cache off), built here by `make`
+        (apps.public_api.direct, or apps.ghost_api.direct for the Ghost-compatible routes)."""
         try:
-            built = direct.build(wanted, schema=found.schema, version=found.version if setup.enabled else None,
-                                 kind=found.kind, qhash=qhash, total=found.total)
+            built = make()
         except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
             logger.exception("posts list left to Django after an error on the fast path")
             built = None
@@ -246,7 +273,7 @@ class PublicApiFastPath:
             return self.app(environ, start_response)
         if setup.enabled:
             setup.bodies.put(slot, built.etag.encode(), built.body)
-        headers = [("ETag", built.etag), *setup.miss_headers]
+        headers = [("ETag", built.etag), *(setup.ghost_miss_headers if ghost else setup.miss_headers)]
         host, query_string = _host(environ), environ.get("QUERY_STRING", "")
         if etag_matches(if_none_match, built.etag):
             start_response("304 Not Modified", [*headers, *public.edge_tag_headers(host, found.kind, found.limit),
@@ -254,7 +281,8 @@ class PublicApiFastPath:
             return []
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(built.body))),
                                   *headers,
-                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body),
+                                  *public.edge_tag_headers(host, found.kind, found.limit, query_string, built.body,
+                                                           reader=ghost_edge.edge_keys if ghost else None),
                                   *extra])
         return [built.body]
 

@@ -4,6 +4,10 @@ A company has two keys (tenants.models.Client): the content key (`api_key`, read
 posts; meant to sit in a website's pages) and the preview key (`preview_key`, also reads
 drafts and archived posts; keep it on a server). A key is looked up on the tenant of the
 request's host only, so another company's key is as wrong as a made-up one.
+
+A third, the Ghost content key (`ghost_content_key`, 26 hex characters), is the key of the
+Ghost-compatible routes (apps.ghost_api) only: it reads what the content key reads, under the
+same per-key rate limit, and is no key of /api/v1 (nor the other two keys of those routes).
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from apps.core.errors import RateLimited
 
 CONTENT = "c"
 PREVIEW = "p"
+GHOST = "g"  # the Ghost content key: published content, like CONTENT
 RATE_LIMITED = "Too many requests for this API key. Please slow down."
 # Set in the WSGI environ by the fast path when it took this request's rate-limit entry and then
 # left the request to Django (which must not count it again). Not settable by a client: request
@@ -40,9 +45,13 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
 
 
-def kind_of(client, key: str) -> str | None:
-    """CONTENT, PREVIEW or None, compared in constant time."""
+def kind_of(client, key: str, *, ghost: bool = False) -> str | None:
+    """CONTENT, PREVIEW or None, compared in constant time; with `ghost` (the Ghost-compatible
+    routes), GHOST or None."""
     given = key.encode("utf-8", "replace")
+    if ghost:
+        ghost_key = getattr(client, "ghost_content_key", None) or ""
+        return GHOST if ghost_key and hmac.compare_digest(given, ghost_key.encode()) else None
     content = hmac.compare_digest(given, (client.api_key or "").encode())
     preview = hmac.compare_digest(given, (client.preview_key or "").encode())
     if content and client.api_key:

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 from urllib.parse import parse_qs
 
 import pydantic
@@ -162,12 +164,13 @@ def term_missing(kind: str) -> NotFound:
 
 
 # --- the company and the key ---------------------------------------------------------------------
-def identify(tenant, key: str | None) -> keys.ApiKey:
+def identify(tenant, key: str | None, *, ghost: bool = False) -> keys.ApiKey:
     """The key of the request, compared with the keys of the company of its host only (a
-    missing, wrong, rotated-out or other company's key: 401)."""
+    missing, wrong, rotated-out or other company's key: 401). `ghost`: the Ghost-compatible
+    routes (apps.ghost_api), whose one key is the company's Ghost content key."""
     if not key:
         raise Unauthorized(KEY_REQUIRED, detail=ErrorCode.API_KEY_REQUIRED)
-    kind = keys.kind_of(tenant, key) if tenant is not None else None
+    kind = keys.kind_of(tenant, key, ghost=ghost) if tenant is not None else None
     if kind is None:
         raise Unauthorized(KEY_INVALID, detail=ErrorCode.API_KEY_INVALID)
     return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
@@ -184,9 +187,10 @@ def count(api_key: keys.ApiKey, environ) -> None:
 
 def host_fields(client) -> dict[str, str]:
     """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
-    its two keys, its rate limit and the rate-limit keys of both keys."""
+    its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
     limit = keys.limit_for(client.subscription_plan)
     content, preview = keys.key_hash(client.api_key or "-"), keys.key_hash(client.preview_key or "-")
+    ghost = keys.key_hash(client.ghost_content_key or "-")
     return {
         "s": client.schema_name,
         "c": content if client.api_key else "-",
@@ -194,6 +198,8 @@ def host_fields(client) -> dict[str, str]:
         "l": str(limit),
         "rc": keys.throttle_key(content, limit),
         "rp": keys.throttle_key(preview, limit),
+        "g": ghost if client.ghost_content_key else "-",
+        "rg": keys.throttle_key(ghost, limit),
     }
 
 
@@ -297,14 +303,24 @@ def reply_headers(etag: str, cache_status: str, *, cached: bool = True) -> list[
     ]
 
 
-def edge_tag_headers(host: str, kind: str, limit: int, query: str = "",
-                     body: bytes | None = None) -> list[tuple[str, str]]:
+class EdgeKeys(NamedTuple):
+    """What a reply body says to the cache tier: whether it is a posts list, and if so whose
+    surrogate key names such lists ("posts" or "search"; None: not a list), and the keys of its
+    posts (apps.core.edge_cache.post_tag)."""
+
+    list_scope: str | None
+    posts: tuple[str, ...]
+
+
+def edge_tag_headers(host: str, kind: str, limit: int, query: str = "", body: bytes | None = None, *,
+                     reader: Callable[[bytes], EdgeKeys] | None = None) -> list[tuple[str, str]]:
     """What the cache tier in front reads from a cacheable reply served for `host` to a key of
-    `kind` ("c" content, "p" preview): the surrogate keys, as apps.core.edge_cache names them
-    (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs, comma-separated),
-    and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its company's plan),
-    which Varnish keeps per host for the limit it applies to hits. `body`: the reply's JSON, for the
-    keys of the posts in it (None for a 304, which no cache stores: then the host's keys only)."""
+    `kind` ("c" content, "p" preview, "g" Ghost content): the surrogate keys, as apps.core.edge_cache
+    names them (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs,
+    comma-separated), and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its
+    company's plan), which Varnish keeps per host for the limit it applies to hits. `body`: the
+    reply's JSON, for the keys of the posts in it (None for a 304, which no cache stores: then the
+    host's keys only), read by `reader` (the /api/v1 shapes when None; apps.ghost_api reads its own)."""
     from apps.core.edge_cache import host_name
 
     name = host_name(host)
@@ -312,42 +328,43 @@ def edge_tag_headers(host: str, kind: str, limit: int, query: str = "",
     if kind == "p":
         tags.append(f"drafts-{name}")
     if body is not None:
-        is_list, posts = _posts_of(body)
-        if is_list:
-            tags.append(f"search-{name}" if _searches(query) else f"posts-{name}")
+        scope, posts = _edge_keys_of(body, reader or _read_posts, query)
+        if scope is not None:
+            tags.append(f"{scope}-{name}")
         tags.extend(posts)
     return [("xkey", " ".join(tags)), ("Surrogate-Key", " ".join(tags)), ("Cache-Tag", ",".join(tags)),
             ("X-RateLimit-Limit", str(limit))]
 
 
-_POSTS_OF: dict[bytes, tuple[bool, tuple[str, ...]]] = {}  # body digest -> what _posts_of read
+_EDGE_KEYS: dict[bytes, EdgeKeys] = {}  # body digest -> what its reader read
 
 
-def _posts_of(body: bytes) -> tuple[bool, tuple[str, ...]]:
-    """(whether the reply is a posts list, the keys of its posts), read once per reply and worker.
-    Kept by a 16-byte digest of the body, not the body itself: a worker keeps 4,096 small tuples,
-    not 4,096 replies."""
+def _edge_keys_of(body: bytes, reader: Callable[[bytes], EdgeKeys], query: str) -> EdgeKeys:
+    """The edge keys of a reply, read once per reply and worker. Kept by a 16-byte digest of the
+    body, not the body itself: a worker keeps 4,096 small tuples, not 4,096 replies."""
     digest = hashlib.blake2b(body, digest_size=16).digest()
-    found = _POSTS_OF.get(digest)
+    found = _EDGE_KEYS.get(digest)
     if found is None:
-        found = _read_posts(body)
-        if len(_POSTS_OF) >= 4096:
-            _POSTS_OF.pop(next(iter(_POSTS_OF)), None)  # the oldest (dicts keep insertion order)
-        _POSTS_OF[digest] = found
+        found = reader(body)
+        if len(_EDGE_KEYS) >= 4096:
+            _EDGE_KEYS.pop(next(iter(_EDGE_KEYS)), None)  # the oldest (dicts keep insertion order)
+        _EDGE_KEYS[digest] = found
+    if found.list_scope == "posts" and _searches(query):
+        return EdgeKeys("search", found.posts)
     return found
 
 
-def _read_posts(body: bytes) -> tuple[bool, tuple[str, ...]]:
+def _read_posts(body: bytes) -> EdgeKeys:
     import json
 
     from apps.core.edge_cache import post_tag
 
     data = json.loads(body).get("data") or {}
     if isinstance(data.get("posts"), list):
-        return True, tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"]))
+        return EdgeKeys("posts", tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"])))
     if isinstance(data.get("post"), dict):
-        return False, (post_tag(data["post"]["id"]),)
-    return False, ()
+        return EdgeKeys(None, (post_tag(data["post"]["id"]),))
+    return EdgeKeys(None, ())
 
 
 def _searches(query: str) -> bool:

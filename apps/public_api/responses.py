@@ -19,7 +19,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 
 from apps.core import redis_conn
 from apps.public_api import cache
-from apps.public_api.request import edge_tag_headers, reply_headers
+from apps.public_api.request import EdgeKeys, edge_tag_headers, reply_headers
 
 HOST_UNKNOWN = "cms.public_api.host_unknown"  # set by the fast path: the host map lacks this host
 
@@ -43,11 +43,12 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
 
 
 def _reply(request, body: bytes, etag: str, if_none_match: str, cache_status: str, *,
-           cached: bool = True) -> HttpResponse:
+           cached: bool = True, edge_reader=None) -> HttpResponse:
     modified = not etag_matches(if_none_match, etag)
     response = HttpResponse(body, content_type="application/json") if modified else HttpResponseNotModified()
     edge_tags = edge_tag_headers(connection.tenant.domain_url, request.auth.kind, request.auth.limit,
-                                 request.META.get("QUERY_STRING", ""), body if modified else None) if cached else []
+                                 request.META.get("QUERY_STRING", ""), body if modified else None,
+                                 reader=edge_reader) if cached else []
     for name, value in [*reply_headers(etag, cache_status, cached=cached), *edge_tags]:
         response[name] = value
     return response
@@ -62,10 +63,12 @@ def remember_host(request, *, always: bool = False) -> None:
             redis_conn.failed(exc, "public API served uncached")
 
 
-def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
+def cached_json(request, build: Callable[[str | None], dict], *,
+                edge_reader: Callable[[bytes], EdgeKeys] | None = None) -> HttpResponse:
     """The reply of `build(version)` for this request, from the cache when it is there.
     `version` is the company's content version read with the lookup (None when the cache is
-    off or Redis is down); builders may cache parts of the reply under it."""
+    off or Redis is down); builders may cache parts of the reply under it. `edge_reader`: what a
+    body says to the cache tier, for bodies not of /api/v1's shapes (request.edge_tag_headers)."""
     kind = request.auth.kind
     schema = connection.schema_name
     qhash = cache.query_hash(request.path_info, request.META.get("QUERY_STRING", ""))
@@ -79,7 +82,7 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
             version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=request.tenant.domain_url,
                                                client=request.tenant)
             if etag is not None and body is not None:
-                return _reply(request, body, etag.decode(), if_none_match, "HIT")
+                return _reply(request, body, etag.decode(), if_none_match, "HIT", edge_reader=edge_reader)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
             version = None
@@ -90,7 +93,7 @@ def cached_json(request, build: Callable[[str | None], dict]) -> HttpResponse:
             cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
-    return _reply(request, body, etag, if_none_match, "MISS")
+    return _reply(request, body, etag, if_none_match, "MISS", edge_reader=edge_reader)
 
 
 def uncached_json(request, data: dict) -> HttpResponse:

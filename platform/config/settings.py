@@ -56,6 +56,7 @@ TENANT_APPS = [
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
+    "apps.ghost_api",
     "apps.feeds",
 ]
 TENANT_MODEL = "tenants.Client"
@@ -560,11 +561,11 @@ PUBLIC_API_RATE_LIMITS = {
 }
 # CORS (django-cors-headers) for the public API only: any origin may read with the key header.
 INSTALLED_APPS += ["corsheaders"]
-CORS_URLS_REGEX = r"^/api/v1(?:/.*)?$"
+CORS_URLS_REGEX = r"^/(?:api/v1|ghost/api/content)(?:/.*)?$"  # with the Ghost-compatible routes
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ("GET", "HEAD", "POST", "OPTIONS")
-CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key")
-CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Cache")
+CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key", "accept-version")
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Cache", "Content-Version")
 CORS_PREFLIGHT_MAX_AGE = 86400
 
 # --- Feeds, sitemap, robots.txt (apps.feeds) --------------------------------------------------

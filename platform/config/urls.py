@@ -9,6 +9,7 @@ from config.api import dashboard_api, public_api
 
 urlpatterns = [
     path("api/v1/", public_api.urls),
+    path("ghost/api/", include("apps.ghost_api.urls")),
     path("api/", dashboard_api.urls),
     re_path(r"^api(?:/.*)?$", api_not_found),
 ]

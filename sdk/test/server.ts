@@ -85,19 +85,25 @@ export interface LiveServer {
   baseUrl: string;
   apiKey: string;
   previewKey: string;
+  /** The demo company's key of the Ghost-compatible Content API (/ghost/api/content/). */
+  ghostKey: string;
   stop(): Promise<void>;
 }
 
-function demoKeys(database: string): [string, string] {
+function demoKeys(database: string): { apiKey: string; previewKey: string; ghostKey: string } {
   const base = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/cms').replace(/\/[^/]*$/, '');
-  const [apiKey, previewKey] = execFileSync(
+  const [apiKey, previewKey, ghostKey] = execFileSync(
     'psql',
-    [`${base}/${database}`, '-Atc', "SELECT api_key || '|' || preview_key FROM public.tenants_client WHERE subdomain = 'demo'"],
+    [
+      `${base}/${database}`,
+      '-Atc',
+      "SELECT api_key || '|' || preview_key || '|' || ghost_content_key FROM public.tenants_client WHERE subdomain = 'demo'",
+    ],
     { encoding: 'utf8' },
   )
     .trim()
     .split('|');
-  return [apiKey, previewKey];
+  return { apiKey, previewKey, ghostKey };
 }
 
 export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveServer> {
@@ -105,8 +111,7 @@ export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveSer
   const database = process.env.SDK_E2E_DATABASE || `cms_sdk_e2e_${port}`;
   if (process.env.SDK_E2E_RUNNING) {
     // A server already started with deploy/dev/e2e-server.sh SDK_E2E_PORT (E2E_DATABASE=SDK_E2E_DATABASE).
-    const [apiKey, previewKey] = demoKeys(database);
-    return { port, baseUrl: `http://demo.localhost:${port}`, apiKey, previewKey, stop: async () => {} };
+    return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), stop: async () => {} };
   }
   const env = {
     ...process.env,
@@ -145,8 +150,7 @@ export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveSer
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`e2e server exited with ${exited}:\n${log}`);
     if (await healthy(port)) {
-      const [apiKey, previewKey] = demoKeys(database);
-      return { port, baseUrl: `http://demo.localhost:${port}`, apiKey, previewKey, stop };
+      return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), stop };
     }
     await new Promise((r) => setTimeout(r, 500));
   }

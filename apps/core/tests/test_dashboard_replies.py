@@ -78,6 +78,7 @@ def build_world(tenant) -> World:
     tenant.refresh_from_db()
     world.names[tenant.api_key] = "<apiKey>"
     world.names[tenant.preview_key] = "<previewKey>"
+    world.names[tenant.ghost_content_key] = "<ghostContentKey>"
     world.names[str(tenant.uuid)] = "<company>"
     admin = testing.tenant_admin(tenant)
     world.keep("user:admin", admin)
@@ -423,7 +424,7 @@ CASES: dict[str, tuple] = {
 _REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
-_KEY = re.compile(r'"(apiKey|previewKey)": "[^"<][^"]*"')  # a key made during the request
+_KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a key made during the request
 # DjangoJSONEncoder's format only: a timestamp in another format is left as it is (and differs).
 _STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
 _MS = re.compile(r'"ms": \d+(?:\.\d+)?')

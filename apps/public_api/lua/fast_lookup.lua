@@ -2,9 +2,9 @@
 -- host entry, the company's content version, the cached reply and, for a request it answers,
 -- one entry of the key's rate limit. The reply codes (UNKNOWN, MISS, ...) are defined once, in
 -- apps.public_api.cache.Code, and prepended to this script as locals when it is loaded.
-local host_key = ARGV[1]         -- HMGET {prefix}:papi:host:{host}: s schema, c / p the hashes of
-                                 -- the content / preview key, l the rate limit, rc / rp their
-                                 -- rate-limit keys
+local host_key = ARGV[1]         -- HMGET {prefix}:papi:host:{host}: s schema, c / p / g the hashes of
+                                 -- the content / preview / Ghost content key, l the rate limit,
+                                 -- rc / rp / rg their rate-limit keys
 local key_hash = ARGV[2]         -- the hash of the request's x-api-key
 local version_prefix = ARGV[3]   -- GET {prefix}:content-version:{schema}
 local response_prefix = ARGV[4]  -- HGET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash}
@@ -18,16 +18,19 @@ local count_prefix = ARGV[11]    -- GET {prefix}:papi:count:{schema}:{version}:{
 local filter_key = ARGV[12]
 local needs_preview = ARGV[13] == '1'  -- the list shows posts that are not public
 local cached = ARGV[14] == '1'         -- replies are cached (PUBLIC_API_CACHE)
+local ghost = ARGV[15] == '1'          -- a Ghost-compatible route: its one key is the Ghost content key
 
 local function acquire(KEYS, ARGV)
 -- @acquire: the `limits` library's moving-window script, inserted here when loaded
 end
 
-local entry = redis.call('HMGET', host_key, 's', 'c', 'p', 'l', 'rc', 'rp')
+local entry = redis.call('HMGET', host_key, 's', 'c', 'p', 'l', 'rc', 'rp', 'g', 'rg')
 local schema, limit = entry[1], entry[4]
 if not schema then return {UNKNOWN} end
 local kind, limit_key
-if key_hash == entry[2] then kind, limit_key = 'c', entry[5]
+if ghost then
+  if key_hash == entry[7] then kind, limit_key = 'g', entry[8] else return {UNKNOWN} end
+elseif key_hash == entry[2] then kind, limit_key = 'c', entry[5]
 elseif key_hash == entry[3] then kind, limit_key = 'p', entry[6]
 else return {UNKNOWN} end
 if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted company)
@@ -47,7 +50,7 @@ if not etag then
   return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
           limit}
 end
--- The key's kind ('c' content, 'p' preview) and limit go with a cached reply: its surrogate keys
+-- The key's kind ('c' content, 'p' preview, 'g' Ghost content) and limit go with a cached reply: its surrogate keys
 -- differ by kind, and the cache tier in front learns the limit from the reply.
 if if_none_match ~= '' and if_none_match == etag then return {NOT_MODIFIED, etag, kind, limit} end
 if worker_etag == etag then return {WORKER_COPY, etag, kind, limit} end  -- the ETag is a hash of the body

@@ -22,4 +22,5 @@ class Command(BaseCommand):
             content=not options["preview_only"],
             preview=options["preview"] or options["preview_only"],
         )
-        self.stdout.write(f"content key: {client.api_key}\npreview key: {client.preview_key}")
+        self.stdout.write(f"content key: {client.api_key}\npreview key: {client.preview_key}\n"
+                          f"ghost content key: {client.ghost_content_key}")

@@ -1273,12 +1273,15 @@ export interface components {
             endpoints: components["schemas"]["ApiEndpointsOut"];
             exampleRequests: components["schemas"]["ExampleRequestsOut"];
             feeds: components["schemas"]["FeedLinksOut"];
+            ghost: components["schemas"]["GhostContentApiOut"];
             rateLimit: components["schemas"]["RateLimitOut"];
         };
         /** ApiKeyOut */
         ApiKeyOut: {
             /** Apikey */
             apiKey: string;
+            /** Ghostcontentkey */
+            ghostContentKey: string;
         };
         /** ApiKeyRotatedOut */
         ApiKeyRotatedOut: {
@@ -2022,6 +2025,20 @@ export interface components {
              * @default
              */
             email?: string;
+        };
+        /**
+         * GhostContentApiOut
+         * @description (+) The Ghost-compatible Content API (docs/coming-from-ghost.md): what Ghost's client takes.
+         */
+        GhostContentApiOut: {
+            /** Baseurl */
+            baseUrl: string;
+            /** Contentapikey */
+            contentApiKey: string;
+            /** Url */
+            url: string;
+            /** Version */
+            version: string;
         };
         /** HealthCheckOut */
         HealthCheckOut: {

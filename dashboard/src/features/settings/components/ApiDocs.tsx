@@ -50,6 +50,25 @@ function AuthPanel({ apiInfo, showKey, onToggle }: { apiInfo: ApiInfo; showKey: 
       </div>
       <p className="small muted" style={{ margin: 0 }}>{auth.note}</p>
       <Code>{`${auth.header}: ${masked}`}</Code>
+      <GhostKey ghost={apiInfo.ghost} showKey={showKey} />
+    </div>
+  );
+}
+
+/** The Ghost content key, for websites built on Ghost's Content API client (rotated with the API key). */
+function GhostKey({ ghost, showKey }: { ghost: ApiInfo['ghost']; showKey: boolean }) {
+  const masked = showKey ? ghost.contentApiKey : `${ghost.contentApiKey.slice(0, 6)}${'•'.repeat(12)}`;
+  return (
+    <div className="stack" style={{ gap: 4 }}>
+      <strong className="small">Ghost Content API</strong>
+      <CardRow label="Ghost content key">
+        <code data-testid="ghost-key">{masked}</code>
+      </CardRow>
+      <p className="small muted" style={{ margin: 0 }}>
+        A website built on Ghost&apos;s Content API keeps working: give its client this address and key (read-only,
+        published content; rotated together with the API key).
+      </p>
+      <Code>{`new GhostContentAPI({ url: '${ghost.url}', key: '${masked}', version: '${ghost.version}' })`}</Code>
     </div>
   );
 }

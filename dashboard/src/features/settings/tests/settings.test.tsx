@@ -41,6 +41,12 @@ const INFO: ClientInfo = {
     },
     rateLimit: { requests: 1000, windowSeconds: 3600 },
     feeds: { rss: '', atom: '', sitemap: '' },
+    ghost: {
+      url: 'http://demo.localhost:8000',
+      contentApiKey: '0123456789abcdef0123456789',
+      version: 'v5.0',
+      baseUrl: 'http://demo.localhost:8000/ghost/api/content/',
+    },
   },
 };
 
@@ -49,8 +55,19 @@ function infoApi(info: ClientInfo = INFO) {
   server.use(
     http.get('*/api/client/info', () => HttpResponse.json({ success: true, data: current })),
     http.post('*/api/client/api-key/rotate', () => {
-      current = { ...current, apiInfo: { ...current.apiInfo, authentication: { ...current.apiInfo.authentication, apiKey: 'cms_live_NEWKEY999999' } } };
-      return HttpResponse.json({ success: true, message: 'API key rotated. The previous key no longer works.', data: { apiKey: 'cms_live_NEWKEY999999' } });
+      current = {
+        ...current,
+        apiInfo: {
+          ...current.apiInfo,
+          authentication: { ...current.apiInfo.authentication, apiKey: 'cms_live_NEWKEY999999' },
+          ghost: { ...current.apiInfo.ghost, contentApiKey: 'fedcba9876543210fedcba9876' },
+        },
+      };
+      return HttpResponse.json({
+        success: true,
+        message: 'API key rotated. The previous key no longer works.',
+        data: { apiKey: 'cms_live_NEWKEY999999', ghostContentKey: 'fedcba9876543210fedcba9876' },
+      });
     }),
   );
 }
@@ -65,8 +82,11 @@ describe('settings', () => {
       expect(company).toHaveTextContent(text);
     }
     expect(screen.getByTestId('api-key')).not.toHaveTextContent('cms_live_abcdef1234567890');
+    expect(screen.getByTestId('ghost-key')).not.toHaveTextContent('0123456789abcdef0123456789');
     await user.click(screen.getByRole('button', { name: 'Show API key' }));
     expect(screen.getByTestId('api-key')).toHaveTextContent('cms_live_abcdef1234567890');
+    expect(screen.getByTestId('ghost-key')).toHaveTextContent('0123456789abcdef0123456789');
+    expect(screen.getByText(/url: 'http:\/\/demo.localhost:8000'/)).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Endpoints' }));
     expect(screen.getByText('GET /posts/slug/{slug}')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Examples' }));
@@ -103,6 +123,7 @@ describe('settings', () => {
     expect(await screen.findByText('API key rotated. The previous key no longer works.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Show API key' }));
     expect(await screen.findByText('cms_live_NEWKEY999999')).toBeInTheDocument();
+    expect(screen.getByTestId('ghost-key')).toHaveTextContent('fedcba9876543210fedcba9876');
   });
 
   it('non-admins cannot rotate', async () => {

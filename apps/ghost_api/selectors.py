@@ -1,0 +1,331 @@
+"""Reads of the Ghost-compatible Content API: published content only (Post.objects.public(), the
+one visibility rule of the public API), each filter compiled from NQL to Q (apps.ghost_api.nql)
+over the fields each resource allows.
+
+Ghost's resources from ours (docs/coming-from-ghost.md):
+- posts: published posts; pages: none (the product has no pages);
+- tags: the company's categories and tags, one Ghost tag per slug (a category and a tag of the
+  same slug are one tag, the category's); a post's tags are its categories, then its tags, each
+  by name, and its primary tag is the first of them;
+- authors: the staff members with at least one published post (never the others, never an
+  email address), their slug the slug of their username (a clash: "-2", "-3" by sign-up order).
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, time, timezone as dt_timezone
+from functools import cached_property
+
+from django.core.exceptions import EmptyResultSet
+from django.db import connection
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
+from django.utils.dateparse import parse_date, parse_datetime
+
+from apps.accounts.models import User
+from apps.content.models import Category, Post, Tag, public_q
+from apps.core import db
+from apps.core.text import slugify
+from apps.ghost_api import ids, nql
+from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
+from apps.public_api import selectors as public_selectors
+
+PUBLISHED = Post.Status.PUBLISHED
+
+
+# --- authors -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Author:
+    user: User
+    slug: str
+    count: int  # published posts
+
+
+def authors(*, with_counts: bool = True) -> list[Author]:
+    """Everyone with a published post, in sign-up order, each with a slug of its own (and the
+    number of their published posts when `with_counts`; else 0)."""
+    users = (User.objects.filter(Exists(Post.objects.public().filter(author=OuterRef("pk"))))
+             .order_by("created_at", "id").only("id", "username", "created_at"))
+    if with_counts:
+        users = users.annotate(published=Count("posts", filter=public_q("posts__")))
+    taken: set[str] = set()
+    found = []
+    for user in users:
+        base = slugify(user.username) or f"author-{ids.ghost_id(user.id)[:8]}"
+        slug, n = base, 1
+        while slug in taken:
+            n += 1
+            slug = f"{base}-{n}"
+        taken.add(slug)
+        found.append(Author(user, slug, getattr(user, "published", 0)))
+    return found
+
+
+# --- tags ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GhostTag:
+    slug: str
+    name: str
+    description: str
+    row_id: object  # the UUID of the category (or, without one, the tag) it stands for
+
+
+class Reads:
+    """What one request reads, each once (the authors' slugs, the tags). `counts`: the authors'
+    published posts are counted (include=count.posts on authors)."""
+
+    def __init__(self, *, counts: bool = False) -> None:
+        self.counts = counts
+
+    @cached_property
+    def authors(self) -> list[Author]:
+        return authors(with_counts=self.counts)
+
+    @cached_property
+    def author_by_id(self) -> dict:
+        return {author.user.id: author for author in self.authors}
+
+    def author_ids(self, slug: str) -> list:
+        return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
+
+    @cached_property
+    def tags(self) -> list[GhostTag]:
+        merged: dict[str, GhostTag] = {}
+        for row in Category.objects.order_by("name", "id").only("id", "name", "slug", "description"):
+            merged.setdefault(row.slug, GhostTag(row.slug, row.name, row.description, row.id))
+        for row in Tag.objects.order_by("name", "id").only("id", "name", "slug"):
+            merged.setdefault(row.slug, GhostTag(row.slug, row.name, "", row.id))
+        return sorted(merged.values(), key=lambda tag: (tag.name.lower(), tag.slug))
+
+
+def term_posts_q(slug: str) -> Q:
+    """Posts with a category or a tag of this slug (subqueries: no join, no duplicate rows)."""
+    slug = slug.strip().lower()
+    return (Q(id__in=Post.categories.through.objects.filter(category__slug=slug).values("post_id"))
+            | Q(id__in=Post.tags.through.objects.filter(tag__slug=slug).values("post_id")))
+
+
+def tag_post_counts(slugs: list[str]) -> Counter:
+    """Published posts per Ghost tag (a post with the category and the tag of one slug counts once)."""
+    pairs = set(Post.categories.through.objects.filter(post__status=PUBLISHED, category__slug__in=slugs)
+                .values_list("post_id", "category__slug"))
+    pairs |= set(Post.tags.through.objects.filter(post__status=PUBLISHED, tag__slug__in=slugs)
+                 .values_list("post_id", "tag__slug"))
+    return Counter(slug for _, slug in pairs)
+
+
+# --- filter fields -------------------------------------------------------------------------------
+def _time(value) -> datetime:
+    if not isinstance(value, str):
+        raise FilterError("A date is expected")
+    try:
+        parsed = parse_datetime(value.replace(" ", "T", 1)) if ("T" in value or " " in value or ":" in value) else None
+        if parsed is None:
+            day = parse_date(value) if len(value) == 10 else None
+            if day is None:
+                raise FilterError(f"Not a date: {value[:40]}")
+            parsed = datetime.combine(day, time.min)
+    except ValueError:  # well formed, but no such day or time (2024-02-30)
+        raise FilterError(f"Not a date: {value[:40]}") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt_timezone.utc)
+
+
+def _ordered(column: str, *, name: str):
+    lookups = {"=": "exact", ">": "gt", ">=": "gte", "<": "lt", "<=": "lte"}
+
+    def build(op: str, values: tuple, is_list: bool) -> Q:
+        if op == "!=":
+            return ~equality(lambda v: Q(**{column: _time(v)}), name=name)("=", values, is_list)
+        if op == "=":
+            return equality(lambda v: Q(**{column: _time(v)}), name=name)("=", values, is_list)
+        return Q(**{f"{column}__{lookups[op]}": _time(values[0])})
+    return build
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        return "true" if value is True else "false" if value is False else ""
+    return value
+
+
+def _flag(value_true: Q, value_false: Q):
+    def match(value) -> Q:
+        if value is True or value == "true":
+            return value_true
+        if value is False or value == "false":
+            return value_false
+        raise FilterError("true or false is expected")
+    return match
+
+
+def _one_of(accepted: str):
+    return lambda value: EVERYTHING if _text(value).lower() == accepted else NOTHING
+
+
+def _uuid_q(value) -> Q:
+    try:
+        return Q(id=uuid.UUID(_text(value)))
+    except ValueError:
+        return NOTHING
+
+
+def post_fields(reads: Reads) -> nql.Fields:
+    term = equality(lambda v: term_posts_q(_text(v)), name="tag")
+    author = equality(lambda v: Q(author_id__in=reads.author_ids(_text(v))), name="author")
+    fields = {
+        "id": equality(lambda v: ids.id_q(_text(v)), name="id"),
+        "uuid": equality(_uuid_q, name="uuid"),
+        "slug": equality(lambda v: Q(slug=_text(v).strip().lower()), name="slug"),
+        "title": equality(lambda v: Q(title=_text(v)), name="title"),
+        "tag": term, "tags": term, "tags.slug": term,
+        "primary_tag": equality(lambda v: Q(ghost_primary_tag=_text(v).strip().lower()), name="primary_tag"),
+        "author": author, "authors": author, "authors.slug": author, "primary_author": author,
+        "featured": equality(_flag(NOTHING, EVERYTHING), name="featured"),
+        "visibility": equality(_one_of("public"), name="visibility"),
+        "status": equality(_one_of("published"), name="status"),
+        "type": equality(_one_of("post"), name="type"),
+        "published_at": _ordered("published_at", name="published_at"),
+        "updated_at": _ordered("updated_at", name="updated_at"),
+        "created_at": _ordered("created_at", name="created_at"),
+    }
+    fields["primary_tag.slug"] = fields["primary_tag"]
+    fields["primary_author.slug"] = fields["primary_author"]
+    return fields
+
+
+def _primary_tag_slug():
+    """A post's primary tag (its first category by name, else its first tag), as a column."""
+    category = Category.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
+    tag = Tag.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
+    return Coalesce(Subquery(category), Subquery(tag))
+
+
+# --- posts ---------------------------------------------------------------------------------------
+# A page of posts is one statement: the posts' columns, their images' (joins), their Ghost tags as
+# JSON (a correlated subquery: the categories, then the tags, each by name; a tag with a
+# category's slug is that category) and the total (the trigger-kept count of published posts
+# without a filter, as apps.public_api.selectors counts it; else a window count of the matches).
+POST_COLUMNS = ("id", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
+                "canonical_url", "meta_title", "meta_description", "og_title", "og_description", "twitter_title",
+                "twitter_description", "author_id", "featured_image__storage_key", "featured_image__alt_text",
+                "og_image__storage_key", "twitter_image__storage_key")
+
+
+def _terms_json() -> RawSQL:
+    q = connection.ops.quote_name
+    post = q(Post._meta.db_table)
+    categories, tags = q(Category._meta.db_table), q(Tag._meta.db_table)
+    post_categories, post_tags = q(Post.categories.through._meta.db_table), q(Post.tags.through._meta.db_table)
+    return RawSQL(
+        "(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, "
+        "'description', t.description) ORDER BY t.kind, t.sort_name, t.row_id), '[]'::json) FROM ("
+        f"SELECT 0 AS kind, c.name AS sort_name, c.id AS row_id, c.id::text AS id, c.name, c.slug, c.description "
+        f"FROM {post_categories} x JOIN {categories} c ON c.id = x.category_id WHERE x.post_id = {post}.id "
+        "UNION ALL "
+        f"SELECT 1, g.name, g.id, coalesce(c.id, g.id)::text, coalesce(c.name, g.name), g.slug, "
+        f"coalesce(c.description, '') FROM {post_tags} x JOIN {tags} g ON g.id = x.tag_id "
+        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id) t)", [])
+
+
+def _published_total() -> RawSQL:
+    """The number of published posts, from the counts the posts table's triggers keep (the public
+    API's total of a list filtered by status only)."""
+    found = public_selectors.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value)
+    return RawSQL(f"({found.count_sql})", found.count_params)
+
+
+def matching(reads: Reads, filter_tree=None) -> QuerySet:
+    """The published posts a parsed filter matches."""
+    found = Post.objects.public()
+    if filter_tree is not None:
+        if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
+            found = found.annotate(ghost_primary_tag=_primary_tag_slug())
+        found = found.filter(nql._compile(filter_tree, post_fields(reads)))
+    return found
+
+
+def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
+               limit: int = 15) -> tuple[list[dict], int]:
+    """A page of the posts a filter matches, in `order` (then newest first), as rows of
+    POST_COLUMNS and `terms` (JSON), and the total of all matches: one prepared statement
+    (apps.core.db: planned once per worker and filter shape). The page's ids come first (an index
+    walk that stops at the page's end), then the joins and the JSON of those rows only, as
+    apps.public_api.selectors reads a page. The statement names its tables without a schema: it
+    runs on the company's search_path, on the primary (PostgreSQL plans it again when the
+    search_path differs from its last run)."""
+    found = matching(reads, filter_tree)
+    ordering = [f"-{field}" if descending else field for field, descending in order]
+    ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
+    ids = found.order_by(*ordering).values("id")[offset:offset + limit]
+    # Without a filter the total is the trigger-kept count; with one, the matches counted once.
+    total = (_published_total() if filter_tree is None
+             else Subquery(found.order_by().annotate(matches=Window(Count("*"))).values("matches")[:1]))
+    page = (Post.objects.filter(id__in=Subquery(ids)).annotate(terms=_terms_json(), total=total)
+            .values(*POST_COLUMNS, "terms", "total").order_by(*ordering))
+    try:
+        sql, params = page.query.get_compiler(using=page.db).as_sql()
+    except EmptyResultSet:  # a filter that matches nothing (featured:true): the ORM says so without SQL
+        return [], 0
+    names = [*page.query.extra_select, *page.query.values_select, *page.query.annotation_select]
+    with connection.cursor():  # django-tenants sets the company's search_path on a cursor (when not yet set)
+        pass
+    rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, params)]
+    return rows, (rows[0]["total"] if rows else found.count())  # past the last page: counted on its own
+
+
+def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:
+    found = Post.objects.public()
+    if ghost_id is not None:
+        found = found.filter(ids.id_q(ghost_id))
+    else:
+        found = found.filter(slug=(slug or "").strip().lower())
+    return found.annotate(terms=_terms_json()).values(*POST_COLUMNS, "terms").first()
+
+
+def post_terms(row: dict) -> list[GhostTag]:
+    """A post row's Ghost tags, one per slug (the first: its categories come before its tags)."""
+    seen, found = set(), []
+    terms = row["terms"]
+    for term in json.loads(terms) if isinstance(terms, str) else terms:
+        if term["slug"] not in seen:
+            seen.add(term["slug"])
+            found.append(GhostTag(term["slug"], term["name"], term["description"] or "", term["id"]))
+    return found
+
+
+# --- tags and authors, filtered ------------------------------------------------------------------
+# The filter fields of tags and authors, over their rows in memory (a company's taxonomy and staff
+# are small), compiled with the same grammar: each Q is applied as a predicate (`matches`).
+ROW_FIELDS: nql.Fields = {
+    "slug": equality(lambda v: Q(slug=_text(v).strip().lower()), name="slug"),
+    "name": equality(lambda v: Q(name=_text(v)), name="name"),
+    "id": equality(lambda v: Q(id=_text(v).lower()), name="id"),
+    "visibility": equality(_one_of("public"), name="visibility"),
+}
+
+
+def matches(q: Q, row: dict) -> bool:
+    """Whether `row` (field -> value) meets a Q built from _row_fields (and, or, not; exact values;
+    EVERYTHING / NOTHING)."""
+    if not q.children:
+        return not q.negated
+    results = []
+    for child in q.children:
+        if isinstance(child, Q):
+            results.append(matches(child, row))
+        else:
+            lookup, value = child
+            if lookup == "pk__in":
+                results.append(bool(value))  # NOTHING: pk__in=[]
+            else:
+                results.append(row.get(lookup) == value)
+    result = all(results) if q.connector == Q.AND else any(results)
+    return not result if q.negated else result
+
+
+def row_filter(filter_tree) -> Q | None:
+    return nql._compile(filter_tree, ROW_FIELDS) if filter_tree is not None else None

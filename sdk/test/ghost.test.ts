@@ -1,0 +1,137 @@
+/**
+ * Ghost's own Content API client (`@tryghost/content-api`, as a website built on Ghost uses it)
+ * against the real product (test/server.ts): the seeded demo company read through
+ * /ghost/api/content/ with its Ghost content key. The client sends its requests with its own
+ * HTTP stack (axios) unchanged; only the name `demo.localhost` is resolved to 127.0.0.1 here.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import GhostModule, { type GhostAPI, type PostOrPage } from '@tryghost/content-api';
+import { loopbackFetch, startServer, type LiveServer } from './server.js';
+
+// The package is CommonJS (`module.exports = GhostContentAPI`): its default import is the function,
+// which its type declarations (written for bundlers) call `.default`.
+const GhostContentAPI = GhostModule as unknown as typeof GhostModule.default;
+// The axios instance the client's CommonJS build uses (the package's `main`).
+const axios = createRequire(import.meta.url)('axios');
+
+let server: LiveServer;
+let ghost: GhostAPI;
+
+function loopback(_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) {
+  if (options && options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+}
+
+before(async () => {
+  axios.defaults.lookup = loopback;
+  axios.defaults.proxy = false;
+  server = await startServer();
+  ghost = new GhostContentAPI({ url: server.baseUrl, key: server.ghostKey, version: 'v5.0' });
+}, { timeout: 360_000 });
+
+after(async () => {
+  await server?.stop();
+});
+
+type Page<T> = T[] & { meta: { pagination: { page: number; limit: number | 'all'; pages: number; total: number; next: number | null; prev: number | null } } };
+
+describe('Ghost Content API client against the real server', { timeout: 120_000 }, () => {
+  it('browses posts with include, limit and page, in Ghost shapes', async () => {
+    const posts = (await ghost.posts.browse({ include: ['tags', 'authors'], limit: 2, page: 1 })) as unknown as Page<PostOrPage>;
+    assert.equal(posts.length, 2);
+    assert.equal(posts.meta.pagination.page, 1);
+    assert.equal(posts.meta.pagination.limit, 2);
+    assert.ok(posts.meta.pagination.total >= 2, 'the demo company has published posts');
+    for (const post of posts) {
+      assert.match(post.id, /^[0-9a-f]{24}$/);
+      assert.ok(Array.isArray(post.tags) && Array.isArray(post.authors));
+      assert.equal(post.primary_author?.slug, post.authors?.[0]?.slug);
+      // the demo company's postUrlTemplate is https://demo.example.com/blog/{slug}
+      assert.equal(post.url, `https://demo.example.com/blog/${post.slug}`);
+      assert.equal(typeof post.html, 'string');
+    }
+  });
+
+  it('filters posts with NQL: a tag, a negated tag, an author', async () => {
+    const all = (await ghost.posts.browse({ include: ['tags', 'authors'], limit: 'all' })) as unknown as Page<PostOrPage>;
+    const tagged = all.find((post) => post.primary_tag);
+    assert.ok(tagged, 'a demo post has a tag');
+    const slug = tagged.primary_tag!.slug;
+    const withTag = (await ghost.posts.browse({ filter: `tag:${slug}`, include: 'tags', limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.ok(withTag.length >= 1);
+    assert.ok(withTag.every((post) => post.tags!.some((tag) => tag.slug === slug)));
+    const without = (await ghost.posts.browse({ filter: `tag:-${slug}`, include: 'tags', limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.equal(withTag.length + without.length, all.length);
+    assert.ok(without.every((post) => !post.tags!.some((tag) => tag.slug === slug)));
+    const author = tagged.primary_author!.slug;
+    const byAuthor = (await ghost.posts.browse({ filter: `author:${author}+tag:${slug}`, include: 'authors', limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.ok(byAuthor.length >= 1 && byAuthor.every((post) => post.primary_author!.slug === author));
+  });
+
+  it('reads a post by slug and by id', async () => {
+    const [first] = (await ghost.posts.browse({ limit: 1 })) as unknown as Page<PostOrPage>;
+    const bySlug = await ghost.posts.read({ slug: first.slug }, { formats: ['html', 'plaintext'] });
+    assert.equal(bySlug.id, first.id);
+    assert.ok((bySlug.plaintext ?? '').length > 0);
+    const byId = await ghost.posts.read({ id: first.id });
+    assert.equal(byId.slug, first.slug);
+    assert.equal(byId.title, first.title);
+  });
+
+  it('lists tags and authors with count.posts', async () => {
+    const tags = (await ghost.tags.browse({ include: 'count.posts', limit: 'all' })) as unknown as Page<{ slug: string; count: { posts: number } }>;
+    assert.ok(tags.length >= 1);
+    assert.ok(tags.some((tag) => tag.count.posts > 0));
+    const tag = await ghost.tags.read({ slug: tags[0].slug }, { include: 'count.posts' });
+    assert.equal((tag as unknown as { count: { posts: number } }).count.posts, tags[0].count.posts);
+    const authors = (await ghost.authors.browse({ include: 'count.posts' })) as unknown as Page<{ slug: string; count: { posts: number } }>;
+    assert.ok(authors.length >= 1 && authors.every((author) => author.count.posts >= 1));
+    const posts = (await ghost.posts.browse({ filter: `author:${authors[0].slug}`, limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.equal(posts.length, authors[0].count.posts);
+  });
+
+  it('reads the settings', async () => {
+    const settings = await ghost.settings.browse();
+    assert.equal(settings.title, 'Demo Company');
+    assert.equal(settings.url, 'https://demo.example.com/');
+  });
+
+  it('walks every post once, page by page', async () => {
+    const everything = (await ghost.posts.browse({ limit: 'all', fields: 'id' })) as unknown as Page<PostOrPage>;
+    const seen: string[] = [];
+    let page: number | null = 1;
+    while (page !== null) {
+      const batch = (await ghost.posts.browse({ limit: 2, page, fields: 'id,slug' })) as unknown as Page<PostOrPage>;
+      seen.push(...batch.map((post) => post.id));
+      assert.ok(batch.meta.pagination.pages >= page);
+      page = batch.meta.pagination.next;
+    }
+    assert.equal(new Set(seen).size, seen.length, 'no post twice');
+    assert.deepEqual([...seen].sort(), everything.map((post) => post.id).sort());
+  });
+
+  it('a wrong key gets the client\'s error; a key that is not 26 hex digits is refused by the client itself', async () => {
+    const wrong = new GhostContentAPI({ url: server.baseUrl, key: '0123456789abcdef0123456789', version: 'v5.0' });
+    await assert.rejects(wrong.posts.browse(), (error: Error & { type?: string }) => {
+      assert.equal(error.name, 'UnauthorizedError');
+      assert.equal(error.message, 'Unknown Content API Key');
+      return true;
+    });
+    // the content key of /api/v1 is no Ghost key: the client refuses its form
+    assert.throws(() => new GhostContentAPI({ url: server.baseUrl, key: server.apiKey, version: 'v5.0' }), /26 hex/);
+    await assert.rejects(ghost.posts.read({ slug: 'no-such-post' }), { name: 'NotFoundError' });
+  });
+
+  it('answers on the path the client calls for v5 and echoes Accept-Version', async () => {
+    const fetch = loopbackFetch(server.port);
+    const reply = await fetch(`${server.baseUrl}/ghost/api/content/tiers/?key=${server.ghostKey}`, {
+      headers: { 'Accept-Version': 'v5.0' },
+    });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers.get('content-version'), 'v5.0');
+    const body = (await reply.json()) as { tiers: { type: string }[] };
+    assert.deepEqual(body.tiers.map((tier) => tier.type), ['free']);
+  });
+});
