@@ -83,7 +83,8 @@ bench-tests: install services nginx pgbouncer varnish ## the backend suite as a 
 	mkdir -p bench/results
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q --slowest 25 --suite-report bench/results/tests.json
 
-test-scale: install services pgbouncer varnish citus ## the heavy engine tests (a private primary + streaming replica, a three-node Citus cluster): run by CI after make test
+test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica, a three-node Citus cluster): run by CI after make test
+	CITUS_OPTIONAL=1 CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh
 	$(BIN)/python -m pytest -n 0 -m scale
 
 test-dashboard:
@@ -168,6 +169,9 @@ bench-edge: install db wrk varnish ## Varnish cache hits vs the bare WSGI app wi
 bench-replica: install db wrk ## uncached public lists from a streaming replica vs the primary alone (private clusters)
 	$(BENCH_KEYS) $(BIN)/python bench/replica.py
 
+bench-citus: install citus ## one PostgreSQL vs a three-node Citus cluster, same run: sign-up, uncached lists, a company's move
+	$(BENCH_KEYS) $(BIN)/python bench/citus.py
+
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BENCH_KEYS) $(BIN)/python bench/track.py
 
@@ -184,7 +188,7 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
 # bench-companies and bench-migrate run the same script as bench-provision.
 BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
-	bench-revisions bench-media bench-content bench-load profile-public-api
+	bench-revisions bench-media bench-content bench-load profile-public-api bench-citus
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \
