@@ -388,7 +388,7 @@ def test_a_migration_adds_a_column_in_every_company(stack):
     elapsed = time.monotonic() - started
     # in one batch (tenants/batch_migrate.py), none left to Django's executor
     assert f"applying benchmig.0002_extra to {COMPANIES + 1} schemas" in out, out[-3000:]
-    assert "Applying benchmig.0002_extra" not in out
+    assert not [line for line in out.splitlines() if ":t_" in line and "Applying benchmig" in line]
     schemas = [row[0] for row in stack.cluster.sql("SELECT schema_name FROM tenants_client WHERE schema_name <> 'public'")]
     assert len(schemas) == COMPANIES + 1
     for schema in schemas:
