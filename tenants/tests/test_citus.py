@@ -165,6 +165,8 @@ def test_sign_up_puts_each_company_on_a_worker(stack):
     placement = {company["schema"]: stack.cluster.worker_of(company["schema"]) for company in stack.companies}
     assert set(placement.values()) <= workers and None not in placement.values(), placement
     assert len(set(placement.values())) == 2, f"every company on one worker: {placement}"
+    # the first sign-ups took the spare schemas (renamed: still distributed), the others were cloned
+    assert stack.cluster.sql("SELECT count(*) FROM tenants_spareschema")[0][0] == 0
     # Each company's tables are on its worker only: the coordinator holds none of their rows.
     schema, port = next(iter(placement.items()))
     other = (workers - {port}).pop()
