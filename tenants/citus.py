@@ -55,7 +55,9 @@ class Node:
 
 
 def company_node(schema_name: str) -> Node | None:
-    """The worker holding a company's schema (None: not a distributed schema)."""
+    """The worker holding a company's schema (None: not a distributed schema, or no Citus)."""
+    if not citus_active():
+        return None
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT DISTINCT n.nodename, n.nodeport FROM pg_dist_schema s "
