@@ -1,6 +1,6 @@
 """One PostgreSQL vs a three-node Citus cluster (a coordinator and two workers), same machine,
 same run (make bench-citus; docs/scaling.md). Each is a private cluster (initdb, free ports,
-durable settings); the Citus one is joined by deploy/citus/setup.sql (tenants/tests/citus_cluster.py).
+durable settings); the Citus one is joined by deploy/citus/setup.sql (lifecycle/tests/citus_cluster.py).
 
 On each: migrate_schemas from empty; BENCH_SIGNUPS (20) sign-ups through the sign-up service
 with the spare pool empty (the template's DDL run) and as many taking a spare schema; one
@@ -28,7 +28,7 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from apps.core.tests.hardening.services import PrivatePostgres  # noqa: E402
 from bench import servers  # noqa: E402
 from bench.common import REDIS_URL, announce, fresh_redis, knob  # noqa: E402
-from tenants.tests.citus_cluster import CitusCluster, citus_missing  # noqa: E402
+from lifecycle.tests.citus_cluster import CitusCluster, citus_missing  # noqa: E402
 
 SIGNUPS = knob("BENCH_SIGNUPS", 20, 3)
 POSTS = knob("BENCH_POSTS", 200, 20)
@@ -39,8 +39,8 @@ if citus_missing():
 
 SEED = """
 import json, statistics, time
-from tenants.provisioning import schema_pool_refill
-from tenants.services import client_register
+from lifecycle.provisioning import schema_pool_refill
+from lifecycle.services import client_register
 from apps.content.tests.factories import make_post
 
 def sign_ups(prefix, count):

@@ -7,7 +7,7 @@
 --
 -- The citus extension must exist in the database on every node first (Citus's packages and
 -- images create it; otherwise CREATE EXTENSION citus on each node). Checked by
--- tenants/tests/test_citus.py (make test-scale) on a coordinator and two workers.
+-- lifecycle/tests/test_citus.py (make test-scale) on a coordinator and two workers.
 CREATE EXTENSION IF NOT EXISTS citus;
 SELECT citus_set_coordinator_host(:'coordinator_host', :coordinator_port);
 SELECT citus_add_node(:'worker1_host', :worker1_port) WHERE NOT EXISTS
@@ -21,4 +21,4 @@ ALTER DATABASE :"DBNAME" SET citus.enable_schema_based_sharding = on;
 -- only tables of the same schema, which live on the same node: safe, but Citus asks to be told.
 ALTER DATABASE :"DBNAME" SET citus.enable_unsafe_triggers = on;
 -- The public tables that company tables are joined with become reference tables (copied to
--- every node) when migrate_schemas creates them (tenants/citus.py).
+-- every node) when migrate_schemas creates them (lifecycle/citus.py).

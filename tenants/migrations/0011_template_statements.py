@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """The template's DDL kept as a list of statements (tenants/provisioning.py). A template built
+    """The template's DDL kept as a list of statements (lifecycle/provisioning.py). A template built
     before has none: the next migrate_schemas or sign-up rebuilds it."""
 
     dependencies = [
