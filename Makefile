@@ -11,7 +11,7 @@ NPM_CI = { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci -
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish test-scale \
+.PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load bench-tests bench-smoke profile-public-api
 
@@ -83,7 +83,8 @@ bench-tests: install services nginx pgbouncer varnish ## the backend suite as a 
 	mkdir -p bench/results
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q --slowest 25 --suite-report bench/results/tests.json
 
-test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica): run by CI after make test
+test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica, a three-node Citus cluster): run by CI after make test
+	CITUS_OPTIONAL=1 CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh
 	$(BIN)/python -m pytest -n 0 -m scale
 
 test-dashboard:
@@ -120,6 +121,13 @@ chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "Chromium is needed for the browser tests: sudo apt-get install -y chromium"; exit 1; fi; }
+
+# Citus (the scale tests' and bench-citus' three-node cluster) built from its source tarball against
+# the system's PostgreSQL when citus.so is missing; CITUS_TARBALL moves the tarball. In production
+# Citus comes from its own packages (docs/scaling.md).
+CITUS_TARBALL ?= ../shared/vendor/citus-12.1.12.tar.gz
+citus: ## build and install Citus for the system's PostgreSQL when missing (Debian build dependencies included)
+	CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh
 
 flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:pass to protect it)
 	$(BIN)/celery -A config flower --port=$${FLOWER_PORT:-5555} $${FLOWER_BASIC_AUTH:+--basic-auth=$$FLOWER_BASIC_AUTH}
@@ -161,6 +169,9 @@ bench-edge: install db wrk varnish ## Varnish cache hits vs the bare WSGI app wi
 bench-replica: install db wrk ## uncached public lists from a streaming replica vs the primary alone (private clusters)
 	$(BENCH_KEYS) $(BIN)/python bench/replica.py
 
+bench-citus: install citus ## one PostgreSQL vs a three-node Citus cluster, same run: sign-up, uncached lists, a company's move
+	$(BENCH_KEYS) $(BIN)/python bench/citus.py
+
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BENCH_KEYS) $(BIN)/python bench/track.py
 
@@ -177,7 +188,7 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
 # bench-companies and bench-migrate run the same script as bench-provision.
 BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
-	bench-revisions bench-media bench-content bench-load profile-public-api
+	bench-revisions bench-media bench-content bench-load profile-public-api bench-citus
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \

@@ -29,7 +29,8 @@ from apps.core import events
 from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
 from tenants.models import Client, Domain
-from lifecycle.provisioning import applied_migrations_digest, schema_create_from_template, template_current
+from lifecycle.provisioning import (applied_migrations_digest, schema_create_from_template, sequence_catch_up,
+                                    template_current)
 from tenants.addresses import tenant_host
 from lifecycle.subdomains import schema_name_for, subdomain_check_available
 from tenants.directory import directory_rebuild
@@ -172,11 +173,7 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
                 [schema],
             )
             for table, column in cursor.fetchall():
-                cursor.execute(
-                    f'SELECT setval(pg_get_serial_sequence(%s, %s), COALESCE((SELECT max("{column}") '
-                    f'FROM {quoted}."{table}"), 1))',
-                    [f'{quoted}."{table}"', column],
-                )
+                sequence_catch_up(cursor, f'{quoted}."{table}"', column)
         files = {name: archive.extractfile(f"media/{name}").read() for name in manifest["files"]}
         directory_rebuild(subdomains=[client.subdomain])  # its users, restored behind the services' back
 

@@ -84,8 +84,12 @@ def _apply(schemas: list[str], group: GroupPlan) -> list[str]:
     The company's `migrations_digest` is written in the same transaction, from its schema."""
     failed = []
     insert = "INSERT INTO django_migrations (app, name, applied) VALUES (%s, %s, now())"
+    # The digest is read from the schema, then written as a constant: one statement reading a
+    # company's table and writing tenants_client (a reference table on Citus, docs/scaling.md)
+    # would need two nodes ("cannot perform select on a distributed table and modify a
+    # reference table").
     record = (f"UPDATE {quote_schema_name(get_public_schema_name())}.{Client._meta.db_table} "
-              f"SET migrations_digest = ({digest_sql(None)}) WHERE schema_name = %s")
+              f"SET migrations_digest = %s WHERE schema_name = %s")
     with _connect() as conn:
         for schema in schemas:
             try:
@@ -94,7 +98,8 @@ def _apply(schemas: list[str], group: GroupPlan) -> list[str]:
                     for statement in group.statements:
                         cursor.execute(statement)
                     cursor.executemany(insert, group.recorded)
-                    cursor.execute(record, [schema])
+                    cursor.execute(digest_sql(None))
+                    cursor.execute(record, [cursor.fetchone()[0], schema])
             except psycopg.Error:
                 logger.exception("batch migration of schema %s failed; it is left to the standard executor", schema)
                 failed.append(schema)

@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_exists
 
+from apps.core.sharding import sql_statements
 from tenants.models import ProvisioningTemplate
 
 logger = logging.getLogger(__name__)
@@ -150,6 +151,43 @@ def _clean_ddl(dump: str) -> str:
     return "\n".join(line for line in kept if line.strip()) + "\n"
 
 
+# pg_dump writes an identity column as a plain column, then `ALTER TABLE ... ALTER COLUMN ... ADD
+# GENERATED ... AS IDENTITY (...)`. Citus refuses that ALTER on a table of a distributed schema
+# (the table is distributed as soon as it is created): the identity goes into the column's
+# definition in CREATE TABLE instead, where migrations put it. The same statements on one PostgreSQL.
+_ADD_IDENTITY = re.compile(
+    r"^ALTER TABLE (?:ONLY )?(?P<table>\S+) ALTER COLUMN (?P<column>\S+) ADD "
+    r"(?P<identity>GENERATED (?:BY DEFAULT|ALWAYS) AS IDENTITY\s*\(.*\))\s*;?\s*$", re.S)
+_CREATE_TABLE = re.compile(r"^CREATE TABLE (?P<table>\S+) \(")
+
+
+def template_statements(ddl: str) -> list[str]:
+    """The template's DDL as the statements a clone runs one by one (Citus forwards each to the
+    schema's worker; apps.core.sharding.sql_statements), identity columns folded into their
+    CREATE TABLE."""
+    identities: dict[str, dict[str, str]] = {}
+    statements = []
+    for statement in sql_statements(ddl):
+        match = _ADD_IDENTITY.match(statement)
+        if match:
+            identities.setdefault(match["table"], {})[match["column"]] = " ".join(match["identity"].split())
+        else:
+            statements.append(statement)
+    for index, statement in enumerate(statements):
+        match = _CREATE_TABLE.match(statement)
+        if not match or match["table"] not in identities:
+            continue
+        for column, identity in identities.pop(match["table"]).items():
+            statement, found = re.subn(rf"^(\s+{re.escape(column)} [^\n]*?) NOT NULL(,?)$",
+                                       lambda m: f"{m[1]} {identity} NOT NULL{m[2]}", statement, count=1, flags=re.M)
+            if not found:
+                raise RuntimeError(f"identity column {column} not found in CREATE TABLE {match['table']}")
+        statements[index] = statement
+    if identities:
+        raise RuntimeError(f"identity columns of tables the dump does not create: {sorted(identities)}")
+    return statements
+
+
 def _swap_schema(ddl: str, source: str, target: str) -> str:
     pattern = re.compile(r'(?<![\w"])(?:"%s"|%s)\.' % (re.escape(source), re.escape(source)))
     return pattern.sub(quote_schema_name(target) + ".", ddl)
@@ -195,7 +233,7 @@ def template_rebuild(*, verbosity: int = 0, force: bool = False) -> Provisioning
         connection.set_schema_to_public()
         current = ProvisioningTemplate.objects.filter(schema_name=name).first()
         if (not force and current is not None and current.migrations_digest == expected_migrations_digest()
-                and schema_exists(name) and schemas_behind([name]) == []):
+                and current.statements and schema_exists(name) and schemas_behind([name]) == []):
             return current
         if not schema_exists(name):
             with connection.cursor() as cursor:
@@ -207,6 +245,7 @@ def template_rebuild(*, verbosity: int = 0, force: bool = False) -> Provisioning
             schema_name=name,
             defaults={
                 "ddl": ddl,
+                "statements": template_statements(ddl),
                 "seed_tables": _seed_tables(name),
                 "migrations_digest": applied_migrations_digest(name),
             },
@@ -221,7 +260,7 @@ def template_rebuild(*, verbosity: int = 0, force: bool = False) -> Provisioning
 def template_current() -> ProvisioningTemplate:
     """The template, rebuilt first when the code ships migrations it has not applied."""
     template = ProvisioningTemplate.objects.filter(schema_name=template_schema()).first()
-    if template is None or template.migrations_digest != expected_migrations_digest():
+    if template is None or template.migrations_digest != expected_migrations_digest() or not template.statements:
         logger.warning("Tenant template missing or behind the code's migrations: rebuilding it")
         template = template_rebuild()
         if template.migrations_digest != expected_migrations_digest():
@@ -251,15 +290,26 @@ def _clone(schema_name: str, template: ProvisioningTemplate) -> None:
     source = quote_schema_name(template.schema_name)
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE SCHEMA {target}")
-        cursor.execute(_swap_schema(template.ddl, template.schema_name, schema_name))
+        # One statement at a time (Citus), sent together in one round trip (psycopg's pipeline).
+        with connection.connection.pipeline():
+            for statement in template.statements:
+                cursor.execute(_swap_schema(statement, template.schema_name, schema_name))
         for table, serial_columns in template.seed_tables:
             cursor.execute(f'INSERT INTO {target}."{table}" SELECT * FROM {source}."{table}"')
             for column in serial_columns:
-                cursor.execute(
-                    f"SELECT setval(pg_get_serial_sequence(%s, %s), "
-                    f'COALESCE((SELECT max("{column}") FROM {target}."{table}"), 1))',
-                    [f'{target}."{table}"', column],
-                )
+                sequence_catch_up(cursor, f'{target}."{table}"', column)
+
+
+def sequence_catch_up(cursor, quoted_table: str, column: str) -> None:
+    """Move the sequence of an identity/serial column past the rows loaded by hand. Two
+    statements: the highest value is read from the table, then the sequence set with it as a
+    constant, so setval runs where the sequence is kept (on Citus, the coordinator; in one
+    statement with the table, Citus would run it on the worker, whose copy of the sequence has a
+    range of its own)."""
+    cursor.execute(f'SELECT max("{column}") FROM {quoted_table}')
+    highest = cursor.fetchone()[0]
+    cursor.execute("SELECT setval(pg_get_serial_sequence(%s, %s), %s, %s)",
+                   [quoted_table, column, highest or 1, highest is not None])
 
 
 # --- The pool of spare schemas ---------------------------------------------------------------------

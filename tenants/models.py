@@ -126,6 +126,9 @@ class ProvisioningTemplate(models.Model):
 
     schema_name = models.CharField(max_length=63, unique=True)
     ddl = models.TextField()
+    # The DDL as the statements a clone runs, one by one and in order (template_statements()):
+    # what Citus needs, the same on a single PostgreSQL.
+    statements = models.JSONField(default=list)
     seed_tables = models.JSONField(default=list)  # tables whose template rows are copied
     migrations_digest = models.CharField(max_length=64)
     built_at = models.DateTimeField(auto_now=True)

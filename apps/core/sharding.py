@@ -55,3 +55,22 @@ def problem(sql: str) -> str | None:
     if public_tables and (schemas or company.search(sql)):
         return f"joins a company's table with public tables that are not reference tables: {', '.join(sorted(public_tables))}"
     return None
+
+
+def sql_statements(script: str) -> list[str]:
+    """The statements of an SQL script, one per item, leading comment lines dropped (sqlparse
+    splits it, dollar-quoted function bodies kept whole). Citus forwards a utility statement to
+    the worker node with the text it was sent in, as a prepared statement: a script sent in one
+    piece fails there ("cannot insert multiple commands into a prepared statement"), so the
+    migrations' RunSQL and the provisioning template send their scripts statement by statement."""
+    import sqlparse
+
+    statements = []
+    for statement in sqlparse.split(script):
+        lines = statement.splitlines()
+        while lines and (not lines[0].strip() or lines[0].lstrip().startswith("--")):
+            lines.pop(0)
+        text = "\n".join(lines).strip()
+        if text and text != ";":
+            statements.append(text)
+    return statements

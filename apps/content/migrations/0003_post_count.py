@@ -1,5 +1,7 @@
 from django.db import migrations, models
 
+from apps.core.sharding import sql_statements
+
 # One function for the four triggers; it names the counter table with the schema of the posts
 # table that fired it (TG_TABLE_SCHEMA), so it works the same in every company's schema and
 # whatever the caller's search_path. The transition tables hold every row a statement touched.
@@ -64,5 +66,5 @@ class Migration(migrations.Migration):
         ),
         # The triggers lock the posts table until the migration commits, so no write falls
         # between the first count and the first trigger.
-        migrations.RunSQL(FUNCTION, REVERSE),
+        migrations.RunSQL(sql_statements(FUNCTION), sql_statements(REVERSE)),
     ]

@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from apps.core.sharding import sql_statements
+
 # Published (and other) posts per category and per tag, kept by triggers as post_count is
 # (0003): on the link tables (a post gains or loses a category or tag) and on the posts table
 # (a post with links changes status, or is inserted or deleted while its links exist). Either
@@ -155,5 +157,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunSQL(SQL, REVERSE),
+        migrations.RunSQL(sql_statements(SQL), sql_statements(REVERSE)),
     ]

@@ -17,6 +17,7 @@ from django_tenants.management.commands.migrate_schemas import GET_EXECUTOR_FUNC
 from django_tenants.utils import get_public_schema_name
 
 from lifecycle.batch_migrate import batch_migrate
+from lifecycle.citus import reference_tables_ensure
 from tenants.models import Client
 from lifecycle.provisioning import companies_behind, digests_record, schema_digests, template_rebuild
 
@@ -40,6 +41,9 @@ class Command(MigrateSchemasCommand):
         only_public = options.get("shared") and not options.get("tenant")
         if not only_tenants:
             super().handle(*args, **{**options, "shared": True, "tenant": False})
+            made = reference_tables_ensure()  # Citus only
+            if made and int(options.get("verbosity", 1)):
+                self.stdout.write(self.style.NOTICE(f"=== Citus reference tables: {', '.join(made)}"))
         if only_public:
             return None
         verbosity = int(options.get("verbosity", 1))

@@ -1,0 +1,415 @@
+"""The product on a real three-node Citus cluster (make test-scale; docs/scaling.md).
+
+A coordinator and two workers are private clusters (lifecycle/tests/citus_cluster.py: initdb on
+free ports, shared_preload_libraries=citus) joined by deploy/citus/setup.sql; migrate_schemas
+runs on the coordinator; gunicorn serves the production settings on it. Everything else goes
+through HTTP as a user would, or through the management commands an operator runs.
+
+The tests run in file order on one cluster (each builds on the companies the first signs up).
+"""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+from PIL import Image
+
+from apps.core.tests.hardening.services import ROOT, Gunicorn, PrivateRedis, app_env
+from lifecycle.tests.citus_cluster import CitusCluster, citus_missing
+
+pytestmark = [pytest.mark.scale, pytest.mark.timeout(900),
+              pytest.mark.skipif(citus_missing() is not None, reason=str(citus_missing()))]
+
+ROOT_DOMAIN = "citus.test"
+PASSWORD = "password12345"
+COMPANIES = 20
+SPARES = 5  # the first sign-ups take a spare schema (renamed), the others run the template's DDL
+
+
+class Http:
+    def __init__(self, base_url: str, host: str, headers: dict | None = None):
+        self.base_url, self.host, self.headers = base_url, host, dict(headers or {})
+        self.session = requests.Session()
+
+    def request(self, method: str, path: str, **kw) -> requests.Response:
+        headers = {"Host": self.host, **self.headers, **kw.pop("headers", {})}
+        return self.session.request(method, self.base_url + path, headers=headers, timeout=kw.pop("timeout", 60), **kw)
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.request("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.request("PUT", path, **kw)
+
+
+def png(size=(40, 30)) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", size, (200, 30, 30)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+class Stack:
+    def __init__(self, cluster: CitusCluster, env: dict, web: Gunicorn, redis_server: PrivateRedis, tmp: Path):
+        self.cluster, self.env, self.web, self.redis, self.tmp = cluster, env, web, redis_server, tmp
+        self.companies: list[dict] = []
+
+    def manage(self, *args: str, env: dict | None = None, timeout: float = 600) -> str:
+        result = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env or self.env,
+                                capture_output=True, text=True, timeout=timeout)
+        assert result.returncode == 0, f"manage.py {' '.join(args)}:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
+        return result.stdout
+
+    def root(self) -> Http:
+        return Http(self.web.base_url, ROOT_DOMAIN)
+
+    def sign_up(self, subdomain: str) -> dict:
+        reply = self.root().post("/api/auth/register-client", json={
+            "companyName": f"Company {subdomain}", "contactName": "Owner", "contactEmail": f"{subdomain}@example.com",
+            "subdomain": subdomain, "adminUsername": "owner", "adminEmail": f"owner@{subdomain}.example.com",
+            "adminPassword": PASSWORD})
+        assert reply.status_code == 201, reply.text
+        self.verify(subdomain)
+        return self.company(subdomain)
+
+    def verify(self, subdomain: str) -> None:
+        # The sign-up email's link is not what this is about: the company counts as verified (its
+        # public API answers 403 until then), and the host map of the public API's fast path is
+        # dropped (it was written while the company was unverified).
+        self.cluster.sql("UPDATE tenants_client SET email_verified_at = now() WHERE subdomain = %s", (subdomain,))
+        client = self.redis.client()
+        for key in client.scan_iter(match="*papi:host:*"):
+            client.delete(key)
+
+    def company(self, subdomain: str, *, signed_up_as: str | None = None) -> dict:
+        host = f"{subdomain}.{ROOT_DOMAIN}"
+        login = Http(self.web.base_url, host).post("/api/auth/login", json={
+            "email": f"owner@{signed_up_as or subdomain}.example.com", "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        dash = Http(self.web.base_url, host, {"Authorization": f"Bearer {login.json()['token']}"})
+        info = dash.get("/api/client/info")
+        assert info.status_code == 200, info.text
+        key = info.json()["data"]["apiInfo"]["authentication"]["apiKey"]
+        schema = self.cluster.sql("SELECT schema_name FROM tenants_client WHERE subdomain = %s", (subdomain,))[0][0]
+        return {"subdomain": subdomain, "host": host, "schema": schema, "dash": dash,
+                "site": Http(self.web.base_url, host, {"x-api-key": key})}
+
+    def worker_sql(self, port: int, query: str, params=()) -> list[tuple]:
+        """A query on one worker, its shards visible (Citus hides them from catalog queries)."""
+        import psycopg
+
+        worker = next(node for node in self.cluster.workers if node.port == port)
+        with psycopg.connect(worker.url("cms"), autocommit=True,
+                             options="-c citus.override_table_visibility=off") as conn:
+            cursor = conn.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("citus")
+    cluster = CitusCluster().start()
+    redis_server = web = None
+    try:
+        redis_server = PrivateRedis().start()
+        env = app_env(database_url=cluster.url(), redis_url=redis_server.url, root_domain=ROOT_DOMAIN,
+                      queue=f"citus-{uuid.uuid4().hex[:8]}",
+                      extra={"PUBLIC_API_CACHE": "0", "MEDIA_ROOT": str(tmp / "media"), "PUBLIC_PORT": "80",
+                             "DB_CONN_MAX_AGE": "0", "SCHEMA_POOL_SIZE": str(SPARES),
+                             "SIGNUP_RATE_PER_IP": "1000/hour", "SIGNUP_RATE_GLOBAL": "1000/hour"})
+        result = subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput"], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=600)
+        assert result.returncode == 0, result.stderr[-4000:]
+        assert "Citus reference tables" in result.stdout
+        web = Gunicorn(env, workers=2, threads=4, log=tmp / "gunicorn.log", timeout=120).start()
+        stack = Stack(cluster, env, web, redis_server, tmp)
+        stack.manage("shell", "-c", f"from lifecycle.provisioning import schema_pool_refill; schema_pool_refill(size={SPARES})")
+        yield stack
+    finally:
+        if web is not None:
+            web.stop()
+        if redis_server is not None:
+            redis_server.stop()
+        cluster.cleanup()
+
+
+def test_setup_makes_reference_tables_and_distributes_the_template(stack):
+    kinds = dict(stack.cluster.sql(
+        "SELECT logicalrelid::text, CASE WHEN repmodel = 't' THEN 'reference' ELSE partmethod::text END "
+        "FROM pg_dist_partition WHERE logicalrelid::text IN ('tenants_client', 'tenants_domain', 'django_content_type')"))
+    assert kinds == {"tenants_client": "reference", "tenants_domain": "reference", "django_content_type": "reference"}
+    for port in (worker.port for worker in stack.cluster.workers):  # copied to every node, extensions too
+        assert stack.worker_sql(port, "SELECT count(*) FROM pg_extension WHERE extname IN ('citus', 'pg_trgm')")[0][0] == 2
+    assert stack.cluster.worker_of("tenant_template") in {w.port for w in stack.cluster.workers}
+    spares = [row[0] for row in stack.cluster.sql("SELECT schema_name FROM tenants_spareschema")]
+    assert len(spares) == SPARES and all(stack.cluster.worker_of(name) for name in spares)
+
+
+def test_sign_up_puts_each_company_on_a_worker(stack):
+    started = time.monotonic()
+    for n in range(COMPANIES):
+        stack.companies.append(stack.sign_up(f"co{n:02d}"))
+    elapsed = time.monotonic() - started
+    workers = {worker.port for worker in stack.cluster.workers}
+    placement = {company["schema"]: stack.cluster.worker_of(company["schema"]) for company in stack.companies}
+    assert set(placement.values()) <= workers and None not in placement.values(), placement
+    assert len(set(placement.values())) == 2, f"every company on one worker: {placement}"
+    # the first sign-ups took the spare schemas (renamed: still distributed), the others were cloned
+    assert stack.cluster.sql("SELECT count(*) FROM tenants_spareschema")[0][0] == 0
+    # Each company's tables are on its worker only: the coordinator holds none of their rows.
+    schema, port = next(iter(placement.items()))
+    other = (workers - {port}).pop()
+    shard_tables = stack.worker_sql(port, "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename ~ '_[0-9]+$'",
+                                    (schema,))[0][0]
+    assert shard_tables >= 20
+    assert stack.worker_sql(other, "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename ~ '_[0-9]+$'",
+                            (schema,))[0][0] == 0
+    print(f"\n{COMPANIES} sign-ups through HTTP in {elapsed:.1f} s; per worker: "
+          f"{ {port: list(placement.values()).count(port) for port in workers} }")
+
+
+def totals(company: dict) -> tuple[int, int, int]:
+    """The public API's totals of published posts: all, in category news, with tag hot."""
+    return tuple(company["site"].get(path).json()["data"]["pagination"]["total"]
+                 for path in ("/api/v1/posts", "/api/v1/posts/category/news", "/api/v1/posts/tag/hot"))
+
+
+def test_content_search_public_api_and_revisions(stack):
+    placement = {c["schema"]: stack.cluster.worker_of(c["schema"]) for c in stack.companies}
+    one = stack.companies[0]
+    two = next(c for c in stack.companies if placement[c["schema"]] != placement[one["schema"]])
+    for company, word in ((one, "aurora"), (two, "borealis")):
+        dash = company["dash"]
+        category = dash.post("/api/categories/add", json={"name": "News", "slug": "news"})
+        assert category.status_code == 201, category.text
+        tag = dash.post("/api/tags/add", json={"name": "Hot", "slug": "hot"})
+        assert tag.status_code == 201, tag.text
+        image = dash.post("/api/media/upload", files={"file": ("cover.png", png(), "image/png")},
+                          data={"fileName": "cover.png", "altText": "Cover"})
+        assert image.status_code == 201, image.text
+        ids = []
+        for n in range(3):
+            created = dash.post("/api/posts", json={
+                "postTitle": f"The {word} post {n}", "postContent": f"<p>About {word} {n}</p>",
+                "postExcerpt": "Excerpt", "postStatus": "published" if n < 2 else "draft",
+                "categories": [category.json()["category"]["id"]], "tags": [tag.json()["tag"]["id"]],
+                "featuredMediaId": image.json()["media"]["id"]})
+            assert created.status_code == 201, created.text
+            ids.append(created.json()["post"]["id"])
+        company.update(word=word, post_ids=ids)
+
+        categories = dash.get("/api/categories").json()["categories"]
+        assert [(c["slug"], c["postCount"]) for c in categories] == [("news", 3)]
+        stats = dash.get("/api/dashboard/stats").json()["data"]["overview"]
+        assert (stats["totalPosts"], stats["publishedPosts"], stats["draftPosts"]) == (3, 2, 1)
+
+        # search (pg_trgm on the worker) and the dashboard's list
+        found = dash.get("/api/search", params={"q": word}).json()["results"]["posts"]
+        assert len(found) == 3
+        listed = dash.get("/api/posts", params={"status": "all", "search": word, "category": "news"}).json()
+        assert listed["totalPosts"] == 3
+
+        # the public API, uncached: published posts only, by category, tag and slug, with the image
+        public = company["site"].get("/api/v1/posts")
+        assert public.status_code == 200, public.text
+        posts = public.json()["data"]["posts"]
+        assert sorted(p["title"] for p in posts) == [f"The {word} post 0", f"The {word} post 1"]
+        assert all(p["featuredImage"] and p["categories"][0]["slug"] == "news" for p in posts)
+        # the totals of the public lists: the counts kept by the triggers on the worker
+        assert totals(company) == (2, 2, 2)
+        assert len(company["site"].get("/api/v1/posts/category/news").json()["data"]["posts"]) == 2
+        assert len(company["site"].get("/api/v1/posts/tag/hot").json()["data"]["posts"]) == 2
+        one_post = company["site"].get(f"/api/v1/posts/slug/{posts[0]['slug']}")
+        assert one_post.status_code == 200 and word in one_post.json()["data"]["post"]["content"]
+        assert company["site"].get("/api/v1/posts", params={"search": word}).json()["data"]["pagination"]["total"] == 2
+
+        # revisions: an update leaves one, a restore brings the old title back
+        post_id = ids[0]
+        updated = dash.put(f"/api/posts/{post_id}", json={"title": f"The {word} post 0, edited"})
+        assert updated.status_code == 200 and updated.json()["post"]["title"].endswith("edited"), updated.text
+        revisions = dash.get(f"/api/posts/{post_id}/revisions").json()["revisions"]
+        assert [r["number"] for r in revisions] == [2, 1]
+        restored = dash.post(f"/api/posts/{post_id}/revisions/{revisions[-1]['id']}/restore")
+        assert restored.status_code == 200, restored.text
+        assert restored.json()["post"]["title"] == f"The {word} post 0"
+        # status change through an update: the counters follow
+        published = dash.put(f"/api/posts/{ids[2]}", json={"status": "published"})
+        assert published.status_code == 200 and published.json()["post"]["status"] == "published", published.text
+        assert totals(company) == (3, 3, 3)
+        assert len(company["site"].get("/api/v1/posts").json()["data"]["posts"]) == 3
+
+    # one company's key on the other's host: never its data
+    crossed = Http(stack.web.base_url, two["host"], one["site"].headers).get("/api/v1/posts")
+    assert crossed.status_code == 401
+    assert "aurora" not in crossed.text
+    crossed = Http(stack.web.base_url, one["host"], two["dash"].headers).get("/api/posts")
+    assert crossed.status_code == 401 and "borealis" not in crossed.text
+
+
+def test_backup_and_restore_of_one_company(stack):
+    one = stack.companies[0]
+    archive = stack.tmp / "one.tar.gz"
+    stack.manage("tenant_backup", one["subdomain"], str(archive))
+    with tarfile.open(archive) as tar:
+        manifest = json.load(tar.extractfile("manifest.json"))
+    assert manifest["tables"]["content_post"]["rows"] == 3 and len(manifest["files"]) >= 1
+    stack.manage("tenant_restore", str(archive), "--subdomain", "co-restored")
+    stack.verify("co-restored")  # a restore under a new address is verified again, as a sign-up is
+    restored = stack.company("co-restored", signed_up_as=one["subdomain"])  # its users came with it
+    assert stack.cluster.worker_of(restored["schema"]) is not None
+    reply = restored["site"].get("/api/v1/posts")
+    assert reply.status_code == 200, reply.text
+    titles = sorted(p["title"] for p in reply.json()["data"]["posts"])
+    original = sorted(p["title"] for p in one["site"].get("/api/v1/posts").json()["data"]["posts"])
+    assert titles == original and len(titles) == 3
+    assert totals(restored) == (3, 3, 3)  # the counts rebuilt by the triggers as the rows loaded
+    categories = restored["dash"].get("/api/categories").json()["categories"]
+    # the sequences caught up: a new post and a new link row are written after the restored ones
+    media = restored["dash"].get("/api/media").json()["media"]
+    created = restored["dash"].post("/api/posts", json={
+        "postTitle": "After the restore", "postContent": "<p>x</p>", "postExcerpt": "Excerpt",
+        "postStatus": "published", "categories": [categories[0]["id"]], "featuredMediaId": media[0]["id"]})
+    assert created.status_code == 201, created.text
+    assert totals(restored)[:2] == (4, 4)
+    stack.companies.append(restored)
+
+
+def test_a_company_moves_between_workers_while_read_and_written(stack):
+    company = next(c for c in stack.companies[:COMPANIES] if "word" not in c)  # no posts yet
+    source = stack.cluster.worker_of(company["schema"])
+    target = next(w.port for w in stack.cluster.workers if w.port != source)
+    category = company["dash"].post("/api/categories/add", json={"name": "Moves", "slug": "moves"}).json()["category"]
+    image = company["dash"].post("/api/media/upload", files={"file": ("cover.png", png(), "image/png")},
+                                 data={"fileName": "cover.png", "altText": "Cover"}).json()["media"]
+    stop = threading.Event()
+    reads, saves, failures = [], [], []
+    reader = Http(stack.web.base_url, company["host"], company["site"].headers)
+    editor = company["dash"]
+
+    def read():
+        while not stop.is_set():
+            reply = reader.get("/api/v1/posts", params={"limit": 100})
+            (reads if reply.status_code == 200 else failures).append((reply.status_code, reply.text[:200]))
+
+    def write():
+        n = 0
+        while not stop.is_set():
+            n += 1
+            reply = editor.post("/api/posts", json={
+                "postTitle": f"Written during the move {n}", "postContent": "<p>x</p>", "postExcerpt": "Excerpt",
+                "postStatus": "published", "categories": [category["id"]], "featuredMediaId": image["id"]})
+            if reply.status_code == 201:
+                saves.append(reply.json()["post"]["id"])
+            else:
+                failures.append((reply.status_code, reply.text[:200]))
+
+    threads = [threading.Thread(target=read), threading.Thread(target=write)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1)
+    try:
+        out = stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{target}")
+        time.sleep(1)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(60)
+    print(f"\n{out.strip()}; during it: {len(reads)} reads, {len(saves)} saves")
+    assert stack.cluster.worker_of(company["schema"]) == target
+    assert failures == []
+    assert len(reads) > 5 and len(saves) > 5
+    listed = editor.get("/api/posts", params={"status": "all", "limit": 100}).json()
+    assert set(saves) <= {post["id"] for post in listed["posts"]}
+    assert listed["totalPosts"] == len(saves)
+    # the source's copy is dropped by Citus's maintenance daemon once no query uses it
+    # (citus.defer_shard_delete_interval, 15 s)
+    deadline = time.monotonic() + 120
+    while stack.worker_sql(source, "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename ~ '_[0-9]+$'",
+                           (company["schema"],))[0][0] and time.monotonic() < deadline:
+        time.sleep(1)
+    assert stack.worker_sql(source, "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename ~ '_[0-9]+$'",
+                            (company["schema"],))[0][0] == 0
+    # the counts the triggers kept through the move
+    assert company["site"].get("/api/v1/posts").json()["data"]["pagination"]["total"] == len(saves)
+
+
+MIGRATION_SETTINGS = """
+import os
+import sys
+
+from config.settings import *  # noqa: F403
+from config.settings import INSTALLED_APPS, TENANT_APPS
+
+sys.path.insert(0, os.environ["BENCH_MIGRATIONS_DIR"])
+INSTALLED_APPS = [*INSTALLED_APPS, "bench.migrate_app"]
+TENANT_APPS = [*TENANT_APPS, "bench.migrate_app"]
+MIGRATION_MODULES = {"benchmig": "benchmig_migrations"}
+"""
+INITIAL = """from django.db import migrations, models
+
+class Migration(migrations.Migration):
+    initial = True
+    dependencies = []
+    operations = [migrations.CreateModel(name="Probe", fields=[
+        ("id", models.BigAutoField(primary_key=True, serialize=False)),
+        ("name", models.CharField(max_length=50))])]
+"""
+ADD_FIELD = """from django.db import migrations, models
+
+class Migration(migrations.Migration):
+    dependencies = [("benchmig", "0001_initial")]
+    operations = [migrations.AddField(model_name="probe", name="extra", field=models.TextField(null=True))]
+"""
+
+
+def test_a_migration_adds_a_column_in_every_company(stack):
+    """A tenant app's migrations (the benchmark's probe app) through migrate_schemas on the
+    coordinator: a new table, then a new column, in every company schema on its worker."""
+    folder = stack.tmp / "migrations"
+    (folder / "benchmig_migrations").mkdir(parents=True)
+    (folder / "benchmig_migrations" / "__init__.py").write_text("")
+    (folder / "benchmig_migrations" / "0001_initial.py").write_text(INITIAL)
+    (folder / "citus_migrate_settings.py").write_text(MIGRATION_SETTINGS)
+    env = {**stack.env, "BENCH_MIGRATIONS_DIR": str(folder), "DJANGO_SETTINGS_MODULE": "citus_migrate_settings",
+           "PYTHONPATH": f"{folder}:{stack.env['PYTHONPATH']}"}
+    stack.manage("migrate_schemas", "--noinput", env=env)
+    (folder / "benchmig_migrations" / "0002_extra.py").write_text(ADD_FIELD)
+    started = time.monotonic()
+    out = stack.manage("migrate_schemas", "--noinput", env=env)
+    elapsed = time.monotonic() - started
+    # in one batch (lifecycle/batch_migrate.py), none left to Django's executor
+    assert f"applying benchmig.0002_extra to {COMPANIES + 1} schemas" in out, out[-3000:]
+    assert not [line for line in out.splitlines() if ":t_" in line and "Applying benchmig" in line]
+    schemas = [row[0] for row in stack.cluster.sql("SELECT schema_name FROM tenants_client WHERE schema_name <> 'public'")]
+    assert len(schemas) == COMPANIES + 1
+    for schema in schemas:
+        port = stack.cluster.worker_of(schema)
+        columns = stack.worker_sql(port, "SELECT count(*) FROM information_schema.columns WHERE table_schema = %s "
+                                         "AND table_name ~ '^benchmig_probe_[0-9]+$' AND column_name = 'extra'", (schema,))
+        assert columns[0][0] == 1, f"{schema} on {port}"
+    # and the company works with it: the app's own tables untouched, a company still reads
+    assert stack.companies[0]["site"].get("/api/v1/posts").status_code == 200
+    print(f"\nmigrate_schemas with one new column in {len(schemas)} companies: {elapsed:.1f} s\n{out[-300:]}")
+
+
+def test_deleting_a_company_drops_its_schema_from_its_worker(stack):
+    company = stack.companies[-1]
+    port = stack.cluster.worker_of(company["schema"])
+    stack.manage("tenant_delete", company["subdomain"], "--yes")
+    assert stack.cluster.sql("SELECT count(*) FROM tenants_client WHERE subdomain = %s", (company["subdomain"],))[0][0] == 0
+    assert stack.cluster.sql("SELECT count(*) FROM pg_namespace WHERE nspname = %s", (company["schema"],))[0][0] == 0
+    assert stack.worker_sql(port, "SELECT count(*) FROM pg_namespace WHERE nspname = %s", (company["schema"],))[0][0] == 0
+    assert company["site"].get("/api/v1/posts").status_code in (401, 404)
+    # the others are still served
+    assert stack.companies[0]["site"].get("/api/v1/posts").status_code == 200

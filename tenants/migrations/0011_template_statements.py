@@ -1,0 +1,18 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """The template's DDL kept as a list of statements (lifecycle/provisioning.py). A template built
+    before has none: the next migrate_schemas or sign-up rebuilds it."""
+
+    dependencies = [
+        ('tenants', '0010_fill_account_directory'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='provisioningtemplate',
+            name='statements',
+            field=models.JSONField(default=list),
+        ),
+    ]
