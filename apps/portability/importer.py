@@ -358,6 +358,9 @@ class _Importer:
 
     def _fields(self, source: SourcePost, html: str, users: dict[str, User], now: datetime) -> dict:
         author = users.get(source.author)
+        if author is None and source.author:
+            self.report.note(_post_kind(source), source.title, "no author",
+                             f"the author {source.author[:100]!r} is not among the file's authors")
         fields = {
             "title": source.title[:500], "content": html, "excerpt": html_to_text(source.excerpt).strip(),
             "author_id": author.pk if author else None, "allow_indexing": True,

@@ -1,0 +1,60 @@
+"""Dashboard API of blog import and export (admins; docs/import-export.md).
+
+POST imports                 upload a WordPress or Ghost export: stored and analysed (the dry run)
+GET  imports                 the company's imports, newest first
+GET  imports/{id}            one import: its dry run, progress (phase, done of total) and report
+POST imports/{id}/start      import it (a background job; one per company at a time)
+GET  imports/{id}/report.csv the report as CSV
+"""
+from __future__ import annotations
+
+from django.http import HttpResponse
+from ninja import File, Router
+from ninja.files import UploadedFile
+
+from apps.core.permissions import require
+from apps.portability import selectors, services
+from apps.portability.schemas import ImportJobOut, ImportListOut, ImportReplyOut, ImportStartIn
+
+imports_router = Router(tags=["import and export"])
+
+
+def _out(job) -> ImportJobOut:
+    return ImportJobOut.of(job, services.import_progress(job))
+
+
+@imports_router.post("", response={201: ImportReplyOut})
+def upload_import(request, file: File[UploadedFile] = None):
+    require(request.auth, "settings.manage", services.CANNOT_IMPORT)
+    data, name = services.read_upload(file)
+    job = services.import_upload(actor=request.auth, data=data, file_name=name)
+    return 201, ImportReplyOut(job=_out(job))
+
+
+@imports_router.get("", response=ImportListOut)
+def list_imports(request):
+    require(request.auth, "settings.manage", services.CANNOT_IMPORT)
+    return ImportListOut(jobs=[_out(job) for job in selectors.import_list()])
+
+
+@imports_router.get("/{job_id}", response=ImportReplyOut)
+def get_import(request, job_id: str):
+    return ImportReplyOut(job=_out(services.import_get(actor=request.auth, job_id=job_id)))
+
+
+@imports_router.post("/{job_id}/start", response={202: ImportReplyOut})
+def start_import(request, job_id: str, payload: ImportStartIn | None = None):
+    job = services.import_start(actor=request.auth, job_id=job_id,
+                                download_images=payload.downloadImages if payload else True)
+    return 202, ImportReplyOut(job=_out(job))
+
+
+@imports_router.get("/{job_id}/report.csv", response={200: str})
+def import_report(request, job_id: str):
+    job = services.import_get(actor=request.auth, job_id=job_id)
+    response = HttpResponse(services.import_report_csv(job), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="import-report-{job.pk}.csv"'
+    return response
+
+
+ROUTES = [("/imports", imports_router)]

@@ -1,0 +1,15 @@
+"""Reads of imports, exports and the redirect map."""
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from apps.portability.models import ImportJob, Redirect
+
+
+def import_list() -> QuerySet[ImportJob]:
+    return ImportJob.objects.select_related(None).order_by("-created_at")[:50]
+
+
+def redirects() -> QuerySet:
+    """Every old address and the slug of the post it now is, oldest address first."""
+    return Redirect.objects.order_by("old_path").values_list("old_path", "post__slug", "post__status")
