@@ -11,5 +11,7 @@ def import_list() -> QuerySet[ImportJob]:
 
 
 def redirects() -> QuerySet:
-    """Every old address and the slug of the post it now is, oldest address first."""
-    return Redirect.objects.order_by("old_path").values_list("old_path", "post__slug", "post__status")
+    """(old address, slug) of every published post's old addresses, by address."""
+    from apps.content.models import public_q
+
+    return Redirect.objects.filter(public_q("post__")).order_by("old_path").values_list("old_path", "post__slug")
