@@ -20,6 +20,7 @@ _SHORTCODE = re.compile(r"\[(/?)([a-zA-Z][\w-]*)(?:\s[^\]]*)?\]")
 _BLOCK_START = re.compile(r"^\s*<(?:p|div|h[1-6]|ul|ol|li|blockquote|figure|table|pre|hr|iframe|dl|address|section)\b",
                           re.IGNORECASE)
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")', re.IGNORECASE)
+_LINK_HREF = re.compile(r'(<a\b[^>]*?\shref=")([^"]*)(")', re.IGNORECASE)
 
 
 @dataclass
@@ -91,9 +92,10 @@ def image_sources(html: str) -> list[str]:
 
 
 def rewrite_images(html: str, addresses: dict[str, str]) -> str:
-    """`html` with each <img src> found in `addresses` replaced by its new address."""
+    """`html` with each <img src> found in `addresses` replaced by its new address, and each link
+    to one of those images (WordPress links an image to its file)."""
     def _replace(match: re.Match) -> str:
         new = addresses.get(html_lib.unescape(match.group(2)))
         return match.group(1) + html_lib.escape(new) + match.group(3) if new else match.group(0)
 
-    return _IMG_SRC.sub(_replace, html or "")
+    return _LINK_HREF.sub(_replace, _IMG_SRC.sub(_replace, html or ""))
