@@ -73,11 +73,13 @@ def read_upload(uploaded) -> tuple[bytes | None, str]:
     return uploaded.read(settings.IMPORT_MAX_BYTES + 1), uploaded.name or ""
 
 
-def import_upload(*, actor, data: bytes | None, file_name: str) -> ImportJob:
-    """Store and analyse an uploaded export (the dry run); the job waits for import_start."""
+def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool = False) -> ImportJob:
+    """Store and analyse an uploaded export (the dry run); the job waits for import_start.
+    `operator`: an operator's command (manage.py import_blog), with no user of the company."""
     from apps.portability.importer import blog_analyse
 
-    require(actor, "settings.manage", CANNOT_IMPORT)
+    if not operator:
+        require(actor, "settings.manage", CANNOT_IMPORT)
     if not data:
         raise ValidationFailed(NO_FILE, field="file")
     if len(data) > settings.IMPORT_MAX_BYTES:
@@ -106,8 +108,12 @@ def _job(job_id, *, lock: bool = False) -> ImportJob:
 
 
 @transaction.atomic
-def import_start(*, actor, job_id, download_images: bool = True) -> ImportJob:
-    require(actor, "settings.manage", CANNOT_IMPORT)
+def import_start(*, actor, job_id, download_images: bool = True, operator: bool = False,
+                 in_background: bool = True) -> ImportJob:
+    """Queue the job (one per company at a time). `in_background` False: the caller runs it
+    (import_run) itself, as the command does."""
+    if not operator:
+        require(actor, "settings.manage", CANNOT_IMPORT)
     job = _job(job_id, lock=True)
     if job.status != ImportJob.Status.ANALYSED:
         raise Conflict(NOT_STARTABLE)
@@ -118,8 +124,9 @@ def import_start(*, actor, job_id, download_images: bool = True) -> ImportJob:
             job.save(update_fields=["status", "active", "phase", "done", "plan"])
     except IntegrityError as exc:
         raise Conflict(ONE_AT_A_TIME) from exc
-    outbox_add(task=IMPORT_TASK, args=[str(job.pk)], key=f"import:{connection.schema_name}:{job.pk}",
-               lease=settings.IMPORT_LEASE_SECONDS)
+    if in_background:
+        outbox_add(task=IMPORT_TASK, args=[str(job.pk)], key=f"import:{connection.schema_name}:{job.pk}",
+                   lease=settings.IMPORT_LEASE_SECONDS)
     return job
 
 
@@ -136,8 +143,9 @@ def import_progress(job: ImportJob) -> tuple[str, int, int]:
     return job.phase, job.done, job.total
 
 
-def import_run(*, job_id: str) -> ImportJob | None:
-    """The import task's work: the whole file in one transaction, then the job's report."""
+def import_run(*, job_id: str, progress_to=None) -> ImportJob | None:
+    """The import task's work: the whole file in one transaction, then the job's report.
+    `progress_to(phase, done, total)`: told too (the command prints it)."""
     from apps.portability.fetch import fetch_image_bytes
     from apps.portability.importer import blog_import
 
@@ -151,6 +159,8 @@ def import_run(*, job_id: str) -> ImportJob | None:
 
     def progress(phase: str, done: int, total: int) -> None:
         cache.set(key, (phase, done, total), timeout=settings.IMPORT_LEASE_SECONDS)
+        if progress_to is not None:
+            progress_to(phase, done, total)
 
     try:
         with media_storage().open(job.file_key, "rb") as handle:
