@@ -57,6 +57,9 @@ class PostChanged(Event):
     actor: Any = None
     restored: bool = False  # the change put back one of its revisions
     terms_changed: bool = False  # a public post's categories or tags changed: it moved in the lists
+    # Its revision was written by the service itself, with others in one statement (an import:
+    # apps.content.services.revisions_record_created); the revisions subscriber leaves it.
+    revision_written: bool = False
 
     @property
     def change(self) -> str:

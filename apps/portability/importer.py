@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from apps.accounts.models import Invitation, User
 from apps.content.models import Category, Post, Tag
+from apps.content.services import revisions_record_created
 from apps.core import events
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
@@ -191,6 +192,7 @@ class _Importer:
                 "kind", "source_id", "object_id"):
             self.known[kind][source_id] = object_id
         self.new_items: list[SourceItem] = []
+        self.created: list[Post] = []  # their first revisions are written at the end, with their images
         self.total = len(blog.authors) + len(blog.terms) + len(blog.posts)
         self.done = 0
 
@@ -424,8 +426,9 @@ class _Importer:
         for post, source, _, _ in creates:
             self.remember(_post_kind(source), source.source_id, post.pk)
             events.publish(events.PostChanged(
-                post=post, before=None, actor=self.actor,
+                post=post, before=None, actor=self.actor, revision_written=True,  # self.created: at the end
                 after=events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)))
+            self.created.append(post)
 
     # images
     def images(self, written: list[tuple[Post, SourcePost, str]]) -> None:
@@ -516,6 +519,7 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
         terms = importer.terms()
         written = importer.posts(users, terms)
         importer.images(written)
+        revisions_record_created(posts=importer.created, actor=actor)
         SourceItem.objects.bulk_create(importer.new_items, batch_size=1000, ignore_conflicts=True)
         for kind, item, reason in blog.skipped:
             importer.report.count(kind, "skipped")
