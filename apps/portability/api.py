@@ -5,16 +5,20 @@ GET  imports                 the company's imports, newest first
 GET  imports/{id}            one import: its dry run, progress (phase, done of total) and report
 POST imports/{id}/start      import it (a background job; one per company at a time)
 GET  imports/{id}/report.csv the report as CSV
+POST exports                 build a zip of everything (a background job; emailed when ready)
+GET  exports/{id}            its state and, when ready, a signed download link (EXPORT_LINK_HOURS)
+GET  exports/download/{token} the zip (no sign-in: the signed link is the key)
 """
 from __future__ import annotations
 
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
 from ninja import File, Router
 from ninja.files import UploadedFile
 
 from apps.core.permissions import require
 from apps.portability import selectors, services
-from apps.portability.schemas import ImportJobOut, ImportListOut, ImportReplyOut, ImportStartIn
+from apps.portability.schemas import (ExportJobOut, ExportReplyOut, ImportJobOut, ImportListOut, ImportReplyOut,
+                                      ImportStartIn)
 
 imports_router = Router(tags=["import and export"])
 
@@ -57,4 +61,26 @@ def import_report(request, job_id: str):
     return response
 
 
-ROUTES = [("/imports", imports_router)]
+exports_router = Router(tags=["import and export"])
+
+
+@exports_router.post("", response={202: ExportReplyOut})
+def request_export(request):
+    job = services.export_request(actor=request.auth)
+    return 202, ExportReplyOut(export=ExportJobOut.of(job, None))
+
+
+@exports_router.get("/download/{token}", auth=None, response={200: bytes})
+def download_export(request, token: str):
+    job, handle = services.export_open(token=token)
+    return FileResponse(handle, as_attachment=True, filename=f"export-{job.created_at:%Y-%m-%d}.zip",
+                        content_type="application/zip")
+
+
+@exports_router.get("/{job_id}", response=ExportReplyOut)
+def get_export(request, job_id: str):
+    job = services.export_get(actor=request.auth, job_id=job_id)
+    return ExportReplyOut(export=ExportJobOut.of(job, services.export_link(job)))
+
+
+ROUTES = [("/imports", imports_router), ("/exports", exports_router)]

@@ -439,7 +439,8 @@ class _Importer:
         wanted: dict[str, str] = {}  # url -> alt text
         for post, source, html in written:
             for url in _images_of(source, html):
-                wanted.setdefault(url, source.featured_alt if url == source.featured_image else "")
+                alt = source.featured_alt if url == source.featured_image else ""
+                wanted.setdefault(url, self.blog.image_alts.get(url, alt))
         if not wanted:
             return
         known = self.known["image"]

@@ -88,6 +88,7 @@ class Blog:
     posts: list[SourcePost] = field(default_factory=list)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, source id or title, why)
     files: dict[str, bytes] = field(default_factory=dict)  # images of a Ghost zip, by path ("content/images/...")
+    image_alts: dict[str, str] = field(default_factory=dict)  # image address -> alt text (our own exports)
     # WordPress attachments: id -> (url, alt text, id of the post it belongs to), for [gallery]
     attachments: dict[str, tuple[str, str, str]] = field(default_factory=dict)
 
@@ -312,7 +313,7 @@ def _rows(data: dict, table: str) -> list[dict]:
 
 _GHOST_STATUS = {"published": "published", "draft": "draft", "scheduled": "scheduled", "sent": "published"}
 _GHOST_SEO = ("meta_title", "meta_description", "og_title", "og_description", "og_image", "twitter_title",
-              "twitter_description", "twitter_image", "canonical_url")
+              "twitter_description", "twitter_image", "canonical_url", "focus_keyword")
 
 
 def parse_ghost_json(data: bytes) -> Blog:
@@ -353,7 +354,22 @@ def parse_ghost_json(data: bytes) -> Blog:
         tag = SourceTerm(kind="tag", source_id=_s(row["id"]), name=_s(row["name"]), slug=_s(row.get("slug")),
                          description=_s(row.get("description")))
         tags[tag.source_id] = tag
-    blog.terms = list(tags.values())
+    # Our own exports (apps.portability.exporter) add tables Ghost has none of: categories, media.
+    categories = {}
+    for index, row in enumerate(_rows(data_, "categories")):
+        if not _s(row.get("id")) or not _s(row.get("name")):
+            raise ParseFailed("A category needs an id and a name", where=f"db[0].data.categories[{index}]")
+        categories[_s(row["id"])] = SourceTerm(kind="category", source_id=_s(row["id"]), name=_s(row["name"]),
+                                               slug=_s(row.get("slug")), description=_s(row.get("description")))
+    for row in _rows(data_, "media"):
+        if _s(row.get("path")):
+            blog.image_alts[_s(row["path"])] = _s(row.get("alt_text"))
+    post_categories: dict[str, list[tuple[int, str]]] = {}
+    for row in _rows(data_, "posts_categories"):
+        if _s(row.get("category_id")) in categories:
+            post_categories.setdefault(_s(row.get("post_id")), []).append(
+                (int(row.get("sort_order") or 0), _s(row["category_id"])))
+    blog.terms = list(categories.values()) + list(tags.values())
     post_tags: dict[str, list[tuple[int, str]]] = {}
     for row in _rows(data_, "posts_tags"):
         if _s(row.get("tag_id")) in tags:
@@ -389,6 +405,7 @@ def parse_ghost_json(data: bytes) -> Blog:
         authors = sorted(post_authors.get(source_id, []))
         post.author = authors[0][1] if authors else _s(row.get("author_id"))
         post.tags = [tag_id for _, tag_id in sorted(post_tags.get(source_id, []))]
+        post.categories = [category_id for _, category_id in sorted(post_categories.get(source_id, []))]
         seo_source = {**row, **{k: v for k, v in (posts_meta.get(source_id) or {}).items() if _s(v)}}
         post.seo = {name: _s(seo_source.get(name)) for name in _GHOST_SEO if _s(seo_source.get(name))}
         post.old_urls = [f"/{post.slug}/"] if post.slug else []

@@ -28,7 +28,7 @@ from apps.core.errors import ApplicationError, Conflict, NotFound, PayloadTooLar
 from apps.core.outbox import outbox_add
 from apps.core.permissions import require
 from apps.media.storage import media_storage
-from apps.portability.models import ImportJob
+from apps.portability.models import ExportJob, ImportJob
 from apps.portability.parsers import ParseFailed, parse_export
 
 logger = logging.getLogger(__name__)
@@ -206,3 +206,100 @@ def import_report_csv(job: ImportJob) -> str:
 def import_get(*, actor, job_id) -> ImportJob:
     require(actor, "settings.manage", CANNOT_IMPORT)
     return _job(job_id)
+
+
+# --- export ---------------------------------------------------------------------------------------
+EXPORT_TASK = "portability.export_run"
+EXPORT_SALT = "portability.export"
+EXPORT_NOT_FOUND = "Export not found"
+EXPORT_LINK_INVALID = "This download link is invalid or has expired. Ask for a new export."
+
+
+def _export(job_id) -> ExportJob:
+    try:
+        return ExportJob.objects.get(pk=uuid.UUID(str(job_id)))
+    except (ExportJob.DoesNotExist, ValueError) as exc:
+        raise NotFound(EXPORT_NOT_FOUND) from exc
+
+
+@transaction.atomic
+def export_request(*, actor, operator: bool = False, in_background: bool = True) -> ExportJob:
+    """Queue an export of the company (a zip built by a task; emailed to `actor` when ready)."""
+    if not operator:
+        require(actor, "settings.manage", CANNOT_IMPORT)
+    job = ExportJob.objects.create(created_by=actor if getattr(actor, "pk", None) else None)
+    if in_background:
+        outbox_add(task=EXPORT_TASK, args=[str(job.pk)], key=f"export:{connection.schema_name}:{job.pk}",
+                   lease=settings.IMPORT_LEASE_SECONDS)
+    return job
+
+
+def export_get(*, actor, job_id) -> ExportJob:
+    require(actor, "settings.manage", CANNOT_IMPORT)
+    return _export(job_id)
+
+
+def export_token(job: ExportJob) -> str:
+    """A signed token naming the company and the export; valid EXPORT_LINK_HOURS (export_open)."""
+    from django.core import signing
+
+    return signing.TimestampSigner(salt=EXPORT_SALT).sign(f"{connection.schema_name}.{job.pk}")
+
+
+def export_link(job: ExportJob) -> str | None:
+    if job.status != ExportJob.Status.COMPLETED:
+        return None
+    from apps.core.email import company_of_connection
+
+    _, base_url = company_of_connection()
+    return f"{base_url}/api/exports/download/{export_token(job)}"
+
+
+def export_open(*, token: str) -> tuple[ExportJob, object]:
+    """The export a download link names, and its file opened; 404 for a link that is forged,
+    expired, of another company or of an export that is gone."""
+    from django.core import signing
+
+    try:
+        value = signing.TimestampSigner(salt=EXPORT_SALT).unsign(token, max_age=settings.EXPORT_LINK_HOURS * 3600)
+    except signing.BadSignature as exc:  # SignatureExpired is one
+        raise NotFound(EXPORT_LINK_INVALID) from exc
+    schema, _, job_id = value.partition(".")
+    if schema != connection.schema_name:
+        raise NotFound(EXPORT_LINK_INVALID)
+    job = ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.COMPLETED).first()
+    if job is None or not job.file_key:
+        raise NotFound(EXPORT_LINK_INVALID)
+    return job, media_storage().open(job.file_key, "rb")
+
+
+def export_run(*, job_id: str) -> ExportJob | None:
+    """The export task's work: the zip, stored; the link emailed to whoever asked."""
+    from apps.core.email import company_of_connection, email_queue
+    from apps.portability.exporter import blog_export
+
+    job = ExportJob.objects.filter(pk=job_id).first()
+    if job is None or job.status == ExportJob.Status.COMPLETED:
+        return job
+    try:
+        data, counts = blog_export()
+        key = file_key(connection.schema_name, job.pk, kind="exports", extension="zip")
+        media_storage().save(key, ContentFile(data))
+    except Exception as exc:  # noqa: BLE001 - the job says what failed
+        logger.exception("export %s failed", job.pk)
+        ExportJob.objects.filter(pk=job.pk).update(status=ExportJob.Status.FAILED, finished_at=timezone.now(),
+                                                  error=f"{exc.__class__.__name__}: {exc}"[:2000])
+        return None
+    with transaction.atomic():
+        job.status, job.file_key, job.file_size, job.counts = ExportJob.Status.COMPLETED, key, len(data), counts
+        job.finished_at = timezone.now()
+        job.save(update_fields=["status", "file_key", "file_size", "counts", "finished_at"])
+        if job.created_by is not None:
+            company_name, base_url = company_of_connection()
+            hours = settings.EXPORT_LINK_HOURS
+            email_queue(kind="export_ready", to=job.created_by.email, company_name=company_name, base_url=base_url,
+                        key=f"export:{job.pk}", context={
+                            "username": job.created_by.username, "url": export_link(job), "posts": counts["posts"],
+                            "media": counts["media"], "size": f"{len(data) / 1e6:.1f} MB",
+                            "valid_for": f"{hours} hour{'s' if hours != 1 else ''}"})
+    return job
