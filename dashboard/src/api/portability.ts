@@ -20,14 +20,26 @@ export const portabilityApi = api.injectEndpoints({
     startImport: build.mutation<Schemas['ImportReplyOut'], { id: string; downloadImages: boolean }>({
       query: ({ id, downloadImages }) => ({ url: `imports/${id}/start`, method: 'POST', body: { downloadImages } }),
     }),
+    requestExport: build.mutation<Schemas['ExportReplyOut'], void>({
+      query: () => ({ url: 'exports', method: 'POST' }),
+    }),
+    getExport: build.query<Schemas['ExportReplyOut'], string>({
+      query: (id) => `exports/${id}`,
+    }),
     importReportCsv: build.mutation<string, string>({
       query: (id) => ({ url: `imports/${id}/report.csv`, responseHandler: 'text' }),
     }),
   }),
 });
 
-export const { useUploadImportMutation, useGetImportQuery, useStartImportMutation, useImportReportCsvMutation } =
-  portabilityApi;
+export const {
+  useUploadImportMutation,
+  useGetImportQuery,
+  useStartImportMutation,
+  useImportReportCsvMutation,
+  useRequestExportMutation,
+  useGetExportQuery,
+} = portabilityApi;
 
 /** Posts, terms and media change when an import completes: the lists are read again. */
 export function invalidateAfterImport() {

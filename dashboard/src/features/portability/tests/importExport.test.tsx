@@ -62,6 +62,27 @@ describe('import & export', () => {
     expect(screen.getByText(/HTTP 404/)).toBeInTheDocument();
   });
 
+  it('an admin exports everything and gets a download link', async () => {
+    importApi();
+    let polls = 0;
+    const exported = { id: 'e1', status: 'queued', fileSize: 0, counts: {}, error: '', downloadUrl: null, createdAt: '2024-05-03T10:00:00Z', finishedAt: null };
+    server.use(
+      http.post('*/api/exports', () => HttpResponse.json({ success: true, export: exported }, { status: 202 })),
+      http.get('*/api/exports/e1', () => {
+        polls += 1;
+        return HttpResponse.json({
+          success: true,
+          export: polls < 2 ? exported : { ...exported, status: 'completed', fileSize: 4096, downloadUrl: 'http://acme.test/api/exports/download/t0k' },
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/import-export', { session: as('admin') });
+    await user.click(await screen.findByRole('button', { name: /Export everything/ }));
+    const link = await screen.findByRole('link', { name: 'Download the export' }, { timeout: 5000 });
+    expect(link).toHaveAttribute('href', 'http://acme.test/api/exports/download/t0k');
+  });
+
   it('other roles are told it is for administrators', async () => {
     importApi();
     renderApp('/dashboard/import-export', { session: as('editor') });
