@@ -4,21 +4,22 @@ POST imports                 upload a WordPress or Ghost export: stored and anal
 GET  imports                 the company's imports, newest first
 GET  imports/{id}            one import: its dry run, progress (phase, done of total) and report
 POST imports/{id}/start      import it (a background job; one per company at a time)
-GET  imports/{id}/report.csv the report as CSV
+GET  imports/{id}/report     the report as CSV (in a JSON reply: the dashboard saves it as a file)
 POST exports                 build a zip of everything (a background job; emailed when ready)
 GET  exports/{id}            its state and, when ready, a signed download link (EXPORT_LINK_HOURS)
-GET  exports/download/{token} the zip (no sign-in: the signed link is the key)
+
+The download link itself (`GET /api/exports/download/<token>`, no sign-in: the signed token is the
+key) is a plain Django view (apps.portability.views): it answers a file, not JSON.
 """
 from __future__ import annotations
 
-from django.http import FileResponse, HttpResponse
 from ninja import File, Router
 from ninja.files import UploadedFile
 
 from apps.core.permissions import require
 from apps.portability import selectors, services
 from apps.portability.schemas import (ExportJobOut, ExportReplyOut, ImportJobOut, ImportListOut, ImportReplyOut,
-                                      ImportStartIn)
+                                      ImportReportOut, ImportStartIn)
 
 imports_router = Router(tags=["import and export"])
 
@@ -53,12 +54,10 @@ def start_import(request, job_id: str, payload: ImportStartIn | None = None):
     return 202, ImportReplyOut(job=_out(job))
 
 
-@imports_router.get("/{job_id}/report.csv", response={200: str})
+@imports_router.get("/{job_id}/report", response=ImportReportOut)
 def import_report(request, job_id: str):
     job = services.import_get(actor=request.auth, job_id=job_id)
-    response = HttpResponse(services.import_report_csv(job), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="import-report-{job.pk}.csv"'
-    return response
+    return ImportReportOut(fileName=f"import-report-{job.pk}.csv", csv=services.import_report_csv(job))
 
 
 exports_router = Router(tags=["import and export"])
@@ -68,13 +67,6 @@ exports_router = Router(tags=["import and export"])
 def request_export(request):
     job = services.export_request(actor=request.auth)
     return 202, ExportReplyOut(export=ExportJobOut.of(job, None))
-
-
-@exports_router.get("/download/{token}", auth=None, response={200: bytes})
-def download_export(request, token: str):
-    job, handle = services.export_open(token=token)
-    return FileResponse(handle, as_attachment=True, filename=f"export-{job.created_at:%Y-%m-%d}.zip",
-                        content_type="application/zip")
 
 
 @exports_router.get("/{job_id}", response=ExportReplyOut)

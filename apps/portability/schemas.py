@@ -45,6 +45,11 @@ class ImportListOut(SuccessOut):
     jobs: list[ImportJobOut]
 
 
+class ImportReportOut(SuccessOut):
+    fileName: str  # noqa: N815
+    csv: str  # the counts (kind, outcome, count), a blank line, then every item (kind, item, outcome, reason)
+
+
 class ExportJobOut(OutSchema):
     id: str
     status: str

@@ -93,9 +93,9 @@ def test_wordpress_sample_dry_run_then_import_accounts_for_every_item(tenant, ap
         assert entries.count() == 1 and "Import of wordpress-theme-unit-test.xml" in entries.get().summary
         assert not AuditEntry.objects.filter(action="post.created").exists()
 
-    csv = api.get(f"/api/imports/{job['id']}/report.csv")
-    assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
-    assert "nav_menu_item,skipped,70" in csv.content.decode()
+    csv = api.get(f"/api/imports/{job['id']}/report")
+    assert csv.status_code == 200 and csv.json()["fileName"].endswith(".csv")
+    assert "nav_menu_item,skipped,70" in csv.json()["csv"]
 
 
 @pytest.mark.django_db
@@ -151,7 +151,7 @@ def test_an_import_of_one_company_is_not_found_from_another(tenant, other_tenant
     other = testing.Api(other_tenant, user=testing.tenant_admin(other_tenant))
     assert other.get(f"/api/imports/{job}").status_code == 404
     assert other.post(f"/api/imports/{job}/start", {}).status_code == 404
-    assert other.get(f"/api/imports/{job}/report.csv").status_code == 404
+    assert other.get(f"/api/imports/{job}/report").status_code == 404
     assert other.get("/api/imports").json()["jobs"] == []
 
 

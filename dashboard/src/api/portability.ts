@@ -26,8 +26,8 @@ export const portabilityApi = api.injectEndpoints({
     getExport: build.query<Schemas['ExportReplyOut'], string>({
       query: (id) => `exports/${id}`,
     }),
-    importReportCsv: build.mutation<string, string>({
-      query: (id) => ({ url: `imports/${id}/report.csv`, responseHandler: 'text' }),
+    importReportCsv: build.mutation<Schemas['ImportReportOut'], string>({
+      query: (id) => ({ url: `imports/${id}/report` }),
     }),
   }),
 });

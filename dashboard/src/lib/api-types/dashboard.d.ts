@@ -607,23 +607,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/exports/download/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Download Export */
-        get: operations["apps_portability_api_download_export"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/exports/{job_id}": {
         parameters: {
             query?: never;
@@ -693,7 +676,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/imports/{job_id}/report.csv": {
+    "/api/imports/{job_id}/report": {
         parameters: {
             query?: never;
             header?: never;
@@ -2272,6 +2255,19 @@ export interface components {
         /** ImportReplyOut */
         ImportReplyOut: {
             job: components["schemas"]["ImportJobOut"];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** ImportReportOut */
+        ImportReportOut: {
+            /** Csv */
+            csv: string;
+            /** Filename */
+            fileName: string;
             /**
              * Success
              * @default true
@@ -6796,73 +6792,6 @@ export interface operations {
             };
         };
     };
-    apps_portability_api_download_export: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Validation error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description Forbidden (role, or suspended company) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description Rate limited (see Retry-After) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-            /** @description A dependency is unavailable (see Retry-After) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorOut"];
-                };
-            };
-        };
-    };
     apps_portability_api_get_export: {
         parameters: {
             query?: never;
@@ -7273,7 +7202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["ImportReportOut"];
                 };
             };
             /** @description Validation error */

@@ -176,11 +176,11 @@ export function ImportExport() {
   async function onCsv() {
     if (!jobId) return;
     const result = await reportCsv(jobId);
-    if (!('data' in result) || typeof result.data !== 'string') return;
-    const url = URL.createObjectURL(new Blob([result.data], { type: 'text/csv' }));
+    if (!('data' in result) || !result.data) return;
+    const url = URL.createObjectURL(new Blob([result.data.csv], { type: 'text/csv' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = `import-report-${jobId}.csv`;
+    link.download = result.data.fileName;
     link.click();
     URL.revokeObjectURL(url);
   }
