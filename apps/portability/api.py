@@ -16,7 +16,10 @@ from __future__ import annotations
 from ninja import File, Router
 from ninja.files import UploadedFile
 
+from apps.core.pagination import page_params
 from apps.core.permissions import require
+from apps.core.schemas import PaginationOut
+from apps.core.selectors import paginate
 from apps.portability import selectors, services
 from apps.portability.schemas import (ExportJobOut, ExportReplyOut, ImportJobOut, ImportListOut, ImportReplyOut,
                                       ImportReportOut, ImportStartIn)
@@ -37,9 +40,12 @@ def upload_import(request, file: File[UploadedFile] = None):
 
 
 @imports_router.get("", response=ImportListOut)
-def list_imports(request):
+def list_imports(request, page: int | None = None, limit: int | None = None):
+    """The company's imports, newest first (page, limit: at most 50)."""
     require(request.auth, "settings.manage", services.CANNOT_IMPORT)
-    return ImportListOut(jobs=[_out(job) for job in selectors.import_list()])
+    params = page_params(page, limit, default_limit=20, max_limit=50)
+    jobs, total = paginate(selectors.import_list(), params)
+    return ImportListOut(jobs=[_out(job) for job in jobs], pagination=PaginationOut(**params.meta(total)))
 
 
 @imports_router.get("/{job_id}", response=ImportReplyOut)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from apps.core.schemas import InSchema, OutSchema, SuccessOut
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.portability.models import ExportJob, ImportJob
 
 
@@ -43,6 +43,7 @@ class ImportReplyOut(SuccessOut):
 
 class ImportListOut(SuccessOut):
     jobs: list[ImportJobOut]
+    pagination: PaginationOut
 
 
 class ImportReportOut(SuccessOut):

@@ -7,7 +7,7 @@ from apps.portability.models import ImportJob, Redirect
 
 
 def import_list() -> QuerySet[ImportJob]:
-    return ImportJob.objects.select_related(None).order_by("-created_at")[:50]
+    return ImportJob.objects.order_by("-created_at", "-id")
 
 
 def redirects() -> QuerySet:

@@ -40,9 +40,9 @@ NOT_STARTABLE = "This import has already been started"
 NO_FILE = "Choose a WordPress or Ghost export file"
 
 
-class ImportFileRefused(ApplicationError):
-    status_code = 400
-    code = "invalid_import_file"
+class ImportFileRefused(ValidationFailed):
+    """A file that cannot be imported: the validation envelope, `errors[0].field` naming the line or
+    key that failed."""
 
 
 def _too_large() -> PayloadTooLarge:

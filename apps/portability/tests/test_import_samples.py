@@ -165,3 +165,13 @@ def test_one_import_at_a_time(tenant, api):
     assert api.post(f"/api/imports/{first}/start", {}).status_code == 409  # started already
     with schema_context(tenant.schema_name):
         assert ImportJob.objects.get(pk=second).status == "analysed"
+
+
+@pytest.mark.django_db
+def test_the_list_of_imports_reads_a_fixed_number_of_rows(tenant, api, django_assert_max_num_queries):
+    for _ in range(3):
+        assert upload(api, GHOST).status_code == 201
+    with django_assert_max_num_queries(8):  # auth, the count and one page, whatever the number of jobs
+        listed = api.get("/api/imports", {"limit": 2}).json()
+    assert len(listed["jobs"]) == 2 and listed["pagination"]["total"] == 3
+    assert api.get("/api/imports", {"limit": 51}).status_code == 400

@@ -648,7 +648,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List Imports */
+        /**
+         * List Imports
+         * @description The company's imports, newest first (page, limit: at most 50).
+         */
         get: operations["apps_portability_api_list_imports"];
         put?: never;
         /** Upload Import */
@@ -2245,6 +2248,7 @@ export interface components {
         ImportListOut: {
             /** Jobs */
             jobs: components["schemas"]["ImportJobOut"][];
+            pagination: components["schemas"]["PaginationOut"];
             /**
              * Success
              * @default true
@@ -6935,7 +6939,10 @@ export interface operations {
     };
     apps_portability_api_list_imports: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number | null;
+                limit?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
