@@ -25,6 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from apps.core.errors import ApplicationError, Conflict, NotFound, PayloadTooLarge, ValidationFailed
+from apps.core import outbox
 from apps.core.outbox import outbox_add
 from apps.core.permissions import require
 from apps.media.storage import media_storage
@@ -146,6 +147,22 @@ def import_progress(job: ImportJob) -> tuple[str, int, int]:
 def import_run(*, job_id: str, progress_to=None) -> ImportJob | None:
     """The import task's work: the whole file in one transaction, then the job's report.
     `progress_to(phase, done, total)`: told too (the command prints it)."""
+    # One run per company at a time, even when the outbox sends a job again while a slow first run
+    # still works (its lease ran out): the second leaves the message for later (outbox.Busy). A
+    # session lock: released when this run ends, or when its worker dies and its connection closes.
+    lock = f"portability-import:{connection.schema_name}"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [lock])
+        if not cursor.fetchone()[0]:
+            raise outbox.Busy()
+    try:
+        return _import_run_locked(job_id=job_id, progress_to=progress_to)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [lock])
+
+
+def _import_run_locked(*, job_id: str, progress_to) -> ImportJob | None:
     from apps.portability.fetch import fetch_image_bytes
     from apps.portability.importer import blog_import
 

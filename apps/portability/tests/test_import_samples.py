@@ -175,3 +175,33 @@ def test_the_list_of_imports_reads_a_fixed_number_of_rows(tenant, api, django_as
         listed = api.get("/api/imports", {"limit": 2}).json()
     assert len(listed["jobs"]) == 2 and listed["pagination"]["total"] == 3
     assert api.get("/api/imports", {"limit": 51}).status_code == 400
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_delivery_while_a_run_holds_the_company_waits(make_tenant):
+    """The outbox may send a job again while a slow first run still works: the second run leaves
+    the message for later (outbox.Busy) instead of importing the same file beside it."""
+    import psycopg
+    from django.db import connection as django_connection
+
+    from apps.core import outbox
+
+    tenant = make_tenant()
+    api = testing.Api(tenant, user=testing.tenant_admin(tenant))
+    job = upload(api, GHOST).json()["job"]["id"]
+    assert api.post(f"/api/imports/{job}/start", {"downloadImages": False}).status_code == 202
+    settings_dict = django_connection.settings_dict
+    other = psycopg.connect(host=settings_dict["HOST"] or "127.0.0.1", port=settings_dict["PORT"] or 5432,
+                            user=settings_dict["USER"], password=settings_dict["PASSWORD"] or None,
+                            dbname=settings_dict["NAME"], autocommit=True)
+    try:  # the first run, on another connection, holds the company's import lock
+        other.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", [f"portability-import:{tenant.schema_name}"])
+        with schema_context(tenant.schema_name):
+            with pytest.raises(outbox.Busy):
+                services.import_run(job_id=job)
+            assert ImportJob.objects.get(pk=job).status == "queued" and not Post.objects.exists()
+    finally:
+        other.close()
+    with schema_context(tenant.schema_name):
+        assert services.import_run(job_id=job).status == "completed"
+        assert Post.objects.count() == 2
