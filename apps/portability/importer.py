@@ -154,6 +154,19 @@ def blog_analyse(blog: Blog) -> dict:
             counts[term.kind]["matched"] += 1
         else:
             counts[term.kind]["create"] += 1
+    # The categories an import adds when it needs them: "Pages" for pages, "Uncategorized" for posts without one.
+    needed = set()
+    for post in blog.posts:
+        if post.kind == "page":
+            needed.add(PAGES_CATEGORY[1])
+        elif not post.categories:
+            needed.add(DEFAULT_CATEGORY[1])
+    counts["category"]["create"] += len(needed - slugs["category"] - {slugify(t.slug or t.name) for t in blog.terms
+                                                                       if t.kind == "category"})
+    if not counts["category"]["create"]:
+        del counts["category"]["create"]
+    if not counts["category"]:
+        del counts["category"]
     taken = set(Post.objects.values_list("slug", flat=True))
     images = set()
     for post in blog.posts:
@@ -258,7 +271,6 @@ class _Importer:
         needed = set()
         if any(post.kind == "page" for post in self.blog.posts):
             needed.add(PAGES_CATEGORY)
-        needed.add(DEFAULT_CATEGORY)
         for term in terms:
             model = models[term.kind]
             obj = by_id[term.kind].get(self.known[term.kind].get(term.source_id))
@@ -292,6 +304,9 @@ class _Importer:
                 self.report.note(term.kind, term.name, "flattened", f"parent category {term.parent} (categories here have no parents)")
             found[(term.kind, term.source_id)] = obj
             self.step("terms")
+        if any(post.kind != "page" and not any(("category", c) in found for c in post.categories)
+               for post in self.blog.posts):
+            needed.add(DEFAULT_CATEGORY)
         for name, slug in needed:
             obj = existing["category"].get(slug)
             if obj is None:

@@ -10,8 +10,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0003_two_factor'),
-        ('content', '0007_editorial_autosave_preview_links'),
+        ('accounts', '0001_initial'),
+        ('content', '0001_initial'),
     ]
 
     operations = [
