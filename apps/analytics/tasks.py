@@ -26,6 +26,13 @@ def _queued_key(schema: str) -> str:
     return redis_conn.tenant_key("analytics:flush-queued", schema)
 
 
+def queued_ttl() -> int:
+    """Seconds a company's flush counts as queued. A flush that never runs (its worker died while
+    holding it, its message was lost with a Redis restart, it failed before its body ran) holds the
+    company's next flush back by this much at most: a few flush intervals, never minutes."""
+    return settings.ANALYTICS_FLUSH_QUEUED_TTL or 3 * settings.ANALYTICS_FLUSH_SECONDS
+
+
 @shared_task(name="analytics.flush_events", acks_late=True, ignore_result=True)
 def flush_events() -> int:
     schema = connection.schema_name
@@ -69,7 +76,7 @@ def dispatch_flush() -> int:
         due = [
             tenant for tenant in tenants
             if pending.get(tenant.schema_name)
-            and client.set(_queued_key(tenant.schema_name), "1", nx=True, ex=settings.ANALYTICS_FLUSH_QUEUED_TTL)
+            and client.set(_queued_key(tenant.schema_name), "1", nx=True, ex=queued_ttl())
         ]
     except redis.RedisError as exc:
         redis_conn.failed(exc, "analytics flush dispatch skipped")
