@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.content.models import Category, Post, Tag
+from apps.core.email import company_of_connection
 from apps.media import storage
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
@@ -109,8 +110,6 @@ def blog_export() -> tuple[bytes, dict]:
         data["media"].append({"id": str(item.pk), "path": "/" + image_path(item), "file_name": item.file_name,
                               "file_type": item.file_type, "file_size": item.file_size, "alt_text": item.alt_text,
                               "width": item.width, "height": item.height})
-    from apps.core.email import company_of_connection
-
     name, base_url = company_of_connection()
     data["settings"] = [{"key": "title", "value": name}, {"key": "url", "value": base_url}]
     document = {"db": [{"meta": {"exported_on": int(timezone.now().timestamp() * 1000), "version": GHOST_VERSION},

@@ -10,9 +10,11 @@ from __future__ import annotations
 import socket
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+import requests
 from django.conf import settings
 
 from apps.webhooks.network import AddressRefused, check_addresses, resolve, split_url
+from apps.webhooks.sending import _PinnedHostAdapter
 
 
 class FetchFailed(Exception):
@@ -38,10 +40,6 @@ def _address(url: str) -> tuple[str, str, int, str]:
 
 def fetch_image_bytes(url: str) -> bytes:
     """The body of a GET of `url` (FetchFailed: refused address, HTTP error, too large, timeout)."""
-    import requests
-
-    from apps.webhooks.sending import _PinnedHostAdapter
-
     limit = settings.MEDIA_MAX_UPLOAD_BYTES
     for _hop in range(settings.IMPORT_FETCH_MAX_REDIRECTS + 1):
         scheme, host, port, address = _address(url)

@@ -37,13 +37,17 @@ from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.utils import timezone
 
-from apps.accounts.models import Invitation, User
+from apps.accounts.models import User
+from apps.accounts.services import invitation_for_account
 from apps.content.models import Category, Post, Tag
 from apps.content.services import revisions_record_created
 from apps.core import events
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
 from apps.core.text import slugify
+from apps.media.models import Media
+from apps.media.services import media_create_from_bytes
+from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
 from apps.portability.models import Redirect, SourceItem
 from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
@@ -219,8 +223,6 @@ class _Importer:
 
     # authors
     def authors(self) -> dict[str, User]:
-        from apps.accounts.services import invitation_for_account
-
         users: dict[str, User] = {}
         by_email = {user.email: user for user in User.objects.all()}
         by_id = {user.pk: user for user in by_email.values()}
@@ -447,10 +449,6 @@ class _Importer:
 
     # images
     def images(self, written: list[tuple[Post, SourcePost, str]]) -> None:
-        from apps.media.models import Media
-        from apps.media.services import media_create_from_bytes
-        from apps.media.storage import MediaUrls
-
         wanted: dict[str, str] = {}  # url -> alt text
         for post, source, html in written:
             for url in _images_of(source, html):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from apps.content.models import public_q
 from apps.portability.models import ImportJob, Redirect
 
 
@@ -12,6 +13,4 @@ def import_list() -> QuerySet[ImportJob]:
 
 def redirects() -> QuerySet:
     """(old address, slug) of every published post's old addresses, by address."""
-    from apps.content.models import public_q
-
     return Redirect.objects.filter(public_q("post__")).order_by("old_path").values_list("old_path", "post__slug")

@@ -19,6 +19,7 @@ import secrets
 import uuid
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, connection, transaction
@@ -28,7 +29,10 @@ from apps.core.errors import ApplicationError, Conflict, NotFound, PayloadTooLar
 from apps.core import outbox
 from apps.core.outbox import outbox_add
 from apps.core.permissions import require
+from apps.core.email import company_of_connection, email_queue
 from apps.media.storage import media_storage
+from apps.portability.exporter import blog_export
+from apps.portability.importer import blog_analyse, blog_import
 from apps.portability.models import ExportJob, ImportJob
 from apps.portability.parsers import ParseFailed, parse_export
 
@@ -77,8 +81,6 @@ def read_upload(uploaded) -> tuple[bytes | None, str]:
 def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool = False) -> ImportJob:
     """Store and analyse an uploaded export (the dry run); the job waits for import_start.
     `operator`: an operator's command (manage.py import_blog), with no user of the company."""
-    from apps.portability.importer import blog_analyse
-
     if not operator:
         require(actor, "settings.manage", CANNOT_IMPORT)
     if not data:
@@ -144,9 +146,11 @@ def import_progress(job: ImportJob) -> tuple[str, int, int]:
     return job.phase, job.done, job.total
 
 
-def import_run(*, job_id: str, progress_to=None) -> ImportJob | None:
+def import_run(*, job_id: str, progress_to=None, fetch=None) -> ImportJob | None:
     """The import task's work: the whole file in one transaction, then the job's report.
-    `progress_to(phase, done, total)`: told too (the command prints it)."""
+    `progress_to(phase, done, total)`: told too (the command prints it). `fetch(url) -> bytes`: how
+    images are brought (apps.portability.fetch, given by the task and the command: a web process
+    never loads the HTTP client); None, or a job started without image downloads: not fetched."""
     # One run per company at a time, even when the outbox sends a job again while a slow first run
     # still works (its lease ran out): the second leaves the message for later (outbox.Busy). A
     # session lock: released when this run ends, or when its worker dies and its connection closes.
@@ -156,16 +160,13 @@ def import_run(*, job_id: str, progress_to=None) -> ImportJob | None:
         if not cursor.fetchone()[0]:
             raise outbox.Busy()
     try:
-        return _import_run_locked(job_id=job_id, progress_to=progress_to)
+        return _import_run_locked(job_id=job_id, progress_to=progress_to, fetch=fetch)
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [lock])
 
 
-def _import_run_locked(*, job_id: str, progress_to) -> ImportJob | None:
-    from apps.portability.fetch import fetch_image_bytes
-    from apps.portability.importer import blog_import
-
+def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
     with transaction.atomic():
         job = ImportJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status not in (ImportJob.Status.QUEUED, ImportJob.Status.RUNNING):
@@ -183,8 +184,8 @@ def _import_run_locked(*, job_id: str, progress_to) -> ImportJob | None:
         with media_storage().open(job.file_key, "rb") as handle:
             data = handle.read()
         blog = parse_export(data, file_name=job.file_name, max_bytes=settings.IMPORT_MAX_BYTES)
-        fetch = fetch_image_bytes if job.plan.get("downloadImages", True) else None
-        report = blog_import(blog=blog, actor=job.created_by, progress=progress, fetch=fetch,
+        report = blog_import(blog=blog, actor=job.created_by, progress=progress,
+                             fetch=fetch if job.plan.get("downloadImages", True) else None,
                              summary=f"Import of {job.file_name or blog.version}")
     except Exception as exc:  # noqa: BLE001 - the job says what failed; nothing of the import stayed
         logger.exception("import %s failed", job.pk)
@@ -258,16 +259,12 @@ def export_get(*, actor, job_id) -> ExportJob:
 
 def export_token(job: ExportJob) -> str:
     """A signed token naming the company and the export; valid EXPORT_LINK_HOURS (export_open)."""
-    from django.core import signing
-
     return signing.TimestampSigner(salt=EXPORT_SALT).sign(f"{connection.schema_name}.{job.pk}")
 
 
 def export_link(job: ExportJob) -> str | None:
     if job.status != ExportJob.Status.COMPLETED:
         return None
-    from apps.core.email import company_of_connection
-
     _, base_url = company_of_connection()
     return f"{base_url}/api/exports/download/{export_token(job)}"
 
@@ -275,8 +272,6 @@ def export_link(job: ExportJob) -> str | None:
 def export_open(*, token: str) -> tuple[ExportJob, object]:
     """The export a download link names, and its file opened; 404 for a link that is forged,
     expired, of another company or of an export that is gone."""
-    from django.core import signing
-
     try:
         value = signing.TimestampSigner(salt=EXPORT_SALT).unsign(token, max_age=settings.EXPORT_LINK_HOURS * 3600)
     except signing.BadSignature as exc:  # SignatureExpired is one
@@ -292,9 +287,6 @@ def export_open(*, token: str) -> tuple[ExportJob, object]:
 
 def export_run(*, job_id: str) -> ExportJob | None:
     """The export task's work: the zip, stored; the link emailed to whoever asked."""
-    from apps.core.email import company_of_connection, email_queue
-    from apps.portability.exporter import blog_export
-
     job = ExportJob.objects.filter(pk=job_id).first()
     if job is None or job.status == ExportJob.Status.COMPLETED:
         return job

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from apps.portability.fetch import fetch_image_bytes
 from apps.portability.services import EXPORT_TASK, IMPORT_TASK, export_run, import_run
 
 
 @shared_task(name=IMPORT_TASK, acks_late=True)
 def portability_import_run(job_id: str) -> str | None:
-    job = import_run(job_id=job_id)
+    job = import_run(job_id=job_id, fetch=fetch_image_bytes)
     return job.status if job is not None else None
 
 

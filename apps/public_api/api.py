@@ -23,6 +23,7 @@ from ninja import Router
 from apps.analytics.api import track_request
 from apps.analytics.schemas import TrackIn, TrackOut
 from apps.core.api import query_parameters
+from apps.portability.selectors import redirects
 from apps.public_api import request as public
 from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
@@ -85,8 +86,6 @@ def list_tags(request):
 
 @router.get("/redirects", response=RedirectsReply)
 def list_redirects(request):
-    from apps.portability.selectors import redirects
-
     return cached_json(request, lambda _: public.redirects_reply(redirects()))
 
 

@@ -16,6 +16,7 @@ from apps.core import testing
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
 from apps.portability import services
+from apps.portability.fetch import fetch_image_bytes
 from apps.portability.parsers import parse_export
 from apps.portability.tests.imageserver import ImageServer, png
 from apps.portability.tests.test_import_samples import GHOST, WXR, upload_bytes
@@ -36,7 +37,7 @@ def _run(api, tenant, data: bytes, name: str) -> dict:
     job = reply.json()["job"]["id"]
     assert api.post(f"/api/imports/{job}/start", {"downloadImages": True}).status_code == 202
     with schema_context(tenant.schema_name):
-        services.import_run(job_id=job)
+        services.import_run(job_id=job, fetch=fetch_image_bytes)
     body = api.get(f"/api/imports/{job}").json()["job"]
     assert body["status"] == "completed", body["error"]
     return body["report"]

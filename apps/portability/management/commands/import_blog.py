@@ -18,6 +18,9 @@ from django_tenants.utils import get_tenant_model, tenant_context
 
 from apps.core.errors import ApplicationError
 from apps.portability import services
+from apps.portability.fetch import fetch_image_bytes
+from apps.portability.importer import blog_analyse
+from apps.portability.models import ImportJob
 
 
 class Command(BaseCommand):
@@ -41,19 +44,16 @@ class Command(BaseCommand):
         try:
             with tenant_context(tenant):
                 if dry_run:
-                    from apps.portability.importer import blog_analyse
-
                     plan = blog_analyse(services.parse_or_refuse(data, path.name))
                     self.stdout.write(json.dumps(plan, indent=2, ensure_ascii=False))
                     return
                 job = services.import_upload(actor=None, data=data, file_name=path.name, operator=True)
                 services.import_start(actor=None, job_id=job.pk, download_images=not no_images, operator=True,
                                       in_background=False)
-                job = services.import_run(job_id=str(job.pk), progress_to=self._progress)
+                job = services.import_run(job_id=str(job.pk), progress_to=self._progress,
+                                          fetch=None if no_images else fetch_image_bytes)
                 sys.stderr.write("\n")
                 if job is None:
-                    from apps.portability.models import ImportJob
-
                     failed = ImportJob.objects.order_by("-created_at").first()
                     raise CommandError(f"The import failed: {failed.error if failed else 'unknown error'}")
                 self.stdout.write(json.dumps(job.report["counts"], indent=2))
