@@ -26,7 +26,6 @@ class ImportJob(models.Model):
     file_key = models.CharField(max_length=500)  # the uploaded file in the media storage
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ANALYSED)
     active = models.BooleanField(null=True, unique=True)
-    keep_partial = models.BooleanField(default=False)  # a failure keeps what was imported
     phase = models.CharField(max_length=32, blank=True, default="")
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)

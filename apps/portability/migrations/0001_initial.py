@@ -43,7 +43,6 @@ class Migration(migrations.Migration):
                 ('file_key', models.CharField(max_length=500)),
                 ('status', models.CharField(choices=[('analysed', 'Dry run done'), ('queued', 'Queued'), ('running', 'Running'), ('completed', 'Completed'), ('failed', 'Failed')], default='analysed', max_length=16)),
                 ('active', models.BooleanField(null=True, unique=True)),
-                ('keep_partial', models.BooleanField(default=False)),
                 ('phase', models.CharField(blank=True, default='', max_length=32)),
                 ('done', models.PositiveIntegerField(default=0)),
                 ('total', models.PositiveIntegerField(default=0)),
