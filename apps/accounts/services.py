@@ -7,7 +7,7 @@ from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import check_password, is_password_usable, make_password
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Lower
@@ -386,6 +386,22 @@ def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
     return invitation
 
 
+def invitation_for_account(*, actor: User | None, user: User) -> Invitation:
+    """Invite the owner of an account made without a password (an author brought in by a blog
+    import: apps.portability), so they choose their username and password: accepting the invitation
+    activates this very account, with the posts it already has. Called inside the caller's transaction."""
+    if is_password_usable(user.password) or user.status != User.Status.INACTIVE:
+        raise Conflict(INVITE_EMAIL_TAKEN, detail=ErrorCode.EMAIL_TAKEN)
+    now = timezone.now()
+    Invitation.objects.filter(email=user.email, accepted_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)
+    token = secrets.token_urlsafe(32)
+    invitation = Invitation.objects.create(
+        email=user.email, role=user.role, token_hash=_token_hash(token), invited_by=actor, sent_at=now,
+        expires_at=now + timedelta(days=settings.INVITATION_DAYS), user=user)
+    _send_invitation(invitation, token, actor)
+    return invitation
+
+
 def _open_invitation(invitation_id) -> Invitation:
     invitation = get_or_404(Invitation.objects.select_for_update().filter(
         accepted_at__isnull=True, revoked_at__isnull=True), invitation_id, INVITATION_NOT_FOUND)
@@ -425,6 +441,19 @@ def invitation_check(*, token: str) -> Invitation:
     return _invitation_of_token(token)
 
 
+def _account_claim(invitation: Invitation, *, username: str, password: str) -> User:
+    user = User.objects.select_for_update().filter(pk=invitation.user_id, status=User.Status.INACTIVE).first()
+    if user is None or is_password_usable(user.password):
+        raise ValidationFailed(INVITATION_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
+    _check_unique(email=user.email, username=username, exclude_id=user.pk)
+    user.username, user.password, user.status = username, make_password(password), User.Status.ACTIVE
+    user.save(update_fields=["username", "password", "status", "updated_at"])
+    user_directory_sync(user=user)
+    events.publish(events.UserChanged(user=user, change="status_changed", actor=user,
+                                      summary=f"{user.username}: invitation accepted"))
+    return user
+
+
 def invitation_accept(*, token: str, username: str, password: str, ip: str) -> tuple[str, int, User]:
     """Create the invited user (the invitation's email and role, the chosen username and password)
     and sign them in. The link works once; attempts are throttled per client address."""
@@ -432,7 +461,10 @@ def invitation_accept(*, token: str, username: str, password: str, ip: str) -> t
                     "Too many failed attempts. Please try again in {wait}.")
     with transaction.atomic():
         invitation = _invitation_of_token(token, lock=True)
-        user = user_create(username=username, email=invitation.email, password=password, role=invitation.role)
+        if invitation.user_id is not None:  # an account made by an import: it becomes theirs
+            user = _account_claim(invitation, username=username, password=password)
+        else:
+            user = user_create(username=username, email=invitation.email, password=password, role=invitation.role)
         invitation.accepted_at, invitation.user = timezone.now(), user
         invitation.save(update_fields=["accepted_at", "user"])
         User.objects.filter(pk=user.pk).update(last_login=timezone.now())

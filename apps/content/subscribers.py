@@ -21,7 +21,7 @@ def handle(event) -> None:
 
 @handle.register
 def _(event: events.PostChanged) -> None:
-    if event.after is None:  # deleted: its revisions went with it
+    if event.after is None or event.revision_written:  # deleted: its revisions went with it
         return
     action = PostRevision.Action.RESTORE if event.restored else _ACTIONS[event.change]
     revision_record(post=event.post, actor=event.actor, action=action)

@@ -57,6 +57,9 @@ class PostChanged(Event):
     actor: Any = None
     restored: bool = False  # the change put back one of its revisions
     terms_changed: bool = False  # a public post's categories or tags changed: it moved in the lists
+    # Its revision was written by the service itself, with others in one statement (an import:
+    # apps.content.services.revisions_record_created); the revisions subscriber leaves it.
+    revision_written: bool = False
 
     @property
     def change(self) -> str:
@@ -183,6 +186,7 @@ class Batch:
     summary: str
     actor: Any = None
     schema: str = ""
+    webhook_event: str = ""  # the name of its one webhook event (default: batch.completed)
     _savepoints: frozenset = frozenset()
     _events: list[tuple[Event, Any]] = field(default_factory=list)
 
@@ -230,16 +234,17 @@ def publish(event: Event) -> None:
 
 
 @contextmanager
-def batch(*, summary: str, actor=None) -> Iterator[Batch]:
+def batch(*, summary: str, actor=None, webhook_event: str = "") -> Iterator[Batch]:
     """One summary per subscriber for everything published inside (docs/events.md). Opens a
     transaction (a savepoint inside one): the changes and their summaries commit together, or not
-    at all. A scope inside a scope is part of the outer one."""
+    at all. A scope inside a scope is part of the outer one. `webhook_event`: what its one webhook
+    event is called (an import's `import.completed`; default `batch.completed`)."""
     outer = _scope.get()
     if outer is not None:
         yield outer
         return
     with transaction.atomic():
-        scope = Batch(summary=summary, actor=actor, schema=connection.schema_name,
+        scope = Batch(summary=summary, actor=actor, schema=connection.schema_name, webhook_event=webhook_event,
                       _savepoints=frozenset(connection.savepoint_ids))
         token = _scope.set(scope)
         try:

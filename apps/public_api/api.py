@@ -6,6 +6,7 @@ GET  posts/category/{slug}   page, limit, status: posts of a category
 GET  posts/tag/{slug}        page, limit, status: posts of a tag
 GET  preview/{token}          the post of a preview link (a draft or scheduled post), never cached
 GET  categories, tags        with their published post counts
+GET  redirects               old addresses of imported published posts -> their slugs (for 301s)
 POST analytics/track         a page view of the website (not rate limited; never an error
                              status for a well-formed body)
 
@@ -22,11 +23,12 @@ from ninja import Router
 from apps.analytics.api import track_request
 from apps.analytics.schemas import TrackIn, TrackOut
 from apps.core.api import query_parameters
+from apps.portability.selectors import redirects
 from apps.public_api import request as public
 from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
 from apps.public_api.responses import cached_json, remember_host, uncached_json
-from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, TagsReply
+from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, RedirectsReply, TagsReply
 
 router = Router(tags=["public content"], auth=api_key_auth)
 # The query is read by apps.public_api.request.parse_list (as the fast path reads it); these
@@ -80,6 +82,11 @@ def list_categories(request):
 @router.get("/tags", response=TagsReply)
 def list_tags(request):
     return cached_json(request, lambda _: public.tags_reply(selectors.tags()))
+
+
+@router.get("/redirects", response=RedirectsReply)
+def list_redirects(request):
+    return cached_json(request, lambda _: public.redirects_reply(redirects()))
 
 
 @router.post("/analytics/track", auth=tracking_key_auth, response=TrackOut)

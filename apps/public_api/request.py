@@ -235,6 +235,12 @@ def categories_reply(categories) -> dict:
             "data": {"categories": [CategoryOut.from_category(c).model_dump(mode="json") for c in categories]}}
 
 
+def redirects_reply(rows) -> dict:
+    """rows: (old path, slug) of published posts (apps.portability.selectors.redirects)."""
+    return {"success": True, "message": "Redirects retrieved successfully",
+            "data": {"redirects": [{"oldPath": old_path, "slug": slug} for old_path, slug in rows]}}
+
+
 def tags_reply(tags) -> dict:
     from apps.content.schemas import TagOut
 

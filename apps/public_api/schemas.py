@@ -59,3 +59,22 @@ class TagsReply(SuccessOut):
 
     message: Literal["Tags retrieved successfully"]
     data: TagsData
+
+
+class RedirectOut(OutSchema):
+    """An old address of an imported post (a path of the old site, with its query) and the post's
+    slug now (docs/import-export.md)."""
+
+    oldPath: str  # noqa: N815
+    slug: str
+
+
+class RedirectsData(OutSchema):
+    redirects: list[RedirectOut]
+
+
+class RedirectsReply(SuccessOut):
+    """GET redirects (request.redirects_reply): the old addresses of published posts"""
+
+    message: Literal["Redirects retrieved successfully"]
+    data: RedirectsData

@@ -8,7 +8,7 @@ EVENTS = (
     "category.created", "category.updated", "category.deleted",
     "tag.created", "tag.updated", "tag.deleted",
     "media.created", "media.updated", "media.deleted",
-    "batch.completed",
+    "batch.completed", "import.completed",
 )
 # One event for a whole import or bulk action (apps.core.events.batch), instead of one per change.
 BATCH_EVENT = "batch.completed"

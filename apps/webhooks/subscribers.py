@@ -72,4 +72,5 @@ def summarise(batch: list[events.Event], scope: events.Batch) -> None:
     if not counts:
         return
     ordered = {name: counts[name] for name in EVENTS if name in counts}  # the catalogue's order
-    event_emit(event=BATCH_EVENT, data={"summary": scope.summary, "counts": ordered, "total": sum(counts.values())})
+    event_emit(event=scope.webhook_event or BATCH_EVENT,
+               data={"summary": scope.summary, "counts": ordered, "total": sum(counts.values())})

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findCompaniesFlow, forgotPasswordFlow, invitationFlow, twoFactorFlow } from './flowAccounts.mjs';
 import { editorialFlow } from './flowEditorial.mjs';
+import { importFlow } from './flowImport.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
@@ -29,8 +30,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, roles, editorial, screens, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,editorial,screens,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -303,6 +304,12 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
     });
 
+
+    if (flows.includes('import')) {
+      run.reset();
+      console.log('Flow: import a Ghost export (dry run, progress, report), posts in the list and the public API');
+      await importFlow({ run, page, tenant, shot });
+    }
 
     if (flows.includes('roles')) {
       run.reset();

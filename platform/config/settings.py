@@ -53,6 +53,7 @@ TENANT_APPS = [
     "apps.ai",
     "apps.webhooks",
     "apps.audit",
+    "apps.portability",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
@@ -641,6 +642,20 @@ CELERY_BEAT_SCHEDULE["webhooks-prune-deliveries"] = {
     "task": "webhooks.prune_deliveries",
     "schedule": float(env_int("WEBHOOK_PRUNE_SECONDS", 24 * 3600)),
 }
+
+# --- Import and export (apps.portability) ------------------------------------------------------
+# docs/import-export.md. An uploaded WordPress or Ghost export larger than this is refused (413).
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 200 * 1024 * 1024)
+# Images of an imported blog are fetched through the webhooks' address guard; "host:port" entries
+# here are reached even on a private address (tests start a local server; empty in production).
+IMPORT_FETCH_ALLOWED_HOSTS = env_list("IMPORT_FETCH_ALLOWED_HOSTS", "")
+IMPORT_FETCH_CONNECT_TIMEOUT = float(env("IMPORT_FETCH_CONNECT_TIMEOUT", "3"))
+IMPORT_FETCH_TIMEOUT = float(env("IMPORT_FETCH_TIMEOUT", "10"))
+IMPORT_FETCH_MAX_REDIRECTS = env_int("IMPORT_FETCH_MAX_REDIRECTS", 3)
+# Seconds an import task may run before the outbox sends it again (a worker that died mid-way:
+# the import's transaction rolled back, and the next run starts over, recognising nothing twice).
+IMPORT_LEASE_SECONDS = env_int("IMPORT_LEASE_SECONDS", 3600)
+EXPORT_LINK_HOURS = env_int("EXPORT_LINK_HOURS", 24)  # a signed download link of an export works this long
 
 # --- Audit log (apps.audit) --------------------------------------------------------------------
 AUDIT_LOG_DAYS = env_int("AUDIT_LOG_DAYS", 365)  # entries kept this many days

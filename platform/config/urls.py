@@ -5,11 +5,13 @@ from django.urls import include, path, re_path
 from apps.core.api import api_not_found
 from apps.core.files import serve_tenant_media
 from apps.core.spa import spa_view
+from apps.portability.views import download_export
 from config.api import dashboard_api, public_api
 
 urlpatterns = [
     path("api/v1/", public_api.urls),
     path("ghost/api/", include("apps.ghost_api.urls")),
+    path("api/exports/download/<str:token>", download_export),  # a file, not JSON: a plain view
     path("api/", dashboard_api.urls),
     re_path(r"^api(?:/.*)?$", api_not_found),
 ]

@@ -125,6 +125,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Redirects */
+        get: operations["apps_public_api_api_list_redirects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tags": {
         parameters: {
             query?: never;
@@ -398,6 +415,40 @@ export interface components {
              * @constant
              */
             message: "Posts retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /**
+         * RedirectOut
+         * @description An old address of an imported post (a path of the old site, with its query) and the post's
+         *     slug now (docs/import-export.md).
+         */
+        RedirectOut: {
+            /** Oldpath */
+            oldPath: string;
+            /** Slug */
+            slug: string;
+        };
+        /** RedirectsData */
+        RedirectsData: {
+            /** Redirects */
+            redirects: components["schemas"]["RedirectOut"][];
+        };
+        /**
+         * RedirectsReply
+         * @description GET redirects (request.redirects_reply): the old addresses of published posts
+         */
+        RedirectsReply: {
+            data: components["schemas"]["RedirectsData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Redirects retrieved successfully";
             /**
              * Success
              * @default true
@@ -1014,6 +1065,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostReply"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_public_api_api_list_redirects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectsReply"];
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag) */

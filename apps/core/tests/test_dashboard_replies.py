@@ -209,6 +209,29 @@ def build_world(tenant) -> World:
         world.keep("delivery:first", delivery)
         world.names[str(delivery.event_id)] = "<delivery:event>"
 
+        # Blog import and export (apps.portability): a dry run waiting, a finished import, a queued export.
+        from apps.portability.models import ExportJob, ImportJob
+
+        analysed = ImportJob.objects.create(
+            source="ghost", source_version="Ghost 5.0.0", file_name="ghost.json", file_size=120,
+            file_key=f"{tenant.schema_name}/portability/imports/analysed.dat", total=3,
+            plan={"source": "ghost", "version": "Ghost 5.0.0", "site": "", "counts": {"post": {"create": 2}},
+                  "conflicts": [], "unsupported": [], "skipped": []}, created_by=admin_user)
+        done = ImportJob.objects.create(
+            source="wordpress", source_version="WXR 1.2", file_name="blog.xml", file_size=4567,
+            file_key=f"{tenant.schema_name}/portability/imports/done.dat", status="completed", phase="completed",
+            done=5, total=5, started_at=at(51), finished_at=at(52), created_by=admin_user,
+            report={"counts": {"post": {"created": 4}, "image": {"missing": 1}},
+                    "items": [{"kind": "image", "item": "https://old.example.com/a.jpg", "outcome": "missing",
+                               "reason": "HTTP 404"}]})
+        ImportJob.objects.filter(pk=analysed.pk).update(created_at=at(49))
+        ImportJob.objects.filter(pk=done.pk).update(created_at=at(50))
+        exported = ExportJob.objects.create(created_by=admin_user)
+        ExportJob.objects.filter(pk=exported.pk).update(created_at=at(53))
+        world.keep("import:analysed", analysed)
+        world.keep("import:done", done)
+        world.keep("export:queued", exported)
+
         # Outgoing messages: an invitation email given up after its tries.
         from tenants.models import OutgoingEmail
 
@@ -409,6 +432,14 @@ CASES: dict[str, tuple] = {
     "user_two_factor_reset": ("admin", "post", "/api/users/{user:author}/2fa/reset", None),
     "two_factor_policy_get": ("admin", "get", "/api/client/two-factor-policy", None),
     "two_factor_policy_update": ("admin", "put", "/api/client/two-factor-policy", {"required": True}),
+    # blog import and export
+    "imports_list": ("admin", "get", "/api/imports", None),
+    "import_upload": ("admin", "upload", "/api/imports", None),
+    "import_get": ("admin", "get", "/api/imports/{import:done}", None),
+    "import_start": ("admin", "post", "/api/imports/{import:analysed}/start", {"downloadImages": False}),
+    "import_report": ("admin", "get", "/api/imports/{import:done}/report", None),
+    "export_request": ("admin", "post", "/api/exports", None),
+    "export_get": ("admin", "get", "/api/exports/{export:queued}", None),
     # core
     "health": (None, "get", "/api/health", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
@@ -421,7 +452,8 @@ CASES: dict[str, tuple] = {
         "adminPassword": PASSWORD}),
 }
 
-_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|value):[a-z_]+)\}")
+_REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|import|export|"
+                  r"value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a key made during the request
@@ -490,6 +522,12 @@ def request(world: World, name: str, monkeypatch):
         from apps.analytics import services
 
         monkeypatch.setattr(services, "pageview_track", lambda **kwargs: False)
+    if method == "upload" and path == "/api/imports":
+        export = {"db": [{"meta": {"version": "5.0.0"}, "data": {"posts": [
+            {"id": "p1", "title": "Imported", "slug": "imported", "html": "<p>Hi</p>", "status": "published",
+             "published_at": "2020-01-02T03:04:05.000Z"}]}}]}
+        return client.post(path, {"file": SimpleUploadedFile("ghost.json", json.dumps(export).encode())},
+                           content_type=MULTIPART_CONTENT)
     if method == "upload":
         data = png_bytes()
         fields = {"file": SimpleUploadedFile("upload.png", data, content_type="image/png"), "fileName": "upload.png",

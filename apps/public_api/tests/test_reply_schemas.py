@@ -12,6 +12,10 @@ import jsonschema
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 
+from django_tenants.utils import schema_context
+
+from apps.content.models import Post
+from apps.portability.models import Redirect
 from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.core.management.commands.openapi_export import default_directory
 from apps.public_api.tests.conftest import wsgi_call
@@ -48,7 +52,10 @@ def content(tenant):
     make_post(tenant, "Imaged", slug="imaged", categories=[news], tags=[tag], status="published",
               featured_image=cover, og_image=og, twitter_image=card, video_id="dQw4w9WgXcQ")
     make_post(tenant, "Bare", slug="bare", status="published", featured_image=None)
-    make_post(tenant, "A draft", slug="a-draft", status="draft", categories=[news])
+    draft = make_post(tenant, "A draft", slug="a-draft", status="draft", categories=[news])
+    with schema_context(tenant.schema_name):  # old addresses of imported posts (apps.portability)
+        Redirect.objects.create(old_path="/2019/05/imaged/", post=Post.objects.get(slug="imaged"))
+        Redirect.objects.create(old_path="/?p=3", post=draft)
 
 
 SUCCESSES = [
@@ -62,6 +69,7 @@ SUCCESSES = [
     ("api_key", "/api/v1/posts/tag/python", "/api/v1/posts/tag/{slug}", "limit=1"),
     ("api_key", "/api/v1/categories", "/api/v1/categories", ""),
     ("api_key", "/api/v1/tags", "/api/v1/tags", ""),
+    ("api_key", "/api/v1/redirects", "/api/v1/redirects", ""),
 ]
 
 

@@ -61,6 +61,7 @@ const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
 const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
+const ImportExport = lazyNamed(() => import('@/features/portability/routes/ImportExport'), 'ImportExport');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
 
 const page = (node: ReactNode) => <Suspense fallback={<LoadingState />}>{node}</Suspense>;
@@ -131,6 +132,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('settings', Settings),
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),
+        screen('import-export', ImportExport),
         { path: '*', element: <NotFound /> },
       ],
     },

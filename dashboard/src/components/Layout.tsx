@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import {
   Activity,
+  ArrowLeftRight,
   FileText,
   Folder,
   Image,
@@ -31,6 +32,7 @@ const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs
   { to: '/dashboard/ai-generator', label: 'AI Blog Generator', icon: Sparkles },
   { to: '/dashboard/users', label: 'Users', icon: Users, needs: 'users.manage' },
   { to: '/dashboard/activity', label: 'Activity', icon: Activity, needs: 'audit.read' },
+  { to: '/dashboard/import-export', label: 'Import & export', icon: ArrowLeftRight, needs: 'settings.manage' },
   { to: '/dashboard/settings', label: 'Settings', icon: Settings },
 ];
 

@@ -204,6 +204,19 @@ class World:
             message_id=f"<matrix-{n}-{uuid.uuid4().hex}@example.com>", kind="invitation", to=f"m{n}@example.com",
             schema_name=self.tenant.schema_name, subject="s", text="t", html="h", attempts=6, failed_at=timezone.now())
 
+    def import_job(self):
+        """An uploaded export, analysed (apps.portability), waiting to be started."""
+        from apps.portability.models import ImportJob
+
+        return self._in(lambda: ImportJob.objects.create(
+            source="ghost", file_key=f"{self.tenant.schema_name}/portability/imports/{uuid.uuid4()}.dat",
+            report={"counts": {"post": {"created": 1}}, "items": []}))
+
+    def export_job(self):
+        from apps.portability.models import ExportJob
+
+        return self._in(lambda: ExportJob.objects.create(status="queued"))
+
     @property
     def ids(self) -> dict:
         return self.seeded.ids
@@ -232,6 +245,15 @@ def _upload(world: World, who: str) -> Call:
     return Call(multipart=True, body={"file": SimpleUploadedFile("m.png", data, content_type="image/png"),
                                       "fileName": "m.png", "fileType": "image/png", "fileSize": str(len(data)),
                                       "altText": "alt"})
+
+
+def _import_upload(world: World, who: str) -> Call:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    document = {"db": [{"meta": {"version": "5.0.0"}, "data": {"posts": [{"id": "p1", "title": "Matrix import",
+                                                                         "slug": "matrix-import", "html": "<p>x</p>",
+                                                                         "status": "draft"}]}}]}
+    return Call(multipart=True, body={"file": SimpleUploadedFile("ghost.json", json.dumps(document).encode())})
 
 
 # --- THE TABLE: every route, once ----------------------------------------------------------------
@@ -401,6 +423,18 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"): Route(
         TOKEN, only("admin", ok=202), lambda w, who: (lambda ed: Call(
             {"endpoint_id": str(ed[0].id), "delivery_id": str(ed[1].id)}))(w.delivery())),
+    # import and export (admins only)
+    ("GET", "/api/imports"): Route(TOKEN, only("admin")),
+    ("POST", "/api/imports"): Route(TOKEN, only("admin", ok=201), _import_upload),
+    ("GET", "/api/imports/{job_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"job_id": str(w.import_job().id)})),
+    ("POST", "/api/imports/{job_id}/start"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(
+        {"job_id": str(w.import_job().id)}, {"downloadImages": False})),
+    ("GET", "/api/imports/{job_id}/report"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"job_id": str(w.import_job().id)})),
+    ("POST", "/api/exports"): Route(TOKEN, only("admin", ok=202)),
+    ("GET", "/api/exports/{job_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"job_id": str(w.export_job().id)})),
     # outgoing messages (admins)
     ("GET", "/api/outgoing"): Route(TOKEN, only("admin")),
     ("POST", "/api/outgoing/emails/{email_id}/retry"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(
@@ -417,6 +451,7 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"token": w.preview_token()})),
     ("GET", "/api/v1/categories"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/tags"): Route(KEY, {"content": 200, "preview": 200}),
+    ("GET", "/api/v1/redirects"): Route(KEY, {"content": 200, "preview": 200}),
     ("POST", "/api/v1/analytics/track"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={
         "pageUrl": "https://example.com/blog/hello", "postSlug": w.ids["slug"]})),
 }

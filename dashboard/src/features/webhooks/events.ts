@@ -5,7 +5,8 @@ const GROUP_LABELS: Record<string, string> = {
   category: 'Categories',
   tag: 'Tags',
   media: 'Media',
-  batch: 'Bulk', // `batch.completed`: one event for a whole import or bulk action ("All bulk events")
+  batch: 'Bulk', // `batch.completed`: one event for a whole bulk action ("All bulk events")
+  import: 'Imports', // `import.completed`: one event for a whole blog import
 };
 
 export function groupEvents(events: string[]): { key: string; label: string; events: string[] }[] {

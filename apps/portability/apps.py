@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PortabilityConfig(AppConfig):
+    name = "apps.portability"
+    label = "portability"

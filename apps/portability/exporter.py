@@ -1,0 +1,124 @@
+"""A company's blog as one zip (docs/import-export.md): `export.json`, in the shape of a Ghost 5
+export (`db[0].meta`, `db[0].data.posts`, `tags`, `posts_tags`, `users`, `posts_authors`,
+`posts_meta`, `settings`), so that Ghost's importer and ours read it, plus what Ghost has no table
+for, in tables of their own that Ghost skips (`categories`, `posts_categories`, `media`); and the
+media files under `content/images/<media id>/<file name>`, the addresses the posts' HTML, featured
+and social images point to. Users go without password hashes, two-factor secrets or recovery
+codes: name, slug, email, role and status only."""
+from __future__ import annotations
+
+import io
+import json
+import posixpath
+import re
+import zipfile
+from datetime import datetime
+from datetime import timezone as dt_timezone
+
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.content.models import Category, Post, Tag
+from apps.core.email import company_of_connection
+from apps.media import storage
+from apps.media.models import Media
+from apps.media.storage import MediaUrls
+
+GHOST_VERSION = "5.0.0"  # the Ghost export format followed
+IMAGE_ROOT = "content/images"
+
+
+def _iso(value: datetime | None) -> str | None:
+    """Ghost's time format: UTC with milliseconds and a Z."""
+    if value is None:
+        return None
+    return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def image_path(media: Media) -> str:
+    name = posixpath.basename(media.storage_key) or "image"
+    return f"{IMAGE_ROOT}/{media.pk}/{name}"
+
+
+def _ghost_status(post: Post) -> tuple[str, datetime | None]:
+    if post.status == Post.Status.PUBLISHED:
+        return "published", post.published_at
+    if post.is_scheduled:
+        return "scheduled", post.scheduled_publish_date
+    return "draft", None
+
+
+def blog_export() -> tuple[bytes, dict]:
+    """The zip of the current company, and how many of each kind it holds."""
+    media = list(Media.objects.order_by("uploaded_at", "id"))
+    urls = MediaUrls.current()
+    by_address: dict[str, str] = {}
+    for item in media:
+        path = "/" + image_path(item)
+        by_address[urls.cdn(item.storage_key)] = path
+        by_address[urls.link(item.storage_key)] = path
+    pattern = re.compile("|".join(re.escape(address) for address in sorted(by_address, key=len, reverse=True))) \
+        if by_address else None
+
+    def local(html: str) -> str:
+        return pattern.sub(lambda m: by_address[m.group(0)], html) if pattern and html else html
+
+    media_paths = {item.pk: "/" + image_path(item) for item in media}
+    posts = list(Post.objects.order_by("created_at", "id").prefetch_related("categories", "tags"))
+    data: dict[str, list] = {"posts": [], "posts_meta": [], "tags": [], "posts_tags": [], "users": [],
+                             "posts_authors": [], "categories": [], "posts_categories": [], "media": [],
+                             "settings": []}
+    for post in posts:
+        status, published_at = _ghost_status(post)
+        data["posts"].append({
+            "id": str(post.pk), "uuid": str(post.pk), "title": post.title, "slug": post.slug, "html": local(post.content),
+            "mobiledoc": None, "lexical": None, "feature_image": media_paths.get(post.featured_image_id),
+            "type": "post", "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
+            "canonical_url": post.canonical_url or None, "created_at": _iso(post.created_at),
+            "updated_at": _iso(post.updated_at), "published_at": _iso(published_at),
+        })
+        data["posts_meta"].append({
+            "id": str(post.pk), "post_id": str(post.pk), "meta_title": post.meta_title or None,
+            "meta_description": post.meta_description or None, "og_title": post.og_title or None,
+            "og_description": post.og_description or None, "og_image": media_paths.get(post.og_image_id),
+            "twitter_title": post.twitter_title or None, "twitter_description": post.twitter_description or None,
+            "twitter_image": media_paths.get(post.twitter_image_id),
+            "feature_image_alt": post.featured_image.alt_text if post.featured_image_id else None,
+            "focus_keyword": post.focus_keyword or None,
+        })
+        for order, tag in enumerate(post.tags.all()):
+            data["posts_tags"].append({"id": f"{post.pk}-{tag.pk}", "post_id": str(post.pk), "tag_id": str(tag.pk),
+                                       "sort_order": order})
+        for order, category in enumerate(post.categories.all()):
+            data["posts_categories"].append({"id": f"{post.pk}-{category.pk}", "post_id": str(post.pk),
+                                             "category_id": str(category.pk), "sort_order": order})
+        if post.author_id:
+            data["posts_authors"].append({"id": f"{post.pk}-{post.author_id}", "post_id": str(post.pk),
+                                          "author_id": str(post.author_id), "sort_order": 0})
+    for tag in Tag.objects.order_by("name", "id"):
+        data["tags"].append({"id": str(tag.pk), "name": tag.name, "slug": tag.slug, "description": None,
+                             "visibility": "public", "created_at": _iso(tag.created_at)})
+    for category in Category.objects.order_by("name", "id"):
+        data["categories"].append({"id": str(category.pk), "name": category.name, "slug": category.slug,
+                                   "description": category.description or None})
+    for user in User.objects.order_by("created_at", "id"):
+        # Never a password hash, two-factor secret or recovery code.
+        data["users"].append({"id": str(user.pk), "name": user.username, "slug": user.username.lower(),
+                              "email": user.email, "status": "active" if user.is_active else "inactive",
+                              "cms_role": user.role, "created_at": _iso(user.created_at)})
+    for item in media:
+        data["media"].append({"id": str(item.pk), "path": "/" + image_path(item), "file_name": item.file_name,
+                              "file_type": item.file_type, "file_size": item.file_size, "alt_text": item.alt_text,
+                              "width": item.width, "height": item.height})
+    name, base_url = company_of_connection()
+    data["settings"] = [{"key": "title", "value": name}, {"key": "url", "value": base_url}]
+    document = {"db": [{"meta": {"exported_on": int(timezone.now().timestamp() * 1000), "version": GHOST_VERSION},
+                        "data": data}]}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("export.json", json.dumps(document, ensure_ascii=False, indent=1))
+        for item in media:
+            archive.writestr(image_path(item), storage.read_bytes(item.storage_key), compress_type=zipfile.ZIP_STORED)
+    counts = {"posts": len(posts), "tags": len(data["tags"]), "categories": len(data["categories"]),
+              "users": len(data["users"]), "media": len(media)}
+    return out.getvalue(), counts

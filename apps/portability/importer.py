@@ -1,0 +1,543 @@
+"""A parsed blog (apps.portability.parsers.Blog) brought into the current company: the dry run
+(`blog_analyse`: what would be created, updated or left out, nothing written) and the import
+(`blog_import`: everything in one transaction and one `events.batch` scope, so a 10,000-post
+import makes one audit entry, one `import.completed` webhook and one cache purge; each post still
+keeps its revision).
+
+Mapping (docs/import-export.md):
+- posts: title, slug (kept when free, else `-2`, `-3`... and a conflict in the report), content
+  (converted by apps.portability.html and sanitised like the editor's), excerpt (text), status
+  (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft),
+  dates (published, created, updated) as in the source, author, categories, tags, SEO fields;
+- pages: posts in the category "Pages" (slug `pages`);
+- a post without a category: the category "Uncategorized" (slug `uncategorized`), as WordPress does;
+- categories: flat (the model has no parents; a WordPress parent is named in the report); tags;
+- authors: matched by email, else created as `author` accounts with no usable password, invited by
+  email (apps.accounts.services.invitation_create);
+- images: the featured, Open Graph and Twitter images and every <img> of the content, fetched
+  (apps.portability.fetch) or taken from a Ghost zip, stored as media of the company, and every
+  address rewritten; an image that cannot be brought is reported, never fatal;
+- old addresses: one Redirect per old URL (WordPress link and guid; Ghost `/slug/`).
+
+Every item is recognised by (source, kind, source id) in SourceItem: running the same file again
+updates what changed and creates nothing twice."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import posixpath
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from django.contrib.auth.hashers import make_password
+from django.db import connection, transaction
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.accounts.services import invitation_for_account
+from apps.content.models import Category, Post, Tag
+from apps.content.services import revisions_record_created
+from apps.core import events
+from apps.core.html import html_to_text
+from apps.core.permissions import Role
+from apps.core.text import slugify
+from apps.media.models import Media
+from apps.media.services import media_create_from_bytes
+from apps.media.storage import MediaUrls
+from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
+from apps.portability.models import Redirect, SourceItem
+from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
+
+logger = logging.getLogger(__name__)
+PAGES_CATEGORY = ("Pages", "pages")
+DEFAULT_CATEGORY = ("Uncategorized", "uncategorized")
+SLUG_MAX = 200
+CHUNK = 500
+IMPORT_EVENT = "import.completed"
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(phase: str, done: int, total: int) -> None:
+    pass
+
+
+def source_name(blog: Blog) -> str:
+    """What tells one old site from another in SourceItem: WordPress's site address; for Ghost
+    (whose export names no address) a hash of its authors' ids, which Ghost made unique."""
+    if blog.source == WORDPRESS:
+        return f"wordpress:{blog.site_url.rstrip('/')}"[:300]
+    seed = ",".join(sorted(author.source_id for author in blog.authors)) or "ghost"
+    return f"ghost:{hashlib.sha256(seed.encode()).hexdigest()[:16]}"
+
+
+@dataclass
+class Report:
+    """created / updated / unchanged / skipped per kind, and every item not brought over (or
+    brought with a change the user should know of) and why."""
+
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    items: list[dict] = field(default_factory=list)
+
+    def count(self, kind: str, outcome: str, n: int = 1) -> None:
+        self.counts[kind][outcome] += n
+
+    def note(self, kind: str, item: str, outcome: str, reason: str) -> None:
+        self.items.append({"kind": kind, "item": str(item)[:300], "outcome": outcome, "reason": reason[:500]})
+
+    def as_dict(self) -> dict:
+        return {"counts": {kind: dict(counter) for kind, counter in self.counts.items()}, "items": self.items}
+
+
+def _post_kind(post: SourcePost) -> str:
+    return "page" if post.kind == "page" else "post"
+
+
+def _convert(blog: Blog, post: SourcePost) -> Converted:
+    if blog.source == GHOST:
+        return convert_ghost(post.html)
+
+    def gallery(attributes: dict[str, str]) -> list[tuple[str, str]]:
+        ids = [i.strip() for i in (attributes.get("ids") or attributes.get("include") or "").split(",") if i.strip()]
+        if ids:
+            return [(blog.attachments[i][0], blog.attachments[i][1]) for i in ids if i in blog.attachments]
+        return [(url, alt) for url, alt, parent in blog.attachments.values() if parent == post.source_id]
+
+    return convert_wordpress(post.html, gallery=gallery)
+
+
+def _old_path(url: str) -> str:
+    """The path (and query) of an old address, as a website will look it up."""
+    parts = urlsplit(url.strip())
+    path = parts.path or "/"
+    if not path.startswith("/"):
+        path = "/" + path
+    return (path + (f"?{parts.query}" if parts.query else ""))[:2000]
+
+
+def _wanted_slug(post: SourcePost) -> str:
+    return slugify(post.slug or post.title)[:SLUG_MAX].strip("-") or "post"
+
+
+def _images_of(post: SourcePost, html: str) -> list[str]:
+    urls = image_sources(html)
+    for name in ("og_image", "twitter_image"):
+        if post.seo.get(name):
+            urls.append(post.seo[name])
+    if post.featured_image:
+        urls.append(post.featured_image)
+    return list(dict.fromkeys(urls))
+
+
+# --- the dry run ----------------------------------------------------------------------------------
+def blog_analyse(blog: Blog) -> dict:
+    """What an import of `blog` would do here, counted per kind; nothing is written."""
+    source = source_name(blog)
+    known = defaultdict(set)
+    for kind, source_id in SourceItem.objects.filter(source=source).values_list("kind", "source_id"):
+        known[kind].add(source_id)
+    counts: dict[str, Counter] = defaultdict(Counter)
+    conflicts, unsupported = [], Counter()
+    emails = {email for email in User.objects.values_list("email", flat=True)}
+    for author in blog.authors:
+        if author.source_id in known["author"] or (author.email and author.email in emails):
+            counts["author"]["matched"] += 1
+        elif author.email:
+            counts["author"]["invited"] += 1
+        else:
+            counts["author"]["skipped"] += 1
+    slugs = {"category": set(Category.objects.values_list("slug", flat=True)),
+             "tag": set(Tag.objects.values_list("slug", flat=True))}
+    for term in blog.terms:
+        if term.source_id in known[term.kind]:
+            counts[term.kind]["update"] += 1
+        elif slugify(term.slug or term.name) in slugs[term.kind]:
+            counts[term.kind]["matched"] += 1
+        else:
+            counts[term.kind]["create"] += 1
+    # The categories an import adds when it needs them: "Pages" for pages, "Uncategorized" for posts without one.
+    needed = set()
+    for post in blog.posts:
+        if post.kind == "page":
+            needed.add(PAGES_CATEGORY[1])
+        elif not post.categories:
+            needed.add(DEFAULT_CATEGORY[1])
+    counts["category"]["create"] += len(needed - slugs["category"] - {slugify(t.slug or t.name) for t in blog.terms
+                                                                       if t.kind == "category"})
+    if not counts["category"]["create"]:
+        del counts["category"]["create"]
+    if not counts["category"]:
+        del counts["category"]
+    taken = set(Post.objects.values_list("slug", flat=True))
+    images = set()
+    for post in blog.posts:
+        kind = _post_kind(post)
+        if post.source_id in known[kind]:
+            counts[kind]["update"] += 1
+            continue
+        counts[kind]["create"] += 1
+        slug = _wanted_slug(post)
+        if slug in taken:
+            conflicts.append({"kind": kind, "item": post.title, "reason": f"the slug {slug} is taken: a suffix is added"})
+        taken.add(slug)
+        converted = _convert(blog, post)
+        unsupported.update(converted.unsupported)
+        images.update(_images_of(post, converted.html))
+    counts["image"]["referenced"] = len(images)
+    for kind, item, reason in blog.skipped:
+        counts[kind]["skipped"] += 1
+    return {
+        "source": blog.source, "version": blog.version, "site": blog.site_url,
+        "counts": {kind: dict(counter) for kind, counter in counts.items()},
+        "conflicts": conflicts,
+        "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
+        "skipped": [{"kind": kind, "item": item, "reason": reason} for kind, item, reason in blog.skipped],
+    }
+
+
+# --- the import -----------------------------------------------------------------------------------
+class _Importer:
+    def __init__(self, blog: Blog, *, actor, progress: Progress, fetch: Callable[[str], bytes] | None):
+        self.blog, self.actor, self.progress, self.fetch = blog, actor, progress, fetch
+        self.source = source_name(blog)
+        self.report = Report()
+        self.known: dict[str, dict[str, object]] = defaultdict(dict)  # kind -> source id -> object id
+        for kind, source_id, object_id in SourceItem.objects.filter(source=self.source).values_list(
+                "kind", "source_id", "object_id"):
+            self.known[kind][source_id] = object_id
+        self.new_items: list[SourceItem] = []
+        self.created: list[Post] = []  # their first revisions are written at the end, with their images
+        self.total = len(blog.authors) + len(blog.terms) + len(blog.posts)
+        self.done = 0
+
+    def step(self, phase: str, n: int = 1) -> None:
+        self.done += n
+        self.progress(phase, self.done, self.total)
+
+    def remember(self, kind: str, source_id: str, object_id) -> None:
+        self.known[kind][source_id] = object_id
+        self.new_items.append(SourceItem(source=self.source, kind=kind, source_id=source_id[:500], object_id=object_id))
+
+    # authors
+    def authors(self) -> dict[str, User]:
+        users: dict[str, User] = {}
+        by_email = {user.email: user for user in User.objects.all()}
+        by_id = {user.pk: user for user in by_email.values()}
+        names = {user.username.lower() for user in by_email.values()}
+        for author in self.blog.authors:
+            known = by_id.get(self.known["author"].get(author.source_id))
+            if known is not None:
+                users[author.source_id] = known
+                self.report.count("author", "matched")
+            elif author.email and author.email in by_email:
+                users[author.source_id] = by_email[author.email]
+                self.remember("author", author.source_id, by_email[author.email].pk)
+                self.report.count("author", "matched")
+            elif not author.email or "@" not in author.email:
+                self.report.count("author", "skipped")
+                self.report.note("author", author.name, "skipped", "no email address in the file: posts have no author")
+            else:
+                username = self._free_username(author.login or author.name or author.email.split("@")[0], names)
+                user = User.objects.create(username=username, email=author.email, password=make_password(None),
+                                           role=Role.AUTHOR, status=User.Status.INACTIVE)
+                events.publish(events.UserChanged(user=user, change="created", actor=self.actor,
+                                                  summary=f"{user.username} ({user.role}, imported)"))
+                invitation_for_account(actor=self.actor, user=user)
+                by_email[user.email] = user
+                users[author.source_id] = user
+                self.remember("author", author.source_id, user.pk)
+                self.report.count("author", "invited")
+            self.step("authors")
+        return users
+
+    @staticmethod
+    def _free_username(wanted: str, names: set[str]) -> str:
+        base = re.sub(r"[^\w.@+-]+", "-", wanted.strip())[:140].strip("-") or "author"
+        name, n = base, 1
+        while name.lower() in names:
+            n += 1
+            name = f"{base}-{n}"
+        names.add(name.lower())
+        return name
+
+    # categories and tags
+    def terms(self) -> dict[tuple[str, str], object]:
+        found: dict[tuple[str, str], object] = {}
+        models = {"category": Category, "tag": Tag}
+        existing = {kind: {obj.slug: obj for obj in model.objects.all()} for kind, model in models.items()}
+        by_id = {kind: {obj.pk: obj for obj in objs.values()} for kind, objs in existing.items()}
+        terms = list(self.blog.terms)
+        needed = set()
+        if any(post.kind == "page" for post in self.blog.posts):
+            needed.add(PAGES_CATEGORY)
+        for term in terms:
+            model = models[term.kind]
+            obj = by_id[term.kind].get(self.known[term.kind].get(term.source_id))
+            slug = slugify(term.slug or term.name)[:120] or slugify(term.name)[:120] or "term"
+            name = term.name[:100]
+            if obj is not None:
+                changed = obj.name != name or (term.kind == "category" and obj.description != term.description)
+                if changed:
+                    obj.name = name
+                    if term.kind == "category":
+                        obj.description = term.description
+                    obj.save()
+                    events.publish(events.TermChanged(kind=term.kind, change="updated", term_id=obj.pk, name=obj.name,
+                                                      actor=self.actor))
+                self.report.count(term.kind, "updated" if changed else "unchanged")
+            elif slug in existing[term.kind]:
+                obj = existing[term.kind][slug]
+                self.remember(term.kind, term.source_id, obj.pk)
+                self.report.count(term.kind, "matched")
+            else:
+                fields = {"name": name, "slug": slug}
+                if term.kind == "category":
+                    fields["description"] = term.description
+                obj = model.objects.create(**fields)
+                existing[term.kind][slug] = obj
+                self.remember(term.kind, term.source_id, obj.pk)
+                events.publish(events.TermChanged(kind=term.kind, change="created", term_id=obj.pk, name=obj.name,
+                                                  actor=self.actor))
+                self.report.count(term.kind, "created")
+            if term.parent:
+                self.report.note(term.kind, term.name, "flattened", f"parent category {term.parent} (categories here have no parents)")
+            found[(term.kind, term.source_id)] = obj
+            self.step("terms")
+        if any(post.kind != "page" and not any(("category", c) in found for c in post.categories)
+               for post in self.blog.posts):
+            needed.add(DEFAULT_CATEGORY)
+        for name, slug in needed:
+            obj = existing["category"].get(slug)
+            if obj is None:
+                obj = Category.objects.create(name=name, slug=slug)
+                existing["category"][slug] = obj
+                events.publish(events.TermChanged(kind="category", change="created", term_id=obj.pk, name=name,
+                                                  actor=self.actor))
+                self.report.count("category", "created")
+            found[("special", slug)] = obj
+        return found
+
+    # posts
+    def posts(self, users: dict[str, User], terms: dict) -> list[tuple[Post, SourcePost, str]]:
+        """The posts created or updated, with their source post and converted HTML (for images)."""
+        now = timezone.now()
+        taken = set(Post.objects.values_list("slug", flat=True))
+        existing_ids = set()
+        for kind in ("post", "page"):
+            existing_ids.update(self.known[kind].values())
+        existing = {post.pk: post for post in Post.objects.filter(pk__in=existing_ids).prefetch_related("categories", "tags")}
+        written: list[tuple[Post, SourcePost, str]] = []
+        redirects = dict(Redirect.objects.values_list("old_path", "post_id"))
+        new_redirects: list[Redirect] = []
+        for start in range(0, len(self.blog.posts), CHUNK):
+            chunk = self.blog.posts[start:start + CHUNK]
+            creates: list[tuple[Post, SourcePost, list, list]] = []
+            for source in chunk:
+                kind = _post_kind(source)
+                converted = _convert(self.blog, source)
+                for name in converted.unsupported:
+                    self.report.note(kind, source.title, "kept as text", f"shortcode [{name}] is not supported")
+                fields = self._fields(source, converted.html, users, now)
+                categories = self._categories(source, terms)
+                tags = [terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms]
+                post = existing.get(self.known[kind].get(source.source_id))
+                if post is not None:
+                    changed = self._update(post, fields, categories, tags)
+                    self.report.count(kind, "updated" if changed else "unchanged")
+                    if changed:
+                        written.append((post, source, converted.html))
+                else:
+                    slug = _wanted_slug(source)
+                    if slug in taken:
+                        base, n = slug, 2
+                        while f"{base}-{n}" in taken:
+                            n += 1
+                        slug = f"{base}-{n}"
+                        self.report.note(kind, source.title, "slug changed", f"the slug {base} was taken: {slug}")
+                    taken.add(slug)
+                    post = Post(slug=slug, custom_slug=slug if slug == _wanted_slug(source) else "", **fields)
+                    creates.append((post, source, categories, tags))
+                    written.append((post, source, converted.html))
+                    self.report.count(kind, "created")
+                for url in source.old_urls:
+                    path = _old_path(url)
+                    if path in ("/", "") or path in redirects:
+                        continue
+                    redirects[path] = post.pk
+                    new_redirects.append(Redirect(old_path=path, post_id=post.pk))
+            if creates:
+                self._create(creates)
+            self.step("posts", len(chunk))
+        Redirect.objects.bulk_create(new_redirects, batch_size=1000)
+        self.report.count("redirect", "created", len(new_redirects))
+        return written
+
+    def _fields(self, source: SourcePost, html: str, users: dict[str, User], now: datetime) -> dict:
+        author = users.get(source.author)
+        if author is None and source.author:
+            self.report.note(_post_kind(source), source.title, "no author",
+                             f"the author {source.author[:100]!r} is not among the file's authors")
+        fields = {
+            "title": source.title[:500], "content": html, "excerpt": html_to_text(source.excerpt).strip(),
+            "author_id": author.pk if author else None, "allow_indexing": True,
+            "meta_title": source.seo.get("meta_title", "")[:500], "meta_description": source.seo.get("meta_description", ""),
+            "canonical_url": source.seo.get("canonical_url", "")[:2000],
+            "focus_keyword": source.seo.get("focus_keyword", "")[:500],
+            "og_title": source.seo.get("og_title", "")[:500], "og_description": source.seo.get("og_description", ""),
+            "twitter_title": source.seo.get("twitter_title", "")[:500],
+            "twitter_description": source.seo.get("twitter_description", ""),
+        }
+        if source.status == "published":
+            fields.update(status=Post.Status.PUBLISHED, published_at=source.published_at or now,
+                          publish_scheduled=False, scheduled_publish_date=None)
+        elif source.status == "scheduled" and source.published_at is not None:
+            fields.update(status=Post.Status.DRAFT, published_at=None, publish_scheduled=True,
+                          scheduled_publish_date=source.published_at)
+        else:
+            fields.update(status=Post.Status.DRAFT, published_at=None, publish_scheduled=False,
+                          scheduled_publish_date=None)
+            if source.private:
+                self.report.note(_post_kind(source), source.title, "made a draft", "private in the source")
+        return fields
+
+    def _categories(self, source: SourcePost, terms: dict) -> list:
+        if source.kind == "page":
+            return [terms[("special", PAGES_CATEGORY[1])].pk]
+        ids = [terms[("category", c)].pk for c in source.categories if ("category", c) in terms]
+        return list(dict.fromkeys(ids)) or [terms[("special", DEFAULT_CATEGORY[1])].pk]
+
+    def _update(self, post: Post, fields: dict, categories: list, tags: list) -> bool:
+        before = events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
+        changed = [name for name, value in fields.items() if getattr(post, name) != value and not (
+            name == "content" and _same_apart_from_images(getattr(post, name), value))]
+        old_categories = {c.pk for c in post.categories.all()}
+        old_tags = {t.pk for t in post.tags.all()}
+        terms_changed = old_categories != set(categories) or old_tags != set(tags)
+        if not changed and not terms_changed:
+            return False
+        for name in changed:
+            setattr(post, name, fields[name])
+        post.save()
+        if terms_changed:
+            post.categories.set(categories)
+            post.tags.set(tags)
+        after = events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
+        events.publish(events.PostChanged(post=post, before=before, after=after, actor=self.actor,
+                                          terms_changed=terms_changed))
+        return True
+
+    def _create(self, creates: list[tuple[Post, SourcePost, list, list]]) -> None:
+        posts = [post for post, *_ in creates]
+        Post.objects.bulk_create(posts)
+        # The source's dates, kept (auto_now_add and auto_now set them at insert).
+        for post, source, _, _ in creates:
+            post.created_at = source.created_at or source.published_at or post.created_at
+            post.updated_at = source.updated_at or post.created_at
+        Post.objects.bulk_update(posts, ["created_at", "updated_at"])
+        through_c, through_t = Post.categories.through, Post.tags.through
+        through_c.objects.bulk_create([through_c(post_id=post.pk, category_id=c) for post, _, cs, _ in creates for c in cs])
+        through_t.objects.bulk_create([through_t(post_id=post.pk, tag_id=t) for post, _, _, ts in creates for t in ts])
+        for post, source, _, _ in creates:
+            self.remember(_post_kind(source), source.source_id, post.pk)
+            events.publish(events.PostChanged(
+                post=post, before=None, actor=self.actor, revision_written=True,  # self.created: at the end
+                after=events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)))
+            self.created.append(post)
+
+    # images
+    def images(self, written: list[tuple[Post, SourcePost, str]]) -> None:
+        wanted: dict[str, str] = {}  # url -> alt text
+        for post, source, html in written:
+            for url in _images_of(source, html):
+                alt = source.featured_alt if url == source.featured_image else ""
+                wanted.setdefault(url, self.blog.image_alts.get(url, alt))
+        if not wanted:
+            return
+        known = self.known["image"]
+        media_of: dict[str, Media] = {m.pk: m for m in Media.objects.filter(pk__in=[known[u] for u in wanted if u in known])}
+        urls = MediaUrls.current()
+        addresses: dict[str, str] = {}
+        stored: dict[str, Media] = {}
+        done, total = 0, len(wanted)
+        self.progress("images", 0, total)
+        for url, alt in wanted.items():
+            media = media_of.get(known.get(url))
+            if media is not None:
+                self.report.count("image", "unchanged")
+            else:
+                try:
+                    data = self._image_bytes(url)
+                    media = media_create_from_bytes(data=data, file_name=posixpath.basename(urlsplit(url).path) or "image",
+                                                    alt_text=alt[:500], uploaded_by=self.actor)
+                except Exception as exc:  # noqa: BLE001 - a missing image is reported, never fatal
+                    reason = getattr(exc, "message", None) or str(exc) or exc.__class__.__name__
+                    self.report.count("image", "missing")
+                    self.report.note("image", url, "missing", reason)
+                    media = None
+                else:
+                    self.remember("image", url, media.pk)
+                    self.report.count("image", "created")
+            if media is not None:
+                stored[url] = media
+                addresses[url] = urls.cdn(media.storage_key)
+            done += 1
+            self.progress("images", done, total)
+        for post, source, html in written:
+            changes = []
+            content = rewrite_images(post.content, addresses)
+            if content != post.content:
+                post.content = content
+                changes.append("content")
+            for attribute, url in (("featured_image", source.featured_image), ("og_image", source.seo.get("og_image")),
+                                   ("twitter_image", source.seo.get("twitter_image"))):
+                media = stored.get(url) if url else None
+                if media is not None and getattr(post, f"{attribute}_id") != media.pk:
+                    setattr(post, attribute, media)
+                    changes.append(attribute)
+            if changes:
+                Post.objects.filter(pk=post.pk).update(**{name: getattr(post, name) for name in changes})
+
+    def _image_bytes(self, url: str) -> bytes:
+        if not re.match(r"^https?://", url):
+            path = url.lstrip("/")
+            index = path.find("content/images/")
+            data = self.blog.files.get(path[index:] if index >= 0 else path)
+            if data is not None:
+                return data
+            if not self.blog.site_url:
+                raise ValueError("a relative address, and the file is not in the export")
+            url = self.blog.site_url.rstrip("/") + "/" + path
+        if self.fetch is None:
+            raise ValueError("images were not downloaded (turned off for this import)")
+        return self.fetch(url)
+
+
+def _same_apart_from_images(stored: str, incoming: str) -> bool:
+    """True when `stored` is `incoming` with its image addresses rewritten by an earlier import."""
+    if stored == incoming:
+        return True
+    pattern = re.compile(r'(<img\b[^>]*?\ssrc=")[^"]*(")', re.IGNORECASE)
+    return pattern.sub(r"\1\2", stored) == pattern.sub(r"\1\2", incoming)
+
+
+def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: Callable[[str], bytes] | None = None,
+                summary: str = "") -> dict:
+    """Import `blog` into the current company; its report. One transaction: everything or nothing."""
+    importer = _Importer(blog, actor=actor, progress=progress, fetch=fetch)
+    summary = summary or f"Import from {blog.version}"
+    with events.batch(summary=summary, actor=actor, webhook_event=IMPORT_EVENT):
+        users = importer.authors()
+        terms = importer.terms()
+        written = importer.posts(users, terms)
+        importer.images(written)
+        revisions_record_created(posts=importer.created, actor=actor)
+        SourceItem.objects.bulk_create(importer.new_items, batch_size=1000, ignore_conflicts=True)
+        for kind, item, reason in blog.skipped:
+            importer.report.count(kind, "skipped")
+            importer.report.note(kind, item, "skipped", reason)
+    report = importer.report.as_dict()
+    report["source"], report["version"] = blog.source, blog.version
+    return report
