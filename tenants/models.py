@@ -4,6 +4,8 @@ import uuid
 from django.db import models
 from django_tenants.models import DomainMixin, TenantMixin
 
+from tenants.languages import DEFAULT_LANGUAGE, default_languages
+
 
 def new_content_key() -> str:
     return "cms_live_" + secrets.token_urlsafe(24)
@@ -58,6 +60,11 @@ class Client(TenantMixin):
     # An admin's "require two-factor sign-in for everyone": users without it may only set it up
     # (apps.accounts.auth, checked on every dashboard call from the row the middleware loaded).
     require_two_factor = models.BooleanField(default=False)
+    # The languages it writes in (tenants.languages: BCP 47 codes, ordered), its default, and the
+    # fallbacks it set per language ({"pt-BR": ["pt"]}); checked by tenants.languages.clean_languages.
+    languages = models.JSONField(default=default_languages)
+    default_language = models.CharField(max_length=35, default=DEFAULT_LANGUAGE)
+    language_fallbacks = models.JSONField(default=dict)
 
     objects = ClientQuerySet.as_manager()
 
