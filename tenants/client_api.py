@@ -21,8 +21,9 @@ from apps.core.schemas import MessageOut
 from tenants.deletion import client_request_deletion
 from tenants import verification
 from tenants.models import Client
-from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, TwoFactorPolicyIn,
-                             TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
+from tenants import languages as company_languages
+from tenants.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, LanguagesIn, LanguagesOut,
+                             TwoFactorPolicyIn, TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
 from tenants.addresses import tenant_base_url
 from tenants.services import client_rotate_keys
 
@@ -67,6 +68,48 @@ def client_api_key_rotate(*, client: Client, actor=None) -> Client:
     client_rotate_keys(client=locked, content=True, actor=actor)
     client.api_key = locked.api_key
     return client
+
+
+LANGUAGE_IN_USE = "{language} still has posts. Move or delete them before removing the language."
+
+
+@transaction.atomic
+def client_languages_update(*, client: Client, chosen: company_languages.Languages, actor=None) -> Client:
+    """The company's languages (checked by tenants.languages.clean_languages). A language that
+    still has posts is not removed (409 `language_in_use`). Public replies depend on the setting,
+    so the company's content version moves on (its cached replies are left behind)."""
+    from apps.content.models import Post
+    from apps.core.content_version import content_version_bump
+    from apps.core.errors import Conflict, ErrorCode
+
+    locked = Client.objects.select_for_update().get(pk=client.pk)
+    before = company_languages.of_client(locked)
+    removed = [code for code in before.codes if code not in chosen.codes]
+    in_use = Post.objects.filter(language__in=removed).values_list("language", flat=True).first() if removed else None
+    if in_use is not None:
+        raise Conflict(LANGUAGE_IN_USE.format(language=company_languages.display_name(in_use)),
+                       errors=[{"field": "languages", "message": LANGUAGE_IN_USE.format(language=in_use)}],
+                       detail=ErrorCode.LANGUAGE_IN_USE)
+    locked.languages, locked.default_language = list(chosen.codes), chosen.default
+    locked.language_fallbacks = chosen.fallbacks
+    locked.save(update_fields=["languages", "default_language", "language_fallbacks"])
+    client.languages, client.default_language = locked.languages, locked.default_language
+    client.language_fallbacks = locked.language_fallbacks
+    if before != company_languages.of_client(locked):
+        content_version_bump(client.schema_name)
+        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary="languages"))
+    return client
+
+
+def languages_out(client: Client, message: str | None = None) -> LanguagesOut:
+    from apps.content.models import search_config
+
+    chosen = company_languages.of_client(client)
+    return LanguagesOut(
+        **({"message": message} if message else {}),
+        languages=[{"code": code, "name": company_languages.display_name(code), "searchConfig": search_config(code),
+                    "chain": list(chosen.chain(code))} for code in chosen.codes],
+        defaultLanguage=chosen.default, fallbacks={code: list(chain) for code, chain in chosen.fallbacks.items()})
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -178,6 +221,21 @@ def delete_company(request, payload: ClientDeleteIn):
     client_request_deletion(client=request.tenant, actor=request.auth, confirm_subdomain=payload.confirmSubdomain,
                             password=payload.password)
     return 202, MessageOut(message="Your company is being deleted. Its data will be gone within minutes.")
+
+
+# --- languages (tenants.languages, docs/translations.md) -------------------------------------------------
+@router.get("/languages", response=LanguagesOut)
+def get_languages(request):
+    """(+) The company's languages, its default and each language's fallback chain (everyone signed in)."""
+    return languages_out(request.tenant)
+
+
+@router.put("/languages", response=LanguagesOut)
+def update_languages(request, payload: LanguagesIn):
+    """(+) Admins: the languages the company writes in (BCP 47), its default, per-language fallbacks."""
+    require(request.auth, "settings.manage", CANNOT_UPDATE)
+    client = client_languages_update(client=request.tenant, chosen=payload.cleaned, actor=request.auth)
+    return languages_out(client, message="Languages saved")
 
 
 # --- email verification (tenants.verification) -------------------------------------------------------

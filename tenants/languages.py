@@ -15,6 +15,7 @@ Ground floor: content, the public API, feeds and the dashboard read it; it impor
 """
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -130,9 +131,16 @@ def of_client(client) -> Languages:
     """The setting of a company (tenants.models.Client), as stored (checked when it was saved)."""
     if client is None:
         return Languages()
-    codes = tuple(getattr(client, "languages", None) or (DEFAULT_LANGUAGE,))
+    codes = tuple(_json(getattr(client, "languages", None)) or (DEFAULT_LANGUAGE,))
     default = getattr(client, "default_language", None) or codes[0]
-    return Languages(codes=codes, default=default, fallbacks=dict(getattr(client, "language_fallbacks", None) or {}))
+    return Languages(codes=codes, default=default, fallbacks=dict(_json(getattr(client, "language_fallbacks", None))
+                                                                  or {}))
+
+
+def _json(value):
+    """A JSON field's value; as text when the row was read by a raw statement (tenants.middleware
+    builds the company from its row without the fields' converters)."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 # --- by schema (the public API's WSGI layer knows the schema, not the company row) -----------------

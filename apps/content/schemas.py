@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, StrictBool, field_validator, model_validat
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
 from apps.core.html import is_blank_html
-from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, service_name
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, omitted, service_name
 from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
@@ -252,15 +252,53 @@ def _review(post) -> dict:
     return {"reviewRequestedAt": post.review_requested_at, "reviewNote": post.review_note}
 
 
+class TranslationOut(OutSchema):
+    """(+) A translation of a post (docs/translations.md)."""
+
+    id: str
+    language: str
+    slug: str
+    title: str
+    status: str
+    isScheduled: bool
+
+
+def _multilingual() -> bool:
+    """The company writes in more than one language: posts show theirs (a company with one
+    language gets the replies it always got)."""
+    from django.db import connection
+
+    from tenants.languages import of_client
+
+    return not of_client(getattr(connection, "tenant", None)).single
+
+
+def _language(post, *, translations: bool = False) -> dict:
+    if not _multilingual():
+        return {}
+    found = {"language": post.language, "translationGroup": str(post.translation_group)}
+    if translations:
+        from apps.content.selectors import post_translations
+
+        found["translations"] = [
+            TranslationOut(id=str(other.pk), language=other.language, slug=other.slug, title=other.title,
+                           status=other.status, isScheduled=other.is_scheduled)
+            for other in post_translations(post)]
+    return found
+
+
 class DashboardPostSummaryOut(PostSummaryOut):
     """(+) A post in the dashboard's list: the summary and its review state (never public)."""
 
     reviewRequestedAt: datetime | None  # set while the post waits for review
     reviewNote: str  # the editor's note when the post was sent back
+    # (+) Companies with more than one language only (docs/translations.md)
+    language: str = omitted(description="The post's language (BCP 47)")
+    translationGroup: str = omitted(description="The id shared by the post's translations")
 
     @classmethod
     def from_post(cls, post, urls=None) -> "DashboardPostSummaryOut":
-        return cls(**PostSummaryOut.fields_of(post, urls), **_review(post))
+        return cls(**PostSummaryOut.fields_of(post, urls), **_review(post), **_language(post))
 
 
 class DashboardPostOut(PostOut):
@@ -268,10 +306,15 @@ class DashboardPostOut(PostOut):
 
     reviewRequestedAt: datetime | None
     reviewNote: str
+    # (+) Companies with more than one language only (docs/translations.md)
+    language: str = omitted(description="The post's language (BCP 47)")
+    translationGroup: str = omitted(description="The id shared by the post's translations")
+    translations: list[TranslationOut] = omitted(description="Every post of its group, this one included")
 
     @classmethod
     def from_post(cls, post, urls=None) -> "DashboardPostOut":
-        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls), **_review(post))
+        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls), **_review(post),
+                   **_language(post, translations=True))
 
 
 class ReviewReturnIn(InSchema):
@@ -429,6 +472,27 @@ TermDescription = Annotated[str, BeforeValidator(_trimmed("Description", 2000))]
 
 
 # --- input: posts --------------------------------------------------------------------------------
+def _clean_language(value) -> str | None:
+    from tenants.languages import clean_code
+
+    return None if value is None else clean_code(value)
+
+
+Language = Annotated[str | None, BeforeValidator(_clean_language)]
+
+
+class TranslationIn(InSchema):
+    """(+) POST posts/{id}/translations: the language of the new translation."""
+
+    language: Language = None
+
+    @model_validator(mode="after")
+    def _required(self):
+        if self.language is None:
+            raise ValueError("Choose the language of the translation")
+        return self
+
+
 class SeoMetadataIn(InSchema):
     """Absent (or null) title/description default to the post's title/excerpt; a title or
     description sent as an empty string is refused with the spec's message."""
@@ -480,6 +544,7 @@ class PostCreateIn(_SocialFields):
     allowIndexing: StrictBool = True  # JSON true/false only (0.0 or "no" were read as false)
     scheduledPublishDate: PublishDate = None
     videoId: VideoId = ""
+    language: Language = None  # (+) one of the company's languages; its default when absent
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
@@ -516,6 +581,7 @@ class PostCreateIn(_SocialFields):
             "twitter_title": self.twitterTitle or "",
             "twitter_description": self.twitterDescription or "",
             "twitter_image_id": self.twitterImageId or None,
+            "language": self.language,
         }
 
 
@@ -548,6 +614,7 @@ class PostUpdateIn(_SocialFields):
     allowIndexing: StrictBool | None = None
     scheduledPublishDate: PublishDate = None
     videoId: VideoId | None = None
+    language: Language = None  # (+) move the post to another of the company's languages
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for

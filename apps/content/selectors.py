@@ -100,12 +100,22 @@ def post_list(
     tag: str | None = None,
     review: str | None = None,
     with_content: bool = False,
+    language: str | None = None,
+    missing: str | None = None,
 ) -> QuerySet[Post]:
-    """`review="waiting"`: only the posts waiting for review, longest waiting first."""
+    """`review="waiting"`: only the posts waiting for review, longest waiting first.
+    `language`: the posts in that language; `missing`: the posts whose group has no translation
+    in that language (with `language`, e.g. the English posts not translated to French)."""
     status = (status or "all").strip().lower()
     if status not in LIST_STATUSES:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     queryset = post_queryset(with_content=with_content)
+    if language is not None and language.strip():
+        queryset = queryset.filter(language=_list_language(language, "language"))
+    if missing is not None and missing.strip():
+        code = _list_language(missing, "missing")
+        queryset = queryset.exclude(language=code).exclude(
+            translation_group__in=Post.objects.filter(language=code).values("translation_group"))
     if status == "scheduled":
         queryset = queryset.filter(status=Post.Status.DRAFT, publish_scheduled=True)
     elif status != "all":
@@ -122,6 +132,21 @@ def post_list(
             raise ValidationFailed(REVIEW_FILTER_INVALID, field="review")
         return queryset.filter(review_requested_at__isnull=False).order_by("review_requested_at", "id")
     return queryset.order_by("-created_at", "-id")
+
+
+def _list_language(value: str, field: str) -> str:
+    from tenants.languages import LANGUAGE_INVALID, normalize
+
+    code = normalize(value)
+    if code is None:
+        raise ValidationFailed(LANGUAGE_INVALID, field=field)
+    return code
+
+
+def post_translations(post: Post) -> list[Post]:
+    """Every post of the post's translation group (itself included), by language."""
+    return list(Post.objects.filter(translation_group=post.translation_group)
+                .only("id", "language", "slug", "title", "status", "publish_scheduled").order_by("language"))
 
 
 def post_get(post_id) -> Post:

@@ -408,6 +408,10 @@ CASES: dict[str, tuple] = {
     "user_two_factor_reset": ("admin", "post", "/api/users/{user:author}/2fa/reset", None),
     "two_factor_policy_get": ("admin", "get", "/api/client/two-factor-policy", None),
     "two_factor_policy_update": ("admin", "put", "/api/client/two-factor-policy", {"required": True}),
+    "languages_get": ("viewer", "get", "/api/client/languages", None),
+    "languages_update": ("admin", "put", "/api/client/languages",
+                         {"languages": ["en", "fr", "pt-br"], "fallbacks": {"pt-BR": ["fr"]}}),
+    "post_translation_create": ("editor", "post", "/api/posts/{post:published}/translations", {"language": "fr"}),
     # core
     "health": (None, "get", "/api/health", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
@@ -485,6 +489,10 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
+    if name == "post_translation_create":  # a company writing in English and French
+        from tenants.models import Client
+
+        Client.objects.filter(pk=world.tenant.pk).update(languages=["en", "fr"])
     if name == "track_not_recorded":  # neither Redis nor PostgreSQL took it
         from apps.analytics import services
 
