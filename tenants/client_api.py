@@ -97,6 +97,7 @@ def client_languages_update(*, client: Client, chosen: company_languages.Languag
     client.language_fallbacks = locked.language_fallbacks
     if before != company_languages.of_client(locked):
         content_version_bump(client.schema_name)
+        transaction.on_commit(lambda: company_languages.forget(client.schema_name))
         events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary="languages"))
     return client
 

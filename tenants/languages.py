@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -144,26 +145,35 @@ def _json(value):
 
 
 # --- by schema (the public API's WSGI layer knows the schema, not the company row) -----------------
-_by_schema: dict[tuple[str, str], Languages] = {}
+SCHEMA_TTL = 5.0  # seconds a worker keeps a company's setting when there is no content version
+_by_schema: dict[tuple[str, str], tuple[float, Languages]] = {}
 _lock = threading.Lock()
 
 
 def of_schema(schema: str, version: str | None = None) -> Languages:
-    """The setting of the company of `schema`. Kept per worker by (schema, content version): a
-    change of the setting bumps the company's content version (tenants.client_api), so a kept
-    answer is never stale; without a version (the reply cache off) it is read each time."""
-    if version:
-        found = _by_schema.get((schema, version))
-        if found is not None:
-            return found
+    """The setting of the company of `schema`, kept per worker. With the company's content version
+    (the reply cache on) it is kept by (schema, version): a change of the setting bumps the
+    version (tenants.client_api), so a kept answer is never stale. Without one (the cache off) it
+    is kept SCHEMA_TTL seconds (and forgotten at once in the worker that changed it)."""
+    now = time.monotonic()
+    slot = (schema, version or "")
+    found = _by_schema.get(slot)
+    if found is not None and (version or now - found[0] < SCHEMA_TTL):
+        return found[1]
     from tenants.models import Client
 
     client = Client.objects.filter(schema_name=schema).only(
         "languages", "default_language", "language_fallbacks").first()
-    found = of_client(client)
-    if version:
-        with _lock:
-            if len(_by_schema) >= 4096:
-                _by_schema.clear()
-            _by_schema[(schema, version)] = found
-    return found
+    chosen = of_client(client)
+    with _lock:
+        if len(_by_schema) >= 4096:
+            _by_schema.clear()
+        _by_schema[slot] = (now, chosen)
+    return chosen
+
+
+def forget(schema: str) -> None:
+    """This worker's kept setting of `schema` (after a change of it)."""
+    with _lock:
+        for slot in [slot for slot in _by_schema if slot[0] == schema]:
+            _by_schema.pop(slot, None)

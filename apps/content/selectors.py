@@ -18,7 +18,7 @@ from django.core import signing
 from django.utils import timezone
 
 from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
-                                 PostRevision, PreviewLink, Tag)
+                                 PostRevision, PreviewLink, Tag, search_configs)
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.selectors import as_uuid, get_or_404
 
@@ -63,19 +63,36 @@ def search_condition(query: str) -> RawSQL:
     return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
 
 
-def search_matches(query: str, fields: tuple[str, ...] = ("id",)) -> QuerySet:
+def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple[str, ...] | None = None) -> QuerySet:
     """The posts a search matches (see search_condition), as `values(*fields)` of each index's
-    matches, united: the fields come from the rows each index scan reads anyway."""
+    matches, united: the fields come from the rows each index scan reads anyway. `configs`: the
+    text search configurations of the languages searched (each post's vector is made with its
+    language's: apps.content.models.search_config), OR'd; the company's languages' when None."""
     query = query.strip()
     matches = Post.objects.filter(title__icontains=query).order_by().values(*fields)
     words = _WORD.findall(query.lower())[:16]
     if words:
-        matches = matches.union(Post.objects.filter(search_vector=_prefix_query(words)).order_by().values(*fields))
+        configs = configs or company_search_configs()
+        matches = matches.union(
+            Post.objects.filter(search_vector=_prefix_query(words, configs)).order_by().values(*fields))
     return matches
 
 
-def _prefix_query(words: list[str]) -> SearchQuery:
-    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=SEARCH_CONFIG)
+def company_search_configs() -> tuple[str, ...]:
+    """The text search configurations of the languages of this request's company."""
+    from django.db import connection
+
+    from tenants.languages import of_client
+
+    return search_configs(of_client(getattr(connection, "tenant", None)).codes)
+
+
+def _prefix_query(words: list[str], configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> SearchQuery:
+    raw = " & ".join(f"{word}:*" for word in words)
+    query = SearchQuery(raw, search_type="raw", config=configs[0])
+    for config in configs[1:]:
+        query = query | SearchQuery(raw, search_type="raw", config=config)
+    return query
 
 
 def _term_condition(relation: str, value: str) -> Q:

@@ -49,12 +49,12 @@ def list_posts(request):
     return _posts(request)
 
 
-@router.get("/posts/slug/{slug}", response=PostReply)
+@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
 def get_post_by_slug(request, slug: str):
     published_only = not request.auth.is_preview
+    locale = public.parse_locale(request.GET.get("locale"))
     return cached_json(
-        request, lambda _: public.post_reply(selectors.post_by_slug(slug, published_only=published_only))
-    )
+        request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only))
 
 
 @router.get("/posts/category/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)

@@ -26,7 +26,7 @@ from django.db.models import Count, QuerySet
 from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content import post_fields
-from apps.content.models import Category, Post, PostCount, Tag, public_q, public_sql
+from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, Tag, public_q, public_sql
 from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
@@ -218,30 +218,63 @@ class PostFilter:
     # trigger-kept counts (with count_params), and `where` with the term checked post by post.
     sizes_sql: str | None = None
     walk_where: str | None = None
+    # With `?locale=`: each post also carries its `locale` and `translations` (of `status`).
+    localized: bool = False
+    status: str = "published"
+
+
+def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> tuple[str, list]:
+    """The posts of a language (`chain` of one), or the best of each translation group along a
+    fallback chain: a post in the chain whose group has no post of the same status in a language
+    earlier in the chain (the group's (translation_group, language) index answers each check)."""
+    if not chain:
+        return "", []
+    post = _q(_POST)
+    if len(chain) == 1:
+        return f"{post}.language = %s", [chain[0]]
+    same_status = f" AND b.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    return (f"{post}.language = ANY(%s::text[]) AND NOT EXISTS (SELECT 1 FROM {_table(Post, schema)} b "
+            f"WHERE b.translation_group = {post}.translation_group AND b.language = ANY(%s::text[]){same_status} "
+            f"AND array_position(%s::text[], b.language) < array_position(%s::text[], {post}.language))",
+            [list(chain), list(chain), list(chain), list(chain)])
 
 
 @lru_cache(maxsize=1024)
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
-                 category_slug: str | None = None, tag_slug: str | None = None) -> PostFilter:
+                 category_slug: str | None = None, tag_slug: str | None = None, locale: str | None = None,
+                 chain: tuple[str, ...] | None = None, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> PostFilter:
     """The filter of a listing in `schema`: by status, and a search, or posts of a category or a
     tag (by id, or by slug: posts of a slug no category has are simply none). Built once per
-    listing and worker (it depends on its arguments only); callers never change its lists."""
+    listing and worker (it depends on its arguments only); callers never change its lists.
+    Languages (docs/translations.md): `chain` (apps.public_api.request.ListQuery.languages_of) is
+    the languages it shows, best first, one post per translation group (None: every post, a
+    company with one language); `locale`, as asked, names the listing; `configs`: the text
+    search configurations a search uses."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
     where, params = _where(schema=schema, status=status, **terms)
+    language_where, language_params = _language_where(schema, status, chain)
+    if language_where:
+        where, params = f"{where} AND {language_where}", [*params, *language_params]
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
     if searched:
-        search_sql, search_params = _search_source(search.strip())
+        search_sql, search_params = _search_source(search.strip(), configs)
         source = f"({search_sql}) {_q(_POST)}"
         params = [*search_params, *params]
     # Named without the schema: the same listing has the same key in every company (the Counts
-    # of the fast path and of Django's path meet), each company's totals apart by their Redis key.
-    template, _ = _where(schema="", status=status, **terms)
-    key = hashlib.sha1(f"{search_sql}|{template}|{params!r}".encode()).hexdigest()  # noqa: S324
+    # of the fast path and of Django's path meet), each company's totals apart by their Redis key
+    # (and its content version, which a change of its languages moves on).
+    template, term_params = _where(schema="", status=status, **terms)
+    key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
     given = [(name, value) for name, value in terms.items() if value is not None]
     status_only = f" AND c.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
     sizes_sql = walk_where = None
-    if not searched and not given:
+    if language_where:
+        # Counted (and kept in Redis between pages): the trigger-kept counts are per status, not
+        # per language.
+        count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
+        count_params = params
+    elif not searched and not given:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
         count_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {_table(PostCount, schema)} c WHERE TRUE" + status_only
@@ -269,40 +302,59 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
                       planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
-                      sizes_sql=sizes_sql, walk_where=walk_where)
+                      sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status)
 
 
 @lru_cache(maxsize=1024)
-def _search_source(search: str) -> tuple[str, tuple]:
+def _search_source(search: str, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> tuple[str, tuple]:
     """The content app's search (each index's matches, united), with the columns the page needs
     read by those same scans; compiled once per term (the ORM takes about a millisecond)."""
-    matches = content.search_matches(search, fields=("id", "created_at", "status"))
+    fields = ("id", "created_at", "status", "language", "translation_group")
+    matches = content.search_matches(search, fields=fields, configs=configs)
     sql, params = matches.query.get_compiler(connection=connection).as_sql()
     return sql, tuple(params)
 
 
+def _localized_columns(schema: str, status: str) -> str:
+    """A post's language and its group's translations ([{locale, slug}] of `status`, by locale)."""
+    post = _q(_POST)
+    same_status = f" AND t.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    return (f"{post}.language, (SELECT coalesce(json_agg(json_build_object('locale', t.language, 'slug', t.slug) "
+            f"ORDER BY t.language), '[]'::json) FROM {_table(Post, schema)} t "
+            f"WHERE t.translation_group = {post}.translation_group{same_status})")
+
+
+def _localized(post: dict, language: str, translations) -> dict:
+    post["locale"] = language
+    post["translations"] = translations
+    return post
+
+
 @lru_cache(maxsize=512)
 def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bool, with_total: bool,
-              limit: int) -> str:
+              limit: int, localized_status: str | None = None) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
     does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
     post, table = _q(_POST), _table(Post, schema)
     rest = (f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
             "ORDER BY page.created_at DESC, page.id DESC")
+    columns = _summary_columns(schema)
+    if localized_status is not None:
+        columns = f"{columns}, {_localized_columns(schema, localized_status)}"
     if searched:
         # A search's matches are found once (their total and their newest first come from the
         # same set), not once per use.
         return (
             f"WITH matched AS MATERIALIZED (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where}) "
-            f"SELECT {_summary_columns(schema)}, {'(SELECT count(*) FROM matched)' if with_total else 'NULL'} "
+            f"SELECT {columns}, {'(SELECT count(*) FROM matched)' if with_total else 'NULL'} "
             "AS total FROM (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC "
             f"LIMIT {int(limit)} OFFSET %s) page {rest}"
         )
     # The page's ids first (an index walk, however deep the page), then the joins and the JSON
     # of those rows only; the total (unless known) in the same statement.
     return (
-        f"SELECT {_summary_columns(schema)}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
+        f"SELECT {columns}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
         f"FROM (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where} "
         f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT {int(limit)} OFFSET %s) page {rest}"
     )
@@ -314,7 +366,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     if found.sizes_sql is not None:
         return _term_page_rows(found, page, with_total=with_total)
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
-                    page.limit)
+                    page.limit, found.status if found.localized else None)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
     fetch = (functools.partial(_fetch_search, planned=found.planned) if found.searched
@@ -337,7 +389,8 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     size, everything = _fetch_public(found.schema, found.sizes_sql, found.count_params)[0]
     walk = (page.offset + page.limit) * everything < size * size
     where = found.walk_where if walk else found.where
-    sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit)
+    sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit,
+                    found.status if found.localized else None)
     rows = _fetch_public(found.schema, sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
 
@@ -364,19 +417,40 @@ def _fetch_search(sql: str, params: list, *, planned: bool) -> list[tuple]:
     return db.fetch_prepared(sql, params)
 
 
-def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[dict]:
+def posts_page_summaries(rows: list[tuple], schema: str | None = None, *, localized: bool = False) -> list[dict]:
     urls = _Urls(schema)
+    if localized:
+        return [_localized(_summary(row, urls), row[_SUMMARY_WIDTH], row[_SUMMARY_WIDTH + 1]) for row in rows]
     return [_summary(row, urls) for row in rows]
 
 
-def post_by_slug(slug: str, *, published_only: bool, replica: bool = True) -> dict:
+def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain: tuple[str, ...] | None = None,
+                 localized: bool = False, default: str | None = None) -> dict:
     """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
-    `replica=False`: a read that must see the caller's own write (on the primary)."""
-    where = f"{_q(_POST)}.slug = %s"
-    params: list = [(slug or "").strip().lower()]
-    if published_only:
-        where += f" AND {public_sql(_q(_POST))}"
-    return _one_post(where, params, replica=replica)
+    `replica=False`: a read that must see the caller's own write (on the primary).
+    Languages (docs/translations.md): with `chain` (a `?locale=`), the post of that slug (in the
+    chain's languages first), then the best translation of its group along the chain; with
+    `localized` the post carries `locale` and `translations`. `default`: without a locale in a
+    company of several languages, a slug that two languages use is the default language's."""
+    post = _q(_POST)
+    value = (slug or "").strip().lower()
+    if chain:
+        public = public_sql("h") + " AND " + public_sql("c") if published_only else "TRUE"
+        where = (f"{post}.id = (SELECT c.id FROM {_table(Post, connection.schema_name)} h "
+                 f"JOIN {_table(Post, connection.schema_name)} c ON c.translation_group = h.translation_group "
+                 f"WHERE h.slug = %s AND {public} ORDER BY array_position(%s::text[], h.language) NULLS LAST, "
+                 "array_position(%s::text[], c.language) NULLS LAST, (c.id = h.id) DESC LIMIT 1)")
+        params: list = [value, list(chain), list(chain)]
+    else:
+        where = f"{post}.slug = %s"
+        params = [value]
+        if published_only:
+            where += f" AND {public_sql(post)}"
+        if default is not None:
+            where += f" ORDER BY ({post}.language = %s) DESC"
+            params.append(default)
+    status = "published" if published_only else "all"
+    return _one_post(where, params, replica=replica, localized_status=status if localized else None)
 
 
 def post_by_id(post_id) -> dict:
@@ -385,9 +459,11 @@ def post_by_id(post_id) -> dict:
     return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False)
 
 
-def _one_post(where: str, params: list, *, replica: bool) -> dict:
+def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None) -> dict:
     schema = connection.schema_name
     detail = ", ".join(_columns(post_fields.DETAIL, schema))
+    if localized_status is not None:
+        detail = f"{detail}, {_localized_columns(schema, localized_status)}"
     rows = db.fetch_prepared(
         f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
         f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
@@ -396,7 +472,10 @@ def _one_post(where: str, params: list, *, replica: bool) -> dict:
         raise NotFound(content.POST_NOT_FOUND)
     row = rows[0]
     urls = _Urls()
-    return _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
+    post = _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
+    if localized_status is not None:
+        _localized(post, row[-2], row[-1])
+    return post
 
 
 def term_exists(kind: str, slug: str) -> bool:
