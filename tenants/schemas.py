@@ -64,7 +64,7 @@ def clean_post_url_template(value) -> str | None:
     if value:
         if value.count("{slug}") != 1 or len(value) > 500:
             raise ValueError(TEMPLATE_MESSAGE)
-        clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
+        clean_url(value.replace("{slug}", "x").replace("{locale}", "en"), TEMPLATE_MESSAGE)
     return value
 
 
