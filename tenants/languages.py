@@ -144,6 +144,20 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
+def current() -> Languages:
+    """The setting of the company of this request or task: the connection's tenant (a request's
+    company row), else the company of its schema (a task in `schema_context` has no row)."""
+    from django.db import connection
+
+    tenant = getattr(connection, "tenant", None)
+    if tenant is not None and hasattr(tenant, "language_fallbacks"):
+        return of_client(tenant)
+    schema = getattr(connection, "schema_name", None)
+    if not schema or schema == "public":
+        return Languages()
+    return of_schema(schema)
+
+
 # --- by schema (the public API's WSGI layer knows the schema, not the company row) -----------------
 SCHEMA_TTL = 5.0  # seconds a worker keeps a company's setting when there is no content version
 _by_schema: dict[tuple[str, str], tuple[float, Languages]] = {}

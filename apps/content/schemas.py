@@ -266,11 +266,9 @@ class TranslationOut(OutSchema):
 def _multilingual() -> bool:
     """The company writes in more than one language: posts show theirs (a company with one
     language gets the replies it always got)."""
-    from django.db import connection
+    from tenants.languages import current
 
-    from tenants.languages import of_client
-
-    return not of_client(getattr(connection, "tenant", None)).single
+    return not current().single
 
 
 def _language(post, *, translations: bool = False) -> dict:

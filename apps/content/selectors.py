@@ -80,11 +80,9 @@ def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple
 
 def company_search_configs() -> tuple[str, ...]:
     """The text search configurations of the languages of this request's company."""
-    from django.db import connection
+    from tenants.languages import current
 
-    from tenants.languages import of_client
-
-    return search_configs(of_client(getattr(connection, "tenant", None)).codes)
+    return search_configs(current().codes)
 
 
 def _prefix_query(words: list[str], configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> SearchQuery:

@@ -159,7 +159,7 @@ def _lock_group(group) -> None:
 
 def languages() -> company_languages.Languages:
     """The languages of the company of this request or task (tenants.languages)."""
-    return company_languages.of_client(getattr(connection, "tenant", None))
+    return company_languages.current()
 
 
 def _language(value: str | None) -> str:

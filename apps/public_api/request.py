@@ -259,12 +259,10 @@ def posts_reply(posts: list[dict], pagination: dict) -> dict:
 
 def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool) -> dict:
     """The reply of posts/slug/{slug}[?locale=] (docs/translations.md)."""
-    from django.db import connection
-
     from apps.public_api import selectors
-    from tenants.languages import of_client
+    from tenants.languages import current
 
-    company = of_client(getattr(connection, "tenant", None))
+    company = current()
     chosen = languages_for(locale, company)
     if locale is None:
         return post_reply(selectors.post_by_slug(slug, published_only=published_only,
@@ -342,12 +340,10 @@ def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> 
 def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
     """The reply of a posts list on Django's path: a search's total is kept in Redis at the
     company's content version (apps.public_api.cache.Counts), shared with the fast path."""
-    from django.db import connection
-
     from apps.public_api.cache import Counts
-    from tenants.languages import of_client
+    from tenants.languages import current
 
-    company = of_client(getattr(connection, "tenant", None))
+    company = current()
     found = list_filter(wanted, schema=schema, company=company)
     counts = Counts(schema, version) if version is not None and not found.total_kept else None
     total = counts.get(found.key) if counts is not None else None

@@ -453,10 +453,12 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
     return _one_post(where, params, replica=replica, localized_status=status if localized else None)
 
 
-def post_by_id(post_id) -> dict:
+def post_by_id(post_id, *, localized: bool = False) -> dict:
     """The full post (PostOut, as post_by_slug) of an id, whatever its status (a preview link's: read
-    on the primary, so a draft saved a moment ago is what the preview shows)."""
-    return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False)
+    on the primary, so a draft saved a moment ago is what the preview shows). `localized`: with its
+    `locale` and its group's published `translations`."""
+    return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False,
+                     localized_status="published" if localized else None)
 
 
 def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None) -> dict:

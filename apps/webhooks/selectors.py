@@ -52,11 +52,15 @@ def post_public(post_id) -> dict | None:
     from apps.content.models import Post
     from apps.public_api import selectors as public
 
-    slug = Post.objects.filter(pk=post_id).values_list("slug", flat=True).first()
-    if slug is None:
+    from tenants.languages import current
+
+    if not Post.objects.filter(pk=post_id).exists():
         return None
+    # By id, right after the write (a slug may be taken in several languages); a company of several
+    # languages gets the post's `locale` and `translations` as `?locale=` replies carry them.
+    localized = not current().single
     try:
-        return public.post_by_slug(slug, published_only=False, replica=False)  # right after the write
+        return public.post_by_id(post_id, localized=localized)
     except NotFound:
         return None
 

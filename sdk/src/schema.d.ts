@@ -194,7 +194,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
             error: string;
             errors?: {
                 field: string;
@@ -224,10 +224,17 @@ export interface components {
             /** Spaceskey */
             spacesKey: string;
         };
+        /** LocaleQuery */
+        LocaleQuery: {
+            /** Locale */
+            locale?: string | null;
+        };
         /** PageQuery */
         PageQuery: {
             /** Limit */
             limit?: number | null;
+            /** Locale */
+            locale?: string | null;
             /** Page */
             page?: number | null;
             /** Status */
@@ -278,6 +285,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Locale
+             * @description The language this post is in (the locale asked, or its fallback)
+             */
+            locale?: string;
             /** Metadescription */
             metaDescription: string;
             /** Metatitle */
@@ -304,6 +316,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translations
+             * @description Every translation of the post, itself included
+             */
+            translations?: components["schemas"]["TranslationRefOut"][];
             /** Twitterdescription */
             twitterDescription: string;
             twitterImage: components["schemas"]["FeaturedImageOut"] | null;
@@ -354,6 +371,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Locale
+             * @description The language this post is in (the locale asked, or its fallback)
+             */
+            locale?: string;
             /** Publishedat */
             publishedAt: string | null;
             /** Slug */
@@ -367,6 +389,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translations
+             * @description Every translation of the post, itself included
+             */
+            translations?: components["schemas"]["TranslationRefOut"][];
             /** Videoid */
             videoId: string | null;
         };
@@ -380,6 +407,8 @@ export interface components {
         PostsQuery: {
             /** Limit */
             limit?: number | null;
+            /** Locale */
+            locale?: string | null;
             /** Page */
             page?: number | null;
             /** Search */
@@ -475,6 +504,16 @@ export interface components {
             message?: string;
             /** Success */
             success: boolean;
+        };
+        /**
+         * TranslationRefOut
+         * @description A published translation of a post (docs/translations.md).
+         */
+        TranslationRefOut: {
+            /** Locale */
+            locale: string;
+            /** Slug */
+            slug: string;
         };
     };
     responses: never;
@@ -660,6 +699,7 @@ export interface operations {
                 limit?: number | null;
                 status?: string | null;
                 search?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path?: never;
@@ -745,6 +785,7 @@ export interface operations {
                 page?: number | null;
                 limit?: number | null;
                 status?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path: {
@@ -828,7 +869,9 @@ export interface operations {
     };
     apps_public_api_api_get_post_by_slug: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path: {
                 slug: string;
@@ -915,6 +958,7 @@ export interface operations {
                 page?: number | null;
                 limit?: number | null;
                 status?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path: {
