@@ -448,6 +448,19 @@ def post_delete(*, actor, post: Post, translations: str | None = None, promote: 
             events.publish(events.PostChanged(post=other, before=_state(other), after=None, actor=actor))
 
 
+def post_translation_check(*, actor, source: Post, language: str) -> str:
+    """What post_translation_create would refuse, checked before a machine translation is asked
+    for (the create checks again, under the group's lock). Returns the language, normalised."""
+    require(actor, "post.create", CANNOT_CREATE)
+    check_can_see_history(actor, source)
+    language = _language(language)
+    if language == source.language:
+        raise ValidationFailed(SAME_LANGUAGE, field="language")
+    if Post.objects.filter(translation_group=source.translation_group, language=language).exists():
+        raise _translation_exists()
+    return language
+
+
 @transaction.atomic
 def post_translation_create(*, actor, source: Post, language: str, machine_made: bool = False,
                             fields: dict | None = None) -> Post:

@@ -113,3 +113,19 @@ def seo_result(raw: dict) -> dict:
     if missing:
         raise GenerationError(SEO_INCOMPLETE, detail=f"missing {', '.join(missing)}")
     return result
+
+
+def translation_result(raw, request) -> dict:
+    """A translation as the provider answered it: every field a string (what is missing or not text
+    keeps the source's), the content sanitised HTML."""
+    from apps.ai.providers.base import PARSE_FAILED, TRANSLATED_FIELDS, GenerationError
+    from apps.core.html import sanitize_html
+
+    if not isinstance(raw, dict):
+        raise GenerationError(PARSE_FAILED, detail="not an object")
+    out = {}
+    for name in TRANSLATED_FIELDS:
+        value = raw.get(name)
+        out[name] = value.strip() if isinstance(value, str) and value.strip() else request.fields.get(name, "")
+    out["content"] = sanitize_html(out["content"])
+    return out

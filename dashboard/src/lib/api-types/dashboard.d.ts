@@ -57,6 +57,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ai/translate-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate Post
+         * @description (+) "Translate with AI": a draft translation of the post in another of the company's languages,
+         *     made on the worker queue (docs/translations.md). What "Add translation" would refuse is refused
+         *     here before the job is queued (404, 403, 400, 409 `translation_exists`); never published.
+         */
+        post: operations["apps_ai_api_translate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/page-views": {
         parameters: {
             query?: never;
@@ -485,6 +507,30 @@ export interface paths {
         get: operations["tenants_client_api_get_client_info"];
         /** Update Client Info */
         put: operations["tenants_client_api_update_client_info"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Languages
+         * @description (+) The company's languages, its default and each language's fallback chain (everyone signed in).
+         */
+        get: operations["tenants_client_api_get_languages"];
+        /**
+         * Update Languages
+         * @description (+) Admins: the languages the company writes in (BCP 47), its default, per-language fallbacks.
+         */
+        put: operations["tenants_client_api_update_languages"];
         post?: never;
         delete?: never;
         options?: never;
@@ -986,6 +1032,27 @@ export interface paths {
          * @description (+) The post as the revision left it, saved as a new revision.
          */
         post: operations["apps_content_api_restore_revision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{post_id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Translation
+         * @description (+) A draft copy of the post in another of the company's languages (same translation group,
+         *     same categories and tags); 409 `translation_exists` when the group has that language.
+         */
+        post: operations["apps_content_api_add_translation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1691,6 +1758,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Language
+             * @description The post's language (BCP 47)
+             */
+            language?: string;
             /** Metadescription */
             metaDescription: string;
             /** Metatitle */
@@ -1721,6 +1793,16 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translationgroup
+             * @description The id shared by the post's translations
+             */
+            translationGroup?: string;
+            /**
+             * Translations
+             * @description Every post of its group, this one included
+             */
+            translations?: components["schemas"]["TranslationOut"][];
             /** Twitterdescription */
             twitterDescription: string;
             twitterImage: components["schemas"]["FeaturedImageOut"] | null;
@@ -1756,6 +1838,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Language
+             * @description The post's language (BCP 47)
+             */
+            language?: string;
             /** Publishedat */
             publishedAt: string | null;
             /** Reviewnote */
@@ -1773,6 +1860,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translationgroup
+             * @description The id shared by the post's translations
+             */
+            translationGroup?: string;
             /** Videoid */
             videoId: string | null;
         };
@@ -1961,7 +2053,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
             error: string;
             errors?: {
                 field: string;
@@ -2179,7 +2271,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "blog" | "seo";
+            kind: "blog" | "seo" | "translate";
             /**
              * Status
              * @enum {string}
@@ -2192,14 +2284,14 @@ export interface components {
          */
         JobOut: {
             /** Data */
-            data?: components["schemas"]["BlogDraftOut"] | components["schemas"]["SeoDraftOut"];
+            data?: components["schemas"]["BlogDraftOut"] | components["schemas"]["SeoDraftOut"] | components["schemas"]["TranslationDraftOut"];
             /** Id */
             id: string;
             /**
              * Kind
              * @enum {string}
              */
-            kind: "blog" | "seo";
+            kind: "blog" | "seo" | "translate";
             /** Message */
             message?: string;
             /**
@@ -2229,6 +2321,53 @@ export interface components {
             job: components["schemas"]["JobBriefOut"];
             /** Message */
             message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** LanguageOut */
+        LanguageOut: {
+            /** Chain */
+            chain: string[];
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+            /** Searchconfig */
+            searchConfig: string;
+        };
+        /** LanguagesIn */
+        LanguagesIn: {
+            /** Defaultlanguage */
+            defaultLanguage?: string | null;
+            /**
+             * Fallbacks
+             * @default {}
+             */
+            fallbacks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Languages
+             * @default []
+             */
+            languages?: unknown[];
+        };
+        /** LanguagesOut */
+        LanguagesOut: {
+            /** Defaultlanguage */
+            defaultLanguage: string;
+            /** Fallbacks */
+            fallbacks: {
+                [key: string]: string[];
+            };
+            /** Languages */
+            languages: components["schemas"]["LanguageOut"][];
+            /** Message */
+            message?: string;
             /**
              * Success
              * @default true
@@ -2605,6 +2744,8 @@ export interface components {
             featuredMediaId?: string | {
                 [key: string]: unknown;
             };
+            /** Language */
+            language?: string | null;
             /** Ogdescription */
             ogDescription?: string | null;
             /** Ogimageid */
@@ -2655,6 +2796,13 @@ export interface components {
              */
             videoId?: string;
         };
+        /** PostDeleteQuery */
+        PostDeleteQuery: {
+            /** Promote */
+            promote?: string | null;
+            /** Translations */
+            translations?: string | null;
+        };
         /**
          * PostEndpointsOut
          * @description Path templates under `baseUrl`.
@@ -2691,8 +2839,12 @@ export interface components {
         PostListQuery: {
             /** Category */
             category?: string | null;
+            /** Language */
+            language?: string | null;
             /** Limit */
             limit?: number | null;
+            /** Missing */
+            missing?: string | null;
             /** Page */
             page?: number | null;
             /** Review */
@@ -2796,6 +2948,8 @@ export interface components {
             } | null;
             /** Focuskeyword */
             focusKeyword?: string | null;
+            /** Language */
+            language?: string | null;
             /** Metadescription */
             metaDescription?: string | null;
             /** Metatitle */
@@ -3364,6 +3518,82 @@ export interface components {
             /** Referrers */
             referrers: components["schemas"]["ReferrerViewsOut"][];
         };
+        /**
+         * TranslateIn
+         * @description (+) POST ai/translate-post: a draft translation of the post in another of the company's languages.
+         */
+        TranslateIn: {
+            /**
+             * Language
+             * @default
+             */
+            language?: string;
+            /**
+             * Postid
+             * @default
+             */
+            postId?: string;
+        };
+        /**
+         * TranslationDraftOut
+         * @description (+) The draft translation a "translate" job made (docs/translations.md): a draft, never published.
+         */
+        TranslationDraftOut: {
+            /** Language */
+            language: string;
+            /** Machinemade */
+            machineMade: boolean;
+            /** Postid */
+            postId: string;
+            /** Slug */
+            slug: string;
+            /** Status */
+            status: string;
+            /** Title */
+            title: string;
+        };
+        /**
+         * TranslationGeneratedOut
+         * @description (+) 200 of POST ai/translate-post: the draft translation was made within AI_WAIT_SECONDS.
+         */
+        TranslationGeneratedOut: {
+            data: components["schemas"]["TranslationDraftOut"];
+            job: components["schemas"]["JobBriefOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /**
+         * TranslationIn
+         * @description (+) POST posts/{id}/translations: the language of the new translation.
+         */
+        TranslationIn: {
+            /** Language */
+            language?: string | null;
+        };
+        /**
+         * TranslationOut
+         * @description (+) A translation of a post (docs/translations.md).
+         */
+        TranslationOut: {
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Language */
+            language: string;
+            /** Slug */
+            slug: string;
+            /** Status */
+            status: string;
+            /** Title */
+            title: string;
+        };
         /** TwoFactorCodeIn */
         TwoFactorCodeIn: {
             /**
@@ -3888,6 +4118,113 @@ export interface operations {
             };
             /** @description Rate limited (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_ai_api_translate_post: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationGeneratedOut"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6020,6 +6357,167 @@ export interface operations {
             };
         };
     };
+    tenants_client_api_get_languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguagesOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    tenants_client_api_update_languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LanguagesIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguagesOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     tenants_client_api_get_two_factor_policy: {
         parameters: {
             query?: never;
@@ -7505,6 +8003,8 @@ export interface operations {
                 category?: string | null;
                 tag?: string | null;
                 review?: string | null;
+                language?: string | null;
+                missing?: string | null;
             };
             header?: never;
             path?: never;
@@ -7994,7 +8494,10 @@ export interface operations {
     };
     apps_content_api_delete_post: {
         parameters: {
-            query?: never;
+            query?: {
+                translations?: string | null;
+                promote?: string | null;
+            };
             header?: never;
             path: {
                 post_id: string;
@@ -8918,6 +9421,95 @@ export interface operations {
         responses: {
             /** @description OK */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSavedOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_content_api_add_translation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslationIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
