@@ -3,8 +3,6 @@ queue, by a real Celery worker, with the offline provider (a marked, untranslate
 the HTML) and the gemini provider (through the real google-genai client and the fake server)."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from django_tenants.utils import schema_context
 
@@ -108,6 +106,6 @@ def test_gemini_translates_the_text_and_keeps_the_html(gemini, fake_gemini):
     assert "<script>" not in result["content"] and 'href="https://example.com/guide"' in result["content"]
     assert "Lisez" in result["content"]
     [call] = fake_gemini.requests
-    prompt = json.dumps(call.body)
-    assert "fran\\\\u00e7ais (fr)" in prompt or "français (fr)" in prompt
-    assert "keep every tag" in prompt
+    prompt = call.body["contents"][0]["parts"][0]["text"]
+    assert "from English (en) to français (fr)" in prompt
+    assert "keep every tag" in prompt and 'href=\\"https://example.com/guide\\"' in prompt

@@ -412,6 +412,7 @@ CASES: dict[str, tuple] = {
     "languages_update": ("admin", "put", "/api/client/languages",
                          {"languages": ["en", "fr", "pt-br"], "fallbacks": {"pt-BR": ["fr"]}}),
     "post_translation_create": ("editor", "post", "/api/posts/{post:published}/translations", {"language": "fr"}),
+    "generate_translation": ("editor", "post", "/api/ai/translate-post", {"postId": "{post:published}", "language": "fr"}),
     # core
     "health": (None, "get", "/api/health", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
@@ -489,7 +490,7 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
-    if name == "post_translation_create":  # a company writing in English and French
+    if name in ("post_translation_create", "generate_translation"):  # a company writing in English and French
         from tenants.models import Client
 
         Client.objects.filter(pk=world.tenant.pk).update(languages=["en", "fr"])
