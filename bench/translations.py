@@ -8,7 +8,8 @@ request a cache miss (a query parameter of its own), the median of BENCH_SAMPLES
 
 - the first page of 10 posts, without a locale (the English posts) and with locale=fr (one post
   per group, the best along fr -> en, with `locale` and `translations`), and page 20;
-- a post by slug, without a locale and with locale=fr (the group's French translation).
+- a post by slug, without a locale and with locale=fr (the group's French translation);
+- a search with locale=fr (each search a new term: counted, not cached): median and p99.
 
 A list's total is counted once per content version and kept in Redis (as after a site's first
 page), so the medians are of misses whose total is known; the first (counting) request is shown
@@ -123,6 +124,14 @@ for name, plain, localized in cases:
         failed.append(f"{name}: {ratio:.2f}")
 print(f"a list's first request (counts its total): without {counting['none']:.1f} ms, "
       f"locale=fr {counting['&locale=fr']:.1f} ms")
+
+for label, query in (("without a locale (the three configurations)", "search=post%20{n}"),
+                     ("with locale=fr (french and english)", "search=article%20{n}&locale=fr")):
+    searches = sorted(timed(f"/api/v1/posts?limit=10&{query.format(n=n)}") for n in range(SAMPLES * 2))
+    p99 = searches[max(0, int(len(searches) * 0.99) - 1)]
+    print(f"search {label}: median {statistics.median(searches):.1f} ms, p99 {p99:.1f} ms (limit 50 ms)")
+    if p99 > 50:
+        failed.append(f"search {label}: p99 {p99:.0f} ms")
 
 if not knob("BENCH_KEEP", False):
     drop_database("cms_bench_translations")
