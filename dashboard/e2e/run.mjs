@@ -9,6 +9,7 @@ import { findCompaniesFlow, forgotPasswordFlow, invitationFlow, twoFactorFlow } 
 import { editorialFlow } from './flowEditorial.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
+import { translationsFlow } from './flowTranslations.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -29,8 +30,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, roles, editorial, screens, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,editorial,screens,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, roles, editorial, translations, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,roles,editorial,translations,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -316,6 +317,13 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
       console.log('Flow: autosave, edit conflicts, revisions, preview links');
       await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
+    }
+
+    if (flows.includes('translations')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      console.log('Flow: languages, Translate with AI, public API and sitemap per language');
+      await translationsFlow({ run, page, tenant, sub, shot });
     }
 
     if (flows.includes('screens')) {
