@@ -55,6 +55,8 @@ class Category(models.Model):
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)
     description = models.TextField(blank=True, default="")
+    # Its name and slug in other languages (docs/translations.md): {"fr": {"name": ..., "slug": ...}}
+    translations = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -73,6 +75,8 @@ class Tag(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)
+    # Its name and slug in other languages (docs/translations.md): {"fr": {"name": ..., "slug": ...}}
+    translations = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

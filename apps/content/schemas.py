@@ -331,18 +331,30 @@ class ReviewReturnIn(InSchema):
 REVIEW_NOTE_MAX = 2000
 
 
+class TermTranslationOut(OutSchema):
+    name: str
+    slug: str
+
+
+def _term_translations(term) -> dict:
+    translations = getattr(term, "translations", None)
+    return {"translations": translations} if translations else {}
+
+
 class CategoryOut(OutSchema):
     id: str
     name: str
     slug: str
     description: str
     postCount: int
+    # (+) its name and slug per language, when it has any (docs/translations.md)
+    translations: dict[str, TermTranslationOut] = omitted(description="Its name and slug in other languages")
 
     @staticmethod
     def from_category(category) -> "CategoryOut":
         return CategoryOut(
             id=str(category.id), name=category.name, slug=category.slug, description=category.description,
-            postCount=getattr(category, "post_count", 0),
+            postCount=getattr(category, "post_count", 0), **_term_translations(category),
         )
 
 
@@ -351,10 +363,12 @@ class TagOut(OutSchema):
     name: str
     slug: str
     postCount: int
+    translations: dict[str, TermTranslationOut] = omitted(description="Its name and slug in other languages")
 
     @staticmethod
     def from_tag(tag) -> "TagOut":
-        return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0))
+        return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0),
+                      **_term_translations(tag))
 
 
 # --- replies (docs/api/index.md; keys in the order they are sent) ----------------------------------
@@ -650,10 +664,36 @@ def _clean_term_slug(value) -> str:
     return clean_max(slug, 120, "Slug")
 
 
+TERM_TRANSLATIONS_INVALID = "Translations must map language codes to a name (and an optional slug)"
+
+
+def clean_term_translations(value) -> dict | None:
+    """{"fr": {"name": "Actualités", "slug": "actualites"}}: codes in their usual case, each name
+    checked as a name, each slug as a slug (made from the name when absent). The company's
+    languages are checked by the service."""
+    from tenants.languages import clean_code
+
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(TERM_TRANSLATIONS_INVALID)
+    cleaned = {}
+    for code, entry in value.items():
+        if not isinstance(entry, dict):
+            raise ValueError(TERM_TRANSLATIONS_INVALID)
+        name = _clean_name(entry.get("name"))
+        cleaned[clean_code(code)] = {"name": name, "slug": _clean_term_slug(entry.get("slug") or name)}
+    return cleaned
+
+
+TermTranslations = Annotated[dict | None, BeforeValidator(clean_term_translations)]
+
+
 class CategoryIn(InSchema):
     name: TermName = ""
     slug: TermSlug = ""
     description: TermDescription = ""
+    translations: TermTranslations = None  # (+) docs/translations.md
 
 
 class CategoryUpdateIn(InSchema):
@@ -662,16 +702,19 @@ class CategoryUpdateIn(InSchema):
     name: TermName | None = None
     slug: TermSlug | None = None
     description: TermDescription | None = None
+    translations: TermTranslations = None  # (+) replaces them all when given
 
 
 class TagIn(InSchema):
     name: TermName = ""
     slug: TermSlug = ""
+    translations: TermTranslations = None  # (+) docs/translations.md
 
 
 class TagUpdateIn(InSchema):
     name: TermName | None = None
     slug: TermSlug | None = None
+    translations: TermTranslations = None  # (+) replaces them all when given
 
 
 # --- revisions -----------------------------------------------------------------------------------

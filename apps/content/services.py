@@ -710,8 +710,16 @@ def _term_changed(model, action: str, *, term_id, name: str, actor, data: dict |
                                       gone=data))
 
 
-def _term_create(model, *, taken: str, actor, **fields):
+def _term_translations(translations: dict | None) -> dict | None:
+    """A term's names per language (checked by the schema): languages of the company only."""
+    if translations is None:
+        return None
+    return {_language(code): entry for code, entry in translations.items()}
+
+
+def _term_create(model, *, taken: str, actor, translations: dict | None = None, **fields):
     """Create a category or tag; a slug in use is 409 `taken` (also when a parallel create wins)."""
+    fields["translations"] = _term_translations(translations) or {}
     if model.objects.filter(slug=fields["slug"]).exists():
         raise _slug_conflict(taken)
     try:
@@ -731,13 +739,15 @@ def _term_delete(term, *, actor) -> None:
 
 
 @transaction.atomic
-def category_create(*, name: str, slug: str, description: str = "", actor=None) -> Category:
+def category_create(*, name: str, slug: str, description: str = "", actor=None,
+                    translations: dict | None = None) -> Category:
     return _term_create(Category, taken=CATEGORY_SLUG_TAKEN, actor=actor, name=name, slug=slug,
-                        description=description)
+                        description=description, translations=translations)
 
 
-def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
+def _term_update(term, *, taken: str, slug: str | None, actor=None, translations: dict | None = None, **fields):
     """Update a category or tag: a new slug must be free (409 `taken`); None keeps a value."""
+    fields["translations"] = _term_translations(translations)
     model = type(term)
     post_count = getattr(term, "post_count", 0)
     term = _locked(model.objects, term.pk, CATEGORY_NOT_FOUND if model is Category else TAG_NOT_FOUND)
@@ -760,9 +770,9 @@ def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
 
 @transaction.atomic
 def category_update(*, category: Category, name: str | None = None, slug: str | None = None,
-                    description: str | None = None, actor=None) -> Category:
+                    description: str | None = None, actor=None, translations: dict | None = None) -> Category:
     return _term_update(category, taken=CATEGORY_SLUG_TAKEN, slug=slug, actor=actor, name=name,
-                        description=description)
+                        description=description, translations=translations)
 
 
 @transaction.atomic
@@ -780,13 +790,14 @@ def category_delete(*, category: Category, actor=None) -> None:
 
 # --- tags ----------------------------------------------------------------------------------------
 @transaction.atomic
-def tag_create(*, name: str, slug: str, actor=None) -> Tag:
-    return _term_create(Tag, taken=TAG_SLUG_TAKEN, actor=actor, name=name, slug=slug)
+def tag_create(*, name: str, slug: str, actor=None, translations: dict | None = None) -> Tag:
+    return _term_create(Tag, taken=TAG_SLUG_TAKEN, actor=actor, name=name, slug=slug, translations=translations)
 
 
 @transaction.atomic
-def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None, actor=None) -> Tag:
-    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, actor=actor, name=name)
+def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None, actor=None,
+               translations: dict | None = None) -> Tag:
+    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, actor=actor, name=name, translations=translations)
 
 
 @transaction.atomic

@@ -72,14 +72,19 @@ def get_preview(request, token: str):
     return uncached_json(request, public.preview_reply(token))
 
 
-@router.get("/categories", response=CategoriesReply)
+_LOCALE_QUERY = {"parameters": query_parameters(public.LocaleQuery)}
+
+
+@router.get("/categories", response=CategoriesReply, openapi_extra=_LOCALE_QUERY)
 def list_categories(request):
-    return cached_json(request, lambda _: public.categories_reply(selectors.categories()))
+    locale = public.parse_locale(request.GET.get("locale"))
+    return cached_json(request, lambda _: public.categories_reply(selectors.categories(), locale=locale))
 
 
-@router.get("/tags", response=TagsReply)
+@router.get("/tags", response=TagsReply, openapi_extra=_LOCALE_QUERY)
 def list_tags(request):
-    return cached_json(request, lambda _: public.tags_reply(selectors.tags()))
+    locale = public.parse_locale(request.GET.get("locale"))
+    return cached_json(request, lambda _: public.tags_reply(selectors.tags(), locale=locale))
 
 
 @router.post("/analytics/track", auth=tracking_key_auth, response=TrackOut)

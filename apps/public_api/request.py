@@ -290,18 +290,40 @@ def preview_reply(token: str) -> dict:
     return post_reply(selectors.post_by_id(preview_post_id(token)))
 
 
-def categories_reply(categories) -> dict:
+def term_language(locale: str | None) -> str | None:
+    """The language of terms' names for a `locale` parameter (None: the names as stored)."""
+    from tenants.languages import current
+
+    if locale is None:
+        return None
+    chosen = languages_for(locale, current())
+    return chosen.chain[0] if chosen.chain else None
+
+
+def _in_language(term: dict, language: str | None) -> dict:
+    translated = (term.get("translations") or {}).get(language) if language else None
+    if translated:
+        term["name"], term["slug"] = translated["name"], translated["slug"]
+    return term
+
+
+def categories_reply(categories, locale: str | None = None) -> dict:
+    """`locale`: names and slugs in that language where a category has them (docs/translations.md)."""
     from apps.content.schemas import CategoryOut
 
+    language = term_language(locale)
     return {"success": True, "message": "Categories retrieved successfully",
-            "data": {"categories": [CategoryOut.from_category(c).model_dump(mode="json") for c in categories]}}
+            "data": {"categories": [_in_language(CategoryOut.from_category(c).model_dump(mode="json"),
+                                                 language) for c in categories]}}
 
 
-def tags_reply(tags) -> dict:
+def tags_reply(tags, locale: str | None = None) -> dict:
     from apps.content.schemas import TagOut
 
+    language = term_language(locale)
     return {"success": True, "message": "Tags retrieved successfully",
-            "data": {"tags": [TagOut.from_tag(t).model_dump(mode="json") for t in tags]}}
+            "data": {"tags": [_in_language(TagOut.from_tag(t).model_dump(mode="json"), language)
+                              for t in tags]}}
 
 
 @dataclass(frozen=True)
@@ -359,8 +381,12 @@ def check_term_exists(wanted: ListQuery) -> None:
     """404 for the posts of a category or tag that does not exist (not an empty page)."""
     from apps.public_api import selectors
 
+    from tenants.languages import current
+
     kind, slug = wanted.term
-    if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"]):
+    chosen = languages_for(wanted.locale, current()) if wanted.locale else None
+    term_locale = chosen.chain[0] if chosen is not None and chosen.chain else None
+    if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"], term_locale):
         raise term_missing(kind)
 
 

@@ -50,11 +50,16 @@ def _table(model, schema: str) -> str:
     return f"{_q(schema)}.{_q(model._meta.db_table)}"
 
 
-def _terms_sql(through, column: str, model, schema: str) -> str:
-    """JSON array of {id, name, slug} of one post, ordered by name (as the content app)."""
+def _terms_sql(through, column: str, model, schema: str, locale: str | None = None) -> str:
+    """JSON array of {id, name, slug} of one post, ordered by name (as the content app); with
+    `locale`, the name and slug in that language where the term has them (docs/translations.md)."""
+    name, slug = "t.name", "t.slug"
+    if locale is not None:
+        name = f"coalesce(t.translations -> {_literal(locale)} ->> 'name', t.name)"
+        slug = f"coalesce(t.translations -> {_literal(locale)} ->> 'slug', t.slug)"
     return (
-        f"(SELECT coalesce(json_agg(json_build_object('id', t.id::text, 'name', t.name, 'slug', t.slug) "
-        f"ORDER BY t.name, t.id), '[]'::json) FROM {_table(through, schema)} x "
+        f"(SELECT coalesce(json_agg(json_build_object('id', t.id::text, 'name', {name}, 'slug', {slug}) "
+        f"ORDER BY {name}, t.id), '[]'::json) FROM {_table(through, schema)} x "
         f"JOIN {_table(model, schema)} t ON t.id = x.{_q(column)} WHERE x.post_id = {_q(_POST)}.id)"
     )
 
@@ -74,7 +79,11 @@ def _image(values, urls) -> dict | None:
 
 
 def _image_columns(alias: str):
-    return lambda schema: [f"{alias}.id", f"{alias}.storage_key", f"{alias}.alt_text"]
+    def columns(schema: str, locale: str | None = None) -> list[str]:
+        alt = f"{alias}.alt_text" if locale is None else (
+            f"coalesce(nullif({alias}.alt_texts ->> {_literal(locale)}, ''), {alias}.alt_text)")
+        return [f"{alias}.id", f"{alias}.storage_key", alt]
+    return columns
 
 
 def _first(values, urls):
@@ -84,22 +93,24 @@ def _first(values, urls):
 # The fields of apps.content.post_fields built from joins (or derived): their SQL, given the
 # schema, and their JSON from those columns.
 _JOINED = {
-    "author": (lambda schema: ["author.id", "author.username"], _author),
-    "categories": (lambda schema: [_terms_sql(Post.categories.through, "category_id", Category, schema)], _first),
-    "tags": (lambda schema: [_terms_sql(Post.tags.through, "tag_id", Tag, schema)], _first),
+    "author": (lambda schema, locale=None: ["author.id", "author.username"], _author),
+    "categories": (lambda schema, locale=None: [_terms_sql(Post.categories.through, "category_id", Category, schema,
+                                                           locale)], _first),
+    "tags": (lambda schema, locale=None: [_terms_sql(Post.tags.through, "tag_id", Tag, schema, locale)], _first),
     "featured_image": (_image_columns("image"), _image),
     # only in the full post (post_by_slug joins them: _detail_joins)
     "og_image": (_image_columns("og_image"), _image),
     "twitter_image": (_image_columns("twitter_image"), _image),
-    "scheduled": (lambda schema: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
-                                  f"'{Post.Status.DRAFT.value}')"], _first),
+    "scheduled": (lambda schema, locale=None: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
+                                               f"'{Post.Status.DRAFT.value}')"], _first),
 }
 
 
-def _columns(fields, schema: str) -> list[str]:
+def _columns(fields, schema: str, locale: str | None = None) -> list[str]:
+    """`locale`: terms' names and slugs and images' alt text in that language (docs/translations.md)."""
     columns = []
     for field in fields:
-        columns.extend(_JOINED[field.kind][0](schema) if field.column is None else
+        columns.extend(_JOINED[field.kind][0](schema, locale) if field.column is None else
                        [f"{_q(_POST)}.{_q(field.column)}"])
     return columns
 
@@ -134,8 +145,8 @@ def _read(row, reader, urls, into: dict | None = None) -> dict:
     return out
 
 
-def _summary_columns(schema: str) -> str:
-    return ", ".join(_columns(post_fields.SUMMARY, schema))
+def _summary_columns(schema: str, locale: str | None = None) -> str:
+    return ", ".join(_columns(post_fields.SUMMARY, schema, locale))
 
 
 def _joins(schema: str) -> str:
@@ -153,7 +164,7 @@ def _detail_joins(schema: str) -> str:
 
 
 def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
-           tag_slug=None, fenced: bool = False) -> tuple[str, list]:
+           tag_slug=None, fenced: bool = False, term_locale: str | None = None) -> tuple[str, list]:
     """`fenced`: the category/tag condition is checked post by post (OFFSET 0 keeps PostgreSQL
     from turning it into a join), so a page walks the date index and stops at its last row."""
     post = _q(_POST)
@@ -169,6 +180,11 @@ def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f "
                          f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s{fence})")
             params.append(value)
+        elif slug is not None and term_locale is not None:  # its slug, or its slug in that language
+            parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
+                         f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND (t.slug = %s OR "
+                         f"t.translations -> {_literal(term_locale)} ->> 'slug' = %s){fence})")
+            params.extend([slug, slug])
         elif slug is not None:
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
                          f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND t.slug = %s{fence})")
@@ -222,6 +238,7 @@ class PostFilter:
     # With `?locale=`: each post also carries its `locale` and `translations` (of `status`).
     localized: bool = False
     status: str = "published"
+    term_locale: str | None = None  # the language of terms' names and images' alt text (a locale asked)
 
 
 _CODE = re.compile(r"[A-Za-z0-9-]{1,35}")
@@ -269,7 +286,8 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     company with one language); `locale`, as asked, names the listing; `configs`: the text
     search configurations a search uses."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
-    where, params = _where(schema=schema, status=status, **terms)
+    term_locale = chain[0] if locale is not None and chain else None
+    where, params = _where(schema=schema, status=status, term_locale=term_locale, **terms)
     language_where, language_params = _language_where(schema, status, chain)
     if language_where:
         where, params = f"{where} AND {language_where}", [*params, *language_params]
@@ -320,7 +338,8 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
                       planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
-                      sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status)
+                      sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status,
+                      term_locale=term_locale)
 
 
 @lru_cache(maxsize=1024)
@@ -350,14 +369,14 @@ def _localized(post: dict, language: str, translations) -> dict:
 
 @lru_cache(maxsize=512)
 def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bool, with_total: bool,
-              limit: int, localized_status: str | None = None) -> str:
+              limit: int, localized_status: str | None = None, term_locale: str | None = None) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
     does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
     post, table = _q(_POST), _table(Post, schema)
     rest = (f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
             "ORDER BY page.created_at DESC, page.id DESC")
-    columns = _summary_columns(schema)
+    columns = _summary_columns(schema, term_locale)
     if localized_status is not None:
         columns = f"{columns}, {_localized_columns(schema, localized_status)}"
     if searched:
@@ -384,7 +403,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     if found.sizes_sql is not None:
         return _term_page_rows(found, page, with_total=with_total)
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
-                    page.limit, found.status if found.localized else None)
+                    page.limit, found.status if found.localized else None, found.term_locale)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
     fetch = (functools.partial(_fetch_search, planned=found.planned) if found.searched
@@ -408,7 +427,7 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     walk = (page.offset + page.limit) * everything < size * size
     where = found.walk_where if walk else found.where
     sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit,
-                    found.status if found.localized else None)
+                    found.status if found.localized else None, found.term_locale)
     rows = _fetch_public(found.schema, sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
 
@@ -470,7 +489,8 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
         if default is not None:
             where += f" ORDER BY ({post}.language = {_literal(default)}) DESC"
     status = "published" if published_only else "all"
-    return _one_post(where, params, replica=replica, localized_status=status if localized else None)
+    return _one_post(where, params, replica=replica, localized_status=status if localized else None,
+                     term_locale=chain[0] if localized and chain else None)
 
 
 def post_by_id(post_id, *, localized: bool = False) -> dict:
@@ -481,13 +501,14 @@ def post_by_id(post_id, *, localized: bool = False) -> dict:
                      localized_status="published" if localized else None)
 
 
-def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None) -> dict:
+def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None,
+              term_locale: str | None = None) -> dict:
     schema = connection.schema_name
-    detail = ", ".join(_columns(post_fields.DETAIL, schema))
+    detail = ", ".join(_columns(post_fields.DETAIL, schema, term_locale))
     if localized_status is not None:
         detail = f"{detail}, {_localized_columns(schema, localized_status)}"
     rows = db.fetch_prepared(
-        f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
+        f"SELECT {_summary_columns(schema, term_locale)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
         f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
         params, replica=schema if replica else None)
     if not rows:
@@ -500,9 +521,13 @@ def _one_post(where: str, params: list, *, replica: bool, localized_status: str 
     return post
 
 
-def term_exists(kind: str, slug: str) -> bool:
-    """A category ("category") or tag ("tag") of this slug (normalised) exists."""
-    return (Category if kind == "category" else Tag).objects.filter(slug=slug).exists()
+def term_exists(kind: str, slug: str, locale: str | None = None) -> bool:
+    """A category ("category") or tag ("tag") of this slug (normalised) exists (with `locale`: or
+    has this slug in that language)."""
+    from django.db.models import Q
+
+    found = Q(slug=slug) | Q(**{f"translations__{locale}__slug": slug}) if locale else Q(slug=slug)
+    return (Category if kind == "category" else Tag).objects.filter(found).exists()
 
 
 def categories() -> QuerySet[Category]:
