@@ -3,6 +3,7 @@ schemas carrying the spec's validation messages (spec §5)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, time, timezone as dt_timezone
 from typing import Annotated
 from urllib.parse import parse_qs, urlparse
@@ -682,7 +683,10 @@ def clean_term_translations(value) -> dict | None:
         if not isinstance(entry, dict):
             raise ValueError(TERM_TRANSLATIONS_INVALID)
         name = _clean_name(entry.get("name"))
-        cleaned[clean_code(code)] = {"name": name, "slug": _clean_term_slug(entry.get("slug") or name)}
+        # A slug made from the name keeps its letters without their accents (Actualités -> actualites).
+        source = entry.get("slug") or "".join(
+            c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+        cleaned[clean_code(code)] = {"name": name, "slug": _clean_term_slug(source)}
     return cleaned
 
 

@@ -188,6 +188,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** ErrorOut */
         ErrorOut: {
@@ -444,6 +451,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** TagsData */
         TagsData: {
@@ -472,6 +486,13 @@ export interface components {
         TermRefOut: {
             /** Id */
             id: string;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string;
+        };
+        /** TermTranslationOut */
+        TermTranslationOut: {
             /** Name */
             name: string;
             /** Slug */
@@ -613,7 +634,9 @@ export interface operations {
     };
     apps_public_api_api_list_categories: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1125,7 +1148,9 @@ export interface operations {
     };
     apps_public_api_api_list_tags: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -239,3 +239,24 @@ def test_revisions_autosave_and_preview_links_are_per_translation(api, tenant):
     assert api.get(f"/api/posts/{source['id']}/autosave").json()["autosave"] is None
     link = api.post(f"/api/posts/{french['id']}/preview-links")
     assert link.status_code == 201, link.content
+
+
+# --- categories, tags and media per language ----------------------------------------------------------
+def test_categories_and_tags_keep_names_and_slugs_per_language(api, tenant):
+    multilingual(api)
+    made = api.post("/api/categories/add", {"name": "News", "slug": "news",
+                                            "translations": {"fr": {"name": "Actualités"}, "de": {"name": "Neuigkeiten",
+                                                                                                  "slug": "neu"}}})
+    assert made.status_code == 201, made.content
+    category = made.json()["category"]
+    assert category["translations"] == {"fr": {"name": "Actualités", "slug": "actualites"},
+                                        "de": {"name": "Neuigkeiten", "slug": "neu"}}
+    updated = api.put(f"/api/categories/{category['id']}", {"translations": {"fr": {"name": "Nouvelles"}}})
+    assert updated.json()["category"]["translations"] == {"fr": {"name": "Nouvelles", "slug": "nouvelles"}}
+    assert api.put(f"/api/categories/{category['id']}", {"description": "x"}).json()["category"]["translations"] == {
+        "fr": {"name": "Nouvelles", "slug": "nouvelles"}}  # left out: kept
+    assert api.post("/api/tags/add", {"name": "Py", "slug": "py", "translations": {"ja": {"name": "x"}}}).status_code == 400
+    assert api.post("/api/tags/add", {"name": "Py", "slug": "py", "translations": {"fr": {}}}).status_code == 400
+    assert api.post("/api/tags/add", {"name": "Py", "slug": "py", "translations": "fr"}).status_code == 400
+    plain = api.post("/api/tags/add", {"name": "Plain", "slug": "plain"}).json()["tag"]
+    assert "translations" not in plain  # a term without translations: the reply it always had

@@ -246,3 +246,28 @@ def test_the_search_column_follows_a_change_of_language(api, stemmed, tenant):
     assert "'haus'" in vector()  # German: its stem
     found = api.get("/api/search?q=haus&types=posts").json()["results"]["posts"]
     assert sorted(p["slug"] for p in found) == ["stadt", "woerter"]
+
+
+def test_terms_and_alt_text_in_the_locales_language(site, world, tenant):
+    from apps.content.models import Category
+    from apps.media.models import Media
+
+    with schema_context(tenant.schema_name):
+        Category.objects.filter(slug="news").update(translations={"fr": {"name": "Actualités", "slug": "actualites"}})
+        image = Media.objects.create(file_name="a.png", file_type="image/png", file_size=1, width=1, height=1,
+                                     storage_key=f"{tenant.schema_name}/media/a.png", alt_text="A chart",
+                                     alt_texts={"fr": "Un graphique"})
+        Post.objects.filter(pk=world["a_fr"].pk).update(featured_image=image)
+    french = _posts(site, "locale=fr")["posts"][0]
+    assert french["categories"][0]["name"] == "Actualités" and french["categories"][0]["slug"] == "actualites"
+    assert french["featuredImage"]["altText"] == "Un graphique"
+    plain = site.get("/api/v1/posts/slug/lancement").json()["data"]["post"]
+    assert plain["categories"][0]["name"] == "News" and plain["featuredImage"]["altText"] == "A chart"
+    by_slug = site.get("/api/v1/posts/slug/lancement?locale=fr").json()["data"]["post"]
+    assert by_slug["featuredImage"]["altText"] == "Un graphique"
+    # the category's French slug finds its posts with locale=fr; without, only its own slug
+    assert len(site.get("/api/v1/posts/category/actualites?locale=fr").json()["data"]["posts"]) == 4
+    assert site.get("/api/v1/posts/category/actualites").status_code == 404
+    categories = site.get("/api/v1/categories?locale=fr").json()["data"]["categories"]
+    assert [(c["name"], c["slug"]) for c in categories] == [("Actualités", "actualites")]
+    assert site.get("/api/v1/categories").json()["data"]["categories"][0]["name"] == "News"

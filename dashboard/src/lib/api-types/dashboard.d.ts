@@ -1558,6 +1558,10 @@ export interface components {
              * @default
              */
             slug?: string;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** CategoryListOut */
         CategoryListOut: {
@@ -1582,6 +1586,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** CategoryPostsOut */
         CategoryPostsOut: {
@@ -1625,6 +1636,10 @@ export interface components {
             name?: string | null;
             /** Slug */
             slug?: string | null;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * ClientDeleteIn
@@ -3395,6 +3410,10 @@ export interface components {
              * @default
              */
             slug?: string;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** TagListOut */
         TagListOut: {
@@ -3429,6 +3448,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** TagReplyOut */
         TagReplyOut: {
@@ -3458,11 +3484,22 @@ export interface components {
             name?: string | null;
             /** Slug */
             slug?: string | null;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** TermRefOut */
         TermRefOut: {
             /** Id */
             id: string;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string;
+        };
+        /** TermTranslationOut */
+        TermTranslationOut: {
             /** Name */
             name: string;
             /** Slug */
