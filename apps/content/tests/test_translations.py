@@ -260,3 +260,17 @@ def test_categories_and_tags_keep_names_and_slugs_per_language(api, tenant):
     assert api.post("/api/tags/add", {"name": "Py", "slug": "py", "translations": "fr"}).status_code == 400
     plain = api.post("/api/tags/add", {"name": "Plain", "slug": "plain"}).json()["tag"]
     assert "translations" not in plain  # a term without translations: the reply it always had
+
+
+def test_media_keeps_alt_text_per_language(api, tenant):
+    multilingual(api)
+    media = make_media(tenant)
+    response = api.put(f"/api/media/{media.id}", {"altText": "A chart", "altTexts": {"fr": "Un graphique"}})
+    assert response.status_code == 200, response.content
+    assert response.json()["media"]["altTexts"] == {"fr": "Un graphique"}
+    assert api.put(f"/api/media/{media.id}", {"altText": "A chart", "altTexts": {"ja": "x"}}).status_code == 400
+    assert api.put(f"/api/media/{media.id}", {"altText": "A chart", "altTexts": ["fr"]}).status_code == 400
+    kept = api.put(f"/api/media/{media.id}", {"altText": "Chart"}).json()["media"]
+    assert kept["altTexts"] == {"fr": "Un graphique"} and kept["altText"] == "Chart"
+    plain = api.put(f"/api/media/{make_media(tenant).id}", {"altText": "x"}).json()["media"]
+    assert "altTexts" not in plain
