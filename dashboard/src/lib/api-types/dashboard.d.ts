@@ -2482,6 +2482,13 @@ export interface components {
         MediaOut: {
             /** Alttext */
             altText: string;
+            /**
+             * Alttexts
+             * @description The alt text in other languages
+             */
+            altTexts?: {
+                [key: string]: string;
+            };
             /** Cdnurl */
             cdnUrl: string;
             /**
@@ -2546,6 +2553,10 @@ export interface components {
              * @default
              */
             altText?: string | null;
+            /** Alttexts */
+            altTexts?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** MessageOut */
         MessageOut: {
