@@ -23,6 +23,10 @@ from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
 from tenants.models import Client, Domain
 
+# The public content API of a company whose email is not verified yet (lifecycle.verification opens it).
+UNVERIFIED_API = ("This company has not verified its email address yet. The administrator must open the link "
+                  "sent at sign-up (or resend it from the dashboard) before the content API answers.")
+
 
 def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
@@ -94,8 +98,6 @@ class TenantMiddleware(TenantMainMiddleware):
             connection.set_schema_to_public()
             return envelope(403, "This company account is suspended. Please contact support.", "forbidden")
         if not tenant.may_syndicate and request.path_info.startswith("/api/v1"):  # serving: not verified
-            from tenants.verification import UNVERIFIED_API
-
             connection.set_schema_to_public()
             return envelope(403, UNVERIFIED_API, "forbidden", detail=ErrorCode.EMAIL_UNVERIFIED)
         tenant.domain_url = hostname

@@ -25,7 +25,7 @@ from apps.ai.schemas import (
 )
 from apps.content import selectors as content_selectors
 from apps.content.services import post_translation_check
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import ErrorOut
 
 router = Router(tags=["ai"])
@@ -46,8 +46,8 @@ def _reply(job: GenerationJob, *, wait: bool):
 
 # 502: the job failed (the spec's message, e.g. "Gemini API error: 503").
 @router.post("/generate-blog", response={200: BlogGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
 def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.BLOG,
         input={"inputContent": payload.inputContent, "contentType": payload.contentType},
@@ -57,8 +57,8 @@ def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
 
 
 @router.post("/generate-seo", response={200: SeoGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
 def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.SEO,
         input={"title": payload.title, "content": payload.content, "excerpt": payload.excerpt},
@@ -67,11 +67,11 @@ def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
 
 
 @router.post("/translate-post", response={200: TranslationGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
 def translate_post(request, payload: TranslateIn, query: Query[AsyncQuery]):
     """(+) "Translate with AI": a draft translation of the post in another of the company's languages,
     made on the worker queue (docs/translations.md). What "Add translation" would refuse is refused
     here before the job is queued (404, 403, 400, 409 `translation_exists`); never published."""
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     source = content_selectors.post_get(payload.postId)
     language = post_translation_check(actor=request.auth, source=source, language=payload.language)
     job = services.generation_job_create(
@@ -82,8 +82,8 @@ def translate_post(request, payload: TranslateIn, query: Query[AsyncQuery]):
 
 
 @router.get("/jobs/{job_id}", response=JobReplyOut)
+@requires("ai.generate", CANNOT_GENERATE)
 def get_job(request, job_id: str):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = selectors.generation_job_get(job_id=job_id, user=request.auth)
     return JobReplyOut(job=job_full(job))
 

@@ -20,7 +20,7 @@ from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED, TRANSLATE_FAILED, TR
 from apps.content import selectors as content_selectors
 from apps.content import services as content
 from apps.core.errors import ApplicationError, RateLimited
-from tenants.languages import display_name
+from apps.core.languages import display_name
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
 
 logger = logging.getLogger(__name__)

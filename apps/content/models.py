@@ -132,7 +132,7 @@ class Post(models.Model):
     title = models.CharField(max_length=500)
     # Unique per language (content_post_slug_language_uniq): `launch` in English and in French.
     slug = models.CharField(max_length=255)
-    # A BCP 47 code of the company's languages (tenants.languages); a company that never chose
+    # A BCP 47 code of the company's languages (apps.core.languages); a company that never chose
     # writes in English. The translations of one post share `translation_group` (a post alone is
     # its own group: the group is its id), at most one per language.
     language = models.CharField(max_length=35, default="en")

@@ -14,9 +14,14 @@ from pydantic import BeforeValidator, StrictBool, field_validator, model_validat
 
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
+from apps.content.selectors import post_translations, preview_token
 from apps.core.html import is_blank_html
+from apps.core.languages import clean_code
+from apps.core.languages import current as current_languages
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, omitted, service_name
+from apps.core.text import slugify
 from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
+from apps.media.storage import MediaUrls
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
 TITLE_REQUIRED = "Title is required"
@@ -155,8 +160,6 @@ def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
 def media_urls(schema: str | None = None):
     """The media app's URL builder (absolute `link` of a storage key), made once per response:
     of the connection's company, or of the company of `schema`."""
-    from apps.media.storage import MediaUrls
-
     return MediaUrls.current(schema)
 
 
@@ -267,9 +270,7 @@ class TranslationOut(OutSchema):
 def _multilingual() -> bool:
     """The company writes in more than one language: posts show theirs (a company with one
     language gets the replies it always got)."""
-    from tenants.languages import current
-
-    return not current().single
+    return not current_languages().single
 
 
 def _language(post, *, translations: bool = False) -> dict:
@@ -277,8 +278,6 @@ def _language(post, *, translations: bool = False) -> dict:
         return {}
     found = {"language": post.language, "translationGroup": str(post.translation_group)}
     if translations:
-        from apps.content.selectors import post_translations
-
         found["translations"] = [
             TranslationOut(id=str(other.pk), language=other.language, slug=other.slug, title=other.title,
                            status=other.status, isScheduled=other.is_scheduled)
@@ -486,8 +485,6 @@ TermDescription = Annotated[str, BeforeValidator(_trimmed("Description", 2000))]
 
 # --- input: posts --------------------------------------------------------------------------------
 def _clean_language(value) -> str | None:
-    from tenants.languages import clean_code
-
     return None if value is None else clean_code(value)
 
 
@@ -656,8 +653,6 @@ def _clean_name(value) -> str:
 
 
 def _clean_term_slug(value) -> str:
-    from apps.core.text import slugify
-
     raw = clean_required(value, SLUG_REQUIRED)
     slug = slugify(raw)
     if not slug:
@@ -672,8 +667,6 @@ def clean_term_translations(value) -> dict | None:
     """{"fr": {"name": "Actualités", "slug": "actualites"}}: codes in their usual case, each name
     checked as a name, each slug as a slug (made from the name when absent). The company's
     languages are checked by the service."""
-    from tenants.languages import clean_code
-
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -813,8 +806,6 @@ class PreviewLinkOut(OutSchema):
 
     @classmethod
     def from_link(cls, link, *, now: datetime, base_url: str):
-        from apps.content.selectors import preview_token
-
         status = "revoked" if link.revoked_at else ("expired" if link.expires_at <= now else "active")
         token = preview_token(link.id) if status == "active" else None
         author = link.created_by

@@ -20,6 +20,8 @@ from django.utils import timezone
 from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
                                  PostRevision, PreviewLink, Tag, search_configs)
 from apps.core.errors import NotFound, ValidationFailed
+from apps.core.languages import LANGUAGE_INVALID, normalize
+from apps.core.languages import current as current_languages
 from apps.core.selectors import as_uuid, get_or_404
 
 POST_NOT_FOUND = "Post not found"
@@ -80,9 +82,7 @@ def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple
 
 def company_search_configs() -> tuple[str, ...]:
     """The text search configurations of the languages of this request's company."""
-    from tenants.languages import current
-
-    return search_configs(current().codes)
+    return search_configs(current_languages().codes)
 
 
 def _prefix_query(words: list[str], configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> SearchQuery:
@@ -150,8 +150,6 @@ def post_list(
 
 
 def _list_language(value: str, field: str) -> str:
-    from tenants.languages import LANGUAGE_INVALID, normalize
-
     code = normalize(value)
     if code is None:
         raise ValidationFailed(LANGUAGE_INVALID, field=field)

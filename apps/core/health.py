@@ -20,6 +20,8 @@ from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
+from apps.core.content_version import redis_client
+from apps.core.permissions import PUBLIC, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import ErrorOut, HealthOut
 
@@ -34,8 +36,6 @@ def _database() -> None:
 
 
 def _redis() -> None:
-    from apps.core.content_version import redis_client
-
     redis_client().ping()
 
 
@@ -105,6 +105,7 @@ def may_see_detail(request) -> bool:
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the
 # company cannot be looked up before the checks run).
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
+@requires(PUBLIC)
 def health(request):
     checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
     healthy = all(check["status"] == "ok" for check in checks.values())

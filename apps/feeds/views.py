@@ -32,9 +32,9 @@ from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
 from apps.core.text import xml_data, xml_text
 from apps.feeds import selectors
-from tenants import languages
+from apps.core import languages
 from tenants.addresses import tenant_base_url
-from tenants.languages import normalize
+from apps.core.languages import normalize
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"

@@ -5,6 +5,7 @@ from datetime import datetime
 from pydantic import field_validator
 
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, omitted
+from apps.core.languages import clean_code
 from apps.core.validation import text
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
@@ -37,8 +38,6 @@ class MediaUpdateIn(InSchema):
     @field_validator("altTexts", mode="before")
     @classmethod
     def _alt_texts(cls, value):
-        from tenants.languages import clean_code
-
         if value is None:
             return None
         if not isinstance(value, dict) or not all(isinstance(text, str) for text in value.values()):

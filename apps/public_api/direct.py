@@ -32,7 +32,7 @@ from apps.core.errors import ApplicationError
 from apps.public_api import cache
 from apps.public_api import request as public
 from apps.public_api.responses import encode, etag_of
-from tenants import languages
+from apps.core import languages
 
 logger = logging.getLogger(__name__)
 

@@ -33,9 +33,11 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Schema
 from ninja.errors import ValidationError
 
-from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS
+from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
 from apps.core.api import refuse_repeated
 from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
+from apps.core.languages import current as current_languages
+from apps.core.languages import normalize
 from apps.core.middleware import request_id
 from apps.core.pagination import Page, page_params
 from apps.core.security import api_security_headers, environ_is_secure
@@ -82,8 +84,6 @@ LOCALE_INVALID = "Locale must be a BCP 47 language code such as en, fr or pt-BR"
 def parse_locale(value: str | None) -> str | None:
     """A `locale` parameter (docs/translations.md): None when absent or empty, the code in its
     usual case (`pt-br` -> `pt-BR`), or 400 for what is not a language code."""
-    from tenants.languages import normalize
-
     if value is None or not value.strip():
         return None
     code = normalize(value)
@@ -104,12 +104,10 @@ class Languages:
 
 
 def languages_for(locale: str | None, company) -> Languages:
-    """`company`: tenants.languages.Languages. Without a locale: the default language's posts
+    """`company`: apps.core.languages.Languages. Without a locale: the default language's posts
     (every post of a company with one language: the replies it always got). With one: the best
     translation of each group along the locale's fallback chain (a locale the company lacks: its
     primary subtag's chain, else the default's)."""
-    from apps.content.models import search_configs
-
     if locale is None:
         chain = None if company.single else (company.default,)
         return Languages(chain=chain, configs=search_configs(company.codes), localized=False)
@@ -260,9 +258,8 @@ def posts_reply(posts: list[dict], pagination: dict) -> dict:
 def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool) -> dict:
     """The reply of posts/slug/{slug}[?locale=] (docs/translations.md)."""
     from apps.public_api import selectors
-    from tenants.languages import current
 
-    company = current()
+    company = current_languages()
     chosen = languages_for(locale, company)
     if locale is None:
         return post_reply(selectors.post_by_slug(slug, published_only=published_only,
@@ -292,11 +289,10 @@ def preview_reply(token: str) -> dict:
 
 def term_language(locale: str | None) -> str | None:
     """The language of terms' names for a `locale` parameter (None: the names as stored)."""
-    from tenants.languages import current
 
     if locale is None:
         return None
-    chosen = languages_for(locale, current())
+    chosen = languages_for(locale, current_languages())
     return chosen.chain[0] if chosen.chain else None
 
 
@@ -339,7 +335,7 @@ class ListBody:
 
 def list_filter(wanted: ListQuery, *, schema: str, company):
     """The selectors' filter of the list in `schema`, of a company whose languages are `company`
-    (tenants.languages.Languages)."""
+    (apps.core.languages.Languages)."""
     from apps.public_api import selectors
 
     chosen = languages_for(wanted.locale, company)
@@ -349,7 +345,7 @@ def list_filter(wanted: ListQuery, *, schema: str, company):
 def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> ListBody:
     """The reply of a posts list in `schema`: one SQL statement (apps.public_api.selectors);
     `total`, when known (cached for this listing), is not counted again. `company`: its languages
-    (tenants.languages.Languages)."""
+    (apps.core.languages.Languages)."""
     from apps.public_api import selectors
 
     found = list_filter(wanted, schema=schema, company=company)
@@ -363,9 +359,8 @@ def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
     """The reply of a posts list on Django's path: a search's total is kept in Redis at the
     company's content version (apps.public_api.cache.Counts), shared with the fast path."""
     from apps.public_api.cache import Counts
-    from tenants.languages import current
 
-    company = current()
+    company = current_languages()
     found = list_filter(wanted, schema=schema, company=company)
     counts = Counts(schema, version) if version is not None and not found.total_kept else None
     total = counts.get(found.key) if counts is not None else None
@@ -381,10 +376,9 @@ def check_term_exists(wanted: ListQuery) -> None:
     """404 for the posts of a category or tag that does not exist (not an empty page)."""
     from apps.public_api import selectors
 
-    from tenants.languages import current
 
     kind, slug = wanted.term
-    chosen = languages_for(wanted.locale, current()) if wanted.locale else None
+    chosen = languages_for(wanted.locale, current_languages()) if wanted.locale else None
     term_locale = chosen.chain[0] if chosen is not None and chosen.chain else None
     if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"], term_locale):
         raise term_missing(kind)

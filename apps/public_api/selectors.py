@@ -245,7 +245,7 @@ _CODE = re.compile(r"[A-Za-z0-9-]{1,35}")
 
 
 def _literal(code: str) -> str:
-    """A language code written into a statement (codes are checked by tenants.languages, and
+    """A language code written into a statement (codes are checked by apps.core.languages, and
     again here: letters, digits and hyphens only). Constants, not parameters: each chain gets a
     prepared statement of its own whose generic plan is as good as a custom one (with an array
     parameter PostgreSQL kept planning each execution, a millisecond each time)."""

@@ -9,6 +9,7 @@ from functools import singledispatch
 from typing import Any
 
 from apps.core import events
+from apps.core.languages import current as current_languages
 from apps.webhooks.models import BATCH_EVENT, EVENTS
 from apps.webhooks.services import event_emit
 
@@ -47,10 +48,8 @@ def _(event: events.PostChanged) -> list[Emission]:
 
 def _deleted(post) -> dict:
     """What identified a deleted post: its id and slug, and its locale in a company of several languages."""
-    from tenants.languages import current
-
     data = {"id": str(post.pk), "slug": post.slug}
-    if not current().single:
+    if not current_languages().single:
         data["locale"] = post.language
     return data
 

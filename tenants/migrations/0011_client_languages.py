@@ -1,7 +1,5 @@
 from django.db import migrations, models
 
-import tenants.languages
-
 
 class Migration(migrations.Migration):
 
@@ -13,7 +11,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='client',
             name='languages',
-            field=models.JSONField(default=tenants.languages.default_languages),
+            field=models.JSONField(default=list),
         ),
         migrations.AddField(
             model_name='client',

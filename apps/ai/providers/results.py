@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from apps.ai.providers.base import BLOG_FAILED, SEO_INCOMPLETE, GenerationError
+from apps.ai.providers.base import BLOG_FAILED, PARSE_FAILED, SEO_INCOMPLETE, TRANSLATED_FIELDS, GenerationError
 from apps.core.html import sanitize_html, strip_tags
 from apps.core.text import slugify
 
@@ -118,9 +118,6 @@ def seo_result(raw: dict) -> dict:
 def translation_result(raw, request) -> dict:
     """A translation as the provider answered it: every field a string (what is missing or not text
     keeps the source's), the content sanitised HTML."""
-    from apps.ai.providers.base import PARSE_FAILED, TRANSLATED_FIELDS, GenerationError
-    from apps.core.html import sanitize_html
-
     if not isinstance(raw, dict):
         raise GenerationError(PARSE_FAILED, detail="not an object")
     out = {}

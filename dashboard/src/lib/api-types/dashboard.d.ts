@@ -525,12 +525,12 @@ export interface paths {
          * Get Languages
          * @description (+) The company's languages, its default and each language's fallback chain (everyone signed in).
          */
-        get: operations["tenants_client_api_get_languages"];
+        get: operations["lifecycle_client_api_get_languages"];
         /**
          * Update Languages
          * @description (+) Admins: the languages the company writes in (BCP 47), its default, per-language fallbacks.
          */
-        put: operations["tenants_client_api_update_languages"];
+        put: operations["lifecycle_client_api_update_languages"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6405,7 +6405,7 @@ export interface operations {
             };
         };
     };
-    tenants_client_api_get_languages: {
+    lifecycle_client_api_get_languages: {
         parameters: {
             query?: never;
             header?: never;
@@ -6479,7 +6479,7 @@ export interface operations {
             };
         };
     };
-    tenants_client_api_update_languages: {
+    lifecycle_client_api_update_languages: {
         parameters: {
             query?: never;
             header?: never;
