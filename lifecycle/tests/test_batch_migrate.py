@@ -1,6 +1,7 @@
 """Batch migration (lifecycle/batch_migrate.py): company schemas that record the same migrations get
 the SQL Django would run, collected once; the result is the schema Django's executor makes."""
 import importlib
+import re
 from io import StringIO
 
 import pytest
@@ -108,7 +109,9 @@ def test_migrate_schemas_batches_by_default_and_not_with_no_batch(make_tenant):
         roll_back(schema)
     out = StringIO()
     call_command("migrate_schemas", interactive=False, verbosity=1, executor="standard", stdout=out)
-    assert "applying content.0007_editorial_autosave_preview_links to 2 schemas" in out.getvalue()
+    # (the content migrations after 0007, when there are any, are named in the same line)
+    assert re.search(r"applying content\.0007_editorial_autosave_preview_links(, [\w.]+)* to 2 schemas",
+                     out.getvalue()), out.getvalue()
     assert schemas_behind(schemas) == []
 
     roll_back(schemas[0])
