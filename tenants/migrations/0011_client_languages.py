@@ -23,4 +23,7 @@ class Migration(migrations.Migration):
             name='language_fallbacks',
             field=models.JSONField(default=dict),
         ),
+        # Rows written by SQL get what the ORM gives: English only.
+        migrations.RunSQL("ALTER TABLE tenants_client ALTER COLUMN languages SET DEFAULT '[]'::jsonb, ALTER COLUMN default_language SET DEFAULT 'en', ALTER COLUMN language_fallbacks SET DEFAULT '{}'::jsonb",
+                          "ALTER TABLE tenants_client ALTER COLUMN languages DROP DEFAULT, ALTER COLUMN default_language DROP DEFAULT, ALTER COLUMN language_fallbacks DROP DEFAULT"),
     ]

@@ -85,4 +85,7 @@ class Migration(migrations.Migration):
             model_name='post',
             constraint=models.UniqueConstraint(fields=('translation_group', 'language'), name='content_post_group_language_uniq'),
         ),
+        # Rows written by SQL (imports, benchmarks) get what the ORM gives: English, a group of their own.
+        migrations.RunSQL("ALTER TABLE content_post ALTER COLUMN language SET DEFAULT 'en', ALTER COLUMN translation_group SET DEFAULT gen_random_uuid()",
+                          "ALTER TABLE content_post ALTER COLUMN language DROP DEFAULT, ALTER COLUMN translation_group DROP DEFAULT"),
     ]

@@ -15,4 +15,7 @@ class Migration(migrations.Migration):
             name='alt_texts',
             field=models.JSONField(blank=True, default=dict),
         ),
+        # Rows written by SQL get no alt text in other languages, as the ORM gives.
+        migrations.RunSQL("ALTER TABLE media_media ALTER COLUMN alt_texts SET DEFAULT '{}'::jsonb",
+                          "ALTER TABLE media_media ALTER COLUMN alt_texts DROP DEFAULT"),
     ]
