@@ -12,7 +12,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
-        flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz bench-load bench-tests bench-smoke profile-public-api
 
 help:
@@ -147,6 +147,9 @@ bench-content: install db ## content: 10,000 posts; median latency of list, sear
 bench-webhooks: install db ## webhooks: median and p90 ms from a publish's commit to the receiver, real worker
 	$(BENCH_KEYS) $(BIN)/python bench/webhooks.py
 
+bench-translations: install db ## translations: list and by-slug with ?locale= against without, 10,000 posts in 3 languages
+	$(BENCH_KEYS) $(BIN)/python bench/translations.py
+
 bench-revisions: install db ## revisions: median save with revisions, autosave, revisions list and its statement count
 	$(BENCH_KEYS) $(BIN)/python bench/revisions.py
 
@@ -191,7 +194,7 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
 # bench-companies and bench-migrate run the same script as bench-provision.
 BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
-	bench-revisions bench-media bench-content bench-import bench-load profile-public-api bench-citus
+	bench-revisions bench-media bench-translations bench-content bench-import bench-load profile-public-api bench-citus
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \

@@ -16,8 +16,11 @@ from django.utils import timezone
 from ninja import Router
 
 from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
-from apps.content.models import Category, Post, Tag
+from apps.content.models import Category, Post, Tag, search_config
 from apps.core import events
+from apps.core import languages as company_languages
+from apps.core.content_version import content_version_bump
+from apps.core.errors import Conflict, ErrorCode
 from apps.core.permissions import PUBLIC, SIGNED_IN, can, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
@@ -25,8 +28,8 @@ from apps.public_api.keys import limit_for
 from lifecycle.deletion import CANNOT_DELETE, client_request_deletion
 from lifecycle import verification
 from tenants.models import Client
-from lifecycle.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, TwoFactorPolicyIn,
-                             TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
+from lifecycle.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, LanguagesIn, LanguagesOut,
+                               TwoFactorPolicyIn, TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
 from tenants.addresses import tenant_base_url
 from lifecycle.services import client_rotate_keys
 
@@ -75,6 +78,43 @@ def client_api_key_rotate(*, client: Client, actor=None) -> Client:
     client_rotate_keys(client=locked, content=True, actor=actor)
     client.api_key, client.ghost_content_key = locked.api_key, locked.ghost_content_key
     return client
+
+
+LANGUAGE_IN_USE = "{language} still has posts. Move or delete them before removing the language."
+
+
+@transaction.atomic
+def client_languages_update(*, client: Client, chosen: company_languages.Languages, actor=None) -> Client:
+    """The company's languages (checked by apps.core.languages.clean_languages). A language that
+    still has posts is not removed (409 `language_in_use`). Public replies depend on the setting,
+    so the company's content version moves on (its cached replies are left behind)."""
+    locked = Client.objects.select_for_update().get(pk=client.pk)
+    before = company_languages.of_client(locked)
+    removed = [code for code in before.codes if code not in chosen.codes]
+    in_use = Post.objects.filter(language__in=removed).values_list("language", flat=True).first() if removed else None
+    if in_use is not None:
+        raise Conflict(LANGUAGE_IN_USE.format(language=company_languages.display_name(in_use)),
+                       errors=[{"field": "languages", "message": LANGUAGE_IN_USE.format(language=in_use)}],
+                       detail=ErrorCode.LANGUAGE_IN_USE)
+    locked.languages, locked.default_language = list(chosen.codes), chosen.default
+    locked.language_fallbacks = chosen.fallbacks
+    locked.save(update_fields=["languages", "default_language", "language_fallbacks"])
+    client.languages, client.default_language = locked.languages, locked.default_language
+    client.language_fallbacks = locked.language_fallbacks
+    if before != company_languages.of_client(locked):
+        content_version_bump(client.schema_name)
+        transaction.on_commit(lambda: company_languages.forget(client.schema_name))
+        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary="languages"))
+    return client
+
+
+def languages_out(client: Client, message: str | None = None) -> LanguagesOut:
+    chosen = company_languages.of_client(client)
+    return LanguagesOut(
+        **({"message": message} if message else {}),
+        languages=[{"code": code, "name": company_languages.display_name(code), "searchConfig": search_config(code),
+                    "chain": list(chosen.chain(code))} for code in chosen.codes],
+        defaultLanguage=chosen.default, fallbacks={code: list(chain) for code, chain in chosen.fallbacks.items()})
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -186,6 +226,22 @@ def delete_company(request, payload: ClientDeleteIn):
     client_request_deletion(client=request.tenant, actor=request.auth, confirm_subdomain=payload.confirmSubdomain,
                             password=payload.password)
     return 202, MessageOut(message="Your company is being deleted. Its data will be gone within minutes.")
+
+
+# --- languages (apps.core.languages, docs/translations.md) ----------------------------------------------
+@router.get("/languages", response=LanguagesOut)
+@requires(SIGNED_IN)
+def get_languages(request):
+    """(+) The company's languages, its default and each language's fallback chain (everyone signed in)."""
+    return languages_out(request.tenant)
+
+
+@router.put("/languages", response=LanguagesOut)
+@requires("settings.manage", CANNOT_UPDATE)
+def update_languages(request, payload: LanguagesIn):
+    """(+) Admins: the languages the company writes in (BCP 47), its default, per-language fallbacks."""
+    client = client_languages_update(client=request.tenant, chosen=payload.cleaned, actor=request.auth)
+    return languages_out(client, message="Languages saved")
 
 
 # --- email verification (lifecycle.verification) -------------------------------------------------------

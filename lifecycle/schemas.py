@@ -2,8 +2,9 @@ import re
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import BeforeValidator, PrivateAttr, field_validator, model_validator
 
+from apps.core.languages import clean_languages
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import Email, Password, Username, clean_min_length, clean_url, text
 
@@ -64,7 +65,7 @@ def clean_post_url_template(value) -> str | None:
     if value:
         if value.count("{slug}") != 1 or len(value) > 500:
             raise ValueError(TEMPLATE_MESSAGE)
-        clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
+        clean_url(value.replace("{slug}", "x").replace("{locale}", "en"), TEMPLATE_MESSAGE)
     return value
 
 
@@ -266,3 +267,34 @@ class TwoFactorPolicyOut(SuccessOut):
 
 class FindCompaniesIn(InSchema):
     email: Email = ""
+
+
+# --- the company's languages (tenants/languages.py, docs/translations.md) ----------------------------
+class LanguagesIn(InSchema):
+    _clean = PrivateAttr(default=None)
+    languages: list = []
+    defaultLanguage: str | None = None  # the first language when absent
+    fallbacks: dict = {}  # {"pt-BR": ["pt"]}: where a reader asking for a language is served from next
+
+    @model_validator(mode="after")
+    def _check(self):
+        self._clean = clean_languages(self.languages, self.defaultLanguage, self.fallbacks)
+        return self
+
+    @property
+    def cleaned(self):
+        return self._clean
+
+
+class LanguageOut(OutSchema):
+    code: str
+    name: str  # the language's own name for itself (CLDR)
+    searchConfig: str  # the PostgreSQL text search configuration its posts are indexed with
+    chain: list[str]  # where a reader asking for it is served from, best first
+
+
+class LanguagesOut(SuccessOut):
+    message: str = omitted()
+    languages: list[LanguageOut]
+    defaultLanguage: str
+    fallbacks: dict[str, list[str]]

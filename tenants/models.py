@@ -66,6 +66,12 @@ class Client(TenantMixin):
     # An admin's "require two-factor sign-in for everyone": users without it may only set it up
     # (apps.accounts.auth, checked on every dashboard call from the row the middleware loaded).
     require_two_factor = models.BooleanField(default=False)
+    # The languages it writes in (apps.core.languages: BCP 47 codes, ordered; empty: English only), its
+    # default, and the fallbacks it set per language ({"pt-BR": ["pt"]}); checked by
+    # apps.core.languages.clean_languages.
+    languages = models.JSONField(default=list)
+    default_language = models.CharField(max_length=35, default="en")
+    language_fallbacks = models.JSONField(default=dict)
 
     objects = ClientQuerySet.as_manager()
 
@@ -100,11 +106,18 @@ class Client(TenantMixin):
         with a website to link to."""
         return self.may_syndicate and self.feeds_enabled and bool(self.website_url)
 
-    def post_url(self, slug: str) -> str:
-        """Where a post lives on the company's website."""
+    def post_url(self, slug: str, language: str | None = None) -> str:
+        """Where a post lives on the company's website. A post in another language than the
+        company's default (docs/translations.md): the template's `{locale}`, else `?locale=` after
+        the template's address, else `/{locale}/` before the slug."""
+        default = self.default_language or "en"
+        other = language is not None and language != default
         if self.post_url_template:
-            return self.post_url_template.replace("{slug}", slug)
-        return f"{self.website_url.rstrip('/')}/{slug}"
+            url = self.post_url_template.replace("{slug}", slug)
+            if "{locale}" in url:
+                return url.replace("{locale}", language or default)
+            return f"{url}{'&' if '?' in url else '?'}locale={language}" if other else url
+        return f"{self.website_url.rstrip('/')}/{language}/{slug}" if other else f"{self.website_url.rstrip('/')}/{slug}"
 
     @property
     def email_verified(self) -> bool:

@@ -18,9 +18,13 @@ from apps.ai.schemas import (
     JobStartedOut,
     SeoGeneratedOut,
     SeoGenerateIn,
+    TranslateIn,
+    TranslationGeneratedOut,
     job_brief,
     job_full,
 )
+from apps.content import selectors as content_selectors
+from apps.content.services import post_translation_check
 from apps.core.permissions import requires
 from apps.core.schemas import ErrorOut
 
@@ -58,6 +62,21 @@ def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.SEO,
         input={"title": payload.title, "content": payload.content, "excerpt": payload.excerpt},
+    )
+    return _reply(job, wait=not query.async_)
+
+
+@router.post("/translate-post", response={200: TranslationGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
+def translate_post(request, payload: TranslateIn, query: Query[AsyncQuery]):
+    """(+) "Translate with AI": a draft translation of the post in another of the company's languages,
+    made on the worker queue (docs/translations.md). What "Add translation" would refuse is refused
+    here before the job is queued (404, 403, 400, 409 `translation_exists`); never published."""
+    source = content_selectors.post_get(payload.postId)
+    language = post_translation_check(actor=request.auth, source=source, language=payload.language)
+    job = services.generation_job_create(
+        user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.TRANSLATE,
+        input={"postId": str(source.pk), "language": language},
     )
     return _reply(job, wait=not query.async_)
 

@@ -4,11 +4,13 @@ from django.db import models
 
 
 class GenerationJob(models.Model):
-    """One AI generation (a blog draft or SEO metadata), run by a Celery worker."""
+    """One AI generation (a blog draft, SEO metadata, or a translation draft of a post), run by a
+    Celery worker."""
 
     class Kind(models.TextChoices):
         BLOG = "blog", "Blog"
         SEO = "seo", "SEO"
+        TRANSLATE = "translate", "Translation"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -20,7 +22,7 @@ class GenerationJob(models.Model):
     UNFINISHED = (Status.QUEUED, Status.RUNNING)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
     input = models.JSONField(default=dict)
     tone = models.CharField(max_length=32, blank=True, default="")
     audience = models.CharField(max_length=32, blank=True, default="")

@@ -9,7 +9,7 @@ from ninja import Field, Schema
 from pydantic import field_validator, model_validator
 
 from apps.ai.models import GenerationJob
-from apps.ai.providers.base import AUDIENCES, BLOG_SUCCESS, SEO_SUCCESS, TONES
+from apps.ai.providers.base import AUDIENCES, BLOG_SUCCESS, SEO_SUCCESS, TONES, TRANSLATE_SUCCESS
 from apps.ai.providers.results import plain_text
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
 from apps.core.validation import text
@@ -97,12 +97,13 @@ class AsyncQuery(Schema):
     async_: bool = Field(False, alias="async")
 
 
-SUCCESS_MESSAGES = {GenerationJob.Kind.BLOG: BLOG_SUCCESS, GenerationJob.Kind.SEO: SEO_SUCCESS}
+SUCCESS_MESSAGES = {GenerationJob.Kind.BLOG: BLOG_SUCCESS, GenerationJob.Kind.SEO: SEO_SUCCESS,
+                    GenerationJob.Kind.TRANSLATE: TRANSLATE_SUCCESS}
 STILL_RUNNING = "Generation is still running. Check the job for the result."
 
 
 # --- replies (keys in the order they are sent) ---------------------------------------------------
-JobKind = Literal["blog", "seo"]
+JobKind = Literal["blog", "seo", "translate"]
 JobStatus = Literal["queued", "running", "succeeded", "failed"]
 
 
@@ -129,6 +130,17 @@ class SeoDraftOut(OutSchema):
     metaDescription: str
 
 
+class TranslationDraftOut(OutSchema):
+    """(+) The draft translation a "translate" job made (docs/translations.md): a draft, never published."""
+
+    postId: str
+    language: str
+    title: str
+    slug: str
+    status: str
+    machineMade: bool
+
+
 class JobBriefOut(OutSchema):
     id: str
     kind: JobKind
@@ -138,7 +150,7 @@ class JobBriefOut(OutSchema):
 class JobOut(JobBriefOut):
     """`data` and the success message once the job succeeded; the failure message once it failed."""
 
-    data: BlogDraftOut | SeoDraftOut = omitted()
+    data: BlogDraftOut | SeoDraftOut | TranslationDraftOut = omitted()
     message: str = omitted()
 
 
@@ -162,6 +174,21 @@ class SeoGeneratedOut(SuccessOut):
     message: str
     data: SeoDraftOut
     job: JobBriefOut
+
+
+class TranslationGeneratedOut(SuccessOut):
+    """(+) 200 of POST ai/translate-post: the draft translation was made within AI_WAIT_SECONDS."""
+
+    message: str
+    data: TranslationDraftOut
+    job: JobBriefOut
+
+
+class TranslateIn(InSchema):
+    """(+) POST ai/translate-post: a draft translation of the post in another of the company's languages."""
+
+    postId: str = ""
+    language: str = ""
 
 
 class JobStartedOut(SuccessOut):

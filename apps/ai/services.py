@@ -15,15 +15,18 @@ from django.utils import timezone
 from apps.ai import notify
 from apps.ai.errors import GenerationUnavailable
 from apps.ai.models import GenerationJob
-from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_provider
-from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
-from apps.core.errors import RateLimited
+from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, TranslateRequest, get_provider
+from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED, TRANSLATE_FAILED, TRANSLATED_FIELDS
+from apps.content import selectors as content_selectors
+from apps.content import services as content
+from apps.core.errors import ApplicationError, RateLimited
+from apps.core.languages import display_name
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
 
 logger = logging.getLogger(__name__)
 
 Kind, Status = GenerationJob.Kind, GenerationJob.Status
-FAILURE_MESSAGES = {Kind.BLOG: BLOG_FAILED, Kind.SEO: SEO_FAILED}
+FAILURE_MESSAGES = {Kind.BLOG: BLOG_FAILED, Kind.SEO: SEO_FAILED, Kind.TRANSLATE: TRANSLATE_FAILED}
 BUSY_RETRY_AFTER = 5  # seconds: a running generation usually ends within this
 GENERATION_UNAVAILABLE = "AI generation is temporarily unavailable. Please try again shortly"
 UNAVAILABLE_RETRY_AFTER = 5  # seconds, as for the database (apps.core.middleware)
@@ -152,8 +155,28 @@ def _finish(job: GenerationJob, *, status: str, result: dict | None = None, erro
     notify.job_finished_signal(schema_name=connection.schema_name, job_id=job.pk)
 
 
+def _translate(job: GenerationJob, provider) -> dict:
+    """A translation draft of a post (docs/translations.md): the provider translates its text
+    fields, the content app makes the draft in the post's translation group (as "Add translation"
+    does, by the job's author and with their rights). Never published here."""
+    data = job.input or {}
+    source = content_selectors.post_get(data.get("postId"))
+    target = data.get("language", "")
+    content.post_translation_check(actor=job.created_by, source=source, language=target)
+    translated = provider.translate_post(TranslateRequest(
+        source_language=source.language, target_language=target, source_name=display_name(source.language),
+        target_name=display_name(target), fields={name: getattr(source, name) for name in TRANSLATED_FIELDS}))
+    with transaction.atomic():
+        post = content.post_translation_create(actor=job.created_by, source=source, language=target,
+                                               fields=translated)
+    return {"postId": str(post.pk), "language": post.language, "title": post.title, "slug": post.slug,
+            "status": post.status, "machineMade": True}
+
+
 def _generate(job: GenerationJob, provider) -> dict:
     data = job.input or {}
+    if job.kind == Kind.TRANSLATE:
+        return _translate(job, provider)
     if job.kind == Kind.BLOG:
         return provider.generate_blog(BlogRequest(
             input_content=data.get("inputContent", ""), tone=job.tone or "professional",
@@ -192,6 +215,9 @@ def generation_job_run(*, job_id: str) -> str:
             result = _generate(job, provider)
         except GenerationError as exc:
             logger.warning("AI job %s failed: %s (%s)", job_id, exc.message, exc.detail)
+            _finish(job, status=Status.FAILED, error=exc.message)
+        except ApplicationError as exc:  # a translation the post no longer allows (409, 404, 403)
+            logger.info("AI job %s refused: %s", job_id, exc.message)
             _finish(job, status=Status.FAILED, error=exc.message)
         except Exception:  # noqa: BLE001 - any other failure still ends the job
             logger.exception("AI job %s crashed", job_id)

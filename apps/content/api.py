@@ -45,6 +45,7 @@ from apps.content.schemas import (
     TagReplyOut,
     TagSavedOut,
     TagUpdateIn,
+    TranslationIn,
 )
 from apps.core.api import atomic_reply
 from apps.core.pagination import page_params
@@ -69,6 +70,8 @@ class PostListQuery(Schema):
     category: str | None = None
     tag: str | None = None
     review: str | None = None  # (+) "waiting": the posts waiting for review, longest waiting first
+    language: str | None = None  # (+) the posts in this language (docs/translations.md)
+    missing: str | None = None  # (+) the posts without a translation in this language
 
 
 @posts_router.get("", response=PostListOut)
@@ -77,7 +80,7 @@ def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
     posts, total = paginate(selectors.post_list(
         status=filters.status, search=filters.search, category=filters.category, tag=filters.tag,
-        review=filters.review,
+        review=filters.review, language=filters.language, missing=filters.missing,
     ), page)
     return PostListOut(
         posts=DashboardPostSummaryOut.many(posts),
@@ -247,11 +250,30 @@ def revoke_preview_link(request, post_id: str, link_id: str):
     return PreviewLinkSavedOut(message="Preview link revoked", link=_link_out(request, link))
 
 
+class PostDeleteQuery(Schema):
+    # (+) A default-language post with translations: "delete" deletes them too ...
+    translations: str | None = None
+    promote: str | None = None  # (+) ... or this language's translation becomes the default-language post
+
+
 @posts_router.delete("/{post_id}", response=MessageOut)
 @requires("post.delete_own", services.CANNOT_DELETE)
-def delete_post(request, post_id: str):
-    services.post_delete(actor=request.auth, post=selectors.post_get(post_id))
+def delete_post(request, post_id: str, options: Query[PostDeleteQuery]):
+    services.post_delete(actor=request.auth, post=selectors.post_get(post_id), translations=options.translations,
+                         promote=options.promote)
     return MessageOut(message="Post deleted successfully")
+
+
+@posts_router.post("/{post_id}/translations", response={201: PostSavedOut})
+@requires("post.create", services.CANNOT_CREATE)
+@atomic_reply
+def add_translation(request, post_id: str, payload: TranslationIn):
+    """(+) A draft copy of the post in another of the company's languages (same translation group,
+    same categories and tags); 409 `translation_exists` when the group has that language."""
+    post = services.post_translation_create(actor=request.auth, source=selectors.post_get(post_id),
+                                            language=payload.language)
+    return 201, PostSavedOut(message="Translation created",
+                             post=DashboardPostOut.from_post(selectors.post_get(post.pk)))
 
 
 # --- categories ----------------------------------------------------------------------------------

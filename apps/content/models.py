@@ -1,7 +1,9 @@
 """Posts, categories and tags (tenant schema).
 
-Search: `Post.search_vector` is a stored generated column (title weighted A, content B, English
-configuration; HTML tags are skipped by PostgreSQL's text parser) with a GIN index, and
+Search: `Post.search_vector` is a stored generated column (title weighted A, content B, in the
+text search configuration of the post's language: `search_config_sql`, e.g. english, french,
+german, `simple` for languages PostgreSQL has no stemmer for; HTML tags are skipped by
+PostgreSQL's text parser) with a GIN index, and
 UPPER(title) has a pg_trgm GIN index (migration 0001) so `title__icontains` (partial matching) uses an index.
 """
 from __future__ import annotations
@@ -11,10 +13,41 @@ import uuid
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Q
+from django.db.models import Func, Q
 from django.db.models.functions import Upper
 
-SEARCH_CONFIG = "english"
+SEARCH_CONFIG = "english"  # the configuration of English, the language of a company that never chose
+# PostgreSQL's text search configurations (its snowball stemmers), by primary language subtag.
+SEARCH_CONFIGS = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "da": "danish", "nl": "dutch",
+    "en": "english", "fi": "finnish", "fr": "french", "de": "german", "el": "greek", "hi": "hindi",
+    "hu": "hungarian", "id": "indonesian", "ga": "irish", "it": "italian", "lt": "lithuanian", "ne": "nepali",
+    "nb": "norwegian", "nn": "norwegian", "no": "norwegian", "pt": "portuguese", "ro": "romanian",
+    "ru": "russian", "sr": "serbian", "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish",
+    "yi": "yiddish",
+}
+FALLBACK_SEARCH_CONFIG = "simple"  # no stemming: words as written, lowercased
+
+
+def search_config(language: str) -> str:
+    """The text search configuration of a language code (its primary subtag's; else simple)."""
+    return SEARCH_CONFIGS.get(language.split("-", 1)[0].lower(), FALLBACK_SEARCH_CONFIG)
+
+
+def search_configs(languages) -> tuple[str, ...]:
+    """The configurations of these languages, each once, in their order."""
+    return tuple(dict.fromkeys(search_config(code) for code in languages))
+
+
+class LanguageSearchConfig(Func):
+    """The regconfig of a post's language, as a CASE over constants (`'french'::regconfig`): a
+    generated column needs an immutable expression, which a text-to-regconfig cast is not."""
+
+    def as_sql(self, compiler, connection, **extra):
+        column, params = compiler.compile(self.source_expressions[0])
+        whens = " ".join(f"WHEN '{code}' THEN '{config}'::regconfig" for code, config in SEARCH_CONFIGS.items())
+        return (f"CASE split_part({column}, '-', 1) {whens} ELSE '{FALLBACK_SEARCH_CONFIG}'::regconfig END",
+                params)
 
 
 class Category(models.Model):
@@ -22,6 +55,8 @@ class Category(models.Model):
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)
     description = models.TextField(blank=True, default="")
+    # Its name and slug in other languages (docs/translations.md): {"fr": {"name": ..., "slug": ...}}
+    translations = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -40,6 +75,8 @@ class Tag(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)
+    # Its name and slug in other languages (docs/translations.md): {"fr": {"name": ..., "slug": ...}}
+    translations = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -93,7 +130,13 @@ class Post(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     title = models.CharField(max_length=500)
-    slug = models.CharField(max_length=255, unique=True)
+    # Unique per language (content_post_slug_language_uniq): `launch` in English and in French.
+    slug = models.CharField(max_length=255)
+    # A BCP 47 code of the company's languages (apps.core.languages); a company that never chose
+    # writes in English. The translations of one post share `translation_group` (a post alone is
+    # its own group: the group is its id), at most one per language.
+    language = models.CharField(max_length=35, default="en")
+    translation_group = models.UUIDField(default=uuid.uuid4)
     # What the writer typed as the slug (the stored `slug` is derived from it, made unique).
     custom_slug = models.CharField(max_length=255, blank=True, default="")
     excerpt = models.TextField(blank=True, default="")
@@ -139,8 +182,8 @@ class Post(models.Model):
     review_note = models.TextField(blank=True, default="")
 
     search_vector = models.GeneratedField(
-        expression=SearchVector("title", weight="A", config=SEARCH_CONFIG)
-        + SearchVector("content", weight="B", config=SEARCH_CONFIG),
+        expression=SearchVector("title", weight="A", config=LanguageSearchConfig("language"))
+        + SearchVector("content", weight="B", config=LanguageSearchConfig("language")),
         output_field=SearchVectorField(),
         db_persist=True,
     )
@@ -165,6 +208,12 @@ class Post(models.Model):
             models.Index(fields=["slug"], name="content_post_slug_like_idx", opclasses=["varchar_pattern_ops"]),
             # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in
             # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
+            # A language's lists (newest first), and a group's translations.
+            models.Index(fields=["language", "status", "-created_at"], name="content_post_language_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["slug", "language"], name="content_post_slug_language_uniq"),
+            models.UniqueConstraint(fields=["translation_group", "language"], name="content_post_group_language_uniq"),
         ]
 
     def __str__(self) -> str:

@@ -3,6 +3,7 @@ schemas carrying the spec's validation messages (spec §5)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, time, timezone as dt_timezone
 from typing import Annotated
 from urllib.parse import parse_qs, urlparse
@@ -13,9 +14,11 @@ from pydantic import BeforeValidator, StrictBool, field_validator, model_validat
 
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
-from apps.content.selectors import preview_token
+from apps.content.selectors import post_translations, preview_token
 from apps.core.html import is_blank_html
-from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, service_name
+from apps.core.languages import clean_code
+from apps.core.languages import current as current_languages
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, omitted, service_name
 from apps.core.text import slugify
 from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
 from apps.media.storage import MediaUrls
@@ -253,15 +256,47 @@ def _review(post) -> dict:
     return {"reviewRequestedAt": post.review_requested_at, "reviewNote": post.review_note}
 
 
+class TranslationOut(OutSchema):
+    """(+) A translation of a post (docs/translations.md)."""
+
+    id: str
+    language: str
+    slug: str
+    title: str
+    status: str
+    isScheduled: bool
+
+
+def _multilingual() -> bool:
+    """The company writes in more than one language: posts show theirs (a company with one
+    language gets the replies it always got)."""
+    return not current_languages().single
+
+
+def _language(post, *, translations: bool = False) -> dict:
+    if not _multilingual():
+        return {}
+    found = {"language": post.language, "translationGroup": str(post.translation_group)}
+    if translations:
+        found["translations"] = [
+            TranslationOut(id=str(other.pk), language=other.language, slug=other.slug, title=other.title,
+                           status=other.status, isScheduled=other.is_scheduled)
+            for other in post_translations(post)]
+    return found
+
+
 class DashboardPostSummaryOut(PostSummaryOut):
     """(+) A post in the dashboard's list: the summary and its review state (never public)."""
 
     reviewRequestedAt: datetime | None  # set while the post waits for review
     reviewNote: str  # the editor's note when the post was sent back
+    # (+) Companies with more than one language only (docs/translations.md)
+    language: str = omitted(description="The post's language (BCP 47)")
+    translationGroup: str = omitted(description="The id shared by the post's translations")
 
     @classmethod
     def from_post(cls, post, urls=None) -> "DashboardPostSummaryOut":
-        return cls(**PostSummaryOut.fields_of(post, urls), **_review(post))
+        return cls(**PostSummaryOut.fields_of(post, urls), **_review(post), **_language(post))
 
 
 class DashboardPostOut(PostOut):
@@ -269,10 +304,15 @@ class DashboardPostOut(PostOut):
 
     reviewRequestedAt: datetime | None
     reviewNote: str
+    # (+) Companies with more than one language only (docs/translations.md)
+    language: str = omitted(description="The post's language (BCP 47)")
+    translationGroup: str = omitted(description="The id shared by the post's translations")
+    translations: list[TranslationOut] = omitted(description="Every post of its group, this one included")
 
     @classmethod
     def from_post(cls, post, urls=None) -> "DashboardPostOut":
-        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls), **_review(post))
+        return cls(**PostSummaryOut.fields_of(post, urls), **_values(post, post_fields.DETAIL, urls), **_review(post),
+                   **_language(post, translations=True))
 
 
 class ReviewReturnIn(InSchema):
@@ -291,18 +331,30 @@ class ReviewReturnIn(InSchema):
 REVIEW_NOTE_MAX = 2000
 
 
+class TermTranslationOut(OutSchema):
+    name: str
+    slug: str
+
+
+def _term_translations(term) -> dict:
+    translations = getattr(term, "translations", None)
+    return {"translations": translations} if translations else {}
+
+
 class CategoryOut(OutSchema):
     id: str
     name: str
     slug: str
     description: str
     postCount: int
+    # (+) its name and slug per language, when it has any (docs/translations.md)
+    translations: dict[str, TermTranslationOut] = omitted(description="Its name and slug in other languages")
 
     @staticmethod
     def from_category(category) -> "CategoryOut":
         return CategoryOut(
             id=str(category.id), name=category.name, slug=category.slug, description=category.description,
-            postCount=getattr(category, "post_count", 0),
+            postCount=getattr(category, "post_count", 0), **_term_translations(category),
         )
 
 
@@ -311,10 +363,12 @@ class TagOut(OutSchema):
     name: str
     slug: str
     postCount: int
+    translations: dict[str, TermTranslationOut] = omitted(description="Its name and slug in other languages")
 
     @staticmethod
     def from_tag(tag) -> "TagOut":
-        return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0))
+        return TagOut(id=str(tag.id), name=tag.name, slug=tag.slug, postCount=getattr(tag, "post_count", 0),
+                      **_term_translations(tag))
 
 
 # --- replies (docs/api/index.md; keys in the order they are sent) ----------------------------------
@@ -430,6 +484,25 @@ TermDescription = Annotated[str, BeforeValidator(_trimmed("Description", 2000))]
 
 
 # --- input: posts --------------------------------------------------------------------------------
+def _clean_language(value) -> str | None:
+    return None if value is None else clean_code(value)
+
+
+Language = Annotated[str | None, BeforeValidator(_clean_language)]
+
+
+class TranslationIn(InSchema):
+    """(+) POST posts/{id}/translations: the language of the new translation."""
+
+    language: Language = None
+
+    @model_validator(mode="after")
+    def _required(self):
+        if self.language is None:
+            raise ValueError("Choose the language of the translation")
+        return self
+
+
 class SeoMetadataIn(InSchema):
     """Absent (or null) title/description default to the post's title/excerpt; a title or
     description sent as an empty string is refused with the spec's message."""
@@ -481,6 +554,7 @@ class PostCreateIn(_SocialFields):
     allowIndexing: StrictBool = True  # JSON true/false only (0.0 or "no" were read as false)
     scheduledPublishDate: PublishDate = None
     videoId: VideoId = ""
+    language: Language = None  # (+) one of the company's languages; its default when absent
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
@@ -517,6 +591,7 @@ class PostCreateIn(_SocialFields):
             "twitter_title": self.twitterTitle or "",
             "twitter_description": self.twitterDescription or "",
             "twitter_image_id": self.twitterImageId or None,
+            "language": self.language,
         }
 
 
@@ -549,6 +624,7 @@ class PostUpdateIn(_SocialFields):
     allowIndexing: StrictBool | None = None
     scheduledPublishDate: PublishDate = None
     videoId: VideoId | None = None
+    language: Language = None  # (+) move the post to another of the company's languages
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for
@@ -584,10 +660,37 @@ def _clean_term_slug(value) -> str:
     return clean_max(slug, 120, "Slug")
 
 
+TERM_TRANSLATIONS_INVALID = "Translations must map language codes to a name (and an optional slug)"
+
+
+def clean_term_translations(value) -> dict | None:
+    """{"fr": {"name": "Actualités", "slug": "actualites"}}: codes in their usual case, each name
+    checked as a name, each slug as a slug (made from the name when absent). The company's
+    languages are checked by the service."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(TERM_TRANSLATIONS_INVALID)
+    cleaned = {}
+    for code, entry in value.items():
+        if not isinstance(entry, dict):
+            raise ValueError(TERM_TRANSLATIONS_INVALID)
+        name = _clean_name(entry.get("name"))
+        # A slug made from the name keeps its letters without their accents (Actualités -> actualites).
+        source = entry.get("slug") or "".join(
+            c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+        cleaned[clean_code(code)] = {"name": name, "slug": _clean_term_slug(source)}
+    return cleaned
+
+
+TermTranslations = Annotated[dict | None, BeforeValidator(clean_term_translations)]
+
+
 class CategoryIn(InSchema):
     name: TermName = ""
     slug: TermSlug = ""
     description: TermDescription = ""
+    translations: TermTranslations = None  # (+) docs/translations.md
 
 
 class CategoryUpdateIn(InSchema):
@@ -596,16 +699,19 @@ class CategoryUpdateIn(InSchema):
     name: TermName | None = None
     slug: TermSlug | None = None
     description: TermDescription | None = None
+    translations: TermTranslations = None  # (+) replaces them all when given
 
 
 class TagIn(InSchema):
     name: TermName = ""
     slug: TermSlug = ""
+    translations: TermTranslations = None  # (+) docs/translations.md
 
 
 class TagUpdateIn(InSchema):
     name: TermName | None = None
     slug: TermSlug | None = None
+    translations: TermTranslations = None  # (+) replaces them all when given
 
 
 # --- revisions -----------------------------------------------------------------------------------

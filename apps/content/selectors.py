@@ -18,8 +18,10 @@ from django.core import signing
 from django.utils import timezone
 
 from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
-                                 PostRevision, PreviewLink, Tag)
+                                 PostRevision, PreviewLink, Tag, search_configs)
 from apps.core.errors import NotFound, ValidationFailed
+from apps.core.languages import LANGUAGE_INVALID, normalize
+from apps.core.languages import current as current_languages
 from apps.core.selectors import as_uuid, get_or_404
 
 POST_NOT_FOUND = "Post not found"
@@ -63,19 +65,32 @@ def search_condition(query: str) -> RawSQL:
     return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
 
 
-def search_matches(query: str, fields: tuple[str, ...] = ("id",)) -> QuerySet:
+def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple[str, ...] | None = None) -> QuerySet:
     """The posts a search matches (see search_condition), as `values(*fields)` of each index's
-    matches, united: the fields come from the rows each index scan reads anyway."""
+    matches, united: the fields come from the rows each index scan reads anyway. `configs`: the
+    text search configurations of the languages searched (each post's vector is made with its
+    language's: apps.content.models.search_config), OR'd; the company's languages' when None."""
     query = query.strip()
     matches = Post.objects.filter(title__icontains=query).order_by().values(*fields)
     words = _WORD.findall(query.lower())[:16]
     if words:
-        matches = matches.union(Post.objects.filter(search_vector=_prefix_query(words)).order_by().values(*fields))
+        configs = configs or company_search_configs()
+        matches = matches.union(
+            Post.objects.filter(search_vector=_prefix_query(words, configs)).order_by().values(*fields))
     return matches
 
 
-def _prefix_query(words: list[str]) -> SearchQuery:
-    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=SEARCH_CONFIG)
+def company_search_configs() -> tuple[str, ...]:
+    """The text search configurations of the languages of this request's company."""
+    return search_configs(current_languages().codes)
+
+
+def _prefix_query(words: list[str], configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> SearchQuery:
+    raw = " & ".join(f"{word}:*" for word in words)
+    query = SearchQuery(raw, search_type="raw", config=configs[0])
+    for config in configs[1:]:
+        query = query | SearchQuery(raw, search_type="raw", config=config)
+    return query
 
 
 def _term_condition(relation: str, value: str) -> Q:
@@ -100,12 +115,22 @@ def post_list(
     tag: str | None = None,
     review: str | None = None,
     with_content: bool = False,
+    language: str | None = None,
+    missing: str | None = None,
 ) -> QuerySet[Post]:
-    """`review="waiting"`: only the posts waiting for review, longest waiting first."""
+    """`review="waiting"`: only the posts waiting for review, longest waiting first.
+    `language`: the posts in that language; `missing`: the posts whose group has no translation
+    in that language (with `language`, e.g. the English posts not translated to French)."""
     status = (status or "all").strip().lower()
     if status not in LIST_STATUSES:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     queryset = post_queryset(with_content=with_content)
+    if language is not None and language.strip():
+        queryset = queryset.filter(language=_list_language(language, "language"))
+    if missing is not None and missing.strip():
+        code = _list_language(missing, "missing")
+        queryset = queryset.exclude(language=code).exclude(
+            translation_group__in=Post.objects.filter(language=code).values("translation_group"))
     if status == "scheduled":
         queryset = queryset.filter(status=Post.Status.DRAFT, publish_scheduled=True)
     elif status != "all":
@@ -122,6 +147,19 @@ def post_list(
             raise ValidationFailed(REVIEW_FILTER_INVALID, field="review")
         return queryset.filter(review_requested_at__isnull=False).order_by("review_requested_at", "id")
     return queryset.order_by("-created_at", "-id")
+
+
+def _list_language(value: str, field: str) -> str:
+    code = normalize(value)
+    if code is None:
+        raise ValidationFailed(LANGUAGE_INVALID, field=field)
+    return code
+
+
+def post_translations(post: Post) -> list[Post]:
+    """Every post of the post's translation group (itself included), by language."""
+    return list(Post.objects.filter(translation_group=post.translation_group)
+                .only("id", "language", "slug", "title", "status", "publish_scheduled").order_by("language"))
 
 
 def post_get(post_id) -> Post:

@@ -34,6 +34,7 @@ from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
 from apps.media.models import Media
+from apps.core import languages as company_languages
 
 CANNOT_CREATE = "You don't have permission to create posts"
 CANNOT_EDIT = "You don't have permission to edit this post"
@@ -53,6 +54,11 @@ UNKNOWN_IMAGE = "The image does not exist in the media library"
 CATEGORY_SLUG_TAKEN = "A category with this slug already exists"
 TAG_SLUG_TAKEN = "A tag with this slug already exists"
 SLUG_MAX = 200
+TRANSLATION_EXISTS = "This post already has a translation in that language"
+SAME_LANGUAGE = "Choose a language other than the post's own"
+TRANSLATIONS_EXIST = ("This post has translations. Delete them too (translations=delete) or make one of them the "
+                      "default-language post (promote=<language>).")
+PROMOTE_INVALID = "There is no translation of this post in that language"
 _SLUG_SUFFIX = re.compile(r"-(\d+)$")
 
 
@@ -87,10 +93,10 @@ def _media_id(value: str | None, *, message: str, field: str) -> uuid.UUID | Non
     return _lock_existing(Media._meta.db_table, ids, message, field)[0]
 
 
-def _unique_post_slug(source: str, *, exclude_id=None) -> str:
-    """The spec's slug of `source`, with -2, -3, ... appended when another post has it."""
+def _unique_post_slug(source: str, *, language: str, exclude_id=None) -> str:
+    """The spec's slug of `source`, with -2, -3, ... appended when another post of the language has it."""
     base = slugify(source)[:SLUG_MAX].strip("-") or "post"
-    taken = Post.objects.filter(slug__startswith=base)
+    taken = Post.objects.filter(slug__startswith=base, language=language)
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
     slugs = set(taken.values_list("slug", flat=True))
@@ -101,33 +107,72 @@ def _unique_post_slug(source: str, *, exclude_id=None) -> str:
     return f"{base}-{max([1, *suffixes]) + 1}"
 
 
-def _lock_slug_family(base: str) -> None:
+def _lock_slug_family(base: str, language: str) -> None:
     """Hold, until this transaction ends, the lock of the slugs `base` can become (`base`,
     `base-2`, ...). The family is named by `base` without a numeric suffix, so `launch` and
     `launch-2` share one lock: a custom slug `launch-2` cannot race the second `launch`."""
     family = _SLUG_SUFFIX.sub("", base) or base
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                       [f"post-slug:{connection.schema_name}:{family}"])
+                       [f"post-slug:{connection.schema_name}:{language}:{family}"])
 
 
 def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = False) -> None:
     """Save with the first free slug of `source`. Parallel saves of one family wait for each
     other (each sees the slugs the ones before it committed); the unique index stays the
     last word: a clash it still reports is retried, then answered 409, never 500."""
-    _lock_slug_family(slugify(source)[:SLUG_MAX].strip("-") or "post")
+    _lock_slug_family(slugify(source)[:SLUG_MAX].strip("-") or "post", post.language)
     for _attempt in range(5):
-        post.slug = _unique_post_slug(source, exclude_id=None if force_insert else post.pk)
+        post.slug = _unique_post_slug(source, language=post.language, exclude_id=None if force_insert else post.pk)
         try:
             with transaction.atomic():
                 post.save(force_insert=force_insert)
             return
         except IntegrityError as exc:
-            if not Post.objects.filter(slug=post.slug).exclude(pk=post.pk).exists():
+            if _translation_taken(post):
+                raise _translation_exists() from exc
+            if not Post.objects.filter(slug=post.slug, language=post.language).exclude(pk=post.pk).exists():
                 raise
             error = exc
     raise Conflict(POST_SLUG_TAKEN, errors=[{"field": "customSlug", "message": POST_SLUG_TAKEN}],
                    detail=ErrorCode.SLUG_TAKEN) from error
+
+
+def _translation_taken(post: Post) -> bool:
+    return Post.objects.filter(translation_group=post.translation_group, language=post.language).exclude(
+        pk=post.pk).exists()
+
+
+def _translation_exists() -> Conflict:
+    return Conflict(TRANSLATION_EXISTS, errors=[{"field": "language", "message": TRANSLATION_EXISTS}],
+                    detail=ErrorCode.TRANSLATION_EXISTS)
+
+
+def _lock_group(group) -> None:
+    """Hold, until this transaction ends, the lock of a translation group: two requests adding
+    the same translation (or moving posts of one group between languages) wait for each other,
+    the second then sees the first's row (409)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                       [f"post-group:{connection.schema_name}:{group}"])
+
+
+def languages() -> company_languages.Languages:
+    """The languages of the company of this request or task (apps.core.languages)."""
+    return company_languages.current()
+
+
+def _language(value: str | None) -> str:
+    """A language of the company (its default when None); 400 otherwise."""
+    offered = languages()
+    if value is None:
+        return offered.default
+    code = company_languages.normalize(value)
+    if code is None:
+        raise ValidationFailed(company_languages.LANGUAGE_INVALID, field="language")
+    if code not in offered.codes:
+        raise ValidationFailed(company_languages.LANGUAGE_NOT_OFFERED, field="language")
+    return code
 
 
 def _locked(queryset, pk, message: str):
@@ -187,7 +232,10 @@ def post_create(
     twitter_title: str = "",
     twitter_description: str = "",
     twitter_image_id: str | None = None,
+    language: str | None = None,
 ) -> Post:
+    """`language`: one of the company's (its default when None); the post is its own translation group."""
+    language = _language(language)
     categories = _lock_existing(
         Category._meta.db_table, _uuids(category_ids, UNKNOWN_CATEGORIES, "categories"), UNKNOWN_CATEGORIES,
         "categories",
@@ -198,6 +246,7 @@ def post_create(
     if not featured_image_id:
         raise ValidationFailed(FEATURED_REQUIRED, field="featuredMediaId")
     post = Post(
+        language=language,
         title=title.strip(),
         custom_slug=custom_slug.strip(),
         excerpt=excerpt.strip(),
@@ -218,6 +267,7 @@ def post_create(
         og_image_id=_media_id(og_image_id, message=UNKNOWN_IMAGE, field="ogImageId"),
         twitter_image_id=_media_id(twitter_image_id, message=UNKNOWN_IMAGE, field="twitterImageId"),
     )
+    post.translation_group = post.id
     _apply_status(post, actor=author, status=status or Post.Status.DRAFT, now=timezone.now())
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
@@ -311,7 +361,16 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         _apply_status(post, actor=actor, status=Post.Status.PUBLISHED, now=now)
 
     new_slug_source = (changes.get("custom_slug") or "").strip()
-    if new_slug_source and slugify(new_slug_source) != post.slug:
+    new_language = _language(changes["language"]) if changes.get("language") else post.language
+    if new_language != post.language:
+        # Another language: one post per language in the group, the slug free in that language.
+        _lock_group(post.translation_group)
+        post.language = new_language
+        if _translation_taken(post):
+            raise _translation_exists()
+        post.custom_slug = new_slug_source or post.custom_slug
+        _save_with_unique_slug(post, post.custom_slug or post.slug)
+    elif new_slug_source and slugify(new_slug_source) != post.slug:
         post.custom_slug = new_slug_source
         _save_with_unique_slug(post, new_slug_source)
     else:
@@ -337,18 +396,100 @@ def _term_ids(post: Post) -> tuple[set, set]:
     return set(post.categories.values_list("pk", flat=True)), set(post.tags.values_list("pk", flat=True))
 
 
-@transaction.atomic
-def post_delete(*, actor, post: Post) -> None:
-    """Removes the post and its category/tag links; never the categories, tags or media. The
-    rules are checked on the locked row (a concurrent publish or delete has committed by then)."""
-    post = _locked(Post.objects.only("id", "slug", "title", "author_id", "status", "publish_scheduled"), post.pk,
-                   POST_NOT_FOUND)
+def _check_can_delete(actor, post: Post) -> None:
     allowed = can(actor, "post.delete_any") or (can(actor, "post.delete_own") and _is_owner(actor, post))
     if not allowed:
         raise PermissionDenied(CANNOT_DELETE)
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
+
+
+_DELETE_FIELDS = ("id", "slug", "title", "author_id", "status", "publish_scheduled", "language", "translation_group")
+
+
+@transaction.atomic
+def post_delete(*, actor, post: Post, translations: str | None = None, promote: str | None = None) -> None:
+    """Removes the post and its category/tag links; never the categories, tags or media. The
+    rules are checked on the locked row (a concurrent publish or delete has committed by then).
+
+    A post in the company's default language whose group has translations is deleted only when
+    the caller says what becomes of them: `translations="delete"` deletes the whole group (each
+    post by the same rules), `promote="<language>"` moves that translation to the default
+    language (it becomes the group's default-language post). Otherwise 409 `translations_exist`."""
+    post = _locked(Post.objects.only(*_DELETE_FIELDS), post.pk, POST_NOT_FOUND)
+    _check_can_delete(actor, post)
+    others = []
+    if post.language == languages().default:
+        _lock_group(post.translation_group)
+        others = list(Post.objects.select_for_update().only(*_DELETE_FIELDS)
+                      .filter(translation_group=post.translation_group).exclude(pk=post.pk).order_by("language"))
+    heir = None
+    if others:
+        if translations == "delete":
+            for other in others:
+                _check_can_delete(actor, other)
+        elif promote:
+            code = company_languages.normalize(promote)
+            heir = next((other for other in others if other.language == code), None)
+            if heir is None:
+                raise ValidationFailed(PROMOTE_INVALID, field="promote")
+            _check_can_edit(actor, heir)
+        else:
+            raise Conflict(TRANSLATIONS_EXIST, detail=ErrorCode.TRANSLATIONS_EXIST,
+                           extra={"translations": [{"language": o.language, "id": str(o.pk), "slug": o.slug}
+                                                   for o in others]})
     Post.objects.filter(pk=post.pk).delete()
     events.publish(events.PostChanged(post=post, before=_state(post), after=None, actor=actor))
+    if heir is not None:
+        post_update(actor=actor, post=heir, language=post.language)
+    elif translations == "delete":
+        for other in others:
+            Post.objects.filter(pk=other.pk).delete()
+            events.publish(events.PostChanged(post=other, before=_state(other), after=None, actor=actor))
+
+
+def post_translation_check(*, actor, source: Post, language: str) -> str:
+    """What post_translation_create would refuse, checked before a machine translation is asked
+    for (the create checks again, under the group's lock). Returns the language, normalised."""
+    require(actor, "post.create", CANNOT_CREATE)
+    check_can_see_history(actor, source)
+    language = _language(language)
+    if language == source.language:
+        raise ValidationFailed(SAME_LANGUAGE, field="language")
+    if Post.objects.filter(translation_group=source.translation_group, language=language).exists():
+        raise _translation_exists()
+    return language
+
+
+@transaction.atomic
+def post_translation_create(*, actor, source: Post, language: str, machine_made: bool = False,
+                            fields: dict | None = None) -> Post:
+    """A translation of `source` in `language`: a draft copy (title, excerpt, content, SEO and
+    social fields, images, video) in the same translation group, with the group's categories and
+    tags, by `actor`. 409 `translation_exists` when the group has that language (also when two
+    requests add it at once: the group is locked, the unique index is the last word). `fields`:
+    replacements of the copied text fields (a machine translation's). Never published here."""
+    require(actor, "post.create", CANNOT_CREATE)
+    source = _locked(Post.objects.defer("search_vector"), source.pk, POST_NOT_FOUND)
+    check_can_see_history(actor, source)
+    language = _language(language)
+    if language == source.language:
+        raise ValidationFailed(SAME_LANGUAGE, field="language")
+    _lock_group(source.translation_group)
+    if Post.objects.filter(translation_group=source.translation_group, language=language).exists():
+        raise _translation_exists()
+    copied = {name: getattr(source, name) for name in (
+        "title", "excerpt", "content", "custom_slug", "allow_indexing", "video_id", "meta_title", "meta_description",
+        "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
+        "featured_image_id", "og_image_id", "twitter_image_id")}
+    copied.update(fields or {})
+    copied["content"] = sanitize_html(copied["content"])
+    post = Post(language=language, translation_group=source.translation_group, author=actor,
+                status=Post.Status.DRAFT, **copied)
+    _save_with_unique_slug(post, post.custom_slug or source.slug, force_insert=True)
+    post.categories.set(list(source.categories.values_list("pk", flat=True)))
+    post.tags.set(list(source.tags.values_list("pk", flat=True)))
+    events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=actor))
+    return post
 
 
 def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
@@ -593,8 +734,16 @@ def _term_changed(model, action: str, *, term_id, name: str, actor, data: dict |
                                       gone=data))
 
 
-def _term_create(model, *, taken: str, actor, **fields):
+def _term_translations(translations: dict | None) -> dict | None:
+    """A term's names per language (checked by the schema): languages of the company only."""
+    if translations is None:
+        return None
+    return {_language(code): entry for code, entry in translations.items()}
+
+
+def _term_create(model, *, taken: str, actor, translations: dict | None = None, **fields):
     """Create a category or tag; a slug in use is 409 `taken` (also when a parallel create wins)."""
+    fields["translations"] = _term_translations(translations) or {}
     if model.objects.filter(slug=fields["slug"]).exists():
         raise _slug_conflict(taken)
     try:
@@ -614,13 +763,15 @@ def _term_delete(term, *, actor) -> None:
 
 
 @transaction.atomic
-def category_create(*, name: str, slug: str, description: str = "", actor=None) -> Category:
+def category_create(*, name: str, slug: str, description: str = "", actor=None,
+                    translations: dict | None = None) -> Category:
     return _term_create(Category, taken=CATEGORY_SLUG_TAKEN, actor=actor, name=name, slug=slug,
-                        description=description)
+                        description=description, translations=translations)
 
 
-def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
+def _term_update(term, *, taken: str, slug: str | None, actor=None, translations: dict | None = None, **fields):
     """Update a category or tag: a new slug must be free (409 `taken`); None keeps a value."""
+    fields["translations"] = _term_translations(translations)
     model = type(term)
     post_count = getattr(term, "post_count", 0)
     term = _locked(model.objects, term.pk, CATEGORY_NOT_FOUND if model is Category else TAG_NOT_FOUND)
@@ -643,9 +794,9 @@ def _term_update(term, *, taken: str, slug: str | None, actor=None, **fields):
 
 @transaction.atomic
 def category_update(*, category: Category, name: str | None = None, slug: str | None = None,
-                    description: str | None = None, actor=None) -> Category:
+                    description: str | None = None, actor=None, translations: dict | None = None) -> Category:
     return _term_update(category, taken=CATEGORY_SLUG_TAKEN, slug=slug, actor=actor, name=name,
-                        description=description)
+                        description=description, translations=translations)
 
 
 @transaction.atomic
@@ -663,13 +814,14 @@ def category_delete(*, category: Category, actor=None) -> None:
 
 # --- tags ----------------------------------------------------------------------------------------
 @transaction.atomic
-def tag_create(*, name: str, slug: str, actor=None) -> Tag:
-    return _term_create(Tag, taken=TAG_SLUG_TAKEN, actor=actor, name=name, slug=slug)
+def tag_create(*, name: str, slug: str, actor=None, translations: dict | None = None) -> Tag:
+    return _term_create(Tag, taken=TAG_SLUG_TAKEN, actor=actor, name=name, slug=slug, translations=translations)
 
 
 @transaction.atomic
-def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None, actor=None) -> Tag:
-    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, actor=actor, name=name)
+def tag_update(*, tag: Tag, name: str | None = None, slug: str | None = None, actor=None,
+               translations: dict | None = None) -> Tag:
+    return _term_update(tag, taken=TAG_SLUG_TAKEN, slug=slug, actor=actor, name=name, translations=translations)
 
 
 @transaction.atomic

@@ -33,6 +33,9 @@ class ErrorCode(StrEnum):
     TWO_FACTOR_INVALID = "two_factor_invalid"  # a wrong authenticator or recovery code
     TWO_FACTOR_CHALLENGE_INVALID = "two_factor_challenge_invalid"  # the sign-in's second step expired or was used
     TWO_FACTOR_SETUP_REQUIRED = "two_factor_setup_required"  # the company requires it; the user has not set it up
+    TRANSLATION_EXISTS = "translation_exists"  # the post's group has a translation in that language
+    TRANSLATIONS_EXIST = "translations_exist"  # deleting a default-language post: say what becomes of its translations
+    LANGUAGE_IN_USE = "language_in_use"  # a language the company removes still has posts
 
 
 class ApplicationError(Exception):

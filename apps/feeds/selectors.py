@@ -12,8 +12,12 @@ def syndicated_posts() -> QuerySet[Post]:
     return Post.objects.filter(status=Post.Status.PUBLISHED, allow_indexing=True)
 
 
-def latest_posts(*, limit: int, category: Category | None = None, tag: Tag | None = None) -> QuerySet[Post]:
+def latest_posts(*, limit: int, category: Category | None = None, tag: Tag | None = None,
+                 language: str | None = None) -> QuerySet[Post]:
+    """`language`: its posts only (None: every post, a company with one language)."""
     posts = syndicated_posts()
+    if language is not None:
+        posts = posts.filter(language=language)
     if category is not None:
         posts = posts.filter(categories=category)
     if tag is not None:
@@ -32,3 +36,12 @@ def term_by_slug(model, slug: str):
     if term is None:
         raise NotFound(f"No {model._meta.verbose_name} with slug {slug!r}")
     return term
+
+
+def alternates(groups) -> dict:
+    """The syndicated translations of these translation groups: group -> [(language, slug)], by language."""
+    found: dict = {}
+    for group, language, slug in (syndicated_posts().filter(translation_group__in=groups)
+                                  .order_by("translation_group", "language").values_list("translation_group", "language", "slug")):
+        found.setdefault(group, []).append((language, slug))
+    return found

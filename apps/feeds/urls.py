@@ -5,6 +5,9 @@ from apps.feeds import views
 urlpatterns = [
     path("feeds/rss.xml", views.rss),
     path("feeds/atom.xml", views.atom),
+    # a language's feeds (docs/translations.md), e.g. /feeds/fr/rss.xml, /feeds/pt-BR/atom.xml
+    re_path(r"^feeds/(?P<locale>[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)/rss\.xml$", views.rss),
+    re_path(r"^feeds/(?P<locale>[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)/atom\.xml$", views.atom),
     re_path(r"^feeds/(?P<kind>category|tag)/(?P<slug>[^/]+)/rss\.xml$", views.rss),
     re_path(r"^feeds/(?P<kind>category|tag)/(?P<slug>[^/]+)/atom\.xml$", views.atom),
     path("sitemap.xml", views.sitemap),

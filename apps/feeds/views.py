@@ -32,9 +32,12 @@ from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
 from apps.core.text import xml_data, xml_text
 from apps.feeds import selectors
+from apps.core import languages
 from tenants.addresses import tenant_base_url
+from apps.core.languages import normalize
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
 NOT_AVAILABLE = "Feeds and the sitemap are not enabled for this company"
 UNVERIFIED = ("This company has not verified its email address yet. Its feeds and sitemap are published once "
               "the administrator opens the link sent at sign-up.")
@@ -106,11 +109,18 @@ class PostsFeed(Feed):
 
     feed_type = Rss
 
-    def get_object(self, request, kind: str | None = None, slug: str | None = None):
+    def get_object(self, request, kind: str | None = None, slug: str | None = None, locale: str | None = None):
         term = None
         if kind is not None:
             term = selectors.term_by_slug(Category if kind == "category" else Tag, slug)
-        return {"tenant": request.tenant, "term": term, "kind": kind}
+        company = languages.of_client(request.tenant)
+        if locale is not None:
+            language = normalize(locale)
+            if language not in company.codes:
+                raise NotFound("This company does not write in that language")
+        else:  # the default language's posts (every post of a company with one language)
+            language = None if company.single else company.default
+        return {"tenant": request.tenant, "term": term, "kind": kind, "language": language}
 
     def title(self, obj) -> str:
         term = obj["term"]
@@ -130,7 +140,7 @@ class PostsFeed(Feed):
     def items(self, obj):
         term = obj["term"]
         return selectors.latest_posts(limit=settings.FEEDS_ITEMS, category=term if obj["kind"] == "category" else None,
-                                      tag=term if obj["kind"] == "tag" else None)
+                                      tag=term if obj["kind"] == "tag" else None, language=obj["language"])
 
     def item_title(self, post) -> str:
         return post.title
@@ -139,7 +149,8 @@ class PostsFeed(Feed):
         return post.excerpt or post.content
 
     def item_link(self, post) -> str:
-        return self._tenant.post_url(post.slug)
+        return self._tenant.post_url(post.slug, post.language)
+
 
     def item_guid(self, post) -> str:
         return f"urn:uuid:{post.id}"
@@ -160,7 +171,10 @@ class PostsFeed(Feed):
 
     def get_feed(self, obj, request):
         self._tenant = obj["tenant"]
-        return super().get_feed(obj, request)
+        feed = super().get_feed(obj, request)
+        if obj["language"]:  # a language's feed says which (<language> / xml:lang)
+            feed.feed["language"] = obj["language"]
+        return feed
 
 
 class AtomPostsFeed(PostsFeed):
@@ -187,12 +201,39 @@ def _loc(url: str) -> str:
 
 def _sitemap_page(tenant, number: int) -> bytes:
     size = settings.SITEMAP_MAX_URLS
+    if not languages.of_client(tenant).single:
+        return _translated_sitemap_page(tenant, number)
     posts = (selectors.syndicated_posts().order_by("published_at", "id")
              .values_list("slug", "updated_at")[(number - 1) * size:number * size])
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}">']
     for slug, updated_at in posts:
         lines.append(f"<url><loc>{_loc(tenant.post_url(slug))}</loc>"
                      f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod></url>")
+    lines.append("</urlset>")
+    return "\n".join(lines).encode()
+
+
+def _translated_sitemap_page(tenant, number: int) -> bytes:
+    """Every translation is a URL of its own; a post with translations names each of them (itself
+    included) as `xhtml:link rel="alternate" hreflang`, and the default language's as `x-default`
+    (Google's sitemap form of hreflang)."""
+    size = settings.SITEMAP_MAX_URLS
+    default = languages.of_client(tenant).default
+    posts = list(selectors.syndicated_posts().order_by("published_at", "id")
+                 .values_list("slug", "updated_at", "language", "translation_group")[(number - 1) * size:number * size])
+    alternates = selectors.alternates({group for *_, group in posts})
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">']
+    for slug, updated_at, language, group in posts:
+        links = ""
+        versions = alternates.get(group, [])
+        if len(versions) > 1:
+            links = "".join(f'<xhtml:link rel="alternate" hreflang="{escape(code)}" '
+                            f'href="{_loc(tenant.post_url(other, code))}"/>' for code, other in versions)
+            links += "".join(f'<xhtml:link rel="alternate" hreflang="x-default" '
+                             f'href="{_loc(tenant.post_url(other, code))}"/>' for code, other in versions
+                             if code == default)
+        lines.append(f"<url><loc>{_loc(tenant.post_url(slug, language))}</loc>"
+                     f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod>{links}</url>")
     lines.append("</urlset>")
     return "\n".join(lines).encode()
 

@@ -57,7 +57,8 @@ def get_media(request, media_id: str):
 @router.put("/{media_id}", response=MediaSavedOut)
 @requires("media.edit_own", services.EDIT_DENIED)
 def update_media(request, media_id: str, payload: MediaUpdateIn):
-    media = services.media_update(actor=request.auth, media_id=media_id, alt_text=payload.altText)
+    media = services.media_update(actor=request.auth, media_id=media_id, alt_text=payload.altText,
+                                  alt_texts=payload.altTexts)
     return MediaSavedOut(message="Media updated successfully", media=media_out(media, MediaUrls.current()))
 
 

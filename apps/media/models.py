@@ -12,6 +12,8 @@ class Media(models.Model):
     file_type = models.CharField(max_length=100)
     file_size = models.PositiveBigIntegerField(default=0)
     alt_text = models.CharField(max_length=500, blank=True, default="")
+    # Alt text in other languages (docs/translations.md): {"fr": "..."}; `alt_text` is the default language's.
+    alt_texts = models.JSONField(default=dict, blank=True)
     width = models.PositiveIntegerField(null=True, blank=True)
     height = models.PositiveIntegerField(null=True, blank=True)
     storage_key = models.CharField(max_length=500, unique=True)

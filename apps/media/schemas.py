@@ -4,7 +4,8 @@ from datetime import datetime
 
 from pydantic import field_validator
 
-from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
+from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, omitted
+from apps.core.languages import clean_code
 from apps.core.validation import text
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
@@ -21,13 +22,27 @@ def clean_alt_text(value) -> str:
     return value
 
 
+ALT_TEXTS_INVALID = "Alt texts must map language codes to text"
+
+
 class MediaUpdateIn(InSchema):
     altText: str | None = ""  # null clears it, as "" does
+    # (+) the alt text in other languages (docs/translations.md), {"fr": "..."}; replaces them all when given
+    altTexts: dict | None = None
 
     @field_validator("altText", mode="before")
     @classmethod
     def _alt_text(cls, value):
         return clean_alt_text(value)
+
+    @field_validator("altTexts", mode="before")
+    @classmethod
+    def _alt_texts(cls, value):
+        if value is None:
+            return None
+        if not isinstance(value, dict) or not all(isinstance(text, str) for text in value.values()):
+            raise ValueError(ALT_TEXTS_INVALID)
+        return {clean_code(code): clean_alt_text(text) for code, text in value.items() if clean_alt_text(text)}
 
 
 class UploaderOut(OutSchema):
@@ -64,6 +79,8 @@ class MediaOut(OutSchema):
     uploadedBy: UploaderOut
     uploadedAt: datetime
     createdAt: datetime
+    # (+) when it has any (docs/translations.md)
+    altTexts: dict[str, str] = omitted(description="The alt text in other languages")
 
 
 class MediaListOut(SuccessOut):
@@ -113,4 +130,5 @@ def media_out(media: Media, urls: MediaUrls) -> MediaOut:
         uploadedBy={"id": str(user.id) if user else None, "username": user.username if user else None},
         uploadedAt=media.uploaded_at,
         createdAt=media.created_at,
+        **({"altTexts": media.alt_texts} if getattr(media, "alt_texts", None) else {}),
     )

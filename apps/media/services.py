@@ -18,6 +18,8 @@ from apps.core import events
 from apps.core.errors import ApplicationError, Conflict, ErrorCode, ValidationFailed
 from apps.core.permissions import can, require
 from apps.core.outbox import outbox_add
+from apps.core.languages import LANGUAGE_NOT_OFFERED
+from apps.core.languages import current as current_languages
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
@@ -156,11 +158,20 @@ def _require_can_change(actor, media: Media, message: str) -> None:
 
 
 @transaction.atomic
-def media_update(*, actor, media_id: str, alt_text: str | None) -> Media:
+def media_update(*, actor, media_id: str, alt_text: str | None, alt_texts: dict | None = None) -> Media:
+    """`alt_texts`: the alt text per language (the company's languages), replacing the map; None keeps it."""
     media = selectors.media_get(media_id, for_update=True)
     _require_can_change(actor, media, EDIT_DENIED)
     media.alt_text = _alt_text(alt_text)
-    media.save(update_fields=["alt_text"])
+    fields = ["alt_text"]
+    if alt_texts is not None:
+        offered = current_languages().codes
+        unknown = [code for code in alt_texts if code not in offered]
+        if unknown:
+            raise ValidationFailed(LANGUAGE_NOT_OFFERED, field="altTexts")
+        media.alt_texts = alt_texts
+        fields.append("alt_texts")
+    media.save(update_fields=fields)
     events.publish(events.MediaChanged(media_id=media.pk, file_name=media.file_name, change="updated", actor=actor,
                                        fields=("alt text",)))
     return media

@@ -51,12 +51,12 @@ def list_posts(request):
     return _posts(request)
 
 
-@router.get("/posts/slug/{slug}", response=PostReply)
+@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
 def get_post_by_slug(request, slug: str):
     published_only = not request.auth.is_preview
+    locale = public.parse_locale(request.GET.get("locale"))
     return cached_json(
-        request, lambda _: public.post_reply(selectors.post_by_slug(slug, published_only=published_only))
-    )
+        request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only))
 
 
 @router.get("/posts/category/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
@@ -74,14 +74,19 @@ def get_preview(request, token: str):
     return uncached_json(request, public.preview_reply(token))
 
 
-@router.get("/categories", response=CategoriesReply)
+_LOCALE_QUERY = {"parameters": query_parameters(public.LocaleQuery)}
+
+
+@router.get("/categories", response=CategoriesReply, openapi_extra=_LOCALE_QUERY)
 def list_categories(request):
-    return cached_json(request, lambda _: public.categories_reply(selectors.categories()))
+    locale = public.parse_locale(request.GET.get("locale"))
+    return cached_json(request, lambda _: public.categories_reply(selectors.categories(), locale=locale))
 
 
-@router.get("/tags", response=TagsReply)
+@router.get("/tags", response=TagsReply, openapi_extra=_LOCALE_QUERY)
 def list_tags(request):
-    return cached_json(request, lambda _: public.tags_reply(selectors.tags()))
+    locale = public.parse_locale(request.GET.get("locale"))
+    return cached_json(request, lambda _: public.tags_reply(selectors.tags(), locale=locale))
 
 
 @router.get("/redirects", response=RedirectsReply)

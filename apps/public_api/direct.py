@@ -32,6 +32,7 @@ from apps.core.errors import ApplicationError
 from apps.public_api import cache
 from apps.public_api import request as public
 from apps.public_api.responses import encode, etag_of
+from apps.core import languages
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def build(wanted: public.ListQuery, *, schema: str, version: str | None, kind: s
         if connection.schema_name != schema or not connection.search_path_set_schemas:
             connection.set_schema(schema)
     try:
-        made = public.list_body(wanted, schema=schema, total=total)
+        made = public.list_body(wanted, schema=schema, total=total, company=languages.of_schema(schema, version))
         db.schema_visited(schema)
     except DatabaseError as exc:
         logger.warning("posts list left to Django after a database error: %s", exc)

@@ -35,9 +35,11 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Schema
 from ninja.errors import ValidationError
 
-from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS
+from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
 from apps.core.api import refuse_repeated
 from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
+from apps.core.languages import current as current_languages
+from apps.core.languages import normalize
 from apps.core.middleware import request_id
 from apps.core.pagination import Page, page_params
 from apps.core.security import api_security_headers, environ_is_secure
@@ -64,12 +66,58 @@ class PostsQuery(Schema):  # the query of GET /posts (also its OpenAPI parameter
     limit: int | None = None
     status: str | None = None
     search: str | None = None
+    locale: str | None = None
 
 
 class PageQuery(Schema):  # the query of a category's or tag's posts: no search
     page: int | None = None
     limit: int | None = None
     status: str | None = None
+    locale: str | None = None
+
+
+class LocaleQuery(Schema):  # the query of a post by slug
+    locale: str | None = None
+
+
+LOCALE_INVALID = "Locale must be a BCP 47 language code such as en, fr or pt-BR"
+
+
+def parse_locale(value: str | None) -> str | None:
+    """A `locale` parameter (docs/translations.md): None when absent or empty, the code in its
+    usual case (`pt-br` -> `pt-BR`), or 400 for what is not a language code."""
+    if value is None or not value.strip():
+        return None
+    code = normalize(value)
+    if code is None:
+        raise ValidationFailed(LOCALE_INVALID, field="locale")
+    return code
+
+
+@dataclass(frozen=True)
+class Languages:
+    """What a reply needs of the company's languages: the languages shown, best first (None: all
+    posts, a company with one language and no locale asked), whether posts carry `locale` and
+    `translations`, the search configurations."""
+
+    chain: tuple[str, ...] | None
+    configs: tuple[str, ...]
+    localized: bool
+
+
+def languages_for(locale: str | None, company) -> Languages:
+    """`company`: apps.core.languages.Languages. Without a locale: the default language's posts
+    (every post of a company with one language: the replies it always got). With one: the best
+    translation of each group along the locale's fallback chain (a locale the company lacks: its
+    primary subtag's chain, else the default's)."""
+    if locale is None:
+        chain = None if company.single else (company.default,)
+        return Languages(chain=chain, configs=search_configs(company.codes), localized=False)
+    resolved = company.resolve(locale) or company.default
+    chain = company.chain(resolved)
+    if company.single:
+        chain = None  # every post is in the one language
+    return Languages(chain=chain, configs=search_configs(chain or company.codes), localized=True)
 
 
 @dataclass(frozen=True)
@@ -78,6 +126,7 @@ class ListQuery:
     status: str  # one of STATUS_FILTERS
     search: str | None  # stripped; None when empty
     term: tuple[str, str] | None  # ("category" or "tag", slug as given): a category's or tag's posts
+    locale: str | None = None  # a BCP 47 code (parse_locale); None: no locale asked
 
     @property
     def needs_preview(self) -> bool:
@@ -87,6 +136,8 @@ class ListQuery:
     def filters(self) -> dict:
         """The arguments of selectors.posts_filter (a term by its normalised slug)."""
         filters = {"status": self.status, "search": self.search}
+        if self.locale is not None:
+            filters["locale"] = self.locale
         if self.term is not None:
             filters[f"{self.term[0]}_slug"] = self.term[1].strip().lower()
         return filters
@@ -133,12 +184,13 @@ def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = N
             raise ValidationError([{**error, "loc": ("query", *error["loc"])}
                                    for error in exc.errors(include_url=False, include_input=False)]) from None
         page, limit, status, search = query.page, query.limit, query.status, getattr(query, "search", None)
+    locale = parse_locale(values.get("locale"))
     page = page_params(page, limit, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
     status = (status or PUBLIC_STATUS).strip().lower()
     if status not in STATUS_FILTERS:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     search = (search or "").strip() or None
-    return ListQuery(page=page, status=status, search=search, term=term)
+    return ListQuery(page=page, status=status, search=search, term=term, locale=locale)
 
 
 def term_of(path: str) -> tuple[str, str] | None:
@@ -209,6 +261,19 @@ def posts_reply(posts: list[dict], pagination: dict) -> dict:
             "data": {"posts": posts, "pagination": pagination}}
 
 
+def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool) -> dict:
+    """The reply of posts/slug/{slug}[?locale=] (docs/translations.md)."""
+    from apps.public_api import selectors
+
+    company = current_languages()
+    chosen = languages_for(locale, company)
+    if locale is None:
+        return post_reply(selectors.post_by_slug(slug, published_only=published_only,
+                                                 default=None if company.single else company.default))
+    return post_reply(selectors.post_by_slug(slug, published_only=published_only, chain=chosen.chain,
+                                             localized=True))
+
+
 def post_reply(post: dict) -> dict:
     return {"success": True, "message": "Post retrieved successfully", "data": {"post": post}}
 
@@ -228,11 +293,30 @@ def preview_reply(token: str) -> dict:
     return post_reply(selectors.post_by_id(preview_post_id(token)))
 
 
-def categories_reply(categories) -> dict:
+def term_language(locale: str | None) -> str | None:
+    """The language of terms' names for a `locale` parameter (None: the names as stored)."""
+
+    if locale is None:
+        return None
+    chosen = languages_for(locale, current_languages())
+    return chosen.chain[0] if chosen.chain else None
+
+
+def _in_language(term: dict, language: str | None) -> dict:
+    translated = (term.get("translations") or {}).get(language) if language else None
+    if translated:
+        term["name"], term["slug"] = translated["name"], translated["slug"]
+    return term
+
+
+def categories_reply(categories, locale: str | None = None) -> dict:
+    """`locale`: names and slugs in that language where a category has them (docs/translations.md)."""
     from apps.content.schemas import CategoryOut
 
+    language = term_language(locale)
     return {"success": True, "message": "Categories retrieved successfully",
-            "data": {"categories": [CategoryOut.from_category(c).model_dump(mode="json") for c in categories]}}
+            "data": {"categories": [_in_language(CategoryOut.from_category(c).model_dump(mode="json"),
+                                                 language) for c in categories]}}
 
 
 def redirects_reply(rows) -> dict:
@@ -241,11 +325,13 @@ def redirects_reply(rows) -> dict:
             "data": {"redirects": [{"oldPath": old_path, "slug": slug} for old_path, slug in rows]}}
 
 
-def tags_reply(tags) -> dict:
+def tags_reply(tags, locale: str | None = None) -> dict:
     from apps.content.schemas import TagOut
 
+    language = term_language(locale)
     return {"success": True, "message": "Tags retrieved successfully",
-            "data": {"tags": [TagOut.from_tag(t).model_dump(mode="json") for t in tags]}}
+            "data": {"tags": [_in_language(TagOut.from_tag(t).model_dump(mode="json"), language)
+                              for t in tags]}}
 
 
 @dataclass(frozen=True)
@@ -259,14 +345,24 @@ class ListBody:
     unsure: bool
 
 
-def list_body(wanted: ListQuery, *, schema: str, total: int | None) -> ListBody:
-    """The reply of a posts list in `schema`: one SQL statement (apps.public_api.selectors);
-    `total`, when known (cached for this listing), is not counted again."""
+def list_filter(wanted: ListQuery, *, schema: str, company):
+    """The selectors' filter of the list in `schema`, of a company whose languages are `company`
+    (apps.core.languages.Languages)."""
     from apps.public_api import selectors
 
-    found = selectors.posts_filter(schema=schema, **wanted.filters)
+    chosen = languages_for(wanted.locale, company)
+    return selectors.posts_filter(schema=schema, **wanted.filters, chain=chosen.chain, configs=chosen.configs)
+
+
+def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> ListBody:
+    """The reply of a posts list in `schema`: one SQL statement (apps.public_api.selectors);
+    `total`, when known (cached for this listing), is not counted again. `company`: its languages
+    (apps.core.languages.Languages)."""
+    from apps.public_api import selectors
+
+    found = list_filter(wanted, schema=schema, company=company)
     rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=total is None)
-    posts = selectors.posts_page_summaries(rows, schema)
+    posts = selectors.posts_page_summaries(rows, schema, localized=found.localized)
     reply = posts_reply(posts, wanted.page.meta(total if total is not None else counted))
     return ListBody(reply, found.key, counted, found.total_kept, unsure=not rows and wanted.term is not None)
 
@@ -276,9 +372,11 @@ def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
     company's content version (apps.public_api.cache.Counts), shared with the fast path."""
     from apps.public_api.cache import Counts
 
-    counts = Counts(schema, version) if version is not None and not wanted.total_kept else None
-    total = counts.get(wanted.filter_key) if counts is not None else None
-    body = list_body(wanted, schema=schema, total=total)
+    company = current_languages()
+    found = list_filter(wanted, schema=schema, company=company)
+    counts = Counts(schema, version) if version is not None and not found.total_kept else None
+    total = counts.get(found.key) if counts is not None else None
+    body = list_body(wanted, schema=schema, total=total, company=company)
     if body.unsure:
         check_term_exists(wanted)
     if counts is not None and total is None and body.counted is not None:
@@ -290,8 +388,11 @@ def check_term_exists(wanted: ListQuery) -> None:
     """404 for the posts of a category or tag that does not exist (not an empty page)."""
     from apps.public_api import selectors
 
+
     kind, slug = wanted.term
-    if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"]):
+    chosen = languages_for(wanted.locale, current_languages()) if wanted.locale else None
+    term_locale = chosen.chain[0] if chosen is not None and chosen.chain else None
+    if not selectors.term_exists(kind, wanted.filters[f"{kind}_slug"], term_locale):
         raise term_missing(kind)
 
 

@@ -12,8 +12,28 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.content.schemas import CategoryOut, PostOut, PostSummaryOut, TagOut
-from apps.core.schemas import OutSchema, PaginationOut, SuccessOut
+from apps.content import schemas as content
+from apps.content.schemas import CategoryOut, TagOut
+from apps.core.schemas import OutSchema, PaginationOut, SuccessOut, omitted
+
+
+class TranslationRefOut(OutSchema):
+    """A published translation of a post (docs/translations.md)."""
+
+    locale: str
+    slug: str
+
+
+class PostSummaryOut(content.PostSummaryOut):
+    # (+) With ?locale= only (docs/translations.md)
+    locale: str = omitted(description="The language this post is in (the locale asked, or its fallback)")
+    translations: list[TranslationRefOut] = omitted(description="Every translation of the post, itself included")
+
+
+class PostOut(content.PostOut):
+    # (+) With ?locale= only (docs/translations.md)
+    locale: str = omitted(description="The language this post is in (the locale asked, or its fallback)")
+    translations: list[TranslationRefOut] = omitted(description="Every translation of the post, itself included")
 
 
 class PostsData(OutSchema):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,7 +27,7 @@ from django.db.models import Count, QuerySet
 from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content import post_fields
-from apps.content.models import Category, Post, PostCount, Tag, public_q, public_sql
+from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, Tag, public_q, public_sql
 from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
@@ -49,11 +50,16 @@ def _table(model, schema: str) -> str:
     return f"{_q(schema)}.{_q(model._meta.db_table)}"
 
 
-def _terms_sql(through, column: str, model, schema: str) -> str:
-    """JSON array of {id, name, slug} of one post, ordered by name (as the content app)."""
+def _terms_sql(through, column: str, model, schema: str, locale: str | None = None) -> str:
+    """JSON array of {id, name, slug} of one post, ordered by name (as the content app); with
+    `locale`, the name and slug in that language where the term has them (docs/translations.md)."""
+    name, slug = "t.name", "t.slug"
+    if locale is not None:
+        name = f"coalesce(t.translations -> {_literal(locale)} ->> 'name', t.name)"
+        slug = f"coalesce(t.translations -> {_literal(locale)} ->> 'slug', t.slug)"
     return (
-        f"(SELECT coalesce(json_agg(json_build_object('id', t.id::text, 'name', t.name, 'slug', t.slug) "
-        f"ORDER BY t.name, t.id), '[]'::json) FROM {_table(through, schema)} x "
+        f"(SELECT coalesce(json_agg(json_build_object('id', t.id::text, 'name', {name}, 'slug', {slug}) "
+        f"ORDER BY {name}, t.id), '[]'::json) FROM {_table(through, schema)} x "
         f"JOIN {_table(model, schema)} t ON t.id = x.{_q(column)} WHERE x.post_id = {_q(_POST)}.id)"
     )
 
@@ -73,7 +79,11 @@ def _image(values, urls) -> dict | None:
 
 
 def _image_columns(alias: str):
-    return lambda schema: [f"{alias}.id", f"{alias}.storage_key", f"{alias}.alt_text"]
+    def columns(schema: str, locale: str | None = None) -> list[str]:
+        alt = f"{alias}.alt_text" if locale is None else (
+            f"coalesce(nullif({alias}.alt_texts ->> {_literal(locale)}, ''), {alias}.alt_text)")
+        return [f"{alias}.id", f"{alias}.storage_key", alt]
+    return columns
 
 
 def _first(values, urls):
@@ -83,22 +93,24 @@ def _first(values, urls):
 # The fields of apps.content.post_fields built from joins (or derived): their SQL, given the
 # schema, and their JSON from those columns.
 _JOINED = {
-    "author": (lambda schema: ["author.id", "author.username"], _author),
-    "categories": (lambda schema: [_terms_sql(Post.categories.through, "category_id", Category, schema)], _first),
-    "tags": (lambda schema: [_terms_sql(Post.tags.through, "tag_id", Tag, schema)], _first),
+    "author": (lambda schema, locale=None: ["author.id", "author.username"], _author),
+    "categories": (lambda schema, locale=None: [_terms_sql(Post.categories.through, "category_id", Category, schema,
+                                                           locale)], _first),
+    "tags": (lambda schema, locale=None: [_terms_sql(Post.tags.through, "tag_id", Tag, schema, locale)], _first),
     "featured_image": (_image_columns("image"), _image),
     # only in the full post (post_by_slug joins them: _detail_joins)
     "og_image": (_image_columns("og_image"), _image),
     "twitter_image": (_image_columns("twitter_image"), _image),
-    "scheduled": (lambda schema: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
-                                  f"'{Post.Status.DRAFT.value}')"], _first),
+    "scheduled": (lambda schema, locale=None: [f"({_q(_POST)}.publish_scheduled AND {_q(_POST)}.status = "
+                                               f"'{Post.Status.DRAFT.value}')"], _first),
 }
 
 
-def _columns(fields, schema: str) -> list[str]:
+def _columns(fields, schema: str, locale: str | None = None) -> list[str]:
+    """`locale`: terms' names and slugs and images' alt text in that language (docs/translations.md)."""
     columns = []
     for field in fields:
-        columns.extend(_JOINED[field.kind][0](schema) if field.column is None else
+        columns.extend(_JOINED[field.kind][0](schema, locale) if field.column is None else
                        [f"{_q(_POST)}.{_q(field.column)}"])
     return columns
 
@@ -133,8 +145,8 @@ def _read(row, reader, urls, into: dict | None = None) -> dict:
     return out
 
 
-def _summary_columns(schema: str) -> str:
-    return ", ".join(_columns(post_fields.SUMMARY, schema))
+def _summary_columns(schema: str, locale: str | None = None) -> str:
+    return ", ".join(_columns(post_fields.SUMMARY, schema, locale))
 
 
 def _joins(schema: str) -> str:
@@ -152,7 +164,7 @@ def _detail_joins(schema: str) -> str:
 
 
 def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
-           tag_slug=None, fenced: bool = False) -> tuple[str, list]:
+           tag_slug=None, fenced: bool = False, term_locale: str | None = None) -> tuple[str, list]:
     """`fenced`: the category/tag condition is checked post by post (OFFSET 0 keeps PostgreSQL
     from turning it into a join), so a page walks the date index and stops at its last row."""
     post = _q(_POST)
@@ -168,6 +180,11 @@ def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f "
                          f"WHERE f.post_id = {post}.id AND f.{_q(column)} = %s{fence})")
             params.append(value)
+        elif slug is not None and term_locale is not None:  # its slug, or its slug in that language
+            parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
+                         f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND (t.slug = %s OR "
+                         f"t.translations -> {_literal(term_locale)} ->> 'slug' = %s){fence})")
+            params.extend([slug, slug])
         elif slug is not None:
             parts.append(f"EXISTS (SELECT 1 FROM {_table(through, schema)} f JOIN {_table(term, schema)} t "
                          f"ON t.id = f.{_q(column)} WHERE f.post_id = {post}.id AND t.slug = %s{fence})")
@@ -218,30 +235,82 @@ class PostFilter:
     # trigger-kept counts (with count_params), and `where` with the term checked post by post.
     sizes_sql: str | None = None
     walk_where: str | None = None
+    # With `?locale=`: each post also carries its `locale` and `translations` (of `status`).
+    localized: bool = False
+    status: str = "published"
+    term_locale: str | None = None  # the language of terms' names and images' alt text (a locale asked)
+
+
+_CODE = re.compile(r"[A-Za-z0-9-]{1,35}")
+
+
+def _literal(code: str) -> str:
+    """A language code written into a statement (codes are checked by apps.core.languages, and
+    again here: letters, digits and hyphens only). Constants, not parameters: each chain gets a
+    prepared statement of its own whose generic plan is as good as a custom one (with an array
+    parameter PostgreSQL kept planning each execution, a millisecond each time)."""
+    if not _CODE.fullmatch(code):
+        raise ValueError(f"not a language code: {code!r}")
+    return f"'{code}'"
+
+
+def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> tuple[str, list]:
+    """The posts of a language (`chain` of one), or the best of each translation group along a
+    fallback chain: a post in the chain whose group has no post of the same status in a language
+    earlier in the chain (each check one probe of the group's (translation_group, language) index)."""
+    if not chain:
+        return "", []
+    post = _q(_POST)
+    if len(chain) == 1:
+        return f"{post}.language = {_literal(chain[0])}", []
+    same_status = f" AND b.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    codes = ", ".join(_literal(code) for code in chain)
+
+    def rank(alias: str) -> str:
+        return f"CASE {alias}.language {' '.join(f'WHEN {_literal(c)} THEN {at}' for at, c in enumerate(chain))} END"
+
+    return (f"{post}.language IN ({codes}) AND NOT EXISTS (SELECT 1 FROM {_table(Post, schema)} b "
+            f"WHERE b.translation_group = {post}.translation_group AND b.language IN ({codes}){same_status} "
+            f"AND {rank('b')} < {rank(post)})", [])
 
 
 @lru_cache(maxsize=1024)
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
-                 category_slug: str | None = None, tag_slug: str | None = None) -> PostFilter:
+                 category_slug: str | None = None, tag_slug: str | None = None, locale: str | None = None,
+                 chain: tuple[str, ...] | None = None, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> PostFilter:
     """The filter of a listing in `schema`: by status, and a search, or posts of a category or a
     tag (by id, or by slug: posts of a slug no category has are simply none). Built once per
-    listing and worker (it depends on its arguments only); callers never change its lists."""
+    listing and worker (it depends on its arguments only); callers never change its lists.
+    Languages (docs/translations.md): `chain` (apps.public_api.request.ListQuery.languages_of) is
+    the languages it shows, best first, one post per translation group (None: every post, a
+    company with one language); `locale`, as asked, names the listing; `configs`: the text
+    search configurations a search uses."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
-    where, params = _where(schema=schema, status=status, **terms)
+    term_locale = chain[0] if locale is not None and chain else None
+    where, params = _where(schema=schema, status=status, term_locale=term_locale, **terms)
+    language_where, language_params = _language_where(schema, status, chain)
+    if language_where:
+        where, params = f"{where} AND {language_where}", [*params, *language_params]
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
     if searched:
-        search_sql, search_params = _search_source(search.strip())
+        search_sql, search_params = _search_source(search.strip(), configs)
         source = f"({search_sql}) {_q(_POST)}"
         params = [*search_params, *params]
     # Named without the schema: the same listing has the same key in every company (the Counts
-    # of the fast path and of Django's path meet), each company's totals apart by their Redis key.
-    template, _ = _where(schema="", status=status, **terms)
-    key = hashlib.sha1(f"{search_sql}|{template}|{params!r}".encode()).hexdigest()  # noqa: S324
+    # of the fast path and of Django's path meet), each company's totals apart by their Redis key
+    # (and its content version, which a change of its languages moves on).
+    template, term_params = _where(schema="", status=status, **terms)
+    key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
     given = [(name, value) for name, value in terms.items() if value is not None]
     status_only = f" AND c.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
     sizes_sql = walk_where = None
-    if not searched and not given:
+    if language_where:
+        # Counted (and kept in Redis between pages): the trigger-kept counts are per status, not
+        # per language.
+        count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
+        count_params = params
+    elif not searched and not given:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
         count_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {_table(PostCount, schema)} c WHERE TRUE" + status_only
@@ -269,40 +338,60 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     return PostFilter(schema=schema, source=source, where=where, params=params, key=key, searched=searched,
                       planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
-                      sizes_sql=sizes_sql, walk_where=walk_where)
+                      sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status,
+                      term_locale=term_locale)
 
 
 @lru_cache(maxsize=1024)
-def _search_source(search: str) -> tuple[str, tuple]:
+def _search_source(search: str, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> tuple[str, tuple]:
     """The content app's search (each index's matches, united), with the columns the page needs
     read by those same scans; compiled once per term (the ORM takes about a millisecond)."""
-    matches = content.search_matches(search, fields=("id", "created_at", "status"))
+    fields = ("id", "created_at", "status", "language", "translation_group")
+    matches = content.search_matches(search, fields=fields, configs=configs)
     sql, params = matches.query.get_compiler(connection=connection).as_sql()
     return sql, tuple(params)
 
 
+def _localized_columns(schema: str, status: str) -> str:
+    """A post's language and its group's translations ([{locale, slug}] of `status`, by locale)."""
+    post = _q(_POST)
+    same_status = f" AND t.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    return (f"{post}.language, (SELECT coalesce(json_agg(json_build_object('locale', t.language, 'slug', t.slug) "
+            f"ORDER BY t.language), '[]'::json) FROM {_table(Post, schema)} t "
+            f"WHERE t.translation_group = {post}.translation_group{same_status})")
+
+
+def _localized(post: dict, language: str, translations) -> dict:
+    post["locale"] = language
+    post["translations"] = translations
+    return post
+
+
 @lru_cache(maxsize=512)
 def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bool, with_total: bool,
-              limit: int) -> str:
+              limit: int, localized_status: str | None = None, term_locale: str | None = None) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
     does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
     post, table = _q(_POST), _table(Post, schema)
     rest = (f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
             "ORDER BY page.created_at DESC, page.id DESC")
+    columns = _summary_columns(schema, term_locale)
+    if localized_status is not None:
+        columns = f"{columns}, {_localized_columns(schema, localized_status)}"
     if searched:
         # A search's matches are found once (their total and their newest first come from the
         # same set), not once per use.
         return (
             f"WITH matched AS MATERIALIZED (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where}) "
-            f"SELECT {_summary_columns(schema)}, {'(SELECT count(*) FROM matched)' if with_total else 'NULL'} "
+            f"SELECT {columns}, {'(SELECT count(*) FROM matched)' if with_total else 'NULL'} "
             "AS total FROM (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC "
             f"LIMIT {int(limit)} OFFSET %s) page {rest}"
         )
     # The page's ids first (an index walk, however deep the page), then the joins and the JSON
     # of those rows only; the total (unless known) in the same statement.
     return (
-        f"SELECT {_summary_columns(schema)}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
+        f"SELECT {columns}, {'(' + count_sql + ')' if with_total else 'NULL'} AS total "
         f"FROM (SELECT {post}.id, {post}.created_at FROM {source} WHERE {where} "
         f"ORDER BY {post}.created_at DESC, {post}.id DESC LIMIT {int(limit)} OFFSET %s) page {rest}"
     )
@@ -314,7 +403,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     if found.sizes_sql is not None:
         return _term_page_rows(found, page, with_total=with_total)
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
-                    page.limit)
+                    page.limit, found.status if found.localized else None, found.term_locale)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
     fetch = (functools.partial(_fetch_search, planned=found.planned) if found.searched
@@ -337,7 +426,8 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
     size, everything = _fetch_public(found.schema, found.sizes_sql, found.count_params)[0]
     walk = (page.offset + page.limit) * everything < size * size
     where = found.walk_where if walk else found.where
-    sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit)
+    sql = _page_sql(found.schema, found.source, where, found.count_sql, False, False, page.limit,
+                    found.status if found.localized else None, found.term_locale)
     rows = _fetch_public(found.schema, sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
 
@@ -364,44 +454,80 @@ def _fetch_search(sql: str, params: list, *, planned: bool) -> list[tuple]:
     return db.fetch_prepared(sql, params)
 
 
-def posts_page_summaries(rows: list[tuple], schema: str | None = None) -> list[dict]:
+def posts_page_summaries(rows: list[tuple], schema: str | None = None, *, localized: bool = False) -> list[dict]:
     urls = _Urls(schema)
+    if localized:
+        return [_localized(_summary(row, urls), row[_SUMMARY_WIDTH], row[_SUMMARY_WIDTH + 1]) for row in rows]
     return [_summary(row, urls) for row in rows]
 
 
-def post_by_slug(slug: str, *, published_only: bool, replica: bool = True) -> dict:
+def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain: tuple[str, ...] | None = None,
+                 localized: bool = False, default: str | None = None) -> dict:
     """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
-    `replica=False`: a read that must see the caller's own write (on the primary)."""
-    where = f"{_q(_POST)}.slug = %s"
-    params: list = [(slug or "").strip().lower()]
-    if published_only:
-        where += f" AND {public_sql(_q(_POST))}"
-    return _one_post(where, params, replica=replica)
+    `replica=False`: a read that must see the caller's own write (on the primary).
+    Languages (docs/translations.md): with `chain` (a `?locale=`), the post of that slug (in the
+    chain's languages first), then the best translation of its group along the chain; with
+    `localized` the post carries `locale` and `translations`. `default`: without a locale in a
+    company of several languages, a slug that two languages use is the default language's."""
+    post = _q(_POST)
+    value = (slug or "").strip().lower()
+    if chain:
+        public = public_sql("h") + " AND " + public_sql("c") if published_only else "TRUE"
+        def rank(alias: str) -> str:
+            whens = " ".join(f"WHEN {_literal(code)} THEN {at}" for at, code in enumerate(chain))
+            return f"CASE {alias}.language {whens} ELSE {len(chain)} END"
+
+        where = (f"{post}.id = (SELECT c.id FROM {_table(Post, connection.schema_name)} h "
+                 f"JOIN {_table(Post, connection.schema_name)} c ON c.translation_group = h.translation_group "
+                 f"WHERE h.slug = %s AND {public} ORDER BY {rank('h')}, {rank('c')}, (c.id = h.id) DESC LIMIT 1)")
+        params: list = [value]
+    else:
+        where = f"{post}.slug = %s"
+        params = [value]
+        if published_only:
+            where += f" AND {public_sql(post)}"
+        if default is not None:
+            where += f" ORDER BY ({post}.language = {_literal(default)}) DESC"
+    status = "published" if published_only else "all"
+    return _one_post(where, params, replica=replica, localized_status=status if localized else None,
+                     term_locale=chain[0] if localized and chain else None)
 
 
-def post_by_id(post_id) -> dict:
+def post_by_id(post_id, *, localized: bool = False) -> dict:
     """The full post (PostOut, as post_by_slug) of an id, whatever its status (a preview link's: read
-    on the primary, so a draft saved a moment ago is what the preview shows)."""
-    return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False)
+    on the primary, so a draft saved a moment ago is what the preview shows). `localized`: with its
+    `locale` and its group's published `translations`."""
+    return _one_post(f"{_q(_POST)}.id = %s", [post_id], replica=False,
+                     localized_status="published" if localized else None)
 
 
-def _one_post(where: str, params: list, *, replica: bool) -> dict:
+def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None,
+              term_locale: str | None = None) -> dict:
     schema = connection.schema_name
-    detail = ", ".join(_columns(post_fields.DETAIL, schema))
+    detail = ", ".join(_columns(post_fields.DETAIL, schema, term_locale))
+    if localized_status is not None:
+        detail = f"{detail}, {_localized_columns(schema, localized_status)}"
     rows = db.fetch_prepared(
-        f"SELECT {_summary_columns(schema)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
+        f"SELECT {_summary_columns(schema, term_locale)}, {detail} FROM {_table(Post, schema)} {_joins(schema)} "
         f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
         params, replica=schema if replica else None)
     if not rows:
         raise NotFound(content.POST_NOT_FOUND)
     row = rows[0]
     urls = _Urls()
-    return _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
+    post = _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
+    if localized_status is not None:
+        _localized(post, row[-2], row[-1])
+    return post
 
 
-def term_exists(kind: str, slug: str) -> bool:
-    """A category ("category") or tag ("tag") of this slug (normalised) exists."""
-    return (Category if kind == "category" else Tag).objects.filter(slug=slug).exists()
+def term_exists(kind: str, slug: str, locale: str | None = None) -> bool:
+    """A category ("category") or tag ("tag") of this slug (normalised) exists (with `locale`: or
+    has this slug in that language)."""
+    from django.db.models import Q
+
+    found = Q(slug=slug) | Q(**{f"translations__{locale}__slug": slug}) if locale else Q(slug=slug)
+    return (Category if kind == "category" else Tag).objects.filter(found).exists()
 
 
 def categories() -> QuerySet[Category]:

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from apps.content.models import Post
 from apps.content.schemas import CategoryOut, TagOut
 from apps.core.errors import NotFound
+from apps.core.languages import current as current_languages
 from apps.media.models import Media
 from apps.media.schemas import media_out
 from apps.media.storage import MediaUrls
@@ -55,11 +56,12 @@ def delivery_get(endpoint: WebhookEndpoint, delivery_id: str) -> WebhookDelivery
 
 # --- the object of an event, as the public content API sends it ----------------------------------
 def post_public(post_id) -> dict | None:
-    slug = Post.objects.filter(pk=post_id).values_list("slug", flat=True).first()
-    if slug is None:
+    if not Post.objects.filter(pk=post_id).exists():
         return None
+    # By id, right after the write (a slug may be taken in several languages); a company of several
+    # languages gets the post's `locale` and `translations` as `?locale=` replies carry them.
     try:
-        return public.post_by_slug(slug, published_only=False, replica=False)  # right after the write
+        return public.post_by_id(post_id, localized=not current_languages().single)
     except NotFound:
         return None
 

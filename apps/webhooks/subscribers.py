@@ -9,6 +9,7 @@ from functools import singledispatch
 from typing import Any
 
 from apps.core import events
+from apps.core.languages import current as current_languages
 from apps.webhooks.models import BATCH_EVENT, EVENTS
 from apps.webhooks.services import event_emit
 
@@ -39,10 +40,18 @@ def _(event: events.PostChanged) -> list[Emission]:
         name = "post.published" if after.public else "post.scheduled" if after.scheduled else None
         return [Emission(name, post.pk)] if name else []
     if change == "deleted":  # the website had it only when it was published
-        return [Emission("post.deleted", data={"id": str(post.pk), "slug": post.slug})] if event.before.public else []
+        return [Emission("post.deleted", data=_deleted(post))] if event.before.public else []
     if change == "updated" and not event.after.public:  # an edit of a draft is not news to the website
         return []
     return [Emission(f"post.{change}", post.pk)]
+
+
+def _deleted(post) -> dict:
+    """What identified a deleted post: its id and slug, and its locale in a company of several languages."""
+    data = {"id": str(post.pk), "slug": post.slug}
+    if not current_languages().single:
+        data["locale"] = post.language
+    return data
 
 
 @emissions.register

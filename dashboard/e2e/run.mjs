@@ -10,6 +10,7 @@ import { editorialFlow } from './flowEditorial.mjs';
 import { importFlow } from './flowImport.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
+import { translationsFlow } from './flowTranslations.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -30,8 +31,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, screens, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,screens,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, screens, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,screens,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -323,6 +324,13 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
       console.log('Flow: autosave, edit conflicts, revisions, preview links');
       await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
+    }
+
+    if (flows.includes('translations')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      console.log('Flow: languages, Translate with AI, public API and sitemap per language');
+      await translationsFlow({ run, page, tenant, sub, shot });
     }
 
     if (flows.includes('screens')) {

@@ -109,8 +109,9 @@ def test_migrate_schemas_batches_by_default_and_not_with_no_batch(make_tenant):
         roll_back(schema)
     out = StringIO()
     call_command("migrate_schemas", interactive=False, verbosity=1, executor="standard", stdout=out)
-    # 0007 and whatever the code ships after it, in one batch
-    assert re.search(r"applying content\.0007_editorial_autosave_preview_links(, [\w.]+)* to 2 schemas", out.getvalue())
+    # (the content migrations after 0007, when there are any, are named in the same line)
+    assert re.search(r"applying content\.0007_editorial_autosave_preview_links(, [\w.]+)* to 2 schemas",
+                     out.getvalue()), out.getvalue()
     assert schemas_behind(schemas) == []
 
     roll_back(schemas[0])

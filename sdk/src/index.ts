@@ -19,6 +19,8 @@ export type ErrorEnvelope = components['schemas']['ErrorOut'];
 export type ErrorCode = NonNullable<ErrorEnvelope['code']>;
 export type PostsQuery = components['schemas']['PostsQuery'];
 export type PageQuery = components['schemas']['PageQuery'];
+/** `locale`: a BCP 47 code (`fr`, `pt-BR`); lists and posts are then served in that language. */
+export type LocaleQuery = components['schemas']['LocaleQuery'];
 export type TrackBody = components['schemas']['TrackIn'];
 
 /** A failed call as a value: the HTTP status and the envelope (a network failure has status 0). */
@@ -94,10 +96,12 @@ export class ContentClient {
     );
   }
 
-  /** GET posts/slug/{slug}: one published post (any status with the preview key). */
-  async getPost(slug: string): Promise<Result<Post>> {
-    const reply = await this.run(cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`), (headers) =>
-      this.raw.GET('/api/v1/posts/slug/{slug}', { params: { path: { slug } }, headers }),
+  /** GET posts/slug/{slug}: one published post (any status with the preview key). With `locale`,
+   * the best translation of the post along the company's fallback chain for that language; the
+   * post then says its `locale` and lists its `translations`. */
+  async getPost(slug: string, query: LocaleQuery = {}): Promise<Result<Post>> {
+    const reply = await this.run(cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`, query), (headers) =>
+      this.raw.GET('/api/v1/posts/slug/{slug}', { params: { path: { slug }, query }, headers }),
     );
     return reply.ok ? { ...reply, data: reply.data.post } : reply;
   }

@@ -205,13 +205,20 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** ErrorOut */
         ErrorOut: {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
             error: string;
             errors?: {
                 field: string;
@@ -241,10 +248,17 @@ export interface components {
             /** Spaceskey */
             spacesKey: string;
         };
+        /** LocaleQuery */
+        LocaleQuery: {
+            /** Locale */
+            locale?: string | null;
+        };
         /** PageQuery */
         PageQuery: {
             /** Limit */
             limit?: number | null;
+            /** Locale */
+            locale?: string | null;
             /** Page */
             page?: number | null;
             /** Status */
@@ -295,6 +309,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Locale
+             * @description The language this post is in (the locale asked, or its fallback)
+             */
+            locale?: string;
             /** Metadescription */
             metaDescription: string;
             /** Metatitle */
@@ -321,6 +340,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translations
+             * @description Every translation of the post, itself included
+             */
+            translations?: components["schemas"]["TranslationRefOut"][];
             /** Twitterdescription */
             twitterDescription: string;
             twitterImage: components["schemas"]["FeaturedImageOut"] | null;
@@ -371,6 +395,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Locale
+             * @description The language this post is in (the locale asked, or its fallback)
+             */
+            locale?: string;
             /** Publishedat */
             publishedAt: string | null;
             /** Slug */
@@ -384,6 +413,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translations
+             * @description Every translation of the post, itself included
+             */
+            translations?: components["schemas"]["TranslationRefOut"][];
             /** Videoid */
             videoId: string | null;
         };
@@ -397,6 +431,8 @@ export interface components {
         PostsQuery: {
             /** Limit */
             limit?: number | null;
+            /** Locale */
+            locale?: string | null;
             /** Page */
             page?: number | null;
             /** Search */
@@ -466,6 +502,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** TagsData */
         TagsData: {
@@ -499,6 +542,13 @@ export interface components {
             /** Slug */
             slug: string;
         };
+        /** TermTranslationOut */
+        TermTranslationOut: {
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string;
+        };
         /**
          * TrackIn
          * @description A page view: pageUrl (required), referrer, postSlug, userAgent, ipAddress (optional;
@@ -526,6 +576,16 @@ export interface components {
             message?: string;
             /** Success */
             success: boolean;
+        };
+        /**
+         * TranslationRefOut
+         * @description A published translation of a post (docs/translations.md).
+         */
+        TranslationRefOut: {
+            /** Locale */
+            locale: string;
+            /** Slug */
+            slug: string;
         };
     };
     responses: never;
@@ -625,7 +685,9 @@ export interface operations {
     };
     apps_public_api_api_list_categories: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -711,6 +773,7 @@ export interface operations {
                 limit?: number | null;
                 status?: string | null;
                 search?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path?: never;
@@ -796,6 +859,7 @@ export interface operations {
                 page?: number | null;
                 limit?: number | null;
                 status?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path: {
@@ -879,7 +943,9 @@ export interface operations {
     };
     apps_public_api_api_get_post_by_slug: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path: {
                 slug: string;
@@ -966,6 +1032,7 @@ export interface operations {
                 page?: number | null;
                 limit?: number | null;
                 status?: string | null;
+                locale?: string | null;
             };
             header?: never;
             path: {
@@ -1213,7 +1280,9 @@ export interface operations {
     };
     apps_public_api_api_list_tags: {
         parameters: {
-            query?: never;
+            query?: {
+                locale?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

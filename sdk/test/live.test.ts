@@ -53,6 +53,21 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     assert.ok(post.content.length > 0);
   });
 
+  it('reads posts in a language with `locale`: each says its locale and lists its translations', async () => {
+    const page = ok(await client.listPosts({ limit: 5, locale: 'en' }));
+    assert.ok(page.posts.length > 0);
+    for (const post of page.posts) {
+      assert.equal(post.locale, 'en');
+      assert.deepEqual(post.translations, [{ locale: 'en', slug: post.slug }]);
+    }
+    const post = ok(await client.getPost(page.posts[0].slug, { locale: 'en' }));
+    assert.equal(post.locale, 'en');
+    const plain = ok(await client.getPost(page.posts[0].slug));
+    assert.equal(plain.locale, undefined, 'without a locale the reply is as it always was');
+    const bad = await client.listPosts({ locale: '!!' });
+    assert.ok(!bad.ok && bad.error.status === 400 && bad.error.error === 'validation_error');
+  });
+
   it('types each reply from the document: statuses, nullable fields, image addresses', async () => {
     const { posts } = ok(await client.listPosts({ limit: 100 }));
     const statuses: PostStatus[] = posts.map((post) => post.status);

@@ -2,9 +2,9 @@
 (deterministic drafts, no network). settings.AI_PROVIDER picks one."""
 from __future__ import annotations
 
-from apps.ai.providers.base import BlogRequest, GenerationError, Provider, SeoRequest
+from apps.ai.providers.base import BlogRequest, GenerationError, Provider, SeoRequest, TranslateRequest
 
-__all__ = ["BlogRequest", "GenerationError", "Provider", "SeoRequest", "get_provider"]
+__all__ = ["BlogRequest", "GenerationError", "Provider", "SeoRequest", "TranslateRequest", "get_provider"]
 
 
 def get_provider(name: str | None = None) -> Provider:

@@ -12,6 +12,11 @@ SEO_FAILED = "Failed to generate SEO content. Please try again."
 NO_RESPONSE = "No response from AI service"
 PARSE_FAILED = "Failed to parse AI response"
 SEO_INCOMPLETE = "Incomplete SEO data generated"
+TRANSLATE_SUCCESS = "Translation draft created. Review it before publishing."
+TRANSLATE_FAILED = "Failed to translate the post. Please try again."
+# The text fields of a post a translation replaces (the rest is copied: images, video, terms).
+TRANSLATED_FIELDS = ("title", "excerpt", "content", "meta_title", "meta_description", "focus_keyword",
+                     "og_title", "og_description", "twitter_title", "twitter_description")
 
 
 def api_error_message(status: int | str) -> str:
@@ -36,6 +41,15 @@ class SeoRequest:
     excerpt: str = ""
 
 
+@dataclass(frozen=True)
+class TranslateRequest:
+    source_language: str  # BCP 47 codes, with their names for prompts
+    target_language: str
+    source_name: str
+    target_name: str
+    fields: dict  # TRANSLATED_FIELDS -> text (content: sanitised HTML)
+
+
 class GenerationError(Exception):
     """A generation that cannot succeed; `message` is what the user is shown."""
 
@@ -54,3 +68,7 @@ class Provider(Protocol):
 
     def generate_seo(self, request: SeoRequest) -> dict:
         """metaTitle, metaDescription, keywords [str]."""
+
+    def translate_post(self, request: TranslateRequest) -> dict:
+        """TRANSLATED_FIELDS -> translated text (content: HTML with the source's structure, links
+        and images)."""

@@ -24,7 +24,7 @@ from apps.ai.providers.base import (
     SeoRequest,
     api_error_message,
 )
-from apps.ai.providers.results import blog_result, seo_result
+from apps.ai.providers.results import blog_result, seo_result, translation_result
 from apps.ai.providers.retry import RETRYABLE_STATUSES, ProviderCallError, RetryPolicy, call_with_retries
 
 logger = logging.getLogger(__name__)
@@ -158,6 +158,13 @@ class GeminiProvider:
             max_output_tokens=self.seo_max_output_tokens,
         )
         return seo_result(raw)
+
+    def translate_post(self, request) -> dict:
+        raw = self._generate_json(
+            prompts.translate_prompt(request), system=prompts.TRANSLATE_SYSTEM, schema=prompts.TRANSLATE_SCHEMA,
+            max_output_tokens=self.blog_max_output_tokens,
+        )
+        return translation_result(raw, request)
 
     # --- one generateContent call, with retries -----------------------------------------------
     def _config(self, *, system: str, schema: dict, max_output_tokens: int) -> types.GenerateContentConfig:

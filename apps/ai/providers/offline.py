@@ -219,6 +219,10 @@ def fit_length(bases: str | tuple[str, ...], low: int, high: int, phrases: tuple
 
 
 # --- the provider ---------------------------------------------------------------------------------
+MACHINE_NOTE = ("<p><strong>Machine-made draft</strong> (offline provider, {source} → {target}): the text below "
+                "is the original, not yet translated. Translate and review it before publishing.</p>")
+
+
 class OfflineProvider:
     name = "offline"
 
@@ -329,3 +333,13 @@ class OfflineProvider:
             f"<h2>Conclusion</h2>"
             f"<p>{escape(CONCLUSIONS[tone].format(topic=topic))}</p>"
         )
+
+    def translate_post(self, request) -> dict:
+        """No model offline: the draft keeps the source's text, HTML structure, links and images,
+        and says plainly that it is machine-made and not translated yet (a note first in the
+        content, the language in the title), so nobody publishes it by mistake."""
+        fields = dict(request.fields)
+        note = MACHINE_NOTE.format(source=escape(request.source_language), target=escape(request.target_language))
+        fields["content"] = note + (fields.get("content") or "")
+        fields["title"] = f"[{request.target_language}, machine draft] {fields.get('title', '')}".strip()
+        return fields

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import re
 
-from apps.ai.providers.base import BLOG_FAILED, SEO_INCOMPLETE, GenerationError
+from apps.ai.providers.base import BLOG_FAILED, PARSE_FAILED, SEO_INCOMPLETE, TRANSLATED_FIELDS, GenerationError
 from apps.core.html import sanitize_html, strip_tags
 from apps.core.text import slugify
 
@@ -113,3 +113,16 @@ def seo_result(raw: dict) -> dict:
     if missing:
         raise GenerationError(SEO_INCOMPLETE, detail=f"missing {', '.join(missing)}")
     return result
+
+
+def translation_result(raw, request) -> dict:
+    """A translation as the provider answered it: every field a string (what is missing or not text
+    keeps the source's), the content sanitised HTML."""
+    if not isinstance(raw, dict):
+        raise GenerationError(PARSE_FAILED, detail="not an object")
+    out = {}
+    for name in TRANSLATED_FIELDS:
+        value = raw.get(name)
+        out[name] = value.strip() if isinstance(value, str) and value.strip() else request.fields.get(name, "")
+    out["content"] = sanitize_html(out["content"])
+    return out

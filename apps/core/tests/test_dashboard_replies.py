@@ -440,6 +440,11 @@ CASES: dict[str, tuple] = {
     "import_report": ("admin", "get", "/api/imports/{import:done}/report", None),
     "export_request": ("admin", "post", "/api/exports", None),
     "export_get": ("admin", "get", "/api/exports/{export:queued}", None),
+    "languages_get": ("viewer", "get", "/api/client/languages", None),
+    "languages_update": ("admin", "put", "/api/client/languages",
+                         {"languages": ["en", "fr", "pt-br"], "fallbacks": {"pt-BR": ["fr"]}}),
+    "post_translation_create": ("editor", "post", "/api/posts/{post:published}/translations", {"language": "fr"}),
+    "generate_translation": ("editor", "post", "/api/ai/translate-post", {"postId": "{post:published}", "language": "fr"}),
     # core
     "health": (None, "get", "/api/health", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
@@ -518,6 +523,10 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
+    if name in ("post_translation_create", "generate_translation"):  # a company writing in English and French
+        from tenants.models import Client
+
+        Client.objects.filter(pk=world.tenant.pk).update(languages=["en", "fr"])
     if name == "track_not_recorded":  # neither Redis nor PostgreSQL took it
         from apps.analytics import services
 

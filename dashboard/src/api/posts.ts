@@ -66,10 +66,17 @@ const one = (id: string) => [{ type: 'Post' as const, id }, { type: 'Post' as co
 /** Posts: the list, one post (by id or slug), create, update, delete, and the review requests. */
 export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getPosts: build.query<PostList, { page: number; limit: number; status: PostListFilter }>({
-      query: ({ status, ...params }) => ({
+    getPosts: build.query<
+      PostList,
+      { page: number; limit: number; status: PostListFilter; language?: string; missing?: string }
+    >({
+      query: ({ status, language, missing, ...params }) => ({
         url: 'posts',
-        params: status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status },
+        params: {
+          ...(status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status }),
+          ...(language ? { language } : {}),
+          ...(missing ? { missing } : {}),
+        },
       }),
       transformResponse: (r: Schemas['PostListOut']) => ({
         posts: r.posts,

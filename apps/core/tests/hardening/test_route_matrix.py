@@ -113,6 +113,12 @@ class World:
             title=f"Matrix post {n}", slug=f"matrix-post-{n}", excerpt="e", content="<p>c</p>", status="published",
             published_at=timezone.now(), author=self.owner))
 
+    def multilingual(self) -> None:
+        """The company writes in English and French (translation routes need a second language)."""
+        from tenants.models import Client
+
+        Client.objects.filter(pk=self.tenant.pk).update(languages=["en", "fr"])
+
     def draft(self, *, waiting: bool = False):
         """A draft of `owner`; `waiting`: marked ready for review."""
         from apps.content.models import Post
@@ -313,6 +319,8 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/client/info"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
     ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),
+    ("GET", "/api/client/languages"): Route(TOKEN, everyone()),
+    ("PUT", "/api/client/languages"): Route(TOKEN, only("admin"), lambda w, who: Call(body={"languages": ["en", "fr"]})),
     ("GET", "/api/client/two-factor-policy"): Route(TOKEN, only("admin")),
     ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "required": False})),
@@ -356,6 +364,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"post_id": str(w.draft().id)}, {"fields": {"title": "Unsaved"}})),
     ("DELETE", "/api/posts/{post_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
         {"post_id": str(w.draft().id)})),
+    # translations: a draft copy of another editor's post (authors get 403: not their post)
+    ("POST", "/api/posts/{post_id}/translations"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: (
+        w.multilingual(), Call({"post_id": str(w.post().id)}, {"language": "fr"}))[1]),
     ("GET", "/api/posts/{post_id}/preview-links"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
         {"post_id": str(w.draft().id)})),
     ("POST", "/api/posts/{post_id}/preview-links"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(
@@ -400,6 +411,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         body={"inputContent": "Ten or more characters about tenancy"}, query={"async": "true"})),
     ("POST", "/api/ai/generate-seo"): Route(TOKEN, only(*WRITERS, ok=202), lambda w, who: Call(
         body={"title": "A title to describe"}, query={"async": "true"})),
+    ("POST", "/api/ai/translate-post"): Route(TOKEN, only(*EDITORS, ok=202), lambda w, who: (
+        w.multilingual(), Call(body={"postId": str(w.post().id), "language": "fr"}, query={"async": "true"}))[1]),
     ("GET", "/api/ai/jobs/{job_id}"): Route(TOKEN, only(*WRITERS), lambda w, who: Call(
         {"job_id": str(w.job(who if who in ROLES else "admin").id)})),
     # audit log (admins only)

@@ -57,6 +57,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ai/translate-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate Post
+         * @description (+) "Translate with AI": a draft translation of the post in another of the company's languages,
+         *     made on the worker queue (docs/translations.md). What "Add translation" would refuse is refused
+         *     here before the job is queued (404, 403, 400, 409 `translation_exists`); never published.
+         */
+        post: operations["apps_ai_api_translate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/page-views": {
         parameters: {
             query?: never;
@@ -485,6 +507,30 @@ export interface paths {
         get: operations["tenants_client_api_get_client_info"];
         /** Update Client Info */
         put: operations["tenants_client_api_update_client_info"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Languages
+         * @description (+) The company's languages, its default and each language's fallback chain (everyone signed in).
+         */
+        get: operations["lifecycle_client_api_get_languages"];
+        /**
+         * Update Languages
+         * @description (+) Admins: the languages the company writes in (BCP 47), its default, per-language fallbacks.
+         */
+        put: operations["lifecycle_client_api_update_languages"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1098,6 +1144,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{post_id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Translation
+         * @description (+) A draft copy of the post in another of the company's languages (same translation group,
+         *     same categories and tags); 409 `translation_exists` when the group has that language.
+         */
+        post: operations["apps_content_api_add_translation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -1600,6 +1667,10 @@ export interface components {
              * @default
              */
             slug?: string;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** CategoryListOut */
         CategoryListOut: {
@@ -1624,6 +1695,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** CategoryPostsOut */
         CategoryPostsOut: {
@@ -1667,6 +1745,10 @@ export interface components {
             name?: string | null;
             /** Slug */
             slug?: string | null;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * ClientDeleteIn
@@ -1800,6 +1882,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Language
+             * @description The post's language (BCP 47)
+             */
+            language?: string;
             /** Metadescription */
             metaDescription: string;
             /** Metatitle */
@@ -1830,6 +1917,16 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translationgroup
+             * @description The id shared by the post's translations
+             */
+            translationGroup?: string;
+            /**
+             * Translations
+             * @description Every post of its group, this one included
+             */
+            translations?: components["schemas"]["TranslationOut"][];
             /** Twitterdescription */
             twitterDescription: string;
             twitterImage: components["schemas"]["FeaturedImageOut"] | null;
@@ -1865,6 +1962,11 @@ export interface components {
             id: string;
             /** Isscheduled */
             isScheduled: boolean;
+            /**
+             * Language
+             * @description The post's language (BCP 47)
+             */
+            language?: string;
             /** Publishedat */
             publishedAt: string | null;
             /** Reviewnote */
@@ -1882,6 +1984,11 @@ export interface components {
             tags: components["schemas"]["TermRefOut"][];
             /** Title */
             title: string;
+            /**
+             * Translationgroup
+             * @description The id shared by the post's translations
+             */
+            translationGroup?: string;
             /** Videoid */
             videoId: string | null;
         };
@@ -2070,7 +2177,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
             error: string;
             errors?: {
                 field: string;
@@ -2419,7 +2526,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "blog" | "seo";
+            kind: "blog" | "seo" | "translate";
             /**
              * Status
              * @enum {string}
@@ -2432,14 +2539,14 @@ export interface components {
          */
         JobOut: {
             /** Data */
-            data?: components["schemas"]["BlogDraftOut"] | components["schemas"]["SeoDraftOut"];
+            data?: components["schemas"]["BlogDraftOut"] | components["schemas"]["SeoDraftOut"] | components["schemas"]["TranslationDraftOut"];
             /** Id */
             id: string;
             /**
              * Kind
              * @enum {string}
              */
-            kind: "blog" | "seo";
+            kind: "blog" | "seo" | "translate";
             /** Message */
             message?: string;
             /**
@@ -2469,6 +2576,53 @@ export interface components {
             job: components["schemas"]["JobBriefOut"];
             /** Message */
             message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** LanguageOut */
+        LanguageOut: {
+            /** Chain */
+            chain: string[];
+            /** Code */
+            code: string;
+            /** Name */
+            name: string;
+            /** Searchconfig */
+            searchConfig: string;
+        };
+        /** LanguagesIn */
+        LanguagesIn: {
+            /** Defaultlanguage */
+            defaultLanguage?: string | null;
+            /**
+             * Fallbacks
+             * @default {}
+             */
+            fallbacks?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Languages
+             * @default []
+             */
+            languages?: unknown[];
+        };
+        /** LanguagesOut */
+        LanguagesOut: {
+            /** Defaultlanguage */
+            defaultLanguage: string;
+            /** Fallbacks */
+            fallbacks: {
+                [key: string]: string[];
+            };
+            /** Languages */
+            languages: components["schemas"]["LanguageOut"][];
+            /** Message */
+            message?: string;
             /**
              * Success
              * @default true
@@ -2568,6 +2722,13 @@ export interface components {
         MediaOut: {
             /** Alttext */
             altText: string;
+            /**
+             * Alttexts
+             * @description The alt text in other languages
+             */
+            altTexts?: {
+                [key: string]: string;
+            };
             /** Cdnurl */
             cdnUrl: string;
             /**
@@ -2632,6 +2793,10 @@ export interface components {
              * @default
              */
             altText?: string | null;
+            /** Alttexts */
+            altTexts?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** MessageOut */
         MessageOut: {
@@ -2845,6 +3010,8 @@ export interface components {
             featuredMediaId?: string | {
                 [key: string]: unknown;
             };
+            /** Language */
+            language?: string | null;
             /** Ogdescription */
             ogDescription?: string | null;
             /** Ogimageid */
@@ -2895,6 +3062,13 @@ export interface components {
              */
             videoId?: string;
         };
+        /** PostDeleteQuery */
+        PostDeleteQuery: {
+            /** Promote */
+            promote?: string | null;
+            /** Translations */
+            translations?: string | null;
+        };
         /**
          * PostEndpointsOut
          * @description Path templates under `baseUrl`.
@@ -2931,8 +3105,12 @@ export interface components {
         PostListQuery: {
             /** Category */
             category?: string | null;
+            /** Language */
+            language?: string | null;
             /** Limit */
             limit?: number | null;
+            /** Missing */
+            missing?: string | null;
             /** Page */
             page?: number | null;
             /** Review */
@@ -3036,6 +3214,8 @@ export interface components {
             } | null;
             /** Focuskeyword */
             focusKeyword?: string | null;
+            /** Language */
+            language?: string | null;
             /** Metadescription */
             metaDescription?: string | null;
             /** Metatitle */
@@ -3481,6 +3661,10 @@ export interface components {
              * @default
              */
             slug?: string;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** TagListOut */
         TagListOut: {
@@ -3515,6 +3699,13 @@ export interface components {
             postCount: number;
             /** Slug */
             slug: string;
+            /**
+             * Translations
+             * @description Its name and slug in other languages
+             */
+            translations?: {
+                [key: string]: components["schemas"]["TermTranslationOut"];
+            };
         };
         /** TagReplyOut */
         TagReplyOut: {
@@ -3544,11 +3735,22 @@ export interface components {
             name?: string | null;
             /** Slug */
             slug?: string | null;
+            /** Translations */
+            translations?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** TermRefOut */
         TermRefOut: {
             /** Id */
             id: string;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string;
+        };
+        /** TermTranslationOut */
+        TermTranslationOut: {
             /** Name */
             name: string;
             /** Slug */
@@ -3603,6 +3805,82 @@ export interface components {
         TrafficSourcesOut: {
             /** Referrers */
             referrers: components["schemas"]["ReferrerViewsOut"][];
+        };
+        /**
+         * TranslateIn
+         * @description (+) POST ai/translate-post: a draft translation of the post in another of the company's languages.
+         */
+        TranslateIn: {
+            /**
+             * Language
+             * @default
+             */
+            language?: string;
+            /**
+             * Postid
+             * @default
+             */
+            postId?: string;
+        };
+        /**
+         * TranslationDraftOut
+         * @description (+) The draft translation a "translate" job made (docs/translations.md): a draft, never published.
+         */
+        TranslationDraftOut: {
+            /** Language */
+            language: string;
+            /** Machinemade */
+            machineMade: boolean;
+            /** Postid */
+            postId: string;
+            /** Slug */
+            slug: string;
+            /** Status */
+            status: string;
+            /** Title */
+            title: string;
+        };
+        /**
+         * TranslationGeneratedOut
+         * @description (+) 200 of POST ai/translate-post: the draft translation was made within AI_WAIT_SECONDS.
+         */
+        TranslationGeneratedOut: {
+            data: components["schemas"]["TranslationDraftOut"];
+            job: components["schemas"]["JobBriefOut"];
+            /** Message */
+            message: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /**
+         * TranslationIn
+         * @description (+) POST posts/{id}/translations: the language of the new translation.
+         */
+        TranslationIn: {
+            /** Language */
+            language?: string | null;
+        };
+        /**
+         * TranslationOut
+         * @description (+) A translation of a post (docs/translations.md).
+         */
+        TranslationOut: {
+            /** Id */
+            id: string;
+            /** Isscheduled */
+            isScheduled: boolean;
+            /** Language */
+            language: string;
+            /** Slug */
+            slug: string;
+            /** Status */
+            status: string;
+            /** Title */
+            title: string;
         };
         /** TwoFactorCodeIn */
         TwoFactorCodeIn: {
@@ -4128,6 +4406,113 @@ export interface operations {
             };
             /** @description Rate limited (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_ai_api_translate_post: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranslationGeneratedOut"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStartedOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6260,6 +6645,167 @@ export interface operations {
             };
         };
     };
+    lifecycle_client_api_get_languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguagesOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_update_languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LanguagesIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguagesOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     tenants_client_api_get_two_factor_policy: {
         parameters: {
             query?: never;
@@ -8324,6 +8870,8 @@ export interface operations {
                 category?: string | null;
                 tag?: string | null;
                 review?: string | null;
+                language?: string | null;
+                missing?: string | null;
             };
             header?: never;
             path?: never;
@@ -8813,7 +9361,10 @@ export interface operations {
     };
     apps_content_api_delete_post: {
         parameters: {
-            query?: never;
+            query?: {
+                translations?: string | null;
+                promote?: string | null;
+            };
             header?: never;
             path: {
                 post_id: string;
@@ -9737,6 +10288,95 @@ export interface operations {
         responses: {
             /** @description OK */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSavedOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_content_api_add_translation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranslationIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

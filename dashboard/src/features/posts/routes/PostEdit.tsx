@@ -15,6 +15,7 @@ import { isApiError } from '@/lib/errors';
 import { ConflictDialog } from '../components/editorial/ConflictDialog';
 import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
 import { ReviewBanner } from '../components/editorial/ReviewBanner';
+import { TranslationsPanel } from '../components/editorial/TranslationsPanel';
 import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
@@ -99,6 +100,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
                 </Link>
               </section>
               <PreviewLinksPanel postId={post.id} canCreate={post.status === 'draft'} />
+              <TranslationsPanel post={post} />
             </>
           )
         }

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
+import { useGetLanguagesQuery } from '@/api/translations';
 import { Badge, StatusBadge } from '@/components/Badge';
 import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
@@ -38,8 +39,22 @@ function PostActions({ post, onDelete }: { post: PostSummary; onDelete: () => vo
   );
 }
 
-function columns(status: PostListFilter, onDelete: (id: string) => void): Column<PostSummary>[] {
+function columns(status: PostListFilter, onDelete: (id: string) => void, multilingual: boolean): Column<PostSummary>[] {
+  const language: Column<PostSummary>[] = multilingual
+    ? [
+        {
+          header: 'Language',
+          className: 'small',
+          cell: (post) => (
+            <Badge tone="primary">
+              <span lang={post.language}>{post.language}</span>
+            </Badge>
+          ),
+        },
+      ]
+    : [];
   return [
+    ...language,
     {
       header: 'Title',
       primary: true,
@@ -86,15 +101,30 @@ export function PostsList() {
   const status = (filters.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostListFilter;
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const posts = useGetPostsQuery({ page, limit: POSTS_PAGE_SIZE, status });
+  const languages = useGetLanguagesQuery();
+  const codes = (languages.data?.languages ?? []).map((l) => l.code);
+  const multilingual = codes.length > 1;
+  const language = params.get('language') ?? '';
+  const missing = params.get('missing') ?? '';
+  const posts = useGetPostsQuery({
+    page,
+    limit: POSTS_PAGE_SIZE,
+    status,
+    ...(language ? { language } : {}),
+    ...(missing ? { missing } : {}),
+  });
   const { data, refetch } = posts;
 
-  function update(next: { status?: PostListFilter; page?: number }) {
+  function update(next: { status?: PostListFilter; page?: number; language?: string; missing?: string }) {
     const s = next.status ?? status;
     const p = next.page ?? page;
     const q = new URLSearchParams();
     if (s !== 'published') q.set('status', s);
     if (p > 1) q.set('page', String(p));
+    const lang = next.language ?? language;
+    const miss = next.missing ?? missing;
+    if (lang) q.set('language', lang);
+    if (miss) q.set('missing', miss);
     setParams(q);
   }
 
@@ -122,6 +152,42 @@ export function PostsList() {
               </button>
             ))}
           </div>
+          {multilingual ? (
+            <span className="row wrap" style={{ gap: 8 }}>
+              <label className="small" htmlFor="posts-language">
+                Language{' '}
+                <select
+                  id="posts-language"
+                  className="select"
+                  value={language}
+                  onChange={(e) => update({ language: e.target.value, page: 1 })}
+                >
+                  <option value="">All</option>
+                  {codes.map((code) => (
+                    <option key={code} value={code}>
+                      {code}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="small" htmlFor="posts-missing">
+                Missing in{' '}
+                <select
+                  id="posts-missing"
+                  className="select"
+                  value={missing}
+                  onChange={(e) => update({ missing: e.target.value, page: 1 })}
+                >
+                  <option value="">—</option>
+                  {codes.map((code) => (
+                    <option key={code} value={code}>
+                      {code}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </span>
+          ) : null}
           {data ? (
             <span className="small muted">
               {data.totalPosts} {data.totalPosts === 1 ? 'post' : 'posts'}
@@ -146,7 +212,7 @@ export function PostsList() {
             <DataTable
               rows={list.posts}
               rowKey={(post) => post.id}
-              columns={columns(status, setDeleting)}
+              columns={columns(status, setDeleting, multilingual)}
               dimmed={posts.isFetching}
               pages={{ page, totalPages: list.totalPages, onChange: (p) => update({ page: p }) }}
             />

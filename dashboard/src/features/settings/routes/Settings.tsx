@@ -8,6 +8,7 @@ import { ApiStatus } from '../components/ApiStatus';
 import { CompanyProfile } from '../components/CompanyProfile';
 import { DeleteCompany } from '../components/DeleteCompany';
 import { IntegrationGuide } from '../components/IntegrationGuide';
+import { LanguagesCard } from '../components/LanguagesCard';
 import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
 import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
@@ -50,6 +51,7 @@ export function Settings() {
               <ApiStatus info={data} />
               <IntegrationGuide apiInfo={data.apiInfo} />
             </div>
+            <LanguagesCard />
             <TwoFactorPolicy />
             <OutgoingMessages />
             {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}

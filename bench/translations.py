@@ -1,0 +1,148 @@
+"""Translations on the public content API (docs/translations.md): what `?locale=` costs.
+
+One company writing in en, fr and de (fallbacks: fr -> en, de -> en) with BENCH_POSTS (10,000)
+published posts in BENCH_GROUPS (4,000) translation groups: every group in English, the first
+3,000 also in French and the last 3,000 also in German. Through Django's full request path (the
+test client: middleware, key check, the reply built by the same code as in production), every
+request a cache miss (a query parameter of its own), the median of BENCH_SAMPLES requests of:
+
+- the first page of 10 posts, without a locale (the English posts) and with locale=fr (one post
+  per group, the best along fr -> en, with `locale` and `translations`), and page 20;
+- a post by slug, without a locale and with locale=fr (the group's French translation);
+- a search with locale=fr (each search a new term: counted, not cached): median and p99.
+
+A list's total is counted once per content version and kept in Redis (as after a site's first
+page), so the medians are of misses whose total is known; the first (counting) request is shown
+apart. Both requests of a pair are warmed up, then sampled in turn (the machine's load moves). Prints each pair's ratio and fails (exit 1) when a locale costs more than BENCH_MAX_RATIO
+(1.10) of the same without one. Own database (cms_bench_translations). BENCH_SMOKE=1: 1,000 posts,
+15 samples, and the limit is only reported (timings of a few milliseconds on a shared machine
+are noise).
+"""
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench.common import SMOKE, announce, drop_database, fresh_database, knob, use_own_redis  # noqa: E402
+
+os.environ["DATABASE_URL"] = fresh_database("cms_bench_translations")
+use_own_redis("translations")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+POSTS = knob("BENCH_POSTS", 10_000, 1_000)
+SAMPLES = knob("BENCH_SAMPLES", 60, 15)
+MAX_RATIO = float(os.environ.get("BENCH_MAX_RATIO", "1.10"))
+
+import django  # noqa: E402
+
+django.setup()
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django_tenants.utils import schema_context  # noqa: E402
+
+from apps.core.testing import Api, create_tenant  # noqa: E402
+from tenants.models import Client  # noqa: E402
+
+call_command("migrate_schemas", interactive=False, verbosity=0)
+settings.PUBLIC_API_CACHE = True
+settings.ALLOWED_HOSTS = ["*"]
+settings.PUBLIC_API_RATE_LIMIT = 10**9  # a benchmark, not a website: no key limit
+settings.PUBLIC_API_RATE_LIMITS = {}
+
+tenant = create_tenant("bench-translations")
+Client.objects.filter(pk=tenant.pk).update(languages=["en", "fr", "de"], email_verified_at=django.utils.timezone.now())
+tenant.refresh_from_db()
+groups = POSTS * 2 // 5  # 4,000 of 10,000: every group in en, 3/4 in fr, 3/4 in de
+both = (POSTS - groups) // 2
+started = time.perf_counter()
+with schema_context(tenant.schema_name), connection.cursor() as cursor:
+    cursor.execute("INSERT INTO content_category (id, name, slug, description, created_at, updated_at) "
+                   "VALUES (gen_random_uuid(), 'News', 'news', '', now(), now())")
+    columns = ("id, title, slug, language, translation_group, custom_slug, excerpt, content, status, published_at, "
+               "publish_scheduled, allow_indexing, video_id, meta_title, meta_description, canonical_url, "
+               "focus_keyword, og_title, og_description, twitter_title, twitter_description, review_note, "
+               "created_at, updated_at")
+    cursor.execute(
+        "CREATE TEMP TABLE bench_groups AS SELECT n, gen_random_uuid() AS g, "
+        "now() - make_interval(mins => n) AS at FROM generate_series(1, %s) n", [groups])
+    for language, title, condition in (("en", "Post", "TRUE"), ("fr", "Article", "n <= %s" % both),
+                                       ("de", "Beitrag", "n > %s" % (groups - both))):
+        cursor.execute(
+            f"INSERT INTO content_post ({columns}) SELECT gen_random_uuid(), '{title} ' || n, "
+            f"'{language}-post-' || n, '{language}', g, '', 'An excerpt', '<p>Body of post ' || n || '</p>', "
+            "'published', at, false, true, '', '', '', '', '', '', '', '', '', '', at, at "
+            f"FROM bench_groups WHERE {condition}")
+    cursor.execute("INSERT INTO content_post_categories (post_id, category_id) SELECT p.id, c.id "
+                   "FROM content_post p CROSS JOIN content_category c")
+    cursor.execute("ANALYZE content_post")
+    cursor.execute("SELECT language, count(*) FROM content_post GROUP BY language ORDER BY language")
+    counts = dict(cursor.fetchall())
+connection.set_schema_to_public()
+announce()
+print(f"translations: {sum(counts.values())} posts ({counts}) in {groups} groups, made in "
+      f"{time.perf_counter() - started:.1f} s")
+
+site = Api(tenant, headers={"x-api-key": tenant.api_key})
+_n = iter(range(10**9))
+
+
+def timed(path: str) -> float:
+    separator = "&" if "?" in path else "?"
+    start = time.perf_counter()
+    reply = site.get(f"{path}{separator}bench={next(_n)}")  # a query of its own: a cache miss
+    elapsed = (time.perf_counter() - start) * 1000
+    assert reply.status_code == 200, (path, reply.status_code, reply.content[:300])
+    return elapsed
+
+
+def medians(plain: str, localized: str) -> tuple[float, float]:
+    """Both requests warmed up (the first counts the list's total, kept in Redis for the content
+    version; the next prepare their statements), then sampled in turn, so both see the same machine."""
+    for _ in range(6):
+        timed(plain), timed(localized)
+    samples = [(timed(plain), timed(localized)) for _ in range(SAMPLES)]
+    return statistics.median(a for a, _ in samples), statistics.median(b for _, b in samples)
+
+
+first = site.get("/api/v1/posts?locale=fr&limit=1").json()["data"]["posts"][0]
+assert first["locale"] == "fr" and len(first["translations"]) == 2, first
+cases = [
+    ("list, page 1", "/api/v1/posts?limit=10", "/api/v1/posts?limit=10&locale=fr"),
+    ("list, page 20", "/api/v1/posts?limit=10&page=20", "/api/v1/posts?limit=10&page=20&locale=fr"),
+    ("by slug", "/api/v1/posts/slug/en-post-5", "/api/v1/posts/slug/en-post-5?locale=fr"),
+]
+counting = {}
+for locale in ("", "&locale=fr"):
+    start = time.perf_counter()
+    site.get(f"/api/v1/posts?limit=10&counting=1{locale}")
+    counting[locale or "none"] = (time.perf_counter() - start) * 1000
+
+failed = []
+print(f"{'':16} {'without':>10} {'locale=fr':>10} {'ratio':>7}")
+for name, plain, localized in cases:
+    without, with_locale = medians(plain, localized)
+    ratio = with_locale / without
+    print(f"{name:16} {without:8.2f} ms {with_locale:8.2f} ms {ratio:7.2f}")
+    if ratio > MAX_RATIO:
+        failed.append(f"{name}: {ratio:.2f}")
+print(f"a list's first request (counts its total): without {counting['none']:.1f} ms, "
+      f"locale=fr {counting['&locale=fr']:.1f} ms")
+
+for label, query in (("without a locale (the three configurations)", "search=post%20{n}"),
+                     ("with locale=fr (french and english)", "search=article%20{n}&locale=fr")):
+    searches = sorted(timed(f"/api/v1/posts?limit=10&{query.format(n=n)}") for n in range(SAMPLES * 2))
+    p99 = searches[max(0, int(len(searches) * 0.99) - 1)]
+    print(f"search {label}: median {statistics.median(searches):.1f} ms, p99 {p99:.1f} ms (limit 50 ms)")
+    if p99 > 50:
+        failed.append(f"search {label}: p99 {p99:.0f} ms")
+
+if not knob("BENCH_KEEP", False):
+    drop_database("cms_bench_translations")
+if failed and not SMOKE:
+    print(f"translations: a locale costs more than {MAX_RATIO:.2f} x: {', '.join(failed)}")
+    sys.exit(1)
+if failed:
+    print(f"translations (smoke): over {MAX_RATIO:.2f} x, reported only: {', '.join(failed)}")
