@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0010_fill_account_directory'),
+        ('tenants', '0012_template_statements'),
     ]
 
     operations = [

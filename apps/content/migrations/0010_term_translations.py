@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('content', '0008_post_translations'),
+        ('content', '0009_post_translations'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     before has none: the next migrate_schemas or sign-up rebuilds it."""
 
     dependencies = [
-        ('tenants', '0010_fill_account_directory'),
+        ('tenants', '0011_client_ghost_content_key'),
     ]
 
     operations = [

@@ -40,7 +40,7 @@ OLD_COLUMN = (
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('content', '0007_editorial_autosave_preview_links'),
+        ('content', '0008_counts_from_arrays'),
     ]
 
     operations = [
