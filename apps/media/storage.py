@@ -33,6 +33,28 @@ def media_storage() -> Storage:
     return storages[settings.MEDIA_STORAGE_ALIAS]
 
 
+_private: dict[int, Storage] = {}
+
+
+def private_storage() -> Storage:
+    """Where files that are never public live (uploaded imports, exports of a whole company):
+    the media storage's place, keys under `{schema}/portability/`, but on S3 written as private
+    objects (no public ACL, no public cache headers, signed URLs) and refused by the local media
+    view (apps.core.files.serve_tenant_media). Read back only by the product (the signed download)."""
+    storage = media_storage()
+    if not hasattr(storage, "bucket_name"):
+        return storage  # the local file system: the media view refuses the private keys
+    found = _private.get(id(storage))
+    if found is None:
+        from storages.backends.s3 import S3Storage
+
+        options = dict(settings.STORAGES[settings.MEDIA_STORAGE_ALIAS].get("OPTIONS", {}))
+        options.update(default_acl="private", querystring_auth=True,
+                       object_parameters={"CacheControl": "private, no-store"})
+        found = _private[id(storage)] = S3Storage(**options)
+    return found
+
+
 def current_schema() -> str:
     """The tenant schema of this connection; media never lives in the public schema."""
     schema = connection.schema_name

@@ -30,7 +30,7 @@ from apps.core import outbox
 from apps.core.outbox import outbox_add
 from apps.core.permissions import require
 from apps.core.email import company_of_connection, email_queue
-from apps.media.storage import media_storage
+from apps.media.storage import private_storage
 from apps.portability.exporter import blog_export
 from apps.portability.importer import blog_analyse, blog_import
 from apps.portability.models import ExportJob, ImportJob
@@ -93,11 +93,11 @@ def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool =
                     created_by=actor if getattr(actor, "pk", None) else None, plan=plan,
                     total=len(blog.authors) + len(blog.terms) + len(blog.posts))
     job.file_key = file_key(connection.schema_name, job.id)
-    media_storage().save(job.file_key, ContentFile(data))
+    private_storage().save(job.file_key, ContentFile(data))
     try:
         job.save(force_insert=True)
     except BaseException:
-        media_storage().delete(job.file_key)
+        private_storage().delete(job.file_key)
         raise
     return job
 
@@ -181,7 +181,7 @@ def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
             progress_to(phase, done, total)
 
     try:
-        with media_storage().open(job.file_key, "rb") as handle:
+        with private_storage().open(job.file_key, "rb") as handle:
             data = handle.read()
         blog = parse_export(data, file_name=job.file_name, max_bytes=settings.IMPORT_MAX_BYTES)
         report = blog_import(blog=blog, actor=job.created_by, progress=progress,
@@ -282,7 +282,7 @@ def export_open(*, token: str) -> tuple[ExportJob, object]:
     job = ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.COMPLETED).first()
     if job is None or not job.file_key:
         raise NotFound(EXPORT_LINK_INVALID)
-    return job, media_storage().open(job.file_key, "rb")
+    return job, private_storage().open(job.file_key, "rb")
 
 
 def export_run(*, job_id: str) -> ExportJob | None:
@@ -293,7 +293,7 @@ def export_run(*, job_id: str) -> ExportJob | None:
     try:
         data, counts = blog_export()
         key = file_key(connection.schema_name, job.pk, kind="exports", extension="zip")
-        media_storage().save(key, ContentFile(data))
+        private_storage().save(key, ContentFile(data))
     except Exception as exc:  # noqa: BLE001 - the job says what failed
         logger.exception("export %s failed", job.pk)
         ExportJob.objects.filter(pk=job.pk).update(status=ExportJob.Status.FAILED, finished_at=timezone.now(),

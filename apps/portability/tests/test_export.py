@@ -25,6 +25,7 @@ from apps.portability import services
 from apps.portability.models import ExportJob
 from apps.portability.parsers import parse_export
 from apps.portability.tests.imageserver import png
+from apps.media.tests.conftest import moto_endpoint, s3  # noqa: F401 (fixtures: an S3 service)
 from apps.portability.tests.test_import_samples import upload_bytes
 
 
@@ -145,7 +146,8 @@ def test_the_link_is_signed_expires_and_belongs_to_its_company(tenant, other_ten
     token = path.rsplit("/", 1)[1]
     assert testing.Api(other_tenant).get(path).status_code == 404  # another company's host
     assert testing.Api(tenant).get(path[:-3] + "abc").status_code == 404  # forged
-    other_job = signing.TimestampSigner(salt=services.EXPORT_SALT).sign(f"{tenant.schema_name}.{job['id'][:-1]}0")
+    another_id = job["id"][:-1] + ("1" if job["id"].endswith("0") else "0")  # signed, but no such export
+    other_job = signing.TimestampSigner(salt=services.EXPORT_SALT).sign(f"{tenant.schema_name}.{another_id}")
     assert testing.Api(tenant).get(f"/api/exports/download/{other_job}").status_code == 404
     settings.EXPORT_LINK_HOURS = -1  # its time is over
     assert testing.Api(tenant).get(f"/api/exports/download/{token}").status_code == 404
@@ -167,3 +169,37 @@ def test_the_link_is_emailed_to_who_asked(tenant, admin, api):
 @pytest.mark.parametrize("role", ["editor", "author", "viewer"])
 def test_only_admins_export(role_api, role):
     assert role_api(role).post("/api/exports").status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_export_file_is_never_served_as_media(tenant, admin, api):
+    """The zip holds every draft and every staff address: only the signed link reads it, never the
+    media address that a file of the same storage would have."""
+    job, _ = _export(tenant, api)
+    with schema_context(tenant.schema_name):
+        key = ExportJob.objects.get(pk=job["id"]).file_key
+    assert key.startswith(f"{tenant.schema_name}/portability/")
+    assert testing.Api(tenant).get(f"/media/{key}").status_code == 404
+    with schema_context(tenant.schema_name):  # a media file of the same company is served
+        image = media_create_from_bytes(data=png(8, 8), file_name="served.png", alt_text="", uploaded_by=admin)
+    assert testing.Api(tenant).get(f"/media/{image.storage_key}").status_code == 200
+
+
+@pytest.mark.django_db
+def test_on_s3_the_export_is_a_private_object(tenant, admin, api, s3, settings):
+    settings.STORAGES = {**settings.STORAGES, settings.MEDIA_STORAGE_ALIAS: {
+        **settings.STORAGES[settings.MEDIA_STORAGE_ALIAS],
+        "OPTIONS": {**settings.STORAGES[settings.MEDIA_STORAGE_ALIAS]["OPTIONS"], "default_acl": "public-read"}}}
+    job, data = _export(tenant, api)
+    assert zipfile.ZipFile(io.BytesIO(data)).read("export.json")
+    with schema_context(tenant.schema_name):
+        key = ExportJob.objects.get(pk=job["id"]).file_key
+        image = media_create_from_bytes(data=png(8, 8), file_name="public.png", alt_text="", uploaded_by=admin)
+
+    def public(object_key: str) -> bool:
+        grants = s3.client.get_object_acl(Bucket=s3.bucket, Key=object_key)["Grants"]
+        return any(g["Grantee"].get("URI", "").endswith("/AllUsers") for g in grants)
+
+    assert public(image.storage_key)  # the media bucket's ACL, as configured
+    assert not public(key)
+    assert "private" in s3.get(key)["CacheControl"] and "public" in s3.get(image.storage_key)["CacheControl"]

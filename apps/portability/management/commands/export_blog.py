@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django_tenants.utils import get_tenant_model, tenant_context
 
-from apps.media.storage import media_storage
+from apps.media.storage import private_storage
 from apps.portability import services
 
 
@@ -35,7 +35,7 @@ class Command(BaseCommand):
                 job = services.export_run(job_id=str(job.pk))
                 if job is None:
                     raise CommandError("The export failed (see the log)")
-                with media_storage().open(job.file_key, "rb") as handle:
+                with private_storage().open(job.file_key, "rb") as handle:
                     target.write_bytes(handle.read())
                 self.stdout.write(json.dumps({"file": str(target), "bytes": job.file_size, **job.counts}))
         finally:
