@@ -58,6 +58,8 @@ class Client(TenantMixin):
     # An admin's "require two-factor sign-in for everyone": users without it may only set it up
     # (apps.accounts.auth, checked on every dashboard call from the row the middleware loaded).
     require_two_factor = models.BooleanField(default=False)
+    # An operator's limits for this company over its plan's (apps.plans.rules), e.g. {"posts": 5000}.
+    plan_overrides = models.JSONField(default=dict, blank=True)
 
     objects = ClientQuerySet.as_manager()
 

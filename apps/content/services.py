@@ -33,6 +33,7 @@ from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, Va
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
+from apps.plans.rules import plan_release, plan_spend
 from apps.media.models import Media
 
 CANNOT_CREATE = "You don't have permission to create posts"
@@ -220,6 +221,7 @@ def post_create(
         twitter_image_id=_media_id(twitter_image_id, message=UNKNOWN_IMAGE, field="twitterImageId"),
     )
     _apply_status(post, actor=author, status=status or Post.Status.DRAFT, now=timezone.now())
+    plan_spend("posts")
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     post.tags.set(tags)
@@ -349,6 +351,7 @@ def post_delete(*, actor, post: Post) -> None:
         raise PermissionDenied(CANNOT_DELETE)
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
     Post.objects.filter(pk=post.pk).delete()
+    plan_release("posts")
     events.publish(events.PostChanged(post=post, before=_state(post), after=None, actor=actor))
 
 

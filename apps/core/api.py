@@ -192,6 +192,12 @@ ERROR_SCHEMA = {
         # `two_factor_required` (403 of POST /api/auth/login): the second step of the sign-in.
         "challengeToken": {"type": "string", "description": "two_factor_required: send it to POST /api/auth/login/2fa"},
         "expiresIn": {"type": "integer", "description": "two_factor_required: seconds the challenge stays valid"},
+        # `plan_limit` (403 of a write the company's plan does not allow, apps.plans.rules).
+        "limit": {"type": "string", "description": "plan_limit: which limit (staff_seats, posts, media_bytes, "
+                                                    "webhook_endpoints)"},
+        "used": {"type": "integer", "description": "plan_limit: how much of it the company uses now"},
+        "allowed": {"type": "integer", "description": "plan_limit: how much its plan allows"},
+        "plan": {"type": "string", "description": "plan_limit, plan_expired: the company's plan"},
     },
 }
 ERROR_DESCRIPTIONS = {

@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     TWO_FACTOR_INVALID = "two_factor_invalid"  # a wrong authenticator or recovery code
     TWO_FACTOR_CHALLENGE_INVALID = "two_factor_challenge_invalid"  # the sign-in's second step expired or was used
     TWO_FACTOR_SETUP_REQUIRED = "two_factor_setup_required"  # the company requires it; the user has not set it up
+    PLAN_LIMIT = "plan_limit"  # the company's plan allows no more of this (the envelope names the limit)
+    PLAN_EXPIRED = "plan_expired"  # the trial ended: the dashboard is read-only, then the public API stops
 
 
 class ApplicationError(Exception):

@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.content.post_fields import iso
 from apps.core.errors import ValidationFailed
 from apps.core.outbox import Busy, outbox_add, record_sent
+from apps.plans.rules import plan_release, plan_spend
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 
@@ -52,9 +53,10 @@ def _check_events(events: list[str]) -> list[str]:
 @transaction.atomic
 def webhook_endpoint_create(*, url: str, events: list[str], description: str = "",
                             active: bool = True) -> WebhookEndpoint:
+    url, events = _check_url(url), _check_events(events)
+    plan_spend("webhook_endpoints")
     return WebhookEndpoint.objects.create(
-        url=_check_url(url), events=_check_events(events), description=description.strip(), active=active,
-        secret=_new_secret(),
+        url=url, events=events, description=description.strip(), active=active, secret=_new_secret(),
     )
 
 
@@ -81,6 +83,7 @@ def webhook_endpoint_update(*, endpoint: WebhookEndpoint, url: str | None = None
 @transaction.atomic
 def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
     selectors.endpoint_get(str(endpoint.pk), for_update=True).delete()
+    plan_release("webhook_endpoints")
 
 
 @transaction.atomic
