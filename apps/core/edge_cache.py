@@ -28,6 +28,8 @@ import logging
 
 from django.conf import settings
 
+from apps.core.metrics import shared_count
+
 logger = logging.getLogger(__name__)
 
 PURGE_TASK = "core.edge_purge"
@@ -117,4 +119,6 @@ def purge_nodes(tags: list[str], urls: list[str]) -> list[str]:
         except requests.RequestException as exc:
             logger.warning("edge cache purge of %s on %s failed: %s", tags, url, exc)
             failed.append(url)
+    shared_count("cms_edge_purges", "sent", amount=len(urls) - len(failed))
+    shared_count("cms_edge_purges", "failed", amount=len(failed))
     return failed

@@ -90,16 +90,21 @@ def _offered_token(request) -> str:
     return value.strip() if scheme.lower() == "bearer" else ""
 
 
-def may_see_detail(request) -> bool:
-    expected = settings.HEALTH_DETAIL_TOKEN
+def operator_caller(request, *, token: str, networks: str) -> bool:
+    """The rule for what only operators' tools see (the health detail, /metrics): the caller sends
+    `token` (empty: no token works), or calls from one of `networks` (comma-separated CIDRs)."""
     offered = _offered_token(request)
-    if expected and offered and hmac.compare_digest(offered.encode(), expected.encode()):
+    if token and offered and hmac.compare_digest(offered.encode(), token.encode()):
         return True
     try:
         address = ipaddress.ip_address(client_ip(request))
     except ValueError:
         return False
-    return any(address in network for network in _networks(settings.HEALTH_DETAIL_NETWORKS))
+    return any(address in network for network in _networks(networks))
+
+
+def may_see_detail(request) -> bool:
+    return operator_caller(request, token=settings.HEALTH_DETAIL_TOKEN, networks=settings.HEALTH_DETAIL_NETWORKS)
 
 
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the

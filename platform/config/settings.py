@@ -416,6 +416,11 @@ HEALTH_CHECK_TIMEOUT = float(env("HEALTH_CHECK_TIMEOUT", "2"))
 # token (empty: none), and callers from these networks (comma-separated CIDRs).
 HEALTH_DETAIL_TOKEN = env("HEALTH_DETAIL_TOKEN", "")
 HEALTH_DETAIL_NETWORKS = env("HEALTH_DETAIL_NETWORKS", "127.0.0.1/32,::1/128")
+# Prometheus metrics at /metrics on the root domain (apps/core/metrics.py), for callers sending
+# METRICS_TOKEN (Authorization: Bearer) or calling from METRICS_NETWORKS; outside development
+# neither has a default, so the endpoint answers 403 until one is set.
+METRICS_TOKEN = env("METRICS_TOKEN", "")
+METRICS_NETWORKS = env("METRICS_NETWORKS", "127.0.0.1/32,::1/128" if DEBUG else "")
 
 SENTRY_DSN = env("SENTRY_DSN", "")
 if SENTRY_DSN:
