@@ -1,5 +1,6 @@
 """Prometheus metrics (docs/operations.md: Metrics), with the maintained client library
-(`prometheus_client`), served at /metrics on the root domain to operators' scrapers only.
+(`prometheus_client`), served at /metrics (the web server's WSGI layer, on any host: scrapers call
+a pod by its address) to operators' scrapers only.
 
 - Per web process: requests and their latency by route group, method and status, and the public
   API's cache results, counted by the WSGI layer in front of everything (`MeteredApp`), so the
@@ -74,6 +75,7 @@ class MeteredApp:
     def __call__(self, environ, start_response):
         started = time.perf_counter()
         seen: dict = {}
+        app = scrape_app if (environ.get("PATH_INFO") or "").rstrip("/") == "/metrics" else self.app
 
         def start(status, headers, exc_info=None):
             seen["status"] = status.split(" ", 1)[0]
@@ -81,7 +83,7 @@ class MeteredApp:
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
 
         try:
-            return self.app(environ, start)
+            return app(environ, start)
         finally:
             try:
                 _observe(environ, seen, time.perf_counter() - started)
@@ -232,16 +234,19 @@ def exposition() -> tuple[bytes, str]:
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 
-def metrics_view(request):
-    """GET /metrics on the root domain: operators' scrapers only (METRICS_TOKEN or METRICS_NETWORKS,
-    the rule of the health detail); anyone else gets 403."""
-    from django.http import HttpResponse
+def scrape_app(environ, start_response):
+    """GET /metrics, on any host (scrapers call a pod by its address, not by a company's host):
+    operators' scrapers only (METRICS_TOKEN or METRICS_NETWORKS, the rule of the health detail);
+    anyone else gets 403. Answered here, in front of Django's host routing."""
+    from django.core.handlers.wsgi import WSGIRequest
 
     from apps.core.health import operator_caller
 
+    request = WSGIRequest(environ)
     if not operator_caller(request, token=settings.METRICS_TOKEN, networks=settings.METRICS_NETWORKS):
-        return HttpResponse("Forbidden\n", status=403, content_type="text/plain; charset=utf-8")
+        start_response("403 Forbidden", [("Content-Type", "text/plain; charset=utf-8")])
+        return [b"Forbidden\n"]
     body, content_type = exposition()
-    response = HttpResponse(body, content_type=content_type)
-    response["Cache-Control"] = "no-store"
-    return response
+    start_response("200 OK", [("Content-Type", content_type), ("Cache-Control", "no-store"),
+                              ("Content-Length", str(len(body)))])
+    return [body]

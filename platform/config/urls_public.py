@@ -1,14 +1,12 @@
-"""URLs of the root domain: sign-up, health, Prometheus metrics (/metrics) and the SPA (whose /login asks for the subdomain)."""
+"""URLs of the root domain: sign-up, health and the SPA (whose /login asks for the subdomain)."""
 from django.urls import path, re_path
 
 from apps.core.api import api_not_found
-from apps.core.metrics import metrics_view
 from apps.core.spa import spa_view
 from config.api import root_api
 
 urlpatterns = [
     path("api/", root_api.urls),
-    path("metrics", metrics_view),
     re_path(r"^api(?:/.*)?$", api_not_found),
     re_path(r"^.*$", spa_view),
 ]

@@ -97,6 +97,17 @@ def test_a_scrape_counts_a_known_workload_across_worker_processes(metered_server
         for key, value in labels:
             labels_seen[key].add(value)
     assert not any(value in companies for values in labels_seen.values() for value in values)
+    # every series the Grafana dashboard charts is one a scrape has
+    import json
+    import re
+    from pathlib import Path
+
+    dashboard = json.loads((Path(settings.BASE_DIR) / "deploy/grafana/cms.json").read_text())
+    charted = {re.sub(r"_(total|bucket|count|sum)$", "", name) for panel in dashboard["panels"]
+               for target in panel["targets"] for name in re.findall(r"\bcms_[a-z_]+", target["expr"])}
+    response = requests.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+    exposed = {family.name for family in text_string_to_metric_families(response.text)}
+    assert charted and charted <= exposed, charted - exposed
 
 
 @pytest.mark.timeout(120)
@@ -107,11 +118,12 @@ def test_only_operators_scrapers_get_metrics(metered_server, make_tenant):
     wrong = requests.get(f"{base}/metrics", headers={**root, "Authorization": "Bearer nope"}, timeout=30)
     assert wrong.status_code == 403 and "cms_" not in wrong.text
     assert scrape(base)  # the token
-    # a company's host has no /metrics (the dashboard's pages are served there)
+    # a scraper calls a pod by its address, not by a company's host: the same answer
+    by_address = requests.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30)
+    assert by_address.status_code == 200 and "cms_http_requests_total" in by_address.text
+    # and a company's host gives nothing more to a caller without the token
     tenant = make_tenant()
-    on_company = requests.get(f"{base}/metrics", headers={"Host": testing.host_of(tenant),
-                                                          "Authorization": f"Bearer {TOKEN}"}, timeout=30)
-    assert "cms_http_requests_total" not in on_company.text
+    assert requests.get(f"{base}/metrics", headers={"Host": testing.host_of(tenant)}, timeout=30).status_code == 403
 
 
 @pytest.mark.parametrize("path, host, group", [
