@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 from ninja import Router
 
 from apps.core import events
 from apps.core.permissions import can, require
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
+from apps.plans import rules as plan_rules
 from tenants.deletion import client_request_deletion
 from tenants import verification
 from tenants.models import Client
@@ -71,13 +71,7 @@ def client_api_key_rotate(*, client: Client, actor=None) -> Client:
 
 # --- output --------------------------------------------------------------------------------------
 def subscription_status(client: Client, now=None) -> str:
-    if client.is_suspended:
-        return "suspended"
-    if client.subscription_plan == "trial":
-        if client.trial_ends_at and client.trial_ends_at <= (now or timezone.now()):
-            return "expired"
-        return "trialing"
-    return "active"
+    return plan_rules.subscription_status(client, now)
 
 
 def _example_slugs() -> dict[str, str]:

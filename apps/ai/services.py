@@ -19,6 +19,7 @@ from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, get_prov
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED
 from apps.core.errors import RateLimited
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
+from apps.plans.metering import usage_count
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
         )
         # A closure, not a functools.partial: Django logs hooks by __qualname__ (see apps.media).
         transaction.on_commit(lambda: _enqueue(job))
+        usage_count("ai_jobs")
     if job.status == Status.FAILED and job.error == GENERATION_UNAVAILABLE:
         raise GenerationUnavailable(GENERATION_UNAVAILABLE, retry_after=UNAVAILABLE_RETRY_AFTER)
     return job

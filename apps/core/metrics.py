@@ -67,10 +67,12 @@ def route_group(path: str, host: str) -> str:
 
 
 class MeteredApp:
-    """WSGI middleware: counts every request and its time to the response's headers."""
+    """WSGI middleware: counts every request and its time to the response's headers.
+    `on_public_api(environ, status)`: called for each public API request (its usage)."""
 
-    def __init__(self, app):
+    def __init__(self, app, *, on_public_api=None):
         self.app = app
+        self.on_public_api = on_public_api
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
@@ -86,7 +88,7 @@ class MeteredApp:
             return app(environ, start)
         finally:
             try:
-                _observe(environ, seen, time.perf_counter() - started)
+                _observe(environ, seen, time.perf_counter() - started, self.on_public_api)
             except Exception:  # noqa: BLE001 - metrics never fail a request
                 logger.exception("metrics: could not count a request")
 
@@ -94,14 +96,17 @@ class MeteredApp:
         return getattr(self.app, name)
 
 
-def _observe(environ, seen: dict, seconds: float) -> None:
+def _observe(environ, seen: dict, seconds: float, on_public_api=None) -> None:
     path = environ.get("PATH_INFO") or "/"
     route = route_group(path, environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "")
     method = environ.get("REQUEST_METHOD", "GET").upper()
     REQUESTS.labels(route, method if method in METHODS else "other", seen.get("status", "500")).inc()
     LATENCY.labels(route).observe(seconds)
-    if route == "public_api" and seen.get("cache"):
-        PUBLIC_API_CACHE.labels(str(seen["cache"]).lower()[:16]).inc()
+    if route == "public_api":
+        if seen.get("cache"):
+            PUBLIC_API_CACHE.labels(str(seen["cache"]).lower()[:16]).inc()
+        if on_public_api is not None:
+            on_public_api(environ, seen.get("status", "500"))
 
 
 # --- counters shared by every process (Redis) --------------------------------------------------------

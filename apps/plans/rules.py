@@ -121,6 +121,15 @@ def trial_expired(company, now: datetime | None = None) -> bool:
             and company.trial_ends_at <= (now or timezone.now()))
 
 
+def subscription_status(company, now: datetime | None = None) -> str:
+    """suspended, expired (the trial ended), trialing or active."""
+    if company.is_suspended:
+        return "suspended"
+    if company.subscription_plan == TRIAL:
+        return "expired" if trial_expired(company, now) else "trialing"
+    return "active"
+
+
 def public_api_lapsed(company, now: datetime | None = None) -> bool:
     """The trial ended more than TRIAL_PUBLIC_API_GRACE_DAYS ago: the public API answers 402."""
     return trial_expired(company, now) and company.trial_ends_at + timedelta(
@@ -179,8 +188,11 @@ class Usage:
 
 
 def plan_usage(company) -> list[Usage]:
-    """Each counted limit: what the company uses and what its plan allows."""
+    """Each counted limit: what the company uses and what its plan allows (in the company's schema:
+    a counter not counted yet is counted now)."""
     limits = limits_of(company)
+    for what in COUNTED:
+        _ensure_counter(company, what)
     with connection.cursor() as cursor:
         cursor.execute("SELECT resource, used FROM plans_plancounter WHERE client_id = %s", [company.pk])
         used = dict(cursor.fetchall())

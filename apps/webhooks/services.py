@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.content.post_fields import iso
 from apps.core.errors import ValidationFailed
 from apps.core.outbox import Busy, outbox_add, record_sent
+from apps.plans.metering import usage_count
 from apps.plans.rules import plan_release, plan_spend
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
@@ -119,6 +120,7 @@ def event_emit(*, event: str, object_id=None, data: dict | None = None) -> None:
              for endpoint in targets])
         for delivery in deliveries:
             _enqueue(delivery)
+        usage_count("webhook_deliveries", len(deliveries))
 
 
 def _subdomain() -> str:

@@ -382,6 +382,14 @@ TRIAL_REMINDER_DAYS = [int(day) for day in env_list("TRIAL_REMINDER_DAYS", "7,1"
 TRIAL_PUBLIC_API_GRACE_DAYS = env_int("TRIAL_PUBLIC_API_GRACE_DAYS", 7)
 # Usage per company per day (apps/plans/usage.py), kept this many days.
 USAGE_RETENTION_DAYS = env_int("USAGE_RETENTION_DAYS", 400)
+USAGE_FLUSH_SECONDS = float(env("USAGE_FLUSH_SECONDS", "5"))  # a web process sends its API request counts
+CELERY_BEAT_SCHEDULE["plans-usage-fold"] = {
+    "task": "plans.usage_fold",
+    "schedule": float(env_int("USAGE_FOLD_SECONDS", 300)),
+}
+CELERY_BEAT_SCHEDULE["plans-usage-purge"] = {"task": "plans.usage_purge", "schedule": 24 * 3600.0}
+# Counters checked against a count once a day (apps.plans.rules.plan_recount).
+CELERY_BEAT_SCHEDULE["plans-recount"] = {"task": "plans.recount", "schedule": 24 * 3600.0}
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")

@@ -1062,6 +1062,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description The plan's limits with the company's use, and its usage per UTC day (`days`, 1 to 400).
+         */
+        get: operations["apps_plans_api_get_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -2512,6 +2532,15 @@ export interface components {
             /** Totalpages */
             totalPages: number;
         };
+        /** PlanLimitOut */
+        PlanLimitOut: {
+            /** Allowed */
+            allowed: number | null;
+            /** Limit */
+            limit: string;
+            /** Used */
+            used: number;
+        };
         /**
          * PostBySlugOut
          * @description GET posts/slug/{slug}: the Post object at the top level, `success` first.
@@ -3459,6 +3488,63 @@ export interface components {
             id: string | null;
             /** Username */
             username: string | null;
+        };
+        /** UsageDayOut */
+        UsageDayOut: {
+            /** Aijobs */
+            aiJobs: number;
+            /** Apirequests */
+            apiRequests: number;
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /** Emails */
+            emails: number;
+            /** Mediabytes */
+            mediaBytes: number;
+            /** Posts */
+            posts: number;
+            /** Staffseats */
+            staffSeats: number;
+            /** Webhookdeliveries */
+            webhookDeliveries: number;
+            /** Webhookendpoints */
+            webhookEndpoints: number;
+        };
+        /** UsageOut */
+        UsageOut: {
+            /** Aijobsperday */
+            aiJobsPerDay: number;
+            /** Days */
+            days: components["schemas"]["UsageDayOut"][];
+            /** Limits */
+            limits: components["schemas"]["PlanLimitOut"][];
+            /** Plan */
+            plan: string;
+            /** Publicapirequestsperminute */
+            publicApiRequestsPerMinute: number;
+            /** Readonly */
+            readOnly: boolean;
+            /** Subscriptionstatus */
+            subscriptionStatus: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+            /** Trialendsat */
+            trialEndsAt: string | null;
+        };
+        /** UsageQuery */
+        UsageQuery: {
+            /**
+             * Days
+             * @default 30
+             */
+            days?: number;
         };
         /** UserCreateIn */
         UserCreateIn: {
@@ -9465,6 +9551,82 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_plans_api_get_usage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, or suspended company) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
