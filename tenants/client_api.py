@@ -70,8 +70,8 @@ def client_api_key_rotate(*, client: Client, actor=None) -> Client:
 
 
 # --- output --------------------------------------------------------------------------------------
-def subscription_status(client: Client, now=None) -> str:
-    return plan_rules.subscription_status(client, now)
+def subscription_status(client: Client) -> str:
+    return plan_rules.subscription_status(client)
 
 
 def _example_slugs() -> dict[str, str]:

@@ -112,6 +112,7 @@ class RateLimited(RetryLater):
 STATUS_CODES = {
     400: "validation_error",
     401: "unauthorized",
+    402: "payment_required",
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",

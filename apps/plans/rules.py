@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from apps.core.errors import ErrorCode, PermissionDenied
@@ -115,25 +113,34 @@ def feature_enabled(company, name: str) -> bool:
 
 
 # --- the trial -------------------------------------------------------------------------------------
-def trial_expired(company, now: datetime | None = None) -> bool:
-    """The trial has ended and no plan was chosen: the dashboard is read-only (nothing is deleted)."""
-    return (company.subscription_plan == TRIAL and company.trial_ends_at is not None
-            and company.trial_ends_at <= (now or timezone.now()))
+def trial_expired(company) -> bool:
+    """The trial has ended and no plan was chosen: the dashboard is read-only (nothing is deleted).
+    The rule is the company's (tenants.models.Client.trial_expired)."""
+    return company.trial_expired
 
 
-def subscription_status(company, now: datetime | None = None) -> str:
+def subscription_status(company) -> str:
     """suspended, expired (the trial ended), trialing or active."""
     if company.is_suspended:
         return "suspended"
     if company.subscription_plan == TRIAL:
-        return "expired" if trial_expired(company, now) else "trialing"
+        return "expired" if company.trial_expired else "trialing"
     return "active"
 
 
-def public_api_lapsed(company, now: datetime | None = None) -> bool:
-    """The trial ended more than TRIAL_PUBLIC_API_GRACE_DAYS ago: the public API answers 402."""
-    return trial_expired(company, now) and company.trial_ends_at + timedelta(
-        days=settings.TRIAL_PUBLIC_API_GRACE_DAYS) <= (now or timezone.now())
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# What a company whose trial ended may still do in the dashboard: sign in and out, its own password
+# and two-factor sign-in (apps.accounts' /api/auth routes).
+STILL_WRITABLE = ("/api/auth/",)
+
+
+def dashboard_write_gate(request) -> None:
+    """Every dashboard call (apps.accounts.auth): a write of a company whose trial ended is refused
+    with 403 `plan_expired`; reads go on."""
+    company = getattr(request, "tenant", None)
+    if (company is not None and request.method not in SAFE_METHODS and company.trial_expired
+            and not request.path_info.startswith(STILL_WRITABLE)):
+        raise PlanExpired(company=company)
 
 
 # --- counters --------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from celery import shared_task
 from django.db import transaction
 
 from apps.core.tenancy import for_each_active_tenant
-from apps.plans import rules, usage
+from apps.plans import rules, trial, usage
 
 
 @shared_task(name="plans.usage_fold", ignore_result=True)
@@ -31,3 +31,8 @@ def recount() -> int:
     """Check every company's counters against a count (a write that bypassed the services, a
     restore): once a day, one company at a time."""
     return len(for_each_active_tenant(_recount, include_suspended=True, what="recounting plan counters"))
+
+
+@shared_task(name="plans.trial_reminders", ignore_result=True)
+def trial_reminders() -> int:
+    return trial.trial_reminders()

@@ -390,6 +390,10 @@ CELERY_BEAT_SCHEDULE["plans-usage-fold"] = {
 CELERY_BEAT_SCHEDULE["plans-usage-purge"] = {"task": "plans.usage_purge", "schedule": 24 * 3600.0}
 # Counters checked against a count once a day (apps.plans.rules.plan_recount).
 CELERY_BEAT_SCHEDULE["plans-recount"] = {"task": "plans.recount", "schedule": 24 * 3600.0}
+CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
+    "task": "plans.trial_reminders",
+    "schedule": float(env_int("TRIAL_REMINDER_SECONDS", 3600)),
+}
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")
