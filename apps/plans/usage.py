@@ -110,9 +110,14 @@ def usage_purge(*, now: datetime | None = None) -> int:
 
 
 # --- reads -------------------------------------------------------------------------------------------
-def usage_days(company, *, days: int, now: datetime | None = None) -> list[dict]:
+def usage_today():
+    """Usage days are UTC days."""
+    return timezone.now().date()
+
+
+def usage_days(company, *, days: int) -> list[dict]:
     """The company's last `days` days, oldest first, every metric present (0 when nothing)."""
-    today = (now or timezone.now()).date()
+    today = usage_today()
     first = today - timedelta(days=days - 1)
     found: dict = {}
     for day, metric, value in UsageDay.objects.filter(client_id=company.pk, day__gte=first, day__lte=today) \

@@ -533,7 +533,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -623,7 +632,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -709,7 +727,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -796,7 +823,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -879,7 +915,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -966,7 +1011,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1049,7 +1103,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1130,7 +1193,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -3,10 +3,7 @@
 override lifts it at once; companies are counted apart."""
 from __future__ import annotations
 
-import copy
-
 import pytest
-from django.conf import settings as django_settings
 from django_tenants.utils import schema_context
 
 from apps.content.tests.conftest import make_category, make_media, post_payload
@@ -15,13 +12,6 @@ from apps.media.tests.conftest import make_image, upload
 from apps.plans.models import PlanCounter
 from apps.plans.rules import plan_allows, plan_recount
 from tenants.models import Client
-
-
-@pytest.fixture
-def plans(settings):
-    """settings.PLANS, a copy this test may change."""
-    settings.PLANS = copy.deepcopy(django_settings.PLANS)
-    return settings.PLANS
 
 
 @pytest.fixture(autouse=True)

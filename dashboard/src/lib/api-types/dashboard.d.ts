@@ -3761,7 +3761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3868,7 +3868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3962,7 +3962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4039,7 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4117,7 +4117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4209,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4283,7 +4283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4361,7 +4361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4448,7 +4448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4535,7 +4535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4618,7 +4618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4696,7 +4696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4774,7 +4774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4852,7 +4852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4930,7 +4930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5008,7 +5008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5091,7 +5091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5169,7 +5169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5247,7 +5247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5325,7 +5325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5408,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5486,7 +5486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5571,7 +5571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,7 +5651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5736,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +5819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5906,7 +5906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5989,7 +5989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6067,7 +6067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6150,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6228,7 +6228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6311,7 +6311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6385,7 +6385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6463,7 +6463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6546,7 +6546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6611,7 +6611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6685,7 +6685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6763,7 +6763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6848,7 +6848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6933,7 +6933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7020,7 +7020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7124,7 +7124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7218,7 +7218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7298,7 +7298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7383,7 +7383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7466,7 +7466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7542,7 +7542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7633,7 +7633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7711,7 +7711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7796,7 +7796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7874,7 +7874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7959,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8039,7 +8039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8124,7 +8124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8209,7 +8209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8289,7 +8289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,7 +8374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8459,7 +8459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8535,7 +8535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8621,7 +8621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8706,7 +8706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,7 +8795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8883,7 +8883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8960,7 +8960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9037,7 +9037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9125,7 +9125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9203,7 +9203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9281,7 +9281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9366,7 +9366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9446,7 +9446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9531,7 +9531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9616,7 +9616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9690,7 +9690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9766,7 +9766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9846,7 +9846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9931,7 +9931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10016,7 +10016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10099,7 +10099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10177,7 +10177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10262,7 +10262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10342,7 +10342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10427,7 +10427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10515,7 +10515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +10592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10677,7 +10677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10762,7 +10762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;

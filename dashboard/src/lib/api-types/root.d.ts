@@ -251,7 +251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -329,7 +329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -403,7 +403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
