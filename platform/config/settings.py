@@ -43,6 +43,7 @@ SHARED_APPS = [
     "django.contrib.contenttypes",
     "apps.core",
     "apps.plans",
+    "apps.operator",
 ]
 TENANT_APPS = [
     "apps.accounts",
@@ -394,6 +395,13 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
     "task": "plans.trial_reminders",
     "schedule": float(env_int("TRIAL_REMINDER_SECONDS", 3600)),
 }
+
+# --- The operator console (/operator/ on the root domain, apps/operator) ----------------------------
+# Sign-in attempts (password and authenticator code steps) per client address and per email.
+OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
+OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)
+# Where the console's backups are written (and downloaded from).
+OPERATOR_BACKUP_DIR = env("OPERATOR_BACKUP_DIR", str(BASE_DIR / ".data" / "backups"))
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")
