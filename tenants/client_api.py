@@ -87,7 +87,7 @@ def _example_slugs() -> dict[str, str]:
 
 
 def client_info_out(client: Client, *, user) -> dict:
-    from apps.public_api.keys import limit_for
+    from apps.public_api.keys import limit_of
 
     host = tenant_base_url(client.subdomain)
     base_url = host + "/api/v1"
@@ -132,7 +132,7 @@ def client_info_out(client: Client, *, user) -> dict:
                 "getPostsByTag": {"url": f"{base_url}/posts/tag/{slugs['tag']}"},
                 "getPostBySlug": {"url": f"{base_url}/posts/slug/{slugs['post']}"},
             },
-            "rateLimit": {"requests": limit_for(client.subscription_plan),  # (+)
+            "rateLimit": {"requests": limit_of(client),  # (+)
                           "windowSeconds": settings.PUBLIC_API_RATE_WINDOW},
             "feeds": {"rss": f"{host}/feeds/rss.xml", "atom": f"{host}/feeds/atom.xml",  # (+)
                       "sitemap": f"{host}/sitemap.xml"},

@@ -155,3 +155,16 @@ def test_recount_corrects_a_counter_and_plan_allows_reads_it(tenant, plans):
         assert plan_allows(company, "posts") is True
         assert plan_recount(company, "posts") == 3
         assert plan_allows(company, "posts") is False
+
+
+def test_an_override_of_the_rates_reaches_the_public_api_and_the_ai_quota(tenant, api, settings):
+    settings.PUBLIC_API_RATE_LIMITS = {"trial": 600}
+    settings.AI_DAILY_QUOTA = {"trial": 20}
+    Client.objects.filter(pk=tenant.pk).update(plan_overrides={"public_api_rpm": 2, "ai_jobs_per_day": 0})
+    anon = testing.Api(tenant)
+    codes = [anon.get("/api/v1/posts", HTTP_X_API_KEY=tenant.api_key).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert api.get("/api/client/info").json()["data"]["apiInfo"]["rateLimit"]["requests"] == 2
+    refused = api.post("/api/ai/generate-blog", {"inputContent": "Plans and limits for a small team", "tone": "casual",
+                                                 "targetAudience": "business", "contentType": "blog"})
+    assert refused.status_code == 429 and "(0 per day on the trial plan)" in refused.json()["message"]
