@@ -56,7 +56,7 @@ def generate(first: int, last: int) -> None:
     import django
 
     django.setup()
-    from tenants.services import client_register
+    from lifecycle.services import client_register
 
     for n in range(first, last):
         client_register(company_name=f"Company {n}", contact_name="Bench", contact_email=f"c{n}@example.com",
@@ -122,8 +122,8 @@ from django.db import connection  # noqa: E402
 
 from bench import servers  # noqa: E402
 from tenants.models import Client  # noqa: E402
-from tenants.provisioning import expected_migrations_digest, schema_pool_refill  # noqa: E402
-from tenants.services import client_register  # noqa: E402
+from lifecycle.provisioning import expected_migrations_digest, schema_pool_refill  # noqa: E402
+from lifecycle.services import client_register  # noqa: E402
 
 
 def company_count() -> int:

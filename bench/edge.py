@@ -44,7 +44,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 
 from apps.content.tests.factories import make_post  # noqa: E402
-from tenants.services import client_register  # noqa: E402
+from lifecycle.services import client_register  # noqa: E402
 
 call_command("migrate_schemas", interactive=False, verbosity=0)
 fresh_redis(REDIS_URL, "bench-edge")

@@ -264,7 +264,7 @@ def main() -> None:
         from django.db import connection
 
         from bench import public_api_data
-        from tenants.services import client_register
+        from lifecycle.services import client_register
 
         call_command("migrate_schemas", interactive=False, verbosity=0)
         tenant = client_register(company_name="Profile", contact_name="Bench", contact_email="bench@example.com",

@@ -75,7 +75,7 @@ from django.db import connection  # noqa: E402
 from django_tenants.utils import schema_context  # noqa: E402
 
 from bench import public_api_data  # noqa: E402
-from tenants.services import client_register  # noqa: E402
+from lifecycle.services import client_register  # noqa: E402
 
 ZEPHYR = public_api_data.zephyr_posts(POSTS)  # the posts that mention "zephyr"
 

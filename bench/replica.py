@@ -31,7 +31,7 @@ if not shutil.which("wrk"):
 
 SEED = """
 import json
-from tenants.services import client_register
+from lifecycle.services import client_register
 from apps.content.tests.factories import make_post
 tenant = client_register(company_name="Bench", contact_name="Bench", contact_email="bench@example.com",
                          subdomain="bench", admin_username="bench", admin_email="bench@example.com",

@@ -61,7 +61,7 @@ from django_tenants.utils import schema_context  # noqa: E402
 from apps.analytics import buffer, services  # noqa: E402
 from apps.analytics.models import DailyTotal, PageView  # noqa: E402
 from apps.content.models import Post  # noqa: E402
-from tenants.services import client_register  # noqa: E402
+from lifecycle.services import client_register  # noqa: E402
 
 SCRIPT = """
 wrk.method = "POST"

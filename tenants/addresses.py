@@ -1,5 +1,5 @@
 """The addresses of the product: a company's host and base URL, and the root domain's (from
-ROOT_DOMAIN, PUBLIC_SCHEME and PUBLIC_PORT). Apart from tenants.services so that what only
+ROOT_DOMAIN, PUBLIC_SCHEME and PUBLIC_PORT). Apart from lifecycle.services so that what only
 builds links (media URLs in the public content API, emails, feeds) does not load sign-up and
 account services."""
 from __future__ import annotations

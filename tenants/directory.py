@@ -24,6 +24,7 @@ from django_tenants.utils import get_public_schema_name
 from apps.core import ratelimit
 from apps.core.email import email_queue
 from apps.core.outbox import outbox_add
+from tenants.addresses import root_base_url, tenant_base_url
 from tenants.models import AccountDirectory, Client
 
 logger = logging.getLogger(__name__)
@@ -106,8 +107,6 @@ def find_companies_request(*, email: str, ip: str) -> None:
 def find_companies_email(*, email: str, request_id: str | None = None) -> int:
     """The task's body: email the sign-in links of the address's companies (none: no email). Returns
     how many companies were listed. One request queues one email, however often its task runs."""
-    from tenants.addresses import root_base_url, tenant_base_url
-
     connection.set_schema_to_public()
     companies = companies_for_email(email)
     if not companies:

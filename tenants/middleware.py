@@ -23,6 +23,10 @@ from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
 from tenants.models import Client, Domain
 
+# The public content API of a company whose email is not verified yet (lifecycle.verification opens it).
+UNVERIFIED_API = ("This company has not verified its email address yet. The administrator must open the link "
+                  "sent at sign-up (or resend it from the dashboard) before the content API answers.")
+
 
 TRIAL_LAPSED_API = ("This company's trial has ended. Its content API is paused until a plan is chosen; "
                     "nothing has been deleted.")
@@ -101,8 +105,6 @@ class TenantMiddleware(TenantMainMiddleware):
             connection.set_schema_to_public()
             return envelope(402, TRIAL_LAPSED_API, "payment_required", detail=ErrorCode.PLAN_EXPIRED)
         if not tenant.may_syndicate and request.path_info.startswith("/api/v1"):  # serving: not verified
-            from tenants.verification import UNVERIFIED_API
-
             connection.set_schema_to_public()
             return envelope(403, UNVERIFIED_API, "forbidden", detail=ErrorCode.EMAIL_UNVERIFIED)
         tenant.domain_url = hostname

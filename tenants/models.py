@@ -42,19 +42,19 @@ class Client(TenantMixin):
     created_at = models.DateTimeField(auto_now_add=True)
     api_key = models.CharField(max_length=80, unique=True, default=new_content_key)
     preview_key = models.CharField(max_length=80, unique=True, default=new_preview_key)
-    # IANA zone name (tenants.schemas.clean_time_zone): the company's days (analytics) are its own.
+    # IANA zone name (lifecycle.schemas.clean_time_zone): the company's days (analytics) are its own.
     time_zone = models.CharField(max_length=64, default="UTC")
     # The company's website: feed and sitemap links point there (apps.feeds).
     website_url = models.URLField(max_length=500, blank=True, default="")
     post_url_template = models.CharField(max_length=500, blank=True, default="")  # e.g. https://acme.com/blog/{slug}
     feeds_enabled = models.BooleanField(default=True)
-    # Email verification at sign-up (tenants.verification): the address the link went to, when it
+    # Email verification at sign-up (lifecycle.verification): the address the link went to, when it
     # was last sent (older links stop working), when it was confirmed. Until then the public
     # content API answers 403 and, after UNVERIFIED_COMPANY_DAYS, the company is deleted.
     verification_email = models.CharField(max_length=254, blank=True, default="")
     verification_sent_at = models.DateTimeField(null=True, blank=True)
     email_verified_at = models.DateTimeField(null=True, blank=True)
-    # The digest of the migrations its schema records (tenants.provisioning), written when the
+    # The digest of the migrations its schema records (lifecycle.provisioning), written when the
     # schema is made or migrated: migrate_schemas reads this column instead of visiting 10,000
     # schemas, and checks in the schema itself only those whose digest is not the code's.
     migrations_digest = models.CharField(max_length=64, blank=True, default="")
@@ -66,7 +66,7 @@ class Client(TenantMixin):
 
     objects = ClientQuerySet.as_manager()
 
-    # Schemas are provisioned from the template (tenants.provisioning), never by migrating.
+    # Schemas are provisioned from the template (lifecycle.provisioning), never by migrating.
     auto_create_schema = False
     auto_drop_schema = True
 
@@ -143,7 +143,7 @@ class ProvisioningTemplate(models.Model):
 
 
 class SpareSchema(models.Model):
-    """A schema already cloned from the template and not yet anyone's (tenants/provisioning.py): a
+    """A schema already cloned from the template and not yet anyone's (lifecycle/provisioning.py): a
     sign-up renames one instead of running the template's DDL. `migrations_digest` is the
     template's when it was cloned; spares of an older template are never taken and are dropped."""
 

@@ -33,7 +33,7 @@ from apps.accounts.schemas import (
     UserUpdateIn,
 )
 from apps.accounts.tokens import token_issue
-from apps.core.permissions import capabilities_of, require
+from apps.core.permissions import PUBLIC, SIGNED_IN, capabilities_of, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
 
@@ -45,6 +45,7 @@ ADMIN_ONLY = "Only administrators can manage users"
 
 
 @auth_router.post("/login", auth=None, response=LoginOut)
+@requires(PUBLIC)
 def login(request, payload: LoginIn):
     token, expires_in, user = services.auth_login(
         email=payload.email, password=payload.password, ip=client_ip(request)
@@ -58,6 +59,7 @@ def login(request, payload: LoginIn):
 
 
 @auth_router.post("/login/2fa", auth=None, response=LoginOut)
+@requires(PUBLIC)
 def login_two_factor(request, payload: LoginTwoFactorIn):
     """The second step of a sign-in with two-factor on: the `challengeToken` of the login's 403
     `two_factor_required` and a 6-digit code (or a recovery code) give the session token. 400
@@ -74,6 +76,7 @@ def login_two_factor(request, payload: LoginTwoFactorIn):
 
 
 @auth_router.post("/forgot-password", auth=None, response=MessageOut)
+@requires(PUBLIC)
 def forgot_password(request, payload: ForgotPasswordIn):
     """Emails a link to choose a new password. The reply is the same whether or not the email has
     an account (no enumeration); throttled per client address and per email (429)."""
@@ -82,6 +85,7 @@ def forgot_password(request, payload: ForgotPasswordIn):
 
 
 @auth_router.post("/reset-password/check", auth=None, response=ResetLinkOut)
+@requires(PUBLIC)
 def reset_password_check(request, payload: ResetLinkIn):
     """Whether a reset link still works (the form says so before a password is typed)."""
     user = services.password_reset_check(uid=payload.uid, token=payload.token)
@@ -89,6 +93,7 @@ def reset_password_check(request, payload: ResetLinkIn):
 
 
 @auth_router.post("/reset-password", auth=None, response=MessageOut)
+@requires(PUBLIC)
 def reset_password(request, payload: ResetPasswordIn):
     """Sets the new password from an emailed link (once; 400 `link_invalid` after) and signs the
     user out everywhere."""
@@ -97,6 +102,7 @@ def reset_password(request, payload: ResetPasswordIn):
 
 
 @auth_router.get("/me", response=MeOut)
+@requires(SIGNED_IN)
 def me(request):
     return MeOut(user=UserOut.from_user(request.auth), capabilities=capabilities_of(request.auth),
                  twoFactorEnabled=request.auth.two_factor_enabled,
@@ -105,11 +111,13 @@ def me(request):
 
 # --- two-factor sign-in of the signed-in user (their account page) -------------------------------------
 @auth_router.get("/2fa", response=TwoFactorStatusOut)
+@requires(SIGNED_IN)
 def two_factor_status(request):
     return TwoFactorStatusOut(**two_factor.two_factor_status(request.auth))
 
 
 @auth_router.post("/2fa/setup", response=TwoFactorSetupOut)
+@requires(SIGNED_IN)
 def two_factor_setup(request):
     """A new authenticator key (otpauth URI, manual key, QR code as SVG); not in use until confirmed."""
     return TwoFactorSetupOut(message="Scan the QR code with your authenticator app, then enter the code it shows.",
@@ -117,6 +125,7 @@ def two_factor_setup(request):
 
 
 @auth_router.post("/2fa/confirm", response=RecoveryCodesOut)
+@requires(SIGNED_IN)
 def two_factor_confirm(request, payload: TwoFactorCodeIn):
     """A code of the new key turns two-factor sign-in on; the reply carries the 10 recovery codes, once."""
     codes = two_factor.two_factor_confirm(user=request.auth, code=payload.code)
@@ -125,6 +134,7 @@ def two_factor_confirm(request, payload: TwoFactorCodeIn):
 
 
 @auth_router.post("/2fa/recovery-codes", response=RecoveryCodesOut)
+@requires(SIGNED_IN)
 def two_factor_recovery_codes(request, payload: TwoFactorCodeIn):
     """New recovery codes for a current code; the previous ones stop working."""
     codes = two_factor.two_factor_recovery_regenerate(user=request.auth, code=payload.code)
@@ -132,6 +142,7 @@ def two_factor_recovery_codes(request, payload: TwoFactorCodeIn):
 
 
 @auth_router.post("/2fa/disable", response=MessageOut)
+@requires(SIGNED_IN)
 def two_factor_disable(request, payload: TwoFactorDisableIn):
     """Turn two-factor sign-in off: the password and a current code (or a recovery code)."""
     two_factor.two_factor_disable(user=request.auth, code=payload.code, password=payload.password)
@@ -139,8 +150,8 @@ def two_factor_disable(request, payload: TwoFactorDisableIn):
 
 
 @auth_router.post("/register-user", response={201: UserCreatedOut})
+@requires("users.manage", ADMIN_ONLY)
 def register_user(request, payload: UserCreateIn):
-    require(request.auth, "users.manage", ADMIN_ONLY)
     user = services.user_create(
         username=payload.username, email=payload.email, password=payload.password, role=payload.role,
         actor=request.auth,
@@ -149,20 +160,21 @@ def register_user(request, payload: UserCreateIn):
 
 
 @users_router.get("", response=UserListOut)
+@requires("users.manage", ADMIN_ONLY)
 def list_users(request):
-    require(request.auth, "users.manage", ADMIN_ONLY)
     return UserListOut(users=[UserOut.from_user(user) for user in selectors.user_list()])
 
 
 @users_router.get("/{user_id}", response=UserReplyOut)
+@requires(SIGNED_IN)
 def get_user(request, user_id: str):
     user = selectors.user_get(user_id)
-    if user.pk != request.auth.pk:
-        require(request.auth, "users.manage", services.CANNOT_VIEW)
+    services.check_can_view(request.auth, user)
     return UserReplyOut(user=UserOut.from_user(user))
 
 
 @users_router.put("/{user_id}", response=UserUpdatedOut)
+@requires(SIGNED_IN)
 def update_user(request, user_id: str, payload: UserUpdateIn):
     user = selectors.user_get(user_id)
     changed_own_password = user.pk == request.auth.pk and bool(payload.password)
@@ -176,14 +188,15 @@ def update_user(request, user_id: str, payload: UserUpdateIn):
 
 
 @users_router.post("/{user_id}/2fa/reset", response=UserReplyOut)
+@requires("users.manage", two_factor.CANNOT_RESET)
 def reset_user_two_factor(request, user_id: str):
     """Admins: turn off another user's two-factor sign-in (a lost phone); the user is told by email."""
-    require(request.auth, "users.manage", two_factor.CANNOT_RESET)
     user = two_factor.two_factor_admin_reset(actor=request.auth, user=selectors.user_get(user_id))
     return UserReplyOut(user=UserOut.from_user(user))
 
 
 @users_router.delete("/{user_id}", response=MessageOut)
+@requires(SIGNED_IN)  # your own account: never (services.user_delete); another's: users.manage
 def delete_user(request, user_id: str):
     user = selectors.user_get(user_id)
     services.user_delete(actor=request.auth, user=user)
@@ -192,13 +205,14 @@ def delete_user(request, user_id: str):
 
 # --- Invitations by email (admins) -----------------------------------------------------------------
 @invitations_router.get("", response=InvitationListOut)
+@requires("users.manage", ADMIN_ONLY)
 def list_invitations(request):
-    require(request.auth, "users.manage", ADMIN_ONLY)
     pending = selectors.invitation_pending_list()
     return InvitationListOut(invitations=[InvitationOut.from_invitation(invitation) for invitation in pending])
 
 
 @invitations_router.post("", response={201: InvitationReplyOut})
+@requires("users.manage", services.ONLY_ADMINS_INVITE)
 def create_invitation(request, payload: InvitationIn):
     invitation = services.invitation_create(actor=request.auth, email=payload.email, role=payload.role)
     return 201, InvitationReplyOut(message=f"Invitation sent to {invitation.email}",
@@ -206,6 +220,7 @@ def create_invitation(request, payload: InvitationIn):
 
 
 @invitations_router.post("/{invitation_id}/resend", response=InvitationReplyOut)
+@requires("users.manage", services.ONLY_ADMINS_INVITE)
 def resend_invitation(request, invitation_id: str):
     invitation = services.invitation_resend(actor=request.auth, invitation_id=invitation_id)
     return InvitationReplyOut(message=f"Invitation sent again to {invitation.email}",
@@ -213,12 +228,14 @@ def resend_invitation(request, invitation_id: str):
 
 
 @invitations_router.delete("/{invitation_id}", response=MessageOut)
+@requires("users.manage", services.ONLY_ADMINS_INVITE)
 def revoke_invitation(request, invitation_id: str):
     services.invitation_revoke(actor=request.auth, invitation_id=invitation_id)
     return MessageOut(message="Invitation revoked")
 
 
 @auth_router.post("/invitation/check", auth=None, response=InvitationCheckOut)
+@requires(PUBLIC)
 def check_invitation(request, payload: InvitationTokenIn):
     """Whether an invitation link still works, and for which address and role."""
     invitation = services.invitation_check(token=payload.token)
@@ -226,6 +243,7 @@ def check_invitation(request, payload: InvitationTokenIn):
 
 
 @auth_router.post("/accept-invitation", auth=None, response={201: LoginOut})
+@requires(PUBLIC)
 def accept_invitation(request, payload: InvitationAcceptIn):
     """Creates the invited user with the chosen username and password and signs them in."""
     token, expires_in, user = services.invitation_accept(

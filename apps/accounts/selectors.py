@@ -4,7 +4,7 @@ import uuid
 
 from django.db.models import QuerySet
 
-from apps.accounts.models import User
+from apps.accounts.models import Invitation, User
 from apps.core.selectors import get_or_404
 
 USER_NOT_FOUND = "User not found"
@@ -29,7 +29,5 @@ def user_count() -> int:
 def invitation_pending_list() -> QuerySet:
     """Open invitations (not accepted, not revoked), newest first; expired ones are listed too
     (marked by their date) so an admin can resend them."""
-    from apps.accounts.models import Invitation
-
     return Invitation.objects.filter(accepted_at__isnull=True, revoked_at__isnull=True).select_related(
         "invited_by").order_by("-created_at")

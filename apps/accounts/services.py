@@ -15,17 +15,21 @@ from django.utils import timezone
 
 from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
 from apps.accounts.models import Invitation, User
+from apps.accounts.passwords import CURRENT_PASSWORD_WRONG, password_confirms
+from apps.accounts.passwords import too_many as _too_many
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
+from apps.accounts.two_factor import CODE_REQUIRED, challenge_make
 from apps.core import events, ratelimit
 from apps.core.email import company_of_connection as email_company
 from apps.core.email import email_queue
-from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, RateLimited, Unauthorized,
+from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, Unauthorized,
                               ValidationFailed)
+from apps.core.outbox import outbox_add
 from apps.core.permissions import Role, can
 from apps.core.selectors import get_or_404
-from apps.core.outbox import outbox_add
 from apps.plans.rules import plan_check, plan_release, plan_spend
+from tenants.directory import directory_put, directory_remove
 
 EMAIL_TAKEN = "A user with this email already exists"
 USERNAME_TAKEN = "This username is already taken"
@@ -36,7 +40,6 @@ CANNOT_DELETE = "You don't have permission to delete users"
 LAST_ADMIN = "The company must keep at least one active admin"
 ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
 CURRENT_PASSWORD_REQUIRED = "Current password is required to change your password or email"
-CURRENT_PASSWORD_WRONG = "Current password is incorrect"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
 
@@ -74,8 +77,6 @@ def user_directory_sync(*, user: User, deleted: bool = False) -> None:
     account in, read by the root domain's "find my companies") in step with one user of this company.
     Every create, change (email, status) and delete of a user goes through here, in its transaction;
     each statement names the public table only (never a company's table beside it)."""
-    from tenants.directory import directory_put, directory_remove
-
     if deleted:
         directory_remove(schema_name=connection.schema_name, user_id=user.pk)
     else:
@@ -169,9 +170,15 @@ def _user_changes(actor: User, user: User, *, username: str, email: str, passwor
     return [events.UserChanged(user=user, change=change, actor=actor, summary=summary) for change, summary in found]
 
 
+def check_can_view(actor: User, user: User) -> None:
+    """A user's own account, or any with `users.manage`."""
+    if user.pk != actor.pk and not can(actor, "users.manage"):
+        raise PermissionDenied(CANNOT_VIEW)
+
+
 @transaction.atomic
 def user_delete(*, actor: User, user: User) -> None:
-    if actor.pk == user.pk:
+    if actor.pk == user.pk:  # first: nobody deletes their own account, whatever their role
         raise PermissionDenied(CANNOT_DELETE_SELF)
     if not can(actor, "users.manage"):
         raise PermissionDenied(CANNOT_DELETE)
@@ -196,26 +203,6 @@ def _check_current_password(user: User, current_password: str | None) -> None:
         raise ValidationFailed(CURRENT_PASSWORD_REQUIRED, field="currentPassword")
     if not password_confirms(user, current_password):
         raise ValidationFailed(CURRENT_PASSWORD_WRONG, field="currentPassword")
-
-
-def password_confirms(user: User, password: str) -> bool:
-    """Whether a signed-in user typed their own password again (before a sensitive change). Wrong
-    guesses are throttled per user as failed logins are (LOGIN_MAX_FAILURES per
-    LOGIN_FAILURE_WINDOW): 429 once they are used up."""
-    limit = ratelimit.rate(settings.LOGIN_MAX_FAILURES, settings.LOGIN_FAILURE_WINDOW)
-    key = ("current-password-failures", connection.schema_name, str(user.pk))
-    wait = ratelimit.is_blocked(limit, *key)
-    if wait:
-        raise _too_many(wait)
-    if check_password(password, user.password):
-        return True
-    ratelimit.hit(limit, *key)
-    return False
-
-
-def _too_many(wait: int, attempts: str = "attempts") -> RateLimited:
-    return RateLimited(f"Too many failed {attempts}. Please try again in {ratelimit.wait_phrase(wait)}.",
-                       retry_after=wait)
 
 
 def _login_limits(*, schema: str, email: str, ip: str) -> list[tuple]:
@@ -265,7 +252,6 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
             ratelimit.clear(limit, *key)
     if user.two_factor_enabled:
         # No token yet: the second step (POST /api/auth/login/2fa) takes this challenge and a code.
-        from apps.accounts.two_factor import CODE_REQUIRED, challenge_make
 
         challenge, expires_in = challenge_make(user)
         raise PermissionDenied(CODE_REQUIRED, detail=ErrorCode.TWO_FACTOR_REQUIRED,
@@ -380,16 +366,10 @@ def _send_invitation(invitation: Invitation, token: str, inviter: User | None) -
     })
 
 
-def _require_admin(actor: User) -> None:
-    if not can(actor, "users.manage"):
-        raise PermissionDenied(ONLY_ADMINS_INVITE)
-
-
 @transaction.atomic
 def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
     """Invite an address with a role; an open invitation for the same address is replaced (its
     link stops working). 409 `email_taken` when a user already has the address."""
-    _require_admin(actor)
     email = email.strip().lower()
     if User.objects.filter(email=email).exists():
         raise Conflict(INVITE_EMAIL_TAKEN, errors=[{"field": "email", "message": INVITE_EMAIL_TAKEN}],
@@ -419,7 +399,6 @@ def _open_invitation(invitation_id) -> Invitation:
 @transaction.atomic
 def invitation_resend(*, actor: User, invitation_id) -> Invitation:
     """A new link (the previous one stops working) and a new expiry date, emailed again."""
-    _require_admin(actor)
     invitation = _open_invitation(invitation_id)
     token = secrets.token_urlsafe(32)
     now = timezone.now()
@@ -432,7 +411,6 @@ def invitation_resend(*, actor: User, invitation_id) -> Invitation:
 
 @transaction.atomic
 def invitation_revoke(*, actor: User, invitation_id) -> None:
-    _require_admin(actor)
     invitation = _open_invitation(invitation_id)
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])

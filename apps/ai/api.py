@@ -21,7 +21,7 @@ from apps.ai.schemas import (
     job_brief,
     job_full,
 )
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import ErrorOut
 
 router = Router(tags=["ai"])
@@ -42,8 +42,8 @@ def _reply(job: GenerationJob, *, wait: bool):
 
 # 502: the job failed (the spec's message, e.g. "Gemini API error: 503").
 @router.post("/generate-blog", response={200: BlogGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
 def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.BLOG,
         input={"inputContent": payload.inputContent, "contentType": payload.contentType},
@@ -53,8 +53,8 @@ def generate_blog(request, payload: BlogGenerateIn, query: Query[AsyncQuery]):
 
 
 @router.post("/generate-seo", response={200: SeoGeneratedOut, 202: JobStartedOut, 502: ErrorOut})
+@requires("ai.generate", CANNOT_GENERATE)
 def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.SEO,
         input={"title": payload.title, "content": payload.content, "excerpt": payload.excerpt},
@@ -63,8 +63,8 @@ def generate_seo(request, payload: SeoGenerateIn, query: Query[AsyncQuery]):
 
 
 @router.get("/jobs/{job_id}", response=JobReplyOut)
+@requires("ai.generate", CANNOT_GENERATE)
 def get_job(request, job_id: str):
-    require(request.auth, "ai.generate", CANNOT_GENERATE)
     job = selectors.generation_job_get(job_id=job_id, user=request.auth)
     return JobReplyOut(job=job_full(job))
 

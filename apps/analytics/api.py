@@ -7,7 +7,7 @@ from ninja import Router
 from apps.analytics import selectors, services
 from apps.analytics.privacy import clean_ip
 from apps.analytics.schemas import DashboardStatsOut, PageViewsOut, TrackIn, TrackOut, clean_days, clean_group_by
-from apps.core.permissions import require
+from apps.core.permissions import SIGNED_IN, requires
 from apps.core.ratelimit import client_ip
 
 analytics_router = Router(tags=["analytics"])
@@ -35,20 +35,21 @@ def track_request(request, payload: TrackIn) -> dict:
 
 
 @analytics_router.post("/track", response=TrackOut)
+@requires(SIGNED_IN)
 def track(request, payload: TrackIn):
     return track_request(request, payload)
 
 
 @analytics_router.get("/page-views", response=PageViewsOut)
+@requires("analytics.read", STATS_DENIED)
 def page_views(request, days: int | None = None, groupBy: str | None = None):  # noqa: N803 - wire name
-    require(request.auth, "analytics.read", STATS_DENIED)
     data = selectors.page_views(days=clean_days(days), group_by=clean_group_by(groupBy))
     return PageViewsOut(message="Page views retrieved successfully", data=data)
 
 
 @dashboard_router.get("/stats", response=DashboardStatsOut)
+@requires("analytics.read", STATS_DENIED)
 def stats(request):
-    require(request.auth, "analytics.read", STATS_DENIED)
     return DashboardStatsOut(message="Dashboard statistics retrieved successfully", data=selectors.dashboard_stats())
 
 

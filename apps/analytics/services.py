@@ -18,10 +18,11 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from apps.analytics import buffer
-from apps.core import redis_conn
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, DailyVisitor, PageView
 from apps.analytics.privacy import referrer_source, visitor_hash
 from apps.content.models import Post
+from apps.core import redis_conn
+from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +40,6 @@ def company_zone() -> ZoneInfo:
     tenant = getattr(connection, "tenant", None)
     name = getattr(tenant, "time_zone", None)
     if name is None and connection.schema_name:
-        from tenants.models import Client
-
         name = Client.objects.filter(schema_name=connection.schema_name).values_list("time_zone", flat=True).first()
     try:
         return ZoneInfo(name or "UTC")

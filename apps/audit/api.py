@@ -8,7 +8,7 @@ from apps.audit import selectors
 from apps.audit.models import ACTIONS
 from apps.audit.schemas import AuditActionOut, AuditEntryOut, AuditListOut
 from apps.core.pagination import page_params
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import PaginationOut
 from apps.core.selectors import paginate
 
@@ -28,9 +28,9 @@ class AuditListQuery(Schema):
 
 
 @router.get("", response=AuditListOut)
+@requires("audit.read", CANNOT_READ)
 def list_entries(request, filters: Query[AuditListQuery]):
     """Who did what, when, newest first; `from`/`to`: days (YYYY-MM-DD, `to` included) or times."""
-    require(request.auth, "audit.read", CANNOT_READ)
     page = page_params(filters.page, filters.limit, default_limit=25, max_limit=100)
     entries, total = paginate(selectors.audit_list(
         user=filters.user, action=filters.action, object_type=filters.objectType, object_id=filters.objectId,

@@ -49,7 +49,7 @@ from apps.content.schemas import (
 from apps.core.api import atomic_reply
 from apps.core.pagination import page_params
 from apps.core.selectors import paginate
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import MessageOut, PaginationOut
 from tenants.addresses import tenant_base_url
 
@@ -72,6 +72,7 @@ class PostListQuery(Schema):
 
 
 @posts_router.get("", response=PostListOut)
+@requires("content.read")
 def list_posts(request, filters: Query[PostListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=100)
     posts, total = paginate(selectors.post_list(
@@ -87,6 +88,7 @@ def list_posts(request, filters: Query[PostListQuery]):
     )
 
 
+@requires("post.create", services.CANNOT_CREATE)
 @atomic_reply
 def _create_post(request, payload: PostCreateIn):
     post = services.post_create(author=request.auth, **payload.service_kwargs())
@@ -99,16 +101,19 @@ posts_router.post("", response={201: PostSavedOut}, operation_id="create_post_at
 
 
 @posts_router.get("/slug/{slug}", response=PostBySlugOut)
+@requires("content.read")
 def get_post_by_slug(request, slug: str):
     return PostBySlugOut.from_post(selectors.post_get_by_slug(slug))
 
 
 @posts_router.get("/{post_id}", response=PostReplyOut)
+@requires("content.read")
 def get_post(request, post_id: str):
     return PostReplyOut(post=DashboardPostOut.from_post(selectors.post_get(post_id)))
 
 
 @posts_router.put("/{post_id}", response=PostSavedOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 @atomic_reply
 def update_post(request, post_id: str, payload: PostUpdateIn):
     post = selectors.post_get(post_id)
@@ -117,6 +122,7 @@ def update_post(request, post_id: str, payload: PostUpdateIn):
 
 
 @posts_router.post("/{post_id}/review/request", response=PostSavedOut)
+@requires("post.request_review", services.CANNOT_EDIT)
 def request_review(request, post_id: str):
     """(+) The writer marks a draft ready for review (whoever may edit it)."""
     post = services.post_review_request(actor=request.auth, post=selectors.post_get(post_id))
@@ -125,6 +131,7 @@ def request_review(request, post_id: str):
 
 
 @posts_router.post("/{post_id}/review/return", response=PostSavedOut)
+@requires("post.review", services.CANNOT_REVIEW)
 def return_review(request, post_id: str, payload: ReviewReturnIn):
     """(+) An editor sends a waiting post back to its writer with a note."""
     post = services.post_review_return(actor=request.auth, post=selectors.post_get(post_id), note=payload.note)
@@ -138,6 +145,7 @@ class RevisionListQuery(Schema):
 
 
 @posts_router.get("/{post_id}/revisions", response=RevisionListOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def list_revisions(request, post_id: str, filters: Query[RevisionListQuery]):
     """(+) The post's saves, newest first (whoever may edit the post)."""
     post = selectors.post_get(post_id)
@@ -149,6 +157,7 @@ def list_revisions(request, post_id: str, filters: Query[RevisionListQuery]):
 
 
 @posts_router.get("/{post_id}/revisions/{revision_id}", response=RevisionReplyOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def get_revision(request, post_id: str, revision_id: str):
     """(+) One revision with every field it kept."""
     post = selectors.post_get(post_id)
@@ -157,6 +166,7 @@ def get_revision(request, post_id: str, revision_id: str):
 
 
 @posts_router.post("/{post_id}/revisions/{revision_id}/restore", response=PostSavedOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def restore_revision(request, post_id: str, revision_id: str):
     """(+) The post as the revision left it, saved as a new revision."""
     post = selectors.post_get(post_id)
@@ -179,6 +189,7 @@ def _autosave_reply(autosave) -> AutosaveReplyOut:
 
 
 @posts_router.get("/{post_id}/autosave", response=AutosaveReplyOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def get_autosave(request, post_id: str):
     """(+) The caller's own unsaved copy of the post (`new`: of the post not created yet), or null."""
     post = _autosaved_post(post_id)
@@ -187,6 +198,7 @@ def get_autosave(request, post_id: str):
 
 
 @posts_router.put("/{post_id}/autosave", response=AutosaveReplyOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def put_autosave(request, post_id: str, payload: AutosaveIn):
     """(+) Keep the caller's unsaved copy; the post itself does not change. Saving the post clears it."""
     autosave = services.autosave_put(actor=request.auth, post=_autosaved_post(post_id), data=payload.fields,
@@ -195,6 +207,7 @@ def put_autosave(request, post_id: str, payload: AutosaveIn):
 
 
 @posts_router.delete("/{post_id}/autosave", response=MessageOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def delete_autosave(request, post_id: str):
     """(+) Discard the caller's unsaved copy."""
     services.autosave_discard(actor=request.auth, post=_autosaved_post(post_id))
@@ -207,6 +220,7 @@ def _link_out(request, link) -> PreviewLinkOut:
 
 
 @posts_router.get("/{post_id}/preview-links", response=PreviewLinkListOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def list_preview_links(request, post_id: str):
     """(+) The post's preview links, newest first (whoever may edit the post)."""
     post = selectors.post_get(post_id)
@@ -215,6 +229,7 @@ def list_preview_links(request, post_id: str):
 
 
 @posts_router.post("/{post_id}/preview-links", response={201: PreviewLinkSavedOut})
+@requires("post.edit_own", services.CANNOT_EDIT)
 def create_preview_link(request, post_id: str):
     """(+) A link that reads this draft or scheduled post through the public API, for PREVIEW_LINK_DAYS."""
     link = services.preview_link_create(actor=request.auth, post=selectors.post_get(post_id))
@@ -222,6 +237,7 @@ def create_preview_link(request, post_id: str):
 
 
 @posts_router.delete("/{post_id}/preview-links/{link_id}", response=PreviewLinkSavedOut)
+@requires("post.edit_own", services.CANNOT_EDIT)
 def revoke_preview_link(request, post_id: str, link_id: str):
     """(+) The link stops working at once."""
     post = selectors.post_get(post_id)
@@ -232,6 +248,7 @@ def revoke_preview_link(request, post_id: str, link_id: str):
 
 
 @posts_router.delete("/{post_id}", response=MessageOut)
+@requires("post.delete_own", services.CANNOT_DELETE)
 def delete_post(request, post_id: str):
     services.post_delete(actor=request.auth, post=selectors.post_get(post_id))
     return MessageOut(message="Post deleted successfully")
@@ -239,6 +256,7 @@ def delete_post(request, post_id: str):
 
 # --- categories ----------------------------------------------------------------------------------
 @categories_router.get("", response=CategoryListOut)
+@requires("content.read")
 def list_categories(request):
     return CategoryListOut(categories=[CategoryOut.from_category(c) for c in selectors.category_list()])
 
@@ -251,6 +269,7 @@ class TagListQuery(Schema):
 
 
 @tags_router.get("", response=TagListOut)
+@requires("content.read")
 def list_tags(request, filters: Query[TagListQuery]):
     page = page_params(filters.page, filters.limit, default_limit=10, max_limit=1000)
     tags, total = paginate(selectors.tag_list(search=filters.search), page)
@@ -277,6 +296,7 @@ class SearchQueryParams(Schema):
 
 
 @search_router.get("", response=SearchOut)
+@requires("content.read")
 def search(request, params: Query[SearchQueryParams]):
     results = selectors.content_search(
         query=params.q, types=params.types, status=params.status, date_range=params.dateRange

@@ -13,9 +13,12 @@ from pydantic import BeforeValidator, StrictBool, field_validator, model_validat
 
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
+from apps.content.selectors import preview_token
 from apps.core.html import is_blank_html
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut, service_name
+from apps.core.text import slugify
 from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
+from apps.media.storage import MediaUrls
 
 # --- messages (spec §5 where the spec has one) ---------------------------------------------------
 TITLE_REQUIRED = "Title is required"
@@ -154,8 +157,6 @@ def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
 def media_urls(schema: str | None = None):
     """The media app's URL builder (absolute `link` of a storage key), made once per response:
     of the connection's company, or of the company of `schema`."""
-    from apps.media.storage import MediaUrls
-
     return MediaUrls.current(schema)
 
 
@@ -576,8 +577,6 @@ def _clean_name(value) -> str:
 
 
 def _clean_term_slug(value) -> str:
-    from apps.core.text import slugify
-
     raw = clean_required(value, SLUG_REQUIRED)
     slug = slugify(raw)
     if not slug:
@@ -701,8 +700,6 @@ class PreviewLinkOut(OutSchema):
 
     @classmethod
     def from_link(cls, link, *, now: datetime, base_url: str):
-        from apps.content.selectors import preview_token
-
         status = "revoked" if link.revoked_at else ("expired" if link.expires_at <= now else "active")
         token = preview_token(link.id) if status == "active" else None
         author = link.created_by

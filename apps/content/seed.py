@@ -11,6 +11,7 @@ from apps.accounts.models import User
 from apps.content import services
 from apps.content.models import Category, Post
 from apps.core.permissions import Role
+from apps.media.services import media_create_from_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,6 @@ def _demo_image(author) -> str | None:
     try:
         from PIL import Image, ImageDraw
 
-        from apps.media.services import media_create_from_bytes
     except ImportError:  # the media app is older than this hook
         return None
     image = Image.new("RGB", (1200, 630), (37, 99, 235))

@@ -189,7 +189,6 @@ def post_create(
     twitter_description: str = "",
     twitter_image_id: str | None = None,
 ) -> Post:
-    require(author, "post.create", CANNOT_CREATE)
     categories = _lock_existing(
         Category._meta.db_table, _uuids(category_ids, UNKNOWN_CATEGORIES, "categories"), UNKNOWN_CATEGORIES,
         "categories",
@@ -384,7 +383,6 @@ def post_review_request(*, actor, post: Post) -> Post:
     """The writer marks a draft ready for review (whoever may edit it). Asking again keeps the
     first time; the note of an earlier send-back is cleared."""
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
-    require(actor, "post.request_review", CANNOT_EDIT)
     _check_can_edit(actor, post)
     if post.status != Post.Status.DRAFT or post.publish_scheduled:
         raise Conflict(REVIEW_ONLY_DRAFTS)
@@ -399,7 +397,6 @@ def post_review_request(*, actor, post: Post) -> Post:
 @transaction.atomic
 def post_review_return(*, actor, post: Post, note: str) -> Post:
     """An editor sends a waiting post back to its writer with a note (it stays a draft)."""
-    require(actor, "post.review", CANNOT_REVIEW)
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     if post.review_requested_at is None:
         raise Conflict(NOT_WAITING)
@@ -492,9 +489,8 @@ def revisions_prune(*, keep: int) -> int:
 
 # --- autosaved copies ----------------------------------------------------------------------------
 def check_can_autosave(actor, post: Post | None) -> None:
-    if post is None:
-        require(actor, "post.create", CANNOT_CREATE)
-    else:
+    """The copy of a new post is the writer's own (routes declare who may write); of a post, as its history."""
+    if post is not None:
         check_can_see_history(actor, post)
 
 

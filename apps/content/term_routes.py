@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ninja import Path, Router
 
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import MessageOut
 
 CANNOT_CREATE_TAXONOMY = "You don't have permission to create categories or tags"
@@ -43,23 +43,24 @@ def add_term_routes(router: Router, term: Term) -> None:
         return term.saved_out(message=f"{label} {message} successfully", **{term.noun: term.out(obj)})
 
     @router.post("/add", response={201: term.saved_out}, **operation("add"))
+    @requires("taxonomy.create", CANNOT_CREATE_TAXONOMY)
     def add(request, payload: term.create_in):
-        require(request.auth, "taxonomy.create", CANNOT_CREATE_TAXONOMY)
         return saved("created", term.create(**payload.dict(), actor=request.auth))
 
     @router.get(path, response=term.reply_out, **operation("get"))
+    @requires("content.read")
     def get(request, term_id: str = path_param):
         return term.reply_out(**{term.noun: term.out(term.get(term_id))})
 
     @router.put(path, response=term.saved_out, **operation("update"))
+    @requires("taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     def update(request, payload: term.update_in, term_id: str = path_param):
         obj = term.get(term_id)
-        require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
         return saved("updated", term.update(**{term.noun: obj}, actor=request.auth, **payload.dict(exclude_none=True)))
 
     @router.delete(path, response=MessageOut, **operation("delete"))
+    @requires("taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
     def delete(request, term_id: str = path_param):
         obj = term.get(term_id)
-        require(request.auth, "taxonomy.manage", CANNOT_MANAGE_TAXONOMY)
         term.delete(**{term.noun: obj}, actor=request.auth)
         return MessageOut(message=f"{label} deleted successfully")

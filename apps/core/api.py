@@ -16,9 +16,11 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
+from ninja.utils import normalize_path
 
 from apps.core.errors import STATUS_CODES, ApplicationError, ErrorCode, ValidationFailed, error_body
 from apps.core.middleware import database_unavailable_response
+from apps.core.permissions import declared_capability
 from apps.core.text import TextRefused, input_data
 from apps.core.validation import NUL_MESSAGE, json_has_nul
 
@@ -349,6 +351,22 @@ class Api(NinjaAPI):
                 if self.conditional_get and method == "get":
                     responses.setdefault("304", {"description": "Not modified (If-None-Match matched the ETag)"})
         return schema
+
+
+def route_declarations(api: NinjaAPI, *, path_prefix: str, tag: str = "") -> dict[tuple[str, str], str | None]:
+    """(METHOD, path as the OpenAPI document writes it, after `tag`) -> what the route declared with
+    apps.core.permissions.requires (None: nothing). Paths are built as ninja builds its document's."""
+    declared = {}
+    for bound in api._get_bound_routers():  # noqa: SLF001 - how ninja's own OpenAPI builder walks them
+        for path, path_view in bound.path_operations.items():
+            full_path = normalize_path("/" + path_prefix + "/".join(part for part in (bound.prefix, path) if part))
+            full_path = re.sub(r"{[^}:]+:", "{", full_path)
+            for operation in path_view.operations:
+                if not operation.include_in_schema:
+                    continue
+                for method in operation.methods:
+                    declared[(method.upper(), tag + full_path)] = declared_capability(operation.view_func)
+    return declared
 
 
 def create_api(**kwargs) -> NinjaAPI:

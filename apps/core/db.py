@@ -23,6 +23,8 @@ from django.db import DatabaseError, connection, connections
 from psycopg import ClientCursor
 from django.db.backends.postgresql.base import ServerBindingCursor
 
+from apps.core import replicas
+
 
 def fetch_prepared(sql: str, params: list | tuple, *, replica: str | None = None) -> list[tuple]:
     """The rows of `sql`, a statement whose tables are all named with their schema. `replica`:
@@ -30,8 +32,6 @@ def fetch_prepared(sql: str, params: list | tuple, *, replica: str | None = None
     company's last content write when there is one (apps.core.replicas), else (or when the
     replica fails) on the primary."""
     if replica:
-        from apps.core import replicas
-
         alias = replicas.read_alias(replica)
         if alias is not None:
             try:

@@ -29,6 +29,8 @@ import logging
 from django.conf import settings
 
 from apps.core.metrics import shared_count
+from apps.core.outbox import outbox_add
+from tenants.models import Client, Domain
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +57,6 @@ def post_tag(post_id) -> str:
 
 
 def _hosts(client_id) -> list[str]:
-    from tenants.models import Domain
-
     return sorted({host_name(domain) for domain in Domain.objects.filter(tenant_id=client_id)
                    .values_list("domain", flat=True)})
 
@@ -71,7 +71,6 @@ def post_change_tags(*, schema_name: str, post_id, public_before: bool, public_a
     """The keys a post write changed (see the module's docstring); None: the whole company."""
     if not edge_enabled() or public_before != public_after or (public_after and not same_place):
         return None
-    from tenants.models import Client
 
     client_id = Client.objects.filter(schema_name=schema_name).values_list("pk", flat=True).first()
     hosts = _hosts(client_id) if client_id is not None else []
@@ -83,7 +82,6 @@ def edge_purge_tags(tags: list[str]) -> None:
     """Queue the purge of `tags` on every cache node, sent once the current transaction commits."""
     if not settings.EDGE_CACHE_URLS or not tags:
         return
-    from apps.core.outbox import outbox_add
 
     outbox_add(task=PURGE_TASK, args=[list(tags), list(settings.EDGE_CACHE_URLS)])
 
@@ -97,8 +95,6 @@ def edge_purge_company(client=None, *, schema_name: str | None = None, tags: lis
         edge_purge_tags(tags)
         return
     if client is None:
-        from tenants.models import Client
-
         client = Client.objects.filter(schema_name=schema_name).first()
         if client is None:
             return

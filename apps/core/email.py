@@ -27,6 +27,8 @@ from django.utils import timezone
 
 from apps.core import outbox
 from apps.core.outbox import record_sent
+from apps.core.selectors import get_or_404
+from tenants.addresses import root_base_url, tenant_base_url
 from tenants.models import Client, OutgoingEmail
 
 logger = logging.getLogger(__name__)
@@ -144,8 +146,6 @@ def retry_delay(retries: int) -> float:
 def company_of_connection() -> tuple[str, str]:
     """(name, base URL) of the company whose schema the connection is on; the product's name and
     the root domain's address on the public schema."""
-    from tenants.addresses import root_base_url, tenant_base_url
-
     schema = connection.schema_name
     tenant = getattr(connection, "tenant", None)
     if not schema or schema == "public":
@@ -173,7 +173,5 @@ EMAIL_NOT_FOUND = "Email not found"
 
 def email_unsent_get(*, schema_name: str, email_id: str) -> OutgoingEmail:
     """One of the company's messages not sent yet (404 for another company's, or a sent one)."""
-    from apps.core.selectors import get_or_404
-
     return get_or_404(OutgoingEmail.objects.filter(schema_name=schema_name, sent_at__isnull=True), email_id,
                       EMAIL_NOT_FOUND)

@@ -9,18 +9,17 @@ client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is in HEALTH
 """
 from __future__ import annotations
 
-import hmac
-import ipaddress
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection, connections
 from ninja import Router
 
-from apps.core.ratelimit import client_ip
+from apps.core.content_version import redis_client
+from apps.core.permissions import PUBLIC, requires
+from apps.core.operator_access import operator_caller
 from apps.core.schemas import ErrorOut, HealthOut
 
 router = Router(tags=["health"])
@@ -34,8 +33,6 @@ def _database() -> None:
 
 
 def _redis() -> None:
-    from apps.core.content_version import redis_client
-
     redis_client().ping()
 
 
@@ -77,32 +74,6 @@ def _run(name: str, fn) -> dict:
         return {"status": "down", "error": exc.__class__.__name__}
 
 
-@lru_cache(maxsize=8)
-def _networks(setting: str) -> tuple:
-    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in setting.split(",") if part.strip())
-
-
-def _offered_token(request) -> str:
-    header = request.headers.get("X-Health-Token", "")
-    if header:
-        return header
-    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else ""
-
-
-def operator_caller(request, *, token: str, networks: str) -> bool:
-    """The rule for what only operators' tools see (the health detail, /metrics): the caller sends
-    `token` (empty: no token works), or calls from one of `networks` (comma-separated CIDRs)."""
-    offered = _offered_token(request)
-    if token and offered and hmac.compare_digest(offered.encode(), token.encode()):
-        return True
-    try:
-        address = ipaddress.ip_address(client_ip(request))
-    except ValueError:
-        return False
-    return any(address in network for network in _networks(networks))
-
-
 def may_see_detail(request) -> bool:
     return operator_caller(request, token=settings.HEALTH_DETAIL_TOKEN, networks=settings.HEALTH_DETAIL_NETWORKS)
 
@@ -110,6 +81,7 @@ def may_see_detail(request) -> bool:
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the
 # company cannot be looked up before the checks run).
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
+@requires(PUBLIC)
 def health(request):
     checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
     healthy = all(check["status"] == "ok" for check in checks.values())

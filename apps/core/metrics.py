@@ -21,12 +21,21 @@ import os
 import time
 from datetime import timedelta
 
+import redis
 from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import connection
+from django.db.models import Count
+from django.utils import timezone
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client import multiprocess
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from apps.core import redis_conn
+from apps.core.models import OutboxMessage
+from apps.core.operator_access import operator_caller
+from apps.core.outbox import STATES, state_filters
+from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
@@ -165,8 +174,6 @@ class StateCollector:
 
     @staticmethod
     def _queues():
-        import redis
-
         family = GaugeMetricFamily("cms_celery_queue_length", "Tasks waiting in a Celery queue", labels=["queue"])
         queues = {settings.CELERY_TASK_DEFAULT_QUEUE, *([settings.AI_QUEUE] if settings.AI_QUEUE else [])}
         if settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
@@ -181,11 +188,6 @@ class StateCollector:
 
     @staticmethod
     def _outbox():
-        from django.db.models import Count
-
-        from apps.core.models import OutboxMessage
-        from apps.core.outbox import STATES, state_filters
-
         filters = state_filters()
         counts = OutboxMessage.objects.aggregate(**{state: Count("id", filter=filters[state]) for state in STATES})
         family = GaugeMetricFamily("cms_outbox_messages", "Outbox rows by state (apps/core/outbox.py)", labels=["state"])
@@ -195,8 +197,6 @@ class StateCollector:
 
     @staticmethod
     def _database():
-        from django.db import connection
-
         family = GaugeMetricFamily("cms_db_connections", "Connections to the product's database, by state "
                                    "(pg_stat_activity)", labels=["state"])
         with connection.cursor() as cursor:
@@ -208,11 +208,6 @@ class StateCollector:
 
     @staticmethod
     def _companies():
-        from django.db.models import Count
-        from django.utils import timezone
-
-        from tenants.models import Client
-
         family = GaugeMetricFamily("cms_companies", "Companies by status", labels=["status"])
         for row in Client.objects.values("status").annotate(n=Count("id")).order_by("status"):
             family.add_metric([row["status"]], row["n"])
@@ -243,10 +238,6 @@ def scrape_app(environ, start_response):
     """GET /metrics, on any host (scrapers call a pod by its address, not by a company's host):
     operators' scrapers only (METRICS_TOKEN or METRICS_NETWORKS, the rule of the health detail);
     anyone else gets 403. Answered here, in front of Django's host routing."""
-    from django.core.handlers.wsgi import WSGIRequest
-
-    from apps.core.health import operator_caller
-
     request = WSGIRequest(environ)
     if not operator_caller(request, token=settings.METRICS_TOKEN, networks=settings.METRICS_NETWORKS):
         start_response("403 Forbidden", [("Content-Type", "text/plain; charset=utf-8")])

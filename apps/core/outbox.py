@@ -33,6 +33,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apps.core.models import OutboxMessage
+from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
+
 logger = logging.getLogger(__name__)
 
 HEADER = "outbox_key"  # the message header naming the row a task works for
@@ -166,7 +169,6 @@ def _publish(messages: list[_Message]) -> tuple[set[int], str]:
     connection; stops at the first broker error. Returns the ids sent and that error ("")."""
     if not messages:
         return set(), ""
-    from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
 
     sent: set[int] = set()
     try:
@@ -310,8 +312,6 @@ def state_filters(now: datetime | None = None) -> dict:
 
 
 def outbox_rows(*, schema_name: str | None = None, task: str | None = None, key: str | None = None):
-    from apps.core.models import OutboxMessage
-
     rows = OutboxMessage.objects.all()
     if schema_name:
         rows = rows.filter(schema_name=schema_name)

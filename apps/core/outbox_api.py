@@ -8,7 +8,7 @@ from ninja import Router
 
 from apps.core import email as mail
 from apps.core import outbox
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import MessageOut, OutgoingEmailOut, OutgoingKindOut, OutgoingOut
 
 router = Router(tags=["outgoing"])
@@ -19,8 +19,8 @@ LABELS = {mail.SEND_TASK: "Emails", "webhooks.deliver": "Webhook deliveries", "c
 
 
 @router.get("", response=OutgoingOut)
+@requires("settings.manage", CANNOT_VIEW)
 def outgoing(request):
-    require(request.auth, "settings.manage", CANNOT_VIEW)
     schema = connection.schema_name
     kinds = [OutgoingKindOut(kind=row["task"], label=LABELS.get(row["task"], row["task"]), waiting=row["waiting"],
                              sending=row["in_flight"] + row["due"], stuck=row["stuck"])
@@ -33,9 +33,9 @@ def outgoing(request):
 
 
 @router.post("/emails/{email_id}/retry", response={202: MessageOut})
+@requires("settings.manage", CANNOT_VIEW)
 def retry_email(request, email_id: str):
     """Send a failed or stuck email again (the same message, from its first try)."""
-    require(request.auth, "settings.manage", CANNOT_VIEW)
     mail.email_retry(email=mail.email_unsent_get(schema_name=connection.schema_name, email_id=email_id))
     return 202, MessageOut(message=EMAIL_QUEUED)
 

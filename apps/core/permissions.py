@@ -1,11 +1,15 @@
 """Role permissions, in one place. Every app asks `can(user, capability)` or
-`require(user, capability)`; nothing else compares role names.
+`require(user, capability)`; nothing else compares role names. Each route declares the capability
+it needs with `requires` (below), checked in one place before its handler runs.
 
 viewer reads; author creates and edits own posts but cannot publish, and cannot change or delete
 a post once it is published or scheduled; editor manages and publishes all content; admin does
 everything, including users and company settings.
 """
 from __future__ import annotations
+
+import functools
+import inspect
 
 from django.db import models
 
@@ -76,3 +80,53 @@ def capabilities_of(user) -> list[str]:
 def require(user, capability: str, message: str = DEFAULT_DENIAL) -> None:
     if not can(user, capability):
         raise PermissionDenied(message)
+
+
+# --- what a route needs, declared on the route -----------------------------------------------------
+# Every route of the dashboard and sign-up APIs states what it needs, just under its router decorator:
+#
+#     @router.post("/{post_id}/publish", response=PostSavedOut)
+#     @requires("post.publish", CANNOT_PUBLISH)
+#     def publish_post(request, post_id: str): ...
+#
+# A capability of the table is checked here, once, before the handler runs (after ninja has read and
+# validated the request, as a check at the top of the handler was): 403 with the declared message.
+# SIGNED_IN: any signed-in user of the company (their own account, what every role may do); PUBLIC: no
+# credentials at all (the route also says `auth=None`, or its API has no auth). The route matrix
+# (apps/core/tests/hardening/test_route_matrix.py) reads these declarations: a route without one fails it.
+# Rules that depend on the object (an author's own draft, a user's own account) stay in the services.
+PUBLIC = "public"
+SIGNED_IN = "signed-in"
+DECLARATION = "required_capability"  # the handler's attribute that holds its declaration
+
+
+def requires(capability: str, message: str = DEFAULT_DENIAL):
+    """Declare (and enforce) what a route needs: a capability of CAPABILITIES, SIGNED_IN or PUBLIC."""
+    if capability not in CAPABILITIES and capability not in (PUBLIC, SIGNED_IN):
+        raise KeyError(f"Unknown capability {capability!r}")
+
+    def declare(handler):
+        if capability in (PUBLIC, SIGNED_IN):  # authentication (or none) is all: nothing more to check
+            setattr(handler, DECLARATION, capability)
+            return handler
+
+        @functools.wraps(handler)
+        def checked(request, *args, **kwargs):
+            require(request.auth, capability, message)
+            return handler(request, *args, **kwargs)
+
+        # ninja reads the parameters' types from the signature: resolved here, in the handler's module.
+        checked.__signature__ = inspect.signature(handler, eval_str=True)
+        setattr(checked, DECLARATION, capability)
+        return checked
+
+    return declare
+
+
+def declared_capability(handler) -> str | None:
+    return getattr(handler, DECLARATION, None)
+
+
+def allowed_roles(declaration: str) -> frozenset[str]:
+    """The roles a declaration lets through (PUBLIC and SIGNED_IN: every role)."""
+    return EVERYONE if declaration in (PUBLIC, SIGNED_IN) else CAPABILITIES[declaration]

@@ -16,6 +16,7 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from apps.core import redis_conn
+from apps.core.errors import RateLimited
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +76,6 @@ def spend(checks: list[tuple[RateLimitItem, tuple[str, ...]]], message: str) -> 
     """One attempt against every limit of `checks` (limit, identifiers): refused with 429 when any
     of them is used up, else counted in each, accepted or not later. An attempt that a concurrent
     one beat to the last place is refused too. `message` is the user's text, `{wait}` the wait."""
-    from apps.core.errors import RateLimited
-
     wait = max(is_blocked(limit, *key) for limit, key in checks)
     if wait == 0:
         for limit, key in checks:

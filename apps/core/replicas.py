@@ -18,6 +18,8 @@ import time
 from django.conf import settings
 from django.db import DatabaseError, connections
 
+from apps.core.redis_conn import client, tenant_key
+
 logger = logging.getLogger(__name__)
 
 LAG_SQL = ("SELECT CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 "
@@ -78,8 +80,6 @@ def usable(alias: str, written: int = 0) -> bool:
 
 
 def _key(schema: str) -> str:
-    from apps.core.redis_conn import tenant_key
-
     return tenant_key("write-lsn", schema)
 
 
@@ -90,8 +90,6 @@ def record_write(schema: str) -> None:
     if not settings.DB_REPLICA_ALIASES:
         return
     import redis
-
-    from apps.core.redis_conn import client
 
     try:
         with connections["default"].cursor() as cursor:
@@ -114,8 +112,6 @@ def read_alias(schema: str) -> str | None:
     if not aliases:
         return None
     import redis
-
-    from apps.core.redis_conn import client
 
     try:
         written = int(client().get(_key(schema)) or 0)

@@ -7,6 +7,9 @@ from django.db import connection
 from tenant_schemas_celery.app import get_schema_name_from_task
 from tenant_schemas_celery.task import TenantTask
 
+from apps.core import outbox
+from tenants.models import Client
+
 logger = logging.getLogger(__name__)
 
 
@@ -22,8 +25,6 @@ class CMSTask(TenantTask):
     abstract = True
 
     def __call__(self, *args, **kwargs):
-        from apps.core import outbox
-
         key = outbox.key_of(self.request)
         wanted = get_schema_name_from_task(self, kwargs)
         if wanted and wanted != "public" and connection.schema_name != wanted:
@@ -51,6 +52,4 @@ class CMSTask(TenantTask):
 
 
 def _company_exists(schema_name: str) -> bool:
-    from tenants.models import Client
-
     return Client.objects.filter(schema_name=schema_name).exists()

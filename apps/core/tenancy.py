@@ -7,14 +7,14 @@ from collections.abc import Callable, Iterable
 from django.db import connection
 from django_tenants.utils import get_public_schema_name, tenant_context
 
+from tenants.models import Client
+
 logger = logging.getLogger(__name__)
 
 
 def active_tenants(*, include_suspended: bool = False):
     """The companies (never the public schema, nor one being deleted), oldest first; suspended
     ones only when asked (their data waits until they are reactivated)."""
-    from tenants.models import Client
-
     tenants = Client.objects.exclude(schema_name=get_public_schema_name())
     tenants = tenants.exclude(status=Client.Status.DELETING) if include_suspended else tenants.serving()
     return tenants.order_by("created_at", "pk")

@@ -17,7 +17,7 @@ from apps.accounts.models import User
 from apps.accounts.services import user_create
 from apps.accounts.tokens import token_issue
 from tenants.models import Client
-from tenants.services import client_register
+from lifecycle.services import client_register
 
 _counter = itertools.count(1)
 DEFAULT_PASSWORD = "password123"
@@ -43,7 +43,7 @@ def create_tenant(subdomain: str | None = None, *, admin_email: str = "admin@exa
         admin_email=admin_email,
         admin_password=admin_password,
         plan=plan,
-        verified=verified,  # False: as a sign-up, waiting for the emailed link (tenants.verification)
+        verified=verified,  # False: as a sign-up, waiting for the emailed link (lifecycle.verification)
     )
     company_seconds.append(time.perf_counter() - started)
     return client

@@ -6,6 +6,7 @@ from ninja import File, Form, Router
 from ninja.files import UploadedFile
 
 from apps.core.pagination import page_params
+from apps.core.permissions import requires
 from apps.core.selectors import paginate
 from apps.core.schemas import MessageOut, PaginationOut
 from apps.media import selectors, services
@@ -16,6 +17,7 @@ router = Router(tags=["media"])
 
 
 @router.get("", response=MediaListOut)
+@requires("content.read")
 def list_media(request, page: int | None = None, limit: int | None = None, search: str = ""):
     params = page_params(page, limit, default_limit=20, max_limit=100)
     rows, total = paginate(selectors.media_list(search=search), params)
@@ -32,6 +34,7 @@ def list_media(request, page: int | None = None, limit: int | None = None, searc
 
 
 @router.post("/upload", response={201: MediaSavedOut})
+@requires("media.upload", services.UPLOAD_DENIED)
 def upload_media(
     request,
     file: File[UploadedFile],
@@ -45,18 +48,21 @@ def upload_media(
 
 
 @router.get("/{media_id}", response=MediaReplyOut)
+@requires("content.read")
 def get_media(request, media_id: str):
     media = selectors.media_get(media_id)
     return MediaReplyOut(media=media_out(media, MediaUrls.current()))
 
 
 @router.put("/{media_id}", response=MediaSavedOut)
+@requires("media.edit_own", services.EDIT_DENIED)
 def update_media(request, media_id: str, payload: MediaUpdateIn):
     media = services.media_update(actor=request.auth, media_id=media_id, alt_text=payload.altText)
     return MediaSavedOut(message="Media updated successfully", media=media_out(media, MediaUrls.current()))
 
 
 @router.delete("/{media_id}", response=MessageOut)
+@requires("media.edit_own", services.DELETE_DENIED)
 def delete_media(request, media_id: str):
     services.media_delete(actor=request.auth, media_id=media_id)
     return MessageOut(message="Media deleted successfully")

@@ -21,6 +21,8 @@ from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.db import connection
 
 from apps.core.text import slugify
+from tenants.addresses import tenant_base_url
+from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
@@ -152,8 +154,6 @@ class MediaUrls:
             if media_url.startswith(("http://", "https://")):
                 link_base = media_url
             else:
-                from tenants.addresses import tenant_base_url
-
                 link_base = tenant_base_url(_subdomain_of(schema or current_schema())) + media_url
         else:
             probe = storage.url(_PROBE)
@@ -175,7 +175,6 @@ def _subdomain_of(schema: str) -> str:
     found = _subdomains.get(schema)
     if found:
         return found
-    from tenants.models import Client
 
     subdomain = Client.objects.filter(schema_name=schema).values_list("subdomain", flat=True).first()
     if not subdomain:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.plans import rules, usage
 from apps.plans.schemas import PlanLimitOut, UsageDayOut, UsageOut
 
@@ -22,9 +22,9 @@ def _camel(name: str) -> str:
 
 
 @router.get("", response=UsageOut)
+@requires("usage.read", CANNOT_READ)
 def get_usage(request, query: Query[UsageQuery]):
     """The plan's limits with the company's use, and its usage per UTC day (`days`, 1 to 400)."""
-    require(request.auth, "usage.read", CANNOT_READ)
     company = request.tenant
     limits = rules.limits_of(company)
     return UsageOut(

@@ -25,6 +25,7 @@ from django.db import connection
 from django.utils.module_loading import import_string
 
 from apps.core.errors import ErrorCode, PermissionDenied
+from tenants.models import Client
 
 # The counted limits: what each counts (a function of the company's schema, called once per company
 # and whenever the usage task checks the counters), and how people name it.
@@ -147,8 +148,6 @@ def dashboard_write_gate(request) -> None:
 def current_company():
     """The company of the connection's schema (a request, a task in tenant_context), None on the
     public schema (an operator's command there is not limited)."""
-    from tenants.models import Client
-
     tenant = getattr(connection, "tenant", None)
     schema = connection.schema_name
     if not schema or schema == "public" or schema == settings.TENANT_TEMPLATE_SCHEMA:

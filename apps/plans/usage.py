@@ -27,6 +27,7 @@ from django.utils import timezone
 from apps.core import redis_conn
 from apps.plans.metering import EVENTS, HOST, SEPARATOR, key as _key
 from apps.plans.models import UsageDay
+from tenants.models import Client, Domain
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +48,6 @@ ON CONFLICT (client_id, day, metric) DO UPDATE SET value = EXCLUDED.value"""
 
 
 def _companies_of(schemas: set[str], hosts: set[str]) -> tuple[dict, dict]:
-    from tenants.models import Client, Domain
-
     by_schema = dict(Client.objects.filter(schema_name__in=schemas).values_list("schema_name", "id"))
     by_host = dict(Domain.objects.filter(domain__in=hosts).values_list("domain", "tenant_id"))
     return by_schema, by_host

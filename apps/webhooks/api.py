@@ -4,7 +4,7 @@ from __future__ import annotations
 from ninja import Query, Router, Schema
 
 from apps.core.pagination import page_params
-from apps.core.permissions import require
+from apps.core.permissions import requires
 from apps.core.schemas import MessageOut, PaginationOut
 from apps.core.selectors import paginate
 from apps.webhooks import selectors, services
@@ -26,20 +26,19 @@ CANNOT_MANAGE = "Only administrators can manage webhooks"
 
 
 def _endpoint(request, endpoint_id: str, *, for_update: bool = False):
-    require(request.auth, "settings.manage", CANNOT_MANAGE)
     return selectors.endpoint_get(endpoint_id, for_update=for_update)
 
 
 @router.get("", response=EndpointListOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def list_endpoints(request):
-    require(request.auth, "settings.manage", CANNOT_MANAGE)
     return EndpointListOut(endpoints=[EndpointOut.of(e) for e in selectors.endpoints()], events=list(EVENTS))
 
 
 @router.post("", response={201: EndpointSavedOut})
+@requires("settings.manage", CANNOT_MANAGE)
 def create_endpoint(request, payload: EndpointIn):
     """The reply carries the signing `secret`: it is shown this once."""
-    require(request.auth, "settings.manage", CANNOT_MANAGE)
     endpoint = services.webhook_endpoint_create(url=payload.url, events=payload.events,
                                                 description=payload.description, active=payload.active)
     return 201, EndpointSavedOut(message="Webhook endpoint created successfully",
@@ -47,23 +46,27 @@ def create_endpoint(request, payload: EndpointIn):
 
 
 @router.get("/{endpoint_id}", response=EndpointReplyOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def get_endpoint(request, endpoint_id: str):
     return EndpointReplyOut(endpoint=EndpointOut.of(_endpoint(request, endpoint_id)))
 
 
 @router.put("/{endpoint_id}", response=EndpointSavedOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def update_endpoint(request, endpoint_id: str, payload: EndpointUpdateIn):
     endpoint = services.webhook_endpoint_update(endpoint=_endpoint(request, endpoint_id), **payload.dict())
     return EndpointSavedOut(message="Webhook endpoint updated successfully", endpoint=EndpointOut.of(endpoint))
 
 
 @router.delete("/{endpoint_id}", response=MessageOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def delete_endpoint(request, endpoint_id: str):
     services.webhook_endpoint_delete(endpoint=_endpoint(request, endpoint_id))
     return MessageOut(message="Webhook endpoint deleted successfully")
 
 
 @router.post("/{endpoint_id}/secret/rotate", response=EndpointSavedOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def rotate_secret(request, endpoint_id: str):
     """A new signing secret, shown this once; the old one stops signing at once."""
     endpoint = services.webhook_secret_rotate(endpoint=_endpoint(request, endpoint_id))
@@ -71,6 +74,7 @@ def rotate_secret(request, endpoint_id: str):
 
 
 @router.post("/{endpoint_id}/test", response={202: DeliveryQueuedOut})
+@requires("settings.manage", CANNOT_MANAGE)
 def send_test(request, endpoint_id: str):
     delivery = services.webhook_test_send(endpoint=_endpoint(request, endpoint_id))
     return 202, DeliveryQueuedOut(message="Test event queued", delivery=DeliveryOut.of(delivery))
@@ -82,6 +86,7 @@ class DeliveryListQuery(Schema):
 
 
 @router.get("/{endpoint_id}/deliveries", response=DeliveryListOut)
+@requires("settings.manage", CANNOT_MANAGE)
 def list_deliveries(request, endpoint_id: str, filters: Query[DeliveryListQuery]):
     endpoint = _endpoint(request, endpoint_id)
     page = page_params(filters.page, filters.limit, default_limit=20, max_limit=100)
@@ -91,6 +96,7 @@ def list_deliveries(request, endpoint_id: str, filters: Query[DeliveryListQuery]
 
 
 @router.post("/{endpoint_id}/deliveries/{delivery_id}/redeliver", response={202: DeliveryQueuedOut})
+@requires("settings.manage", CANNOT_MANAGE)
 def redeliver(request, endpoint_id: str, delivery_id: str):
     delivery = selectors.delivery_get(_endpoint(request, endpoint_id), delivery_id)
     delivery = services.webhook_delivery_redeliver(delivery=delivery)

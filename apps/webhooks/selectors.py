@@ -6,7 +6,13 @@ import uuid
 
 from django.db.models import QuerySet
 
+from apps.content.models import Post
+from apps.content.schemas import CategoryOut, TagOut
 from apps.core.errors import NotFound
+from apps.media.models import Media
+from apps.media.schemas import media_out
+from apps.media.storage import MediaUrls
+from apps.public_api import selectors as public
 from apps.webhooks.models import WebhookDelivery, WebhookEndpoint
 
 ENDPOINT_NOT_FOUND = "Webhook endpoint not found"
@@ -49,9 +55,6 @@ def delivery_get(endpoint: WebhookEndpoint, delivery_id: str) -> WebhookDelivery
 
 # --- the object of an event, as the public content API sends it ----------------------------------
 def post_public(post_id) -> dict | None:
-    from apps.content.models import Post
-    from apps.public_api import selectors as public
-
     slug = Post.objects.filter(pk=post_id).values_list("slug", flat=True).first()
     if slug is None:
         return None
@@ -62,9 +65,6 @@ def post_public(post_id) -> dict | None:
 
 
 def _term_public(kind: str, term_id) -> dict | None:
-    from apps.content.schemas import CategoryOut, TagOut
-    from apps.public_api import selectors as public
-
     if kind == "category":
         term = public.categories().filter(pk=term_id).first()
         return CategoryOut.from_category(term).model_dump(mode="json") if term else None
@@ -73,10 +73,6 @@ def _term_public(kind: str, term_id) -> dict | None:
 
 
 def media_public(media_id) -> dict | None:
-    from apps.media.models import Media
-    from apps.media.schemas import media_out
-    from apps.media.storage import MediaUrls
-
     media = Media.objects.select_related("uploaded_by").filter(pk=media_id).first()
     return media_out(media, MediaUrls.current()).model_dump(mode="json") if media else None
 

@@ -14,13 +14,17 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.content.post_fields import iso
+from apps.core.email import company_of_connection, email_queue
 from apps.core.errors import ValidationFailed
 from apps.core.outbox import Busy, outbox_add, record_sent
+from apps.core.permissions import Role
 from apps.plans.metering import usage_count
 from apps.plans.rules import plan_release, plan_spend
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
+from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +132,6 @@ def _subdomain() -> str:
     tenant = getattr(connection, "tenant", None)
     if getattr(tenant, "subdomain", None):
         return tenant.subdomain
-    from tenants.models import Client
 
     return Client.objects.filter(schema_name=connection.schema_name).values_list("subdomain", flat=True).first() or ""
 
@@ -176,10 +179,6 @@ def retry_delay(attempt: int) -> float:
 def _tell_admins_disabled(endpoint: WebhookEndpoint) -> None:
     """Email every active admin of the company that the endpoint was turned off (in the transaction
     that turns it off: sent once, after it commits). The dashboard shows them a banner too."""
-    from apps.accounts.models import User
-    from apps.core.email import company_of_connection, email_queue
-    from apps.core.permissions import Role
-
     company_name, base_url = company_of_connection()
     for username, address in (User.objects.filter(role=Role.ADMIN, status=User.Status.ACTIVE)
                               .order_by("created_at").values_list("username", "email")):

@@ -18,8 +18,8 @@ from apps.core.outbox_api import ROUTES as OUTBOX_ROUTES
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.plans.api import ROUTES as PLAN_ROUTES
 from apps.webhooks.api import ROUTES as WEBHOOK_ROUTES
-from tenants.api import router as signup_router
-from tenants.client_api import router as client_router
+from lifecycle.api import router as signup_router
+from lifecycle.client_api import router as client_router
 from config.api_content import public_api  # noqa: F401 (config.urls mounts it from here)
 
 dashboard_api = create_api(

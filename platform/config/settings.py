@@ -36,14 +36,17 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 # --- Tenancy -----------------------------------------------------------------------------
 SHARED_APPS = [
-    # tenants first: its migrate/migrate_schemas commands (which rebuild the provisioning
-    # template) take precedence over django_tenants' own.
+    # lifecycle first: its migrate/migrate_schemas commands (which rebuild the provisioning
+    # template) take precedence over django_tenants' own. It has no models: the company's lifecycle
+    # (sign-up, verification, deletion, backup, spare schemas, operator commands) above `tenants`,
+    # the ground floor (the Client and Domain models, addresses, the Host -> company middleware).
+    "lifecycle",
     "tenants",
     "django_tenants",
     "django.contrib.contenttypes",
     "apps.core",
     "apps.plans",
-    "apps.operator",
+    "lifecycle.operator",
 ]
 TENANT_APPS = [
     "apps.accounts",
@@ -82,7 +85,7 @@ TENANT_MIGRATION_EXECUTOR = env("TENANT_MIGRATION_EXECUTOR", "multiprocessing")
 TENANT_MULTIPROCESSING_MAX_PROCESSES = env_int("TENANT_MULTIPROCESSING_MAX_PROCESSES", 2)
 TENANT_MULTIPROCESSING_CHUNKS = env_int("TENANT_MULTIPROCESSING_CHUNKS", 2)
 # Company schemas that record the same migrations get the same SQL, collected once and run in each
-# schema from TENANT_MIGRATION_THREADS connections (tenants/batch_migrate.py); plans with RunPython
+# schema from TENANT_MIGRATION_THREADS connections (lifecycle/batch_migrate.py); plans with RunPython
 # or non-atomic migrations still go through the executor above.
 TENANT_MIGRATION_BATCH = env_bool("TENANT_MIGRATION_BATCH", True)
 TENANT_MIGRATION_THREADS = env_int("TENANT_MIGRATION_THREADS", 4)
@@ -279,7 +282,7 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600)
 # "Forgot password?" requests allowed per client address and per email (`limits` notation).
 PASSWORD_RESET_RATE_PER_IP = env("PASSWORD_RESET_RATE_PER_IP", "10/hour")
 PASSWORD_RESET_RATE_PER_EMAIL = env("PASSWORD_RESET_RATE_PER_EMAIL", "3/hour")
-# Email verification at sign-up (tenants.verification): link lifetime (seconds), "Resend" rate per
+# Email verification at sign-up (lifecycle.verification): link lifetime (seconds), "Resend" rate per
 # company, days after which a company still unverified is deleted (a daily beat task).
 EMAIL_VERIFICATION_MAX_AGE = env_int("EMAIL_VERIFICATION_MAX_AGE", 3 * 24 * 3600)
 VERIFICATION_RESEND_RATE = env("VERIFICATION_RESEND_RATE", "3/hour")
@@ -288,7 +291,7 @@ CELERY_BEAT_SCHEDULE["tenants-delete-unverified-companies"] = {
     "task": "tenants.delete_unverified_companies",
     "schedule": float(env_int("UNVERIFIED_COMPANY_CHECK_SECONDS", 24 * 3600)),
 }
-# Spare company schemas cloned ahead of sign-ups (tenants/provisioning.py); 0 turns the pool off.
+# Spare company schemas cloned ahead of sign-ups (lifecycle/provisioning.py); 0 turns the pool off.
 SCHEMA_POOL_SIZE = env_int("SCHEMA_POOL_SIZE", 5)
 CELERY_BEAT_SCHEDULE["tenants-refill-schema-pool"] = {
     "task": "tenants.refill_schema_pool",
@@ -396,7 +399,7 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
     "schedule": float(env_int("TRIAL_REMINDER_SECONDS", 3600)),
 }
 
-# --- The operator console (/operator/ on the root domain, apps/operator) ----------------------------
+# --- The operator console (/operator/ on the root domain, lifecycle/operator) ----------------------------
 # Sign-in attempts (password and authenticator code steps) per client address and per email.
 OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
 OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)

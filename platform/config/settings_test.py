@@ -25,7 +25,7 @@ ROOT_DOMAIN = "testserver.local"
 ALLOWED_HOSTS = [".testserver.local", "testserver.local", "testserver", "127.0.0.1", "localhost"]
 PUBLIC_PORT = "80"
 DEBUG = False
-# No spare schemas unless a test asks for them (tenants/tests/test_schema_pool.py).
+# No spare schemas unless a test asks for them (lifecycle/tests/test_schema_pool.py).
 SCHEMA_POOL_SIZE = env_int("SCHEMA_POOL_SIZE", 0)
 # Plans' limits (apps.plans): the suite's companies are not limited, so that a test may make as many
 # users, posts and media as it needs; the tests of the limits (apps/plans/tests) put the product's

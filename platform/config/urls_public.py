@@ -7,7 +7,7 @@ from config.api import root_api
 
 urlpatterns = [
     path("api/", root_api.urls),
-    path("operator/", include("apps.operator.urls")),  # the operator console (apps/operator)
+    path("operator/", include("lifecycle.operator.urls")),  # the operator console (lifecycle/operator)
     re_path(r"^api(?:/.*)?$", api_not_found),
     re_path(r"^.*$", spa_view),
 ]

@@ -224,7 +224,7 @@ def test_a_refused_deletion_request_records_nothing(tenant, admin):
 
 
 def test_the_company_backup_carries_the_log(make_tenant, tmp_path, settings):
-    from tenants.backup import tenant_backup, tenant_restore
+    from lifecycle.backup import tenant_backup, tenant_restore
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     source = make_tenant()

@@ -163,7 +163,7 @@ def test_two_editors_saving_from_the_same_copy_one_is_refused_with_who_and_when(
 
 
 def test_a_company_backup_keeps_the_revisions(tenant, written, tmp_path, settings):
-    from tenants.backup import tenant_backup, tenant_restore
+    from lifecycle.backup import tenant_backup, tenant_restore
 
     settings.MEDIA_ROOT = str(tmp_path / "media")
     path = tmp_path / "backup.tar.gz"

@@ -227,7 +227,7 @@ def build_world(tenant) -> World:
 
         from apps.accounts.links import password_reset_tokens, uid_encode
         from apps.accounts.models import Invitation
-        from tenants import verification
+        from lifecycle import verification
 
         viewer = world.objects["user:viewer"]
         world.values["value:reset_uid"] = uid_encode(viewer.pk)

@@ -2,7 +2,7 @@
 
 A company's schema is ~150 relations: cloning the template for every test creates them and rolls
 them back, which costs a few hundred milliseconds and leaves thousands of dead catalog rows. The
-product already keeps spare schemas (tenants/provisioning.py: a sign-up renames a spare cloned
+product already keeps spare schemas (lifecycle/provisioning.py: a sign-up renames a spare cloned
 ahead of time), so each test database gets a few of its own (`testspare_...`) when it is set up.
 A test that makes a company takes one through the product's own sign-up code; when the test's
 transaction rolls back, the rename rolls back with it and the spare is there again for the next
@@ -29,7 +29,7 @@ class TestCompanyPool:
 
     def prepare(self) -> None:
         from tenants.models import ProvisioningTemplate
-        from tenants.provisioning import template_current
+        from lifecycle.provisioning import template_current
 
         connection.set_schema_to_public()
         template = template_current()
@@ -40,7 +40,7 @@ class TestCompanyPool:
         """The template's row; put back as it was at the start when a flush removed it and the
         template schema still records the same migrations (else the product rebuilds it)."""
         from tenants.models import ProvisioningTemplate
-        from tenants.provisioning import applied_migrations_digest, template_current
+        from lifecycle.provisioning import applied_migrations_digest, template_current
 
         saved = self.saved_template
         row = ProvisioningTemplate.objects.filter(schema_name=saved["schema_name"]).first()
@@ -54,7 +54,7 @@ class TestCompanyPool:
     def refresh(self, *, initial: bool = False) -> None:
         """After a test: the template's row there, every spare of the pool registered, the pool full."""
         from tenants.models import SpareSchema
-        from tenants.provisioning import spare_create
+        from lifecycle.provisioning import spare_create
 
         if connection.in_atomic_block:
             return

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.content.tests.factories import make_category, make_post
 from apps.public_api.tests.conftest import key_client, wsgi_call
 from tenants.models import Client
-from tenants.services import client_rotate_keys, client_set_status
+from lifecycle.services import client_rotate_keys, client_set_status
 
 GETS = ["/api/v1/posts", "/api/v1/posts/slug/hello", "/api/v1/posts/category/news", "/api/v1/categories",
         "/api/v1/tags"]

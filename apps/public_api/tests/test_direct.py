@@ -14,7 +14,7 @@ from django.utils import timezone
 from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.public_api import selectors
 from apps.public_api.tests.conftest import wsgi_call
-from tenants.services import client_rotate_keys, client_set_status
+from lifecycle.services import client_rotate_keys, client_set_status
 
 
 @pytest.fixture

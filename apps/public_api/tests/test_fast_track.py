@@ -14,7 +14,7 @@ from apps.analytics.models import PageView
 from apps.public_api import fastpath
 from apps.public_api.tests.conftest import key_client, wsgi_call
 from tenants.models import Client
-from tenants.services import client_rotate_keys, client_set_status
+from lifecycle.services import client_rotate_keys, client_set_status
 
 TRACK = "/api/v1/analytics/track"
 BODY = {"pageUrl": "https://site.example/blog/hello", "referrer": "https://www.google.com/", "postSlug": "hello",

@@ -11,7 +11,7 @@ from django.core.handlers.wsgi import WSGIHandler
 
 from apps.content.tests.factories import make_category, make_post, make_tag
 from apps.public_api.tests.conftest import wsgi_call
-from tenants.services import client_set_status
+from lifecycle.services import client_set_status
 
 ORIGIN = {"Origin": "https://www.example.com"}
 

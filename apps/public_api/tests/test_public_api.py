@@ -9,7 +9,7 @@ from django_tenants.utils import schema_context
 from apps.analytics.models import PageView
 from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.public_api.tests.conftest import key_client
-from tenants.services import client_rotate_keys
+from lifecycle.services import client_rotate_keys
 
 READS = ["/api/v1/posts", "/api/v1/posts/slug/hello", "/api/v1/posts/category/news", "/api/v1/posts/tag/python",
          "/api/v1/categories", "/api/v1/tags"]

@@ -171,7 +171,7 @@ def test_writes_rotation_and_suspension_purge_the_edge(edge, make_tenant, settin
     assert "Fresh news" in titles(edge.get(a, "/api/v1/posts", a.api_key))
 
     # A suspended company: its cached replies stop at once (the app's 403).
-    from tenants.services import client_set_status
+    from lifecycle.services import client_set_status
 
     assert edge.get(b, "/api/v1/posts", b.api_key).headers["X-Edge"] == "HIT"
     settings.EDGE_CACHE_URLS = [edge.varnish.base_url]  # this process purges too (through the worker)

@@ -295,7 +295,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "required": False})),
     # each call starts from a company that answers (a 202 marks it deleting; the queued part never
-    # runs in these tests: tenants/tests/test_deletion.py covers it)
+    # runs in these tests: lifecycle/tests/test_deletion.py covers it)
     ("POST", "/api/client/delete"): Route(TOKEN, only("admin", ok=202), lambda w, who: (w.revive(), Call(body={
         "confirmSubdomain": w.tenant.subdomain, "password": testing.DEFAULT_PASSWORD}))[1]),
     # health (tenant host and root domain)
@@ -528,3 +528,38 @@ def test_route(method, path, worlds):
 def test_every_row_of_the_table_is_a_route():
     stale = sorted(set(ROUTES) - set(DOCUMENTED))
     assert not stale, f"rows without a route: {stale}"
+
+
+# --- what each route declares (apps.core.permissions.requires) --------------------------------------
+# The dashboard and sign-up routes state what they need on the route itself, from the capability table;
+# the check runs from that declaration. Every route declares one, and each declaration agrees with
+# the statuses the table above expects of each role.
+def declared_routes() -> dict[tuple[str, str], str | None]:
+    from apps.core.api import route_declarations
+
+    return {**route_declarations(dashboard_api, path_prefix="/api/"),
+            **route_declarations(root_api, path_prefix="/api/", tag="root:")}
+
+
+DECLARED = declared_routes()
+
+
+def test_every_dashboard_and_sign_up_route_declares_what_it_needs():
+    documented = {route for route in DOCUMENTED if not route[1].startswith("/api/v1/")}
+    assert set(DECLARED) == documented, "the declarations are read from every documented route"
+    missing = sorted(route for route, declared in DECLARED.items() if declared is None)
+    assert not missing, f"routes without @requires(...) (apps/core/permissions.py): {missing}"
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(DECLARED), ids=[f"{m} {p}" for m, p in sorted(DECLARED)])
+def test_the_declaration_agrees_with_the_matrix(method, path):
+    from apps.core.permissions import PUBLIC as DECLARED_PUBLIC, allowed_roles
+
+    declared, route = DECLARED[(method, path)], ROUTES[(method, path)]
+    assert (declared == DECLARED_PUBLIC) == (route.access == PUBLIC), f"declared {declared!r}, matrix {route.access}"
+    if route.access == PUBLIC:
+        return
+    denied = {role for role, status in route.expect.items() if status == 403}
+    # Each role the declaration refuses gets 403; a role it lets through may still be refused by an
+    # object-level rule of a service (these objects belong to another user).
+    assert set(ROLES) - allowed_roles(declared) <= denied, f"declared {declared!r}, matrix {route.expect}"

@@ -9,7 +9,9 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django_tenants.utils import get_tenant_model, tenant_context
 
+from apps.core.task_queue import send_by_name
 from apps.media.models import Media
+from apps.media.services import RENDITIONS_TASK, media_renditions_make
 
 
 class Command(BaseCommand):
@@ -21,8 +23,6 @@ class Command(BaseCommand):
         parser.add_argument("--sync", action="store_true", help="make them in this process, not in a worker")
 
     def handle(self, *args, schema=None, all=False, sync=False, **options):  # noqa: A002
-        from apps.core.task_queue import send_by_name
-        from apps.media.services import RENDITIONS_TASK, media_renditions_make
 
         tenants = get_tenant_model().objects.exclude(schema_name="public")
         if schema:

@@ -1,0 +1,1 @@
+from lifecycle.management.commands.migrate_schemas import Command  # noqa: F401

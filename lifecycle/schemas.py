@@ -1,0 +1,257 @@
+import re
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, field_validator
+
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
+from apps.core.validation import Email, Password, Username, clean_min_length, clean_url, text
+
+_SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
+SUBDOMAIN_MAX = 50
+
+
+def clean_company_name(value) -> str:
+    return clean_min_length(value, 2, "Company name must be at least 2 characters", maximum=200,
+                            too_long="Company name must be at most 200 characters")
+
+
+TIME_ZONE_INVALID = "Time zone must be an IANA time zone name, such as Europe/Paris or UTC"
+
+
+def clean_time_zone(value) -> str | None:
+    """An IANA zone name of the system's zone database (zoneinfo), as given; None when absent."""
+    import zoneinfo
+
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.strip() not in zoneinfo.available_timezones():
+        raise ValueError(TIME_ZONE_INVALID)
+    return value.strip()
+
+
+def clean_contact_name(value) -> str:
+    return clean_min_length(value, 2, "Contact name is required", maximum=200,
+                            too_long="Contact name must be at most 200 characters")
+
+
+def clean_subdomain(value) -> str:
+    value = text(value, "Subdomain must be at least 3 characters").strip()
+    if len(value) < 3:
+        raise ValueError("Subdomain must be at least 3 characters")
+    if not _SUBDOMAIN.match(value):
+        raise ValueError("Subdomain can only contain lowercase letters, numbers, and hyphens")
+    if len(value) > SUBDOMAIN_MAX:
+        raise ValueError(f"Subdomain must be at most {SUBDOMAIN_MAX} characters")
+    if value.startswith("-") or value.endswith("-"):
+        raise ValueError("Subdomain cannot start or end with a hyphen")
+    return value
+
+
+def clean_website(value) -> str | None:
+    if value is None:
+        return None
+    value = clean_url(value, WEBSITE_MESSAGE)
+    if len(value) > 500:
+        raise ValueError("Website must be at most 500 characters")
+    return value
+
+
+def clean_post_url_template(value) -> str | None:
+    if value is None:
+        return None
+    value = text(value, TEMPLATE_MESSAGE).strip()
+    if value:
+        if value.count("{slug}") != 1 or len(value) > 500:
+            raise ValueError(TEMPLATE_MESSAGE)
+        clean_url(value.replace("{slug}", "x"), TEMPLATE_MESSAGE)
+    return value
+
+
+WEBSITE_MESSAGE = "Website must be a web address starting with http:// or https://"
+TEMPLATE_MESSAGE = "Post URL template must be a web address containing {slug} once, e.g. https://acme.com/blog/{slug}"
+
+CompanyName = Annotated[str, BeforeValidator(clean_company_name)]
+ContactName = Annotated[str, BeforeValidator(clean_contact_name)]
+Subdomain = Annotated[str, BeforeValidator(clean_subdomain)]
+TimeZone = Annotated[str | None, BeforeValidator(clean_time_zone)]
+WebsiteUrl = Annotated[str | None, BeforeValidator(clean_website)]
+PostUrlTemplate = Annotated[str | None, BeforeValidator(clean_post_url_template)]
+
+
+class RegisterClientIn(InSchema):
+    companyName: CompanyName = ""
+    contactName: ContactName = ""
+    contactEmail: Email = ""
+    subdomain: Subdomain = ""
+    adminUsername: Username = ""
+    adminEmail: Email = ""
+    adminPassword: Password = ""
+
+
+class RegisteredClientOut(OutSchema):
+    subdomain: str
+    loginUrl: str  # the company's dashboard sign-in page (absolute)
+
+
+class RegisterClientOut(SuccessOut):
+    """201 of POST auth/register-client (root domain)."""
+
+    message: str
+    data: RegisteredClientOut
+
+
+# --- company settings (lifecycle/client_api.py) ------------------------------------------------------
+class ClientInfoIn(InSchema):
+    name: CompanyName = ""
+    contactName: ContactName = ""
+    contactEmail: Email = ""
+    timeZone: TimeZone = None  # (+) kept when absent
+    # (+) The company's website, for feed and sitemap links; left out: unchanged.
+    websiteUrl: WebsiteUrl = None
+    postUrlTemplate: PostUrlTemplate = None
+    feedsEnabled: bool | None = None
+
+
+class CompanyOut(OutSchema):
+    uuid: str
+    name: str
+    contactName: str
+    contactEmail: str
+    subdomain: str
+    status: Literal["active", "suspended", "trial"]
+    subscriptionPlan: str
+    subscriptionStatus: Literal["trialing", "expired", "active", "suspended"]
+    trialEndsAt: datetime | None
+    createdAt: datetime
+    websiteUrl: str  # (+)
+    postUrlTemplate: str  # (+)
+    feedsEnabled: bool  # (+)
+    timeZone: str  # (+) IANA name; the company's days in analytics
+
+
+class ApiAuthenticationOut(OutSchema):
+    method: Literal["API Key"]
+    header: Literal["x-api-key"]
+    apiKey: str  # the content key: published posts only
+    note: str
+    previewKey: str = omitted(description="(+) Admins only: also reads drafts; keep it on a server")
+
+
+class PostEndpointsOut(OutSchema):
+    """Path templates under `baseUrl`."""
+
+    list: str
+    getBySlug: str
+    getByCategory: str
+    getByTag: str
+
+
+class ApiEndpointsOut(OutSchema):
+    posts: PostEndpointsOut
+    categories: str  # (+)
+    tags: str  # (+)
+    trackPageView: str  # (+) POST
+
+
+class ExampleRequestOut(OutSchema):
+    url: str
+
+
+class ExampleRequestsOut(OutSchema):
+    getAllPosts: ExampleRequestOut
+    getPostsByCategory: ExampleRequestOut
+    getPostsByTag: ExampleRequestOut
+    getPostBySlug: ExampleRequestOut
+
+
+class RateLimitOut(OutSchema):
+    requests: int  # per key and window, by the company's plan
+    windowSeconds: int
+
+
+class FeedLinksOut(OutSchema):
+    """(+) Public, no key: RSS and Atom feeds, the sitemap (empty until websiteUrl is set)."""
+
+    rss: str
+    atom: str
+    sitemap: str
+
+
+class ApiInfoOut(OutSchema):
+    baseUrl: str
+    authentication: ApiAuthenticationOut
+    endpoints: ApiEndpointsOut
+    exampleRequests: ExampleRequestsOut
+    rateLimit: RateLimitOut  # (+)
+    feeds: FeedLinksOut  # (+)
+
+
+class ClientInfoDataOut(OutSchema):
+    company: CompanyOut
+    apiInfo: ApiInfoOut
+
+
+class ClientInfoOut(SuccessOut):
+    """GET and PUT client/info"""
+
+    message: str
+    data: ClientInfoDataOut
+
+
+class ApiKeyOut(OutSchema):
+    apiKey: str
+
+
+class ApiKeyRotatedOut(SuccessOut):
+    message: str
+    data: ApiKeyOut
+
+
+class ClientDeleteIn(InSchema):
+    """Deleting the company (admin): its subdomain typed again and the admin's password."""
+    confirmSubdomain: str = ""
+    password: str = ""
+
+    @field_validator("confirmSubdomain", "password", mode="before")
+    @classmethod
+    def _text(cls, value):
+        return text(value, "Must be text")
+
+
+class VerificationOut(SuccessOut):
+    """Whether the company's email is verified (the dashboard shows a banner until it is)."""
+
+    verified: bool
+    email: str
+    sentAt: datetime | None
+
+
+def _clean_token(value):
+    if not isinstance(value, str) or not value.strip() or len(value) > 500:
+        raise ValueError("This verification link is invalid or has expired.")
+    return value.strip()
+
+
+class VerifyEmailIn(InSchema):
+    token: Annotated[str, BeforeValidator(_clean_token)] = ""
+
+
+def _clean_flag(value):
+    if not isinstance(value, bool):
+        raise ValueError("Required must be true or false")
+    return value
+
+
+class TwoFactorPolicyIn(InSchema):
+    required: Annotated[bool, BeforeValidator(_clean_flag)] = None  # type: ignore[assignment]
+
+
+class TwoFactorPolicyOut(SuccessOut):
+    message: str = omitted()
+    required: bool  # the company requires two-factor sign-in of everyone
+    usersWithoutTwoFactor: int  # active users who have not set it up
+
+
+class FindCompaniesIn(InSchema):
+    email: Email = ""

@@ -1,1 +1,0 @@
-from tenants.management.commands.migrate_schemas import Command  # noqa: F401
