@@ -33,8 +33,11 @@ CONSOLE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'
 
 
 def operator_required(view):
+    """A signed-in operator (password and code), or the sign-in page. Every console page is
+    CSRF-protected (its forms carry the token of the CSRF cookie this sets)."""
     @wraps(view)
     @never_cache
+    @csrf_protect
     def wrapped(request, *args, **kwargs):
         request.operator = session_get(request, step=CODE)
         if request.operator is None:

@@ -85,6 +85,27 @@ def test_forms_need_the_csrf_token(operator):
     assert reply.status_code == 302
 
 
+def test_every_page_gives_its_forms_a_working_csrf_token(operator, tenant):
+    import re
+
+    strict = browser(enforce_csrf_checks=True)
+
+    def token_of(reply) -> str:
+        return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', reply.content.decode()).group(1)
+
+    login = strict.get("/operator/login")
+    assert strict.post("/operator/login", {"email": "ops@platform.example", "password": PASSWORD,
+                                           "csrfmiddlewaretoken": token_of(login)}).status_code == 302
+    code = strict.get("/operator/code")
+    assert strict.post("/operator/code", {"code": pyotp.TOTP(operator.secret).now(),
+                                          "csrfmiddlewaretoken": token_of(code)}).status_code == 302
+    page = strict.get(f"/operator/companies/{tenant.subdomain}")
+    assert strict.post(f"/operator/companies/{tenant.subdomain}/suspend").status_code == 403  # no token
+    assert strict.post(f"/operator/companies/{tenant.subdomain}/suspend",
+                       {"csrfmiddlewaretoken": token_of(page)}).status_code == 302
+    assert Client.objects.get(pk=tenant.pk).status == "suspended"
+
+
 def test_a_deactivated_operator_is_signed_out(operator):
     web = signed_in(operator)
     assert web.get("/operator/").status_code == 200
