@@ -7,7 +7,9 @@ export function PlanNotice({ error }: { error: unknown }) {
   if (!isPlanRefusal(error)) return null;
   return (
     <div className="notice notice-warning" role="alert">
-      {errorMessage(error)} <Link to="/dashboard/settings#usage">See your plan and usage</Link>
+      {errorMessage(error)} <Link to="/dashboard/settings#usage" style={{ color: 'inherit', fontWeight: 600, textDecoration: 'underline' }}>
+        See your plan and usage
+      </Link>
     </div>
   );
 }

@@ -11,7 +11,9 @@ export function TrialBanner() {
       <span>
         <strong>Your trial has ended.</strong> The dashboard is read-only until your plan is changed; your websites keep
         reading your content for a few more days. Nothing has been deleted.{' '}
-        <Link to="/dashboard/settings#usage">See your plan and usage</Link>
+        <Link to="/dashboard/settings#usage" style={{ textDecoration: 'underline' }}>
+          See your plan and usage
+        </Link>
       </span>
     </div>
   );
