@@ -133,10 +133,11 @@ def _bars(days: list[dict]) -> list[dict]:
 def company_detail(request, subdomain: str, *, error: str = "", status: int = 200):
     client = _company(subdomain)
     days = selectors.company_usage(client)
-    limits = rules.limits_of(client)
+    limits = rules.plan_values(client.subscription_plan)  # the plan's own values, beside the overrides
     overrides = client.plan_overrides or {}
     return _page(request, "company.html", {
-        "client": client, "days": days, "bars": _bars(days), "usage": selectors.company_limits(client),
+        "client": client, "days": days, "bars": _bars(days), "usage": [{"label": LIMIT_NAMES[row.what], "what": row.what, "used": row.used, "allowed": row.allowed}
+                  for row in selectors.company_limits(client)],
         "status_of": rules.subscription_status(client), "plans": settings.SUBSCRIPTION_PLANS,
         "limits": [{"name": name, "label": LIMIT_NAMES[name], "value": limits[name],
                     "override": "" if name not in overrides else ("unlimited" if overrides[name] is None
