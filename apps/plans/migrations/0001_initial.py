@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tenants', '0011_client_plan_overrides'),
+        ('tenants', '0010_fill_account_directory'),  # the Client table; not the overrides' migration
     ]
 
     operations = [
