@@ -240,11 +240,20 @@ def plan_spend(what: str, amount: int = 1, *, company=None) -> None:
     if trial_expired(company):
         raise PlanExpired(company=company)
     allowed = plan_limit(company, what)
-    _ensure_counter(company, what)
+    params = {"amount": int(amount), "client": company.pk, "what": what, "limit": allowed}
     with connection.cursor() as cursor:
-        cursor.execute(_SPEND, {"amount": int(amount), "client": company.pk, "what": what, "limit": allowed})
-        if cursor.fetchone() is None:
-            raise PlanLimitReached(company=company, what=what, used=_used(company, what), allowed=allowed)
+        cursor.execute(_SPEND, params)  # the usual case: one statement
+        if cursor.fetchone() is not None:
+            return
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        found = cursor.fetchone()
+        if found is None:  # never counted: count once, then spend
+            _ensure_counter(company, what)
+            cursor.execute(_SPEND, params)
+            if cursor.fetchone() is not None:
+                return
+            found = (_used(company, what),)
+    raise PlanLimitReached(company=company, what=what, used=int(found[0]), allowed=allowed)
 
 
 def plan_release(what: str, amount: int = 1, *, company=None) -> None:
