@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ninja import Query, Router, Schema
-from pydantic import Field
+from pydantic import field_validator
 
 from apps.core.permissions import requires
 from apps.plans import rules, usage
@@ -12,8 +12,18 @@ router = Router(tags=["usage"])
 CANNOT_READ = "Only administrators can see the company's usage"
 
 
+DAYS = "Days must be a whole number from 1 to 400"
+
+
 class UsageQuery(Schema):
-    days: int = Field(30, ge=1, le=400)
+    days: str = "30"  # 1 to 400
+
+    @field_validator("days")
+    @classmethod
+    def _days(cls, value: str) -> str:
+        if not value.strip().isdigit() or not 1 <= int(value) <= 400:
+            raise ValueError(DAYS)
+        return value.strip()
 
 
 def _camel(name: str) -> str:
@@ -36,7 +46,7 @@ def get_usage(request, query: Query[UsageQuery]):
         publicApiRequestsPerMinute=int(limits["public_api_rpm"]),
         aiJobsPerDay=int(limits["ai_jobs_per_day"]),
         days=[UsageDayOut(day=row["day"], **{_camel(m): row[m] for m in usage.METRICS})
-              for row in usage.usage_days(company, days=query.days)],
+              for row in usage.usage_days(company, days=int(query.days))],
     )
 
 

@@ -160,3 +160,8 @@ def test_an_operator_plan_is_shown_at_once(tenant, api):
     assert body["plan"] == "business" and body["subscriptionStatus"] == "active"
     assert {row["limit"]: row["allowed"] for row in body["limits"]}["posts"] == 12
     assert {row["limit"]: row["allowed"] for row in body["limits"]}["staff_seats"] == 25
+
+
+def test_a_bad_days_value_is_told_in_words(api):
+    body = api.get("/api/usage", {"days": "0"}).json()
+    assert body["message"] == "Days must be a whole number from 1 to 400"

@@ -3544,7 +3544,7 @@ export interface components {
              * Days
              * @default 30
              */
-            days?: number;
+            days?: string;
         };
         /** UserCreateIn */
         UserCreateIn: {
@@ -9581,7 +9581,7 @@ export interface operations {
     apps_plans_api_get_usage: {
         parameters: {
             query?: {
-                days?: number;
+                days?: string;
             };
             header?: never;
             path?: never;
