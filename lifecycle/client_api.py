@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 from ninja import Router
 
 from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
@@ -24,7 +23,8 @@ from apps.core.errors import Conflict, ErrorCode
 from apps.core.permissions import PUBLIC, SIGNED_IN, can, requires
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
-from apps.public_api.keys import limit_for
+from apps.plans import rules as plan_rules
+from apps.public_api.keys import limit_of
 from lifecycle.deletion import CANNOT_DELETE, client_request_deletion
 from lifecycle import verification
 from tenants.models import Client
@@ -118,14 +118,8 @@ def languages_out(client: Client, message: str | None = None) -> LanguagesOut:
 
 
 # --- output --------------------------------------------------------------------------------------
-def subscription_status(client: Client, now=None) -> str:
-    if client.is_suspended:
-        return "suspended"
-    if client.subscription_plan == "trial":
-        if client.trial_ends_at and client.trial_ends_at <= (now or timezone.now()):
-            return "expired"
-        return "trialing"
-    return "active"
+def subscription_status(client: Client) -> str:
+    return plan_rules.subscription_status(client)
 
 
 def _example_slugs() -> dict[str, str]:
@@ -182,7 +176,7 @@ def client_info_out(client: Client, *, user) -> dict:
                 "getPostsByTag": {"url": f"{base_url}/posts/tag/{slugs['tag']}"},
                 "getPostBySlug": {"url": f"{base_url}/posts/slug/{slugs['post']}"},
             },
-            "rateLimit": {"requests": limit_for(client.subscription_plan),  # (+)
+            "rateLimit": {"requests": limit_of(client),  # (+)
                           "windowSeconds": settings.PUBLIC_API_RATE_WINDOW},
             "feeds": {"rss": f"{host}/feeds/rss.xml", "atom": f"{host}/feeds/atom.xml",  # (+)
                       "sitemap": f"{host}/sitemap.xml"},

@@ -28,6 +28,10 @@ UNVERIFIED_API = ("This company has not verified its email address yet. The admi
                   "sent at sign-up (or resend it from the dashboard) before the content API answers.")
 
 
+TRIAL_LAPSED_API = ("This company's trial has ended. Its content API is paused until a plan is chosen; "
+                    "nothing has been deleted.")
+
+
 def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
@@ -97,6 +101,9 @@ class TenantMiddleware(TenantMainMiddleware):
         if tenant.is_suspended and _is_api(request.path_info):
             connection.set_schema_to_public()
             return envelope(403, "This company account is suspended. Please contact support.", "forbidden")
+        if tenant.is_serving and tenant.trial_lapsed and request.path_info.startswith("/api/v1"):
+            connection.set_schema_to_public()
+            return envelope(402, TRIAL_LAPSED_API, "payment_required", detail=ErrorCode.PLAN_EXPIRED)
         if not tenant.may_syndicate and request.path_info.startswith("/api/v1"):  # serving: not verified
             connection.set_schema_to_public()
             return envelope(403, UNVERIFIED_API, "forbidden", detail=ErrorCode.EMAIL_UNVERIFIED)

@@ -1,7 +1,10 @@
 import secrets
 import uuid
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django_tenants.models import DomainMixin, TenantMixin
 
 
@@ -72,6 +75,8 @@ class Client(TenantMixin):
     languages = models.JSONField(default=list)
     default_language = models.CharField(max_length=35, default="en")
     language_fallbacks = models.JSONField(default=dict)
+    # An operator's limits for this company over its plan's (apps.plans.rules), e.g. {"posts": 5000}.
+    plan_overrides = models.JSONField(default=dict, blank=True)
 
     objects = ClientQuerySet.as_manager()
 
@@ -97,8 +102,22 @@ class Client(TenantMixin):
     def may_syndicate(self) -> bool:
         """The one rule for "this company may syndicate": its published content may leave the
         product, through its public content API (tenants.middleware, and the host map of the API's
-        fast path) and its feeds and sitemap (apps.feeds). It is serving and its email is verified."""
-        return self.is_serving and self.email_verified
+        fast path) and its feeds and sitemap (apps.feeds). It is serving, its email is verified and
+        its trial has not lapsed."""
+        return self.is_serving and self.email_verified and not self.trial_lapsed
+
+    @property
+    def trial_expired(self) -> bool:
+        """The trial has ended and no plan was chosen: the dashboard is read-only (apps.plans.rules);
+        nothing is deleted, and an operator's change of plan (or of the end) restores it at once."""
+        return (self.subscription_plan == "trial" and self.trial_ends_at is not None
+                and self.trial_ends_at <= timezone.now())
+
+    @property
+    def trial_lapsed(self) -> bool:
+        """The trial ended more than TRIAL_PUBLIC_API_GRACE_DAYS ago: the public API answers 402."""
+        return self.trial_expired and self.trial_ends_at + timedelta(
+            days=settings.TRIAL_PUBLIC_API_GRACE_DAYS) <= timezone.now()
 
     @property
     def syndicates(self) -> bool:

@@ -10,6 +10,7 @@ from apps.accounts.models import User
 from apps.accounts.tokens import TokenInvalid, token_decode
 from apps.accounts.two_factor import two_factor_gate
 from apps.core.errors import Unauthorized
+from apps.plans.rules import dashboard_write_gate
 
 
 class JWTAuth(HttpBearer):
@@ -28,6 +29,7 @@ class JWTAuth(HttpBearer):
         if user.token_version != claims.get("tv") or user.status != User.Status.ACTIVE:
             raise Unauthorized("Your session has expired. Please log in again.")
         two_factor_gate(request, user)  # the company may require two-factor sign-in: 403 until set up
+        dashboard_write_gate(request)  # a trial that ended: reads only (403 plan_expired)
         request.user = user
         return user
 

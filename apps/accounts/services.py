@@ -28,6 +28,7 @@ from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, U
 from apps.core.outbox import outbox_add
 from apps.core.permissions import Role, can
 from apps.core.selectors import get_or_404
+from apps.plans.rules import plan_check, plan_release, plan_spend
 from tenants.directory import directory_put, directory_remove
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -57,6 +58,7 @@ def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
 def user_create(*, username: str, email: str, password: str, role: str = Role.VIEWER,
                 status: str = User.Status.ACTIVE, actor=None) -> User:
     _check_unique(email=email, username=username)
+    plan_spend("staff_seats")
     try:
         with transaction.atomic():
             user = User.objects.create(
@@ -187,7 +189,8 @@ def user_delete(*, actor: User, user: User) -> None:
     if _would_leave_no_admin(user, admins, role="", status=""):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
     user_directory_sync(user=user, deleted=True)
-    User.objects.filter(pk=user.pk).delete()  # (the object keeps its primary key for the event)
+    User.objects.filter(pk=user.pk).delete()
+    plan_release("staff_seats")  # (the object keeps its primary key for the event)
     events.publish(events.UserChanged(user=user, change="deleted", actor=actor,
                                       summary=f"{user.username} ({user.role})"))
 
@@ -371,6 +374,7 @@ def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
     if User.objects.filter(email=email).exists():
         raise Conflict(INVITE_EMAIL_TAKEN, errors=[{"field": "email", "message": INVITE_EMAIL_TAKEN}],
                        detail=ErrorCode.EMAIL_TAKEN)
+    plan_check("staff_seats")  # the seat is taken when the invitation is accepted
     now = timezone.now()
     Invitation.objects.select_for_update().filter(
         email=email, accepted_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)

@@ -174,6 +174,33 @@ def _recovery_used_email(user: User) -> None:
 
 
 # --- the account page -------------------------------------------------------------------------------
+# --- the same authenticator codes for accounts outside a company (lifecycle.operator) --------------------
+def secret_new() -> str:
+    return pyotp.random_base32()
+
+
+def secret_seal(secret: str) -> str:
+    """The key encrypted at rest, as a user's is."""
+    return _fernet().encrypt(secret.encode()).decode()
+
+
+def secret_open(sealed: str) -> str:
+    try:
+        return _fernet().decrypt(sealed.encode()).decode() if sealed else ""
+    except InvalidToken:
+        return ""
+
+
+def code_step(secret: str, code: str, *, after: int) -> int | None:
+    """The time step of an authenticator code typed by a person (spaces and dashes allowed), if it
+    is within the window of now and later than `after` (a code works once)."""
+    return _step_of_code(secret, _normalise(code), after=after)
+
+
+def provisioning_uri(secret: str, *, name: str, issuer: str) -> str:
+    return _totp(secret).provisioning_uri(name=name, issuer_name=issuer)
+
+
 def otpauth_uri(*, secret: str, user: User, company_name: str) -> str:
     issuer = f"{settings.TWO_FACTOR_ISSUER} ({company_name})" if company_name else settings.TWO_FACTOR_ISSUER
     return _totp(secret).provisioning_uri(name=user.email, issuer_name=issuer)

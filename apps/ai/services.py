@@ -22,6 +22,8 @@ from apps.content import services as content
 from apps.core.errors import ApplicationError, RateLimited
 from apps.core.languages import display_name
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
+from apps.plans.metering import usage_count
+from apps.plans.rules import current_company, plan_limit
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +56,11 @@ def _check_limits(*, plan: str) -> None:
     now = timezone.now()
     day_start = now.replace(hour=0, minute=0, second=0, microsecond=0)
     jobs = GenerationJob.objects.all()
-    # Counting stops at the limit, so a check costs the same however many jobs there are.
-    quota = daily_quota(plan)
+    # Counting stops at the limit, so a check costs the same however many jobs there are. The
+    # company's limit (its plan's, or an operator's override: apps.plans.rules).
+    company = current_company()
+    quota = plan_limit(company, "ai_jobs_per_day") if company is not None else daily_quota(plan)
+    quota = 10 ** 9 if quota is None else int(quota)
     if jobs.filter(created_at__gte=day_start).exclude(status=Status.FAILED)[:quota].count() >= quota:
         raise RateLimited(
             f"Daily AI generation limit reached ({quota} per day on the {plan} plan). Please try again tomorrow.",
@@ -87,6 +92,7 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
         )
         # A closure, not a functools.partial: Django logs hooks by __qualname__ (see apps.media).
         transaction.on_commit(lambda: _enqueue(job))
+        usage_count("ai_jobs")
     if job.status == Status.FAILED and job.error == GENERATION_UNAVAILABLE:
         raise GenerationUnavailable(GENERATION_UNAVAILABLE, retry_after=UNAVAILABLE_RETRY_AFTER)
     return job

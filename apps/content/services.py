@@ -33,6 +33,7 @@ from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, Va
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
+from apps.plans.rules import plan_release, plan_spend
 from apps.media.models import Media
 from apps.core import languages as company_languages
 
@@ -269,6 +270,7 @@ def post_create(
     )
     post.translation_group = post.id
     _apply_status(post, actor=author, status=status or Post.Status.DRAFT, now=timezone.now())
+    plan_spend("posts")
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     post.tags.set(tags)
@@ -438,6 +440,7 @@ def post_delete(*, actor, post: Post, translations: str | None = None, promote: 
                            extra={"translations": [{"language": o.language, "id": str(o.pk), "slug": o.slug}
                                                    for o in others]})
     Post.objects.filter(pk=post.pk).delete()
+    plan_release("posts")
     events.publish(events.PostChanged(post=post, before=_state(post), after=None, actor=actor))
     if heir is not None:
         post_update(actor=actor, post=heir, language=post.language)

@@ -194,10 +194,18 @@ ERROR_SCHEMA = {
         # `two_factor_required` (403 of POST /api/auth/login): the second step of the sign-in.
         "challengeToken": {"type": "string", "description": "two_factor_required: send it to POST /api/auth/login/2fa"},
         "expiresIn": {"type": "integer", "description": "two_factor_required: seconds the challenge stays valid"},
+        # `plan_limit` (403 of a write the company's plan does not allow, apps.plans.rules).
+        "limit": {"type": "string", "description": "plan_limit: which limit (staff_seats, posts, media_bytes, "
+                                                    "webhook_endpoints)"},
+        "used": {"type": "integer", "description": "plan_limit: how much of it the company uses now"},
+        "allowed": {"type": "integer", "description": "plan_limit: how much its plan allows"},
+        "plan": {"type": "string", "description": "plan_limit, plan_expired: the company's plan"},
     },
 }
 ERROR_DESCRIPTIONS = {
-    400: "Validation error", 401: "Missing or invalid credentials", 403: "Forbidden (role, or suspended company)",
+    400: "Validation error", 401: "Missing or invalid credentials",
+    402: "The company's trial ended more than the grace period ago (code plan_expired)",
+    403: "Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired)",
     404: "Not found", 409: "Conflict", 413: "Payload too large", 429: "Rate limited (see Retry-After)",
     502: "Upstream service failed", 503: "A dependency is unavailable (see Retry-After)",
 }
@@ -210,6 +218,8 @@ def error_statuses(method: str, operation: dict) -> set[int]:
     statuses = {400, 403, 404, 429, 503}
     if operation.get("security"):
         statuses.add(401)
+    if any("ApiKeyAuth" in scheme for scheme in operation.get("security") or []):
+        statuses.add(402)  # the public content API of a company whose trial lapsed
     if method in WRITE_METHODS:
         statuses.add(409)
     if "multipart/form-data" in operation.get("requestBody", {}).get("content", {}):

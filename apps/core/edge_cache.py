@@ -28,6 +28,7 @@ import logging
 
 from django.conf import settings
 
+from apps.core.metrics import shared_count
 from apps.core.outbox import outbox_add
 from tenants.models import Client, Domain
 
@@ -114,4 +115,6 @@ def purge_nodes(tags: list[str], urls: list[str]) -> list[str]:
         except requests.RequestException as exc:
             logger.warning("edge cache purge of %s on %s failed: %s", tags, url, exc)
             failed.append(url)
+    shared_count("cms_edge_purges", "sent", amount=len(urls) - len(failed))
+    shared_count("cms_edge_purges", "failed", amount=len(failed))
     return failed

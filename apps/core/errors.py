@@ -36,6 +36,8 @@ class ErrorCode(StrEnum):
     TRANSLATION_EXISTS = "translation_exists"  # the post's group has a translation in that language
     TRANSLATIONS_EXIST = "translations_exist"  # deleting a default-language post: say what becomes of its translations
     LANGUAGE_IN_USE = "language_in_use"  # a language the company removes still has posts
+    PLAN_LIMIT = "plan_limit"  # the company's plan allows no more of this (the envelope names the limit)
+    PLAN_EXPIRED = "plan_expired"  # the trial ended: the dashboard is read-only, then the public API stops
 
 
 class ApplicationError(Exception):
@@ -113,6 +115,7 @@ class RateLimited(RetryLater):
 STATUS_CODES = {
     400: "validation_error",
     401: "unauthorized",
+    402: "payment_required",
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",

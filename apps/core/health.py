@@ -9,12 +9,9 @@ client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is in HEALTH
 """
 from __future__ import annotations
 
-import hmac
-import ipaddress
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from functools import lru_cache
 
 from django.conf import settings
 from django.db import connection, connections
@@ -22,7 +19,7 @@ from ninja import Router
 
 from apps.core.content_version import redis_client
 from apps.core.permissions import PUBLIC, requires
-from apps.core.ratelimit import client_ip
+from apps.core.operator_access import operator_caller
 from apps.core.schemas import ErrorOut, HealthOut
 
 router = Router(tags=["health"])
@@ -77,29 +74,8 @@ def _run(name: str, fn) -> dict:
         return {"status": "down", "error": exc.__class__.__name__}
 
 
-@lru_cache(maxsize=8)
-def _networks(setting: str) -> tuple:
-    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in setting.split(",") if part.strip())
-
-
-def _offered_token(request) -> str:
-    header = request.headers.get("X-Health-Token", "")
-    if header:
-        return header
-    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    return value.strip() if scheme.lower() == "bearer" else ""
-
-
 def may_see_detail(request) -> bool:
-    expected = settings.HEALTH_DETAIL_TOKEN
-    offered = _offered_token(request)
-    if expected and offered and hmac.compare_digest(offered.encode(), expected.encode()):
-        return True
-    try:
-        address = ipaddress.ip_address(client_ip(request))
-    except ValueError:
-        return False
-    return any(address in network for network in _networks(settings.HEALTH_DETAIL_NETWORKS))
+    return operator_caller(request, token=settings.HEALTH_DETAIL_TOKEN, networks=settings.HEALTH_DETAIL_NETWORKS)
 
 
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the

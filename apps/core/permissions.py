@@ -57,6 +57,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "settings.manage": frozenset({ADMIN}),
     "company.delete": frozenset({ADMIN}),
     "audit.read": frozenset({ADMIN}),
+    "usage.read": frozenset({ADMIN}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"

@@ -23,6 +23,7 @@ from apps.core.languages import current as current_languages
 from apps.media import selectors, storage
 from apps.media.models import Media
 from apps.media.schemas import clean_alt_text
+from apps.plans.rules import plan_release, plan_spend
 
 logger = logging.getLogger(__name__)
 # The background work (apps.media.tasks), sent by name: the tasks call these services, so the
@@ -113,6 +114,7 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
         raise StorageUnavailable(STORAGE_DOWN) from exc
     try:
         with transaction.atomic():
+            plan_spend("media_bytes", len(prepared.data))
             media = Media.objects.create(
                 id=media_id,
                 file_name=_display_name(file_name, prepared.extension),
@@ -198,6 +200,7 @@ def media_delete(*, actor, media_id: str) -> None:
         try:
             with transaction.atomic():
                 media.delete()
+                plan_release("media_bytes", media.file_size)
         except ProtectedError as exc:
             # A post took it as featured image between the count and the delete.
             count = selectors.media_featured_post_count(media) or len(exc.protected_objects)

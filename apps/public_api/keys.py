@@ -19,6 +19,7 @@ from django.conf import settings
 
 from apps.core import ratelimit
 from apps.core.errors import RateLimited
+from apps.plans.rules import plan_limit
 
 CONTENT = "c"
 PREVIEW = "p"
@@ -63,6 +64,11 @@ def kind_of(client, key: str, *, ghost: bool = False) -> str | None:
 
 def limit_for(plan: str | None) -> int:
     return settings.PUBLIC_API_RATE_LIMITS.get(plan or "", settings.PUBLIC_API_RATE_LIMIT)
+
+
+def limit_of(client) -> int:
+    """The company's requests per window: its plan's, or an operator's override (apps.plans.rules)."""
+    return int(plan_limit(client, "public_api_rpm") or settings.PUBLIC_API_RATE_LIMIT)
 
 
 def _throttle_item(limit: int):

@@ -225,7 +225,7 @@ def identify(tenant, key: str | None, *, ghost: bool = False) -> keys.ApiKey:
     kind = keys.kind_of(tenant, key, ghost=ghost) if tenant is not None else None
     if kind is None:
         raise Unauthorized(KEY_INVALID, detail=ErrorCode.API_KEY_INVALID)
-    return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_for(tenant.subscription_plan))
+    return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_of(tenant))
 
 
 def count(api_key: keys.ApiKey, environ) -> None:
@@ -240,7 +240,7 @@ def count(api_key: keys.ApiKey, environ) -> None:
 def host_fields(client) -> dict[str, str]:
     """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
     its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
-    limit = keys.limit_for(client.subscription_plan)
+    limit = keys.limit_of(client)
     content, preview = keys.key_hash(client.api_key or "-"), keys.key_hash(client.preview_key or "-")
     ghost = keys.key_hash(client.ghost_content_key or "-")
     return {

@@ -13,6 +13,10 @@ load_test_signals_alone()
 
 from config.wsgi import application as django_application  # noqa: E402
 
+from apps.core.metrics import MeteredApp  # noqa: E402
+from apps.plans.metering import public_api_answered  # noqa: E402
 from apps.public_api.fastpath import PublicApiFastPath  # noqa: E402
 
-application = PublicApiFastPath(django_application)
+# Every request is counted (apps.core.metrics), the fast path's answers too, and each public API
+# request answered is the company's usage (apps.plans.metering).
+application = MeteredApp(PublicApiFastPath(django_application), on_public_api=public_api_answered)

@@ -20,6 +20,8 @@ from apps.core.email import company_of_connection, email_queue
 from apps.core.errors import ValidationFailed
 from apps.core.outbox import Busy, outbox_add, record_sent
 from apps.core.permissions import Role
+from apps.plans.metering import usage_count
+from apps.plans.rules import plan_release, plan_spend
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 from tenants.models import Client
@@ -56,9 +58,10 @@ def _check_events(events: list[str]) -> list[str]:
 @transaction.atomic
 def webhook_endpoint_create(*, url: str, events: list[str], description: str = "",
                             active: bool = True) -> WebhookEndpoint:
+    url, events = _check_url(url), _check_events(events)
+    plan_spend("webhook_endpoints")
     return WebhookEndpoint.objects.create(
-        url=_check_url(url), events=_check_events(events), description=description.strip(), active=active,
-        secret=_new_secret(),
+        url=url, events=events, description=description.strip(), active=active, secret=_new_secret(),
     )
 
 
@@ -85,6 +88,7 @@ def webhook_endpoint_update(*, endpoint: WebhookEndpoint, url: str | None = None
 @transaction.atomic
 def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
     selectors.endpoint_get(str(endpoint.pk), for_update=True).delete()
+    plan_release("webhook_endpoints")
 
 
 @transaction.atomic
@@ -120,6 +124,7 @@ def event_emit(*, event: str, object_id=None, data: dict | None = None) -> None:
              for endpoint in targets])
         for delivery in deliveries:
             _enqueue(delivery)
+        usage_count("webhook_deliveries", len(deliveries))
 
 
 def _subdomain() -> str:

@@ -3,6 +3,7 @@
 // publish a post with the editor, see it in the list and detail, edit it, delete it.
 // Screenshots of each main screen go to e2e/screenshots/.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findCompaniesFlow, forgotPasswordFlow, invitationFlow, twoFactorFlow } from './flowAccounts.mjs';
@@ -11,6 +12,7 @@ import { importFlow } from './flowImport.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
 import { translationsFlow } from './flowTranslations.mjs';
+import { plansFlow } from './flowPlans.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -24,6 +26,8 @@ async function main() {
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
 
+  // The server's signing keys, shared with the commands a flow runs on its database (plans).
+  for (const name of ['SECRET_KEY', 'JWT_SECRET']) process.env[name] ||= randomBytes(36).toString('base64url');
   const port = Number(process.env.E2E_PORT) || (await freePort());
   console.log(`Starting the backend on 127.0.0.1:${port}...`);
   const mail = await startMailCatcher();
@@ -31,8 +35,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, screens, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,screens,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, screens, plans, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,screens,plans,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -353,6 +357,15 @@ async function main() {
         };
       }, sub);
       await screensFlow({ run, browser, page, tenant, root, shot, facts, admin: { email: admin.email, password: admin.password } });
+    }
+
+    if (flows.includes('plans')) {
+      run.reset();
+      console.log('Flow: operator console, a plan limit');
+      const base = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/cms').replace(/\/[^/]*$/, '');
+      const databaseEnv = { DATABASE_URL: `${base}/${process.env.E2E_DATABASE || 'cms_e2e_dashboard'}`, ROOT_DOMAIN: 'localhost',
+        DEBUG: '0', REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9' };
+      await plansFlow({ run, browser, root, tenant, sub, shot, admin, databaseEnv });
     }
 
     if (flows.includes('accounts')) {

@@ -7,7 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from celery.signals import task_prerun  # noqa: E402
+from celery.signals import task_postrun, task_prerun  # noqa: E402
 from tenant_schemas_celery.app import CeleryApp  # noqa: E402
 
 app = CeleryApp("cms", task_cls="apps.core.tasks_base:CMSTask")
@@ -24,3 +24,11 @@ def _log_context(task=None, **kwargs):
     from apps.core.logging import bind_tenant
 
     bind_tenant(getattr(connection, "schema_name", "public"))
+
+
+@task_postrun.connect(weak=False)
+def _count_outcome(**kwargs):
+    """Each finished task's outcome, for /metrics (apps.core.metrics: shared by every worker)."""
+    from apps.core.metrics import on_task_postrun
+
+    on_task_postrun(**kwargs)

@@ -37,6 +37,24 @@ def preload() -> None:
     gc.freeze()
 
 
+def prepare_metrics_dir(workers: int) -> None:
+    """Prometheus' multiprocess mode (apps/core/metrics.py), before anything imports the client
+    library: the directory where each worker writes its values, emptied (a previous run's values
+    must not be added to this one's). Without PROMETHEUS_MULTIPROC_DIR and with more than one
+    worker, a fresh temporary directory."""
+    import tempfile
+
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not path:
+        if workers <= 1:
+            return
+        path = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cms-metrics-")
+    directory = Path(path)
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
 def main() -> None:
     from granian import Granian
     from granian.constants import Interfaces
@@ -48,6 +66,8 @@ def main() -> None:
     debug = env_bool("DEBUG", False)
     signing_settings(debug=debug)  # refuses to start on an unsafe key, before any worker is forked
     reload = env_bool("WEB_RELOAD", False)
+    workers = int(os.environ.get("WEB_WORKERS", "2"))
+    prepare_metrics_dir(workers)
     # Reloading forks fresh workers from this process: it must not have imported the application.
     if not reload:
         preload()
@@ -60,7 +80,7 @@ def main() -> None:
         port=int(os.environ.get("WEB_PORT") or os.environ.get("PORT") or 8000),
         reload=reload,
         reload_paths=[root / name for name in ("apps", "tenants", "platform")] if reload else None,
-        workers=int(os.environ.get("WEB_WORKERS", "2")),
+        workers=workers,
         blocking_threads=int(os.environ.get("WEB_THREADS", "1")),
         websockets=False,
         respawn_failed_workers=True,

@@ -3,6 +3,7 @@
 docs/configuration.md lists each variable (and links to the per-feature lists). Nothing here needs a
 file on disk to be edited.
 """
+import json
 import os
 import sys
 from pathlib import Path
@@ -44,6 +45,8 @@ SHARED_APPS = [
     "django_tenants",
     "django.contrib.contenttypes",
     "apps.core",
+    "apps.plans",
+    "lifecycle.operator",
 ]
 TENANT_APPS = [
     "apps.accounts",
@@ -358,6 +361,52 @@ for _name in ("SIGNUP_RATE_PER_IP", "SIGNUP_RATE_PER_EMAIL", "SIGNUP_RATE_GLOBAL
     except ValueError:
         refuse_to_start(RefusedSetting(f"{_name} is not a rate such as 5/hour: {globals()[_name]!r}"))
 TRIAL_DAYS = env_int("TRIAL_DAYS", 14)
+# What each plan allows (apps/plans, docs/plans-and-usage.md): staff accounts, posts, bytes of media
+# originals, webhook endpoints, and its feature switches; None is no limit. The public API's
+# requests per window and the AI's jobs per day are PUBLIC_API_RATE_LIMITS and AI_DAILY_QUOTA below.
+# PLAN_LIMITS (JSON, e.g. {"trial": {"posts": 50}}) changes values; an operator overrides a limit
+# for one company (Client.plan_overrides).
+_GB = 1024 ** 3
+PLANS: dict[str, dict] = {
+    "trial": {"staff_seats": 3, "posts": 100, "media_bytes": 1 * _GB, "webhook_endpoints": 2,
+              "features": {"ai_writing": True, "webhooks": True}},
+    "starter": {"staff_seats": 5, "posts": 1_000, "media_bytes": 5 * _GB, "webhook_endpoints": 5,
+                "features": {"ai_writing": True, "webhooks": True}},
+    "business": {"staff_seats": 25, "posts": 25_000, "media_bytes": 50 * _GB, "webhook_endpoints": 20,
+                 "features": {"ai_writing": True, "webhooks": True}},
+    "enterprise": {"staff_seats": None, "posts": None, "media_bytes": None, "webhook_endpoints": None,
+                   "features": {"ai_writing": True, "webhooks": True}},
+}
+try:
+    for _plan, _values in json.loads(env("PLAN_LIMITS", "") or "{}").items():
+        PLANS.setdefault(_plan, dict(PLANS["trial"])).update(_values)
+except (ValueError, AttributeError):
+    refuse_to_start(RefusedSetting("PLAN_LIMITS must be a JSON object of plans, e.g. {\"trial\": {\"posts\": 50}}"))
+# The trial's end (apps/plans/trial.py): reminder emails this many days before; after the end the
+# dashboard is read-only and the public API keeps serving for the grace period, then answers 402.
+TRIAL_REMINDER_DAYS = [int(day) for day in env_list("TRIAL_REMINDER_DAYS", "7,1")]
+TRIAL_PUBLIC_API_GRACE_DAYS = env_int("TRIAL_PUBLIC_API_GRACE_DAYS", 7)
+# Usage per company per day (apps/plans/usage.py), kept this many days.
+USAGE_RETENTION_DAYS = env_int("USAGE_RETENTION_DAYS", 400)
+USAGE_FLUSH_SECONDS = float(env("USAGE_FLUSH_SECONDS", "5"))  # a web process sends its API request counts
+CELERY_BEAT_SCHEDULE["plans-usage-fold"] = {
+    "task": "plans.usage_fold",
+    "schedule": float(env_int("USAGE_FOLD_SECONDS", 300)),
+}
+CELERY_BEAT_SCHEDULE["plans-usage-purge"] = {"task": "plans.usage_purge", "schedule": 24 * 3600.0}
+# Counters checked against a count once a day (apps.plans.rules.plan_recount).
+CELERY_BEAT_SCHEDULE["plans-recount"] = {"task": "plans.recount", "schedule": 24 * 3600.0}
+CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
+    "task": "plans.trial_reminders",
+    "schedule": float(env_int("TRIAL_REMINDER_SECONDS", 3600)),
+}
+
+# --- The operator console (/operator/ on the root domain, lifecycle/operator) ----------------------------
+# Sign-in attempts (password and authenticator code steps) per client address and per email.
+OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
+OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)
+# Where the console's backups are written (and downloaded from).
+OPERATOR_BACKUP_DIR = env("OPERATOR_BACKUP_DIR", str(BASE_DIR / ".data" / "backups"))
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")
@@ -392,6 +441,11 @@ HEALTH_CHECK_TIMEOUT = float(env("HEALTH_CHECK_TIMEOUT", "2"))
 # token (empty: none), and callers from these networks (comma-separated CIDRs).
 HEALTH_DETAIL_TOKEN = env("HEALTH_DETAIL_TOKEN", "")
 HEALTH_DETAIL_NETWORKS = env("HEALTH_DETAIL_NETWORKS", "127.0.0.1/32,::1/128")
+# Prometheus metrics at /metrics on the root domain (apps/core/metrics.py), for callers sending
+# METRICS_TOKEN (Authorization: Bearer) or calling from METRICS_NETWORKS; outside development
+# neither has a default, so the endpoint answers 403 until one is set.
+METRICS_TOKEN = env("METRICS_TOKEN", "")
+METRICS_NETWORKS = env("METRICS_NETWORKS", "127.0.0.1/32,::1/128" if DEBUG else "")
 
 SENTRY_DSN = env("SENTRY_DSN", "")
 if SENTRY_DSN:

@@ -27,3 +27,9 @@ PUBLIC_PORT = "80"
 DEBUG = False
 # No spare schemas unless a test asks for them (lifecycle/tests/test_schema_pool.py).
 SCHEMA_POOL_SIZE = env_int("SCHEMA_POOL_SIZE", 0)
+# Plans' limits (apps.plans): the suite's companies are not limited, so that a test may make as many
+# users, posts and media as it needs; the tests of the limits (apps/plans/tests) put the product's
+# values (PLANS_AS_SHIPPED) back, or set their own.
+PLANS_AS_SHIPPED = PLANS  # noqa: F405
+PLANS = {name: {**values, **dict.fromkeys(("staff_seats", "posts", "media_bytes", "webhook_endpoints"))}
+         for name, values in PLANS_AS_SHIPPED.items()}

@@ -1,5 +1,5 @@
-"""URLs of the root domain: sign-up, health and the SPA (whose /login asks for the subdomain)."""
-from django.urls import path, re_path
+"""URLs of the root domain: sign-up, health, the operator console and the SPA (whose /login asks for the subdomain)."""
+from django.urls import include, path, re_path
 
 from apps.core.api import api_not_found
 from apps.core.spa import spa_view
@@ -7,6 +7,7 @@ from config.api import root_api
 
 urlpatterns = [
     path("api/", root_api.urls),
+    path("operator/", include("lifecycle.operator.urls")),  # the operator console (lifecycle/operator)
     re_path(r"^api(?:/.*)?$", api_not_found),
     re_path(r"^.*$", spa_view),
 ]

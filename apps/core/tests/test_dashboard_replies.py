@@ -40,6 +40,9 @@ T0 = datetime(2001, 2, 3, 4, 5, 6, 789123, tzinfo=dt_timezone.utc)
 TODAY = date(2001, 2, 7)  # the analytics' "today" (UTC)
 
 
+TRIAL_END = datetime(2999, 2, 17, 4, 5, 6, 789123, tzinfo=dt_timezone.utc)
+
+
 def at(minutes: int) -> datetime:
     return T0 + timedelta(minutes=minutes)
 
@@ -74,7 +77,8 @@ def build_world(tenant) -> World:
     from tenants.models import Client
 
     world = World(tenant)
-    Client.objects.filter(pk=tenant.pk).update(created_at=at(0), trial_ends_at=at(60 * 24 * 14))
+    # A trial that has not ended (an ended one makes the dashboard read-only: apps/plans/tests/test_trial.py).
+    Client.objects.filter(pk=tenant.pk).update(created_at=at(0), trial_ends_at=TRIAL_END)
     tenant.refresh_from_db()
     world.names[tenant.api_key] = "<apiKey>"
     world.names[tenant.preview_key] = "<previewKey>"
@@ -392,6 +396,8 @@ CASES: dict[str, tuple] = {
     "audit_list": ("admin", "get", "/api/audit", None),
     "audit_list_filtered": ("admin", "get", "/api/audit?action=post.review_requested&objectType=post&from=2001-02-03",
                             None),
+    # plan and usage
+    "usage": ("admin", "get", "/api/usage?days=3", None),
     # webhooks
     "webhooks_list": ("admin", "get", "/api/webhooks", None),
     "webhook_create": ("admin", "post", "/api/webhooks",
@@ -550,6 +556,9 @@ def world(db, make_tenant, settings, tmp_path, monkeypatch):
     from apps.analytics import selectors
 
     monkeypatch.setattr(selectors, "company_today", lambda now=None: TODAY)
+    from apps.plans import usage
+
+    monkeypatch.setattr(usage, "usage_today", lambda: TODAY)
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.AI_PROVIDER = "offline"
     settings.AI_DAILY_QUOTA = {}

@@ -32,7 +32,8 @@ export type Capability =
   | 'users.manage'
   | 'settings.manage'
   | 'company.delete'
-  | 'audit.read';
+  | 'audit.read'
+  | 'usage.read';
 
 export type LoginReply = Schemas['LoginOut'];
 export type ResetLinkReply = Schemas['ResetLinkOut'];

@@ -21,6 +21,7 @@ import { useCapabilities, type Capability } from '@/api/session';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
+import { TrialBanner } from './TrialBanner';
 import { VerificationBanner } from './VerificationBanner';
 
 const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs?: Capability }[] = [
@@ -155,6 +156,7 @@ export function Layout({ banner }: { banner?: ReactNode } = {}) {
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <TrialBanner />
         <VerificationBanner />
         {banner}
         <Outlet />

@@ -32,6 +32,12 @@ export function errorCode(error: unknown): ErrorCode | undefined {
   return isApiError(error) ? error.code : undefined;
 }
 
+/** Whether a failed call was refused by the company's plan (`plan_limit`, `plan_expired`: components/PlanNotice). */
+export function isPlanRefusal(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'plan_limit' || code === 'plan_expired';
+}
+
 /** The server's message about one field of a failed call (`errors`), if it sent one. */
 export function fieldMessage(error: unknown, field: string): string | undefined {
   return isApiError(error) ? error.errors?.find((e) => e.field === field)?.message : undefined;

@@ -32,6 +32,7 @@ export const CAPABILITIES: [string, Role[]][] = [
   ['settings.manage', ADMINS],
   ['company.delete', ADMINS],
   ['audit.read', ADMINS],
+  ['usage.read', ADMINS],
 ];
 
 export function capabilitiesOf(role: Role): string[] {

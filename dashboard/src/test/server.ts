@@ -14,12 +14,16 @@ export const meHandler = http.get('*/api/auth/me', ({ request }) => {
 
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
  *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
- *  an admin's banner), and the company's email is verified (no banner), unless a test says otherwise. */
+ *  an admin's banner), the company's email is verified and its trial is running (no banners), unless a
+ *  test says otherwise. */
 export const server = setupServer(
   meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
   http.get('*/api/client/verification', () =>
     HttpResponse.json({ success: true, verified: true, email: 'admin@x.test', sentAt: null }),
+  ),
+  http.get('*/api/client/info', () =>
+    HttpResponse.json({ success: true, message: 'ok', data: { company: { subscriptionStatus: 'trialing' } } }),
   ),
   http.get('*/api/client/two-factor-policy', () =>
     HttpResponse.json({ success: true, required: false, usersWithoutTwoFactor: 0 }),

@@ -417,6 +417,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"job_id": str(w.job(who if who in ROLES else "admin").id)})),
     # audit log (admins only)
     ("GET", "/api/audit"): Route(TOKEN, only("admin")),
+    # the plan's limits and usage (admins only)
+    ("GET", "/api/usage"): Route(TOKEN, only("admin")),
     # webhooks (admins only)
     ("GET", "/api/webhooks"): Route(TOKEN, only("admin")),
     ("POST", "/api/webhooks"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={

@@ -1235,6 +1235,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description The plan's limits with the company's use, and its usage per UTC day (`days`, 1 to 400).
+         */
+        get: operations["apps_plans_api_get_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -2174,10 +2194,12 @@ export interface components {
         };
         /** ErrorOut */
         ErrorOut: {
+            /** @description plan_limit: how much its plan allows */
+            allowed?: number;
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired";
             error: string;
             errors?: {
                 field: string;
@@ -2185,9 +2207,15 @@ export interface components {
             }[];
             /** @description two_factor_required: seconds the challenge stays valid */
             expiresIn?: number;
+            /** @description plan_limit: which limit (staff_seats, posts, media_bytes, webhook_endpoints) */
+            limit?: string;
             message: string;
+            /** @description plan_limit, plan_expired: the company's plan */
+            plan?: string;
             /** @constant */
             success: false;
+            /** @description plan_limit: how much of it the company uses now */
+            used?: number;
         };
         /** ExampleRequestOut */
         ExampleRequestOut: {
@@ -2908,6 +2936,15 @@ export interface components {
             total: number;
             /** Totalpages */
             totalPages: number;
+        };
+        /** PlanLimitOut */
+        PlanLimitOut: {
+            /** Allowed */
+            allowed: number | null;
+            /** Limit */
+            limit: string;
+            /** Used */
+            used: number;
         };
         /**
          * PostBySlugOut
@@ -3970,6 +4007,63 @@ export interface components {
             /** Username */
             username: string | null;
         };
+        /** UsageDayOut */
+        UsageDayOut: {
+            /** Aijobs */
+            aiJobs: number;
+            /** Apirequests */
+            apiRequests: number;
+            /**
+             * Day
+             * Format: date
+             */
+            day: string;
+            /** Emails */
+            emails: number;
+            /** Mediabytes */
+            mediaBytes: number;
+            /** Posts */
+            posts: number;
+            /** Staffseats */
+            staffSeats: number;
+            /** Webhookdeliveries */
+            webhookDeliveries: number;
+            /** Webhookendpoints */
+            webhookEndpoints: number;
+        };
+        /** UsageOut */
+        UsageOut: {
+            /** Aijobsperday */
+            aiJobsPerDay: number;
+            /** Days */
+            days: components["schemas"]["UsageDayOut"][];
+            /** Limits */
+            limits: components["schemas"]["PlanLimitOut"][];
+            /** Plan */
+            plan: string;
+            /** Publicapirequestsperminute */
+            publicApiRequestsPerMinute: number;
+            /** Readonly */
+            readOnly: boolean;
+            /** Subscriptionstatus */
+            subscriptionStatus: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+            /** Trialendsat */
+            trialEndsAt: string | null;
+        };
+        /** UsageQuery */
+        UsageQuery: {
+            /**
+             * Days
+             * @default 30
+             */
+            days?: string;
+        };
         /** UserCreateIn */
         UserCreateIn: {
             /**
@@ -4185,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4292,7 +4386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4386,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4475,7 +4569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4570,7 +4664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4648,7 +4742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4740,7 +4834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +4908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4892,7 +4986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +5073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5066,7 +5160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5149,7 +5243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5227,7 +5321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5305,7 +5399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5383,7 +5477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5461,7 +5555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5539,7 +5633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5622,7 +5716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5700,7 +5794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5778,7 +5872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5856,7 +5950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5939,7 +6033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6017,7 +6111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6102,7 +6196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6182,7 +6276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6267,7 +6361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6350,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6437,7 +6531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6520,7 +6614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6598,7 +6692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6681,7 +6775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6759,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6842,7 +6936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6920,7 +7014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7003,7 +7097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7077,7 +7171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7155,7 +7249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7238,7 +7332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7312,7 +7406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7397,7 +7491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7462,7 +7556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7539,7 +7633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7623,7 +7717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,7 +7811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7793,7 +7887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7873,7 +7967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7956,7 +8050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8034,7 +8128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8119,7 +8213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8204,7 +8298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8291,7 +8385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8395,7 +8489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8489,7 +8583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +8663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +8748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8737,7 +8831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,7 +8907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8906,7 +9000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8984,7 +9078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9069,7 +9163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9147,7 +9241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9232,7 +9326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9312,7 +9406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9400,7 +9494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9485,7 +9579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9565,7 +9659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9650,7 +9744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9735,7 +9829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9811,7 +9905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9897,7 +9991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9982,7 +10076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10071,7 +10165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,7 +10253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10236,7 +10330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10313,7 +10407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10402,7 +10496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10490,7 +10584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10568,7 +10662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10646,7 +10740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10731,7 +10825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10811,7 +10905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10896,7 +10990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10916,6 +11010,82 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_plans_api_get_usage: {
+        parameters: {
+            query?: {
+                days?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10979,7 +11149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11055,7 +11225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11135,7 +11305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11220,7 +11390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,7 +11475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11388,7 +11558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11466,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11551,7 +11721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11631,7 +11801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11716,7 +11886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11804,7 +11974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11881,7 +12051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11966,7 +12136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12051,7 +12221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;

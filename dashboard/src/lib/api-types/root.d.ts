@@ -68,10 +68,12 @@ export interface components {
     schemas: {
         /** ErrorOut */
         ErrorOut: {
+            /** @description plan_limit: how much its plan allows */
+            allowed?: number;
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired";
             error: string;
             errors?: {
                 field: string;
@@ -79,9 +81,15 @@ export interface components {
             }[];
             /** @description two_factor_required: seconds the challenge stays valid */
             expiresIn?: number;
+            /** @description plan_limit: which limit (staff_seats, posts, media_bytes, webhook_endpoints) */
+            limit?: string;
             message: string;
+            /** @description plan_limit, plan_expired: the company's plan */
+            plan?: string;
             /** @constant */
             success: false;
+            /** @description plan_limit: how much of it the company uses now */
+            used?: number;
         };
         /** FindCompaniesIn */
         FindCompaniesIn: {
@@ -243,7 +251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -321,7 +329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -395,7 +403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, or suspended company) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
             403: {
                 headers: {
                     [name: string]: unknown;

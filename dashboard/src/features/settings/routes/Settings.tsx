@@ -12,9 +12,10 @@ import { LanguagesCard } from '../components/LanguagesCard';
 import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
 import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
+import { UsageCard } from '../components/UsageCard';
 
 /** Settings: the company, quick actions, the content API's guide and status, and (admins) the
- * two-factor policy, the outgoing messages and the danger zone. */
+ * plan's usage, the two-factor policy, the outgoing messages and the danger zone. */
 export function Settings() {
   const isAdmin = useCan('settings.manage');
   const canDeleteCompany = useCan('company.delete');
@@ -52,6 +53,7 @@ export function Settings() {
               <IntegrationGuide apiInfo={data.apiInfo} />
             </div>
             <LanguagesCard />
+            <UsageCard />
             <TwoFactorPolicy />
             <OutgoingMessages />
             {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}

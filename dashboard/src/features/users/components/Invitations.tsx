@@ -13,10 +13,11 @@ import { Card } from '@/components/Card';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { DataTable, type Column } from '@/components/DataTable';
 import { Field } from '@/components/Field';
+import { PlanNotice } from '@/components/PlanNotice';
 import { QueryState } from '@/components/QueryState';
 import { Spinner } from '@/components/Spinner';
 import { useConfirmAction } from '@/components/useConfirmAction';
-import { errorMessage, fieldMessage } from '@/lib/errors';
+import { errorMessage, fieldMessage, isPlanRefusal } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import type { Role } from '@/lib/session';
 
@@ -38,6 +39,7 @@ export function Invitations() {
   const [role, setRole] = useState<Role>('viewer');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState<string | null>(null);
+  const [refused, setRefused] = useState<unknown>();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -47,6 +49,7 @@ export function Invitations() {
       return;
     }
     setError(undefined);
+    setRefused(undefined);
     try {
       const reply = await invite({ email: address, role }).unwrap();
       toast.success(reply.message);
@@ -54,6 +57,7 @@ export function Invitations() {
     } catch (err) {
       const field = fieldMessage(err, 'email');
       if (field) setError(field);
+      else if (isPlanRefusal(err)) setRefused(err);
       else toast.error(errorMessage(err, 'Could not send the invitation'));
     }
   }
@@ -133,6 +137,7 @@ export function Invitations() {
           </button>
         </div>
       </form>
+      <PlanNotice error={refused} />
       <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>Pending invitations</h3>
       <QueryState query={invitations} compact {...STATES} isEmpty={(list) => list.length === 0}>
         {(list) => <DataTable rows={list} rowKey={(i) => i.id} columns={columns} label="Pending invitations" />}

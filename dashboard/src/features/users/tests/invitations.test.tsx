@@ -26,6 +26,13 @@ function api() {
           { status: 409 },
         );
       }
+      if (body.email === 'fourth@x.test') {
+        return HttpResponse.json(
+          { success: false, error: 'forbidden', code: 'plan_limit', limit: 'staff_seats', used: 3, allowed: 3, plan: 'trial',
+            message: 'Your plan allows 3 staff accounts. Remove an account you no longer need, or ask us for a larger plan.' },
+          { status: 403 },
+        );
+      }
       const invitation = { ...PENDING, id: 'i-2', email: body.email, role: body.role, expired: false };
       invitations = [invitation, ...invitations];
       return HttpResponse.json({ success: true, message: `Invitation sent to ${body.email}`, invitation }, { status: 201 });
@@ -67,6 +74,19 @@ describe('invitations on the Users screen', () => {
     await user.type(within(form).getByLabelText('Email'), 'taken@x.test');
     await user.click(within(form).getByRole('button', { name: 'Send invitation' }));
     expect(await within(form).findByText('A user with this email already exists')).toBeInTheDocument();
+  });
+
+  it('shows the plan’s refusal with the way out when every staff seat is taken', async () => {
+    api();
+    const user = userEvent.setup();
+    renderApp('/dashboard/users', { session: signedIn() });
+    const form = await screen.findByRole('form', { name: 'Invite by email' });
+    await user.type(within(form).getByLabelText('Email'), 'fourth@x.test');
+    await user.click(within(form).getByRole('button', { name: 'Send invitation' }));
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent('Your plan allows 3 staff accounts.');
+    expect(within(notice).getByRole('link', { name: 'See your plan and usage' })).toHaveAttribute(
+      'href', '/dashboard/settings#usage');
   });
 
   it('resends and revokes a pending invitation', async () => {

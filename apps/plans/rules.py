@@ -1,0 +1,279 @@
+"""What a company's plan allows, decided in one place (docs/plans-and-usage.md).
+
+A plan (settings.PLANS, by name) sets limits: `staff_seats`, `posts`, `media_bytes`,
+`webhook_endpoints` (counted), `public_api_rpm` (PUBLIC_API_RATE_LIMITS) and `ai_jobs_per_day`
+(AI_DAILY_QUOTA); an operator may override any of them for one company (Client.plan_overrides).
+
+- `plan_allows(company, what, amount=1)`: would `amount` more fit? (a read: the dashboard's hint,
+  an invitation before its acceptance takes the seat).
+- `plan_spend(what, amount=1)`: the check of every limited write, inside its transaction, before
+  the row is written: one conditional UPDATE of the company's counter row (apps.plans.models.
+  PlanCounter) that adds `amount` only while the total stays within the limit. The row lock makes
+  two writes racing for the last seat queue: the second sees the first's total and is refused
+  (403 `plan_limit`, with the limit, the use and the plan's value). No COUNT(*) per write: a
+  counter is counted once, the first time it is needed, and checked again by the daily usage task.
+- `plan_release(what, amount=1)`: a delete gives back what it took.
+- A trial that has ended (`trial_expired`) refuses every spend with 403 `plan_expired`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection
+from django.utils.module_loading import import_string
+
+from apps.core.errors import ErrorCode, PermissionDenied
+from tenants.models import Client
+
+# The counted limits: what each counts (a function of the company's schema, called once per company
+# and whenever the usage task checks the counters), and how people name it.
+COUNTED = {
+    "staff_seats": ("apps.plans.counting.staff_seats", "staff account", "staff accounts"),
+    "posts": ("apps.plans.counting.posts", "post", "posts"),
+    "media_bytes": ("apps.plans.counting.media_bytes", "", "of media"),
+    "webhook_endpoints": ("apps.plans.counting.webhook_endpoints", "webhook endpoint", "webhook endpoints"),
+}
+RATES = ("public_api_rpm", "ai_jobs_per_day")
+LIMITS = (*COUNTED, *RATES)
+WAY_OUT = {
+    "staff_seats": "Remove an account you no longer need, or ask us for a larger plan.",
+    "posts": "Delete posts you no longer need, or ask us for a larger plan.",
+    "media_bytes": "Delete media you no longer need, or ask us for a larger plan.",
+    "webhook_endpoints": "Delete an endpoint you no longer need, or ask us for a larger plan.",
+}
+TRIAL = "trial"
+TRIAL_ENDED = ("Your trial has ended: the dashboard is read-only until your plan is changed. "
+               "Nothing has been deleted.")
+
+
+class PlanLimitReached(PermissionDenied):
+    def __init__(self, *, company, what: str, used: int, allowed: int):
+        plan = company.subscription_plan
+        super().__init__(f"{describe(what, allowed, plan=plan)} {WAY_OUT.get(what, '')}".strip(),
+                         detail=ErrorCode.PLAN_LIMIT,
+                         extra={"limit": what, "used": int(used), "allowed": int(allowed), "plan": plan})
+
+
+class PlanExpired(PermissionDenied):
+    def __init__(self, *, company):
+        super().__init__(TRIAL_ENDED, detail=ErrorCode.PLAN_EXPIRED, extra={"plan": company.subscription_plan})
+
+
+def human_bytes(value: int) -> str:
+    size = float(value)
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if size < 1024 or unit == "TB":
+            return f"{int(size)} {unit}" if unit == "bytes" or size == int(size) else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{value} bytes"  # pragma: no cover
+
+
+def describe(what: str, allowed: int, *, plan: str) -> str:
+    """"Your plan allows 3 staff accounts." (the dashboard shows the envelope's message)."""
+    if what == "media_bytes":
+        return f"Your plan allows {human_bytes(allowed)} of media."
+    _path, one, many = COUNTED[what]
+    return f"Your plan allows {allowed} {one if allowed == 1 else many}."
+
+
+# --- the plan's values -----------------------------------------------------------------------------
+def plan_values(plan: str) -> dict:
+    """Every limit of a plan (None: none), its features; an unknown plan gets the trial's."""
+    base = settings.PLANS.get(plan) or settings.PLANS[TRIAL]
+    values = {name: base.get(name) for name in COUNTED}
+    values["public_api_rpm"] = settings.PUBLIC_API_RATE_LIMITS.get(plan, settings.PUBLIC_API_RATE_LIMIT)
+    values["ai_jobs_per_day"] = settings.AI_DAILY_QUOTA.get(plan, settings.AI_DAILY_QUOTA_DEFAULT)
+    values["features"] = dict(base.get("features") or {})
+    return values
+
+
+def limits_of(company) -> dict:
+    """The company's limits: its plan's, with the operator's overrides."""
+    values = plan_values(company.subscription_plan)
+    overrides = company.plan_overrides or {}
+    if isinstance(overrides, str):  # a row read without the ORM's converters (tenants.middleware)
+        overrides = json.loads(overrides or "{}")
+    for name in LIMITS:
+        if name in overrides:
+            values[name] = overrides[name]
+    if isinstance(overrides.get("features"), dict):
+        values["features"].update(overrides["features"])
+    return values
+
+
+def plan_limit(company, what: str) -> int | None:
+    if what not in LIMITS:
+        raise KeyError(f"Unknown plan limit {what!r}")
+    return limits_of(company)[what]
+
+
+def feature_enabled(company, name: str) -> bool:
+    return bool(limits_of(company)["features"].get(name, True))
+
+
+# --- the trial -------------------------------------------------------------------------------------
+def trial_expired(company) -> bool:
+    """The trial has ended and no plan was chosen: the dashboard is read-only (nothing is deleted).
+    The rule is the company's (tenants.models.Client.trial_expired)."""
+    return company.trial_expired
+
+
+def subscription_status(company) -> str:
+    """suspended, expired (the trial ended), trialing or active."""
+    if company.is_suspended:
+        return "suspended"
+    if company.subscription_plan == TRIAL:
+        return "expired" if company.trial_expired else "trialing"
+    return "active"
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# What a company whose trial ended may still do in the dashboard: sign in and out, its own password
+# and two-factor sign-in (apps.accounts' /api/auth routes).
+STILL_WRITABLE = ("/api/auth/",)
+
+
+def dashboard_write_gate(request) -> None:
+    """Every dashboard call (apps.accounts.auth): a write of a company whose trial ended is refused
+    with 403 `plan_expired`; reads go on."""
+    company = getattr(request, "tenant", None)
+    if (company is not None and request.method not in SAFE_METHODS and company.trial_expired
+            and not request.path_info.startswith(STILL_WRITABLE)):
+        raise PlanExpired(company=company)
+
+
+# --- counters --------------------------------------------------------------------------------------
+def current_company():
+    """The company of the connection's schema (a request, a task in tenant_context), None on the
+    public schema (an operator's command there is not limited)."""
+    tenant = getattr(connection, "tenant", None)
+    schema = connection.schema_name
+    if not schema or schema == "public" or schema == settings.TENANT_TEMPLATE_SCHEMA:
+        return None
+    if isinstance(tenant, Client) and tenant.pk and tenant.schema_name == schema:
+        return tenant
+    return Client.objects.filter(schema_name=schema).first()
+
+
+def count_now(what: str) -> int:
+    """The resource counted in the connection's company schema (COUNT/SUM: not on every write)."""
+    return int(import_string(COUNTED[what][0])() or 0)
+
+
+_SPEND = """UPDATE plans_plancounter SET used = used + %(amount)s, counted_at = now()
+WHERE client_id = %(client)s AND resource = %(what)s
+  AND (%(limit)s::bigint IS NULL OR %(amount)s <= 0 OR used + %(amount)s <= %(limit)s::bigint)
+RETURNING used"""
+
+
+def _ensure_counter(company, what: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        if cursor.fetchone():
+            return
+        counted = count_now(what)
+        cursor.execute("INSERT INTO plans_plancounter (client_id, resource, used, counted_at) "
+                       "VALUES (%s, %s, %s, now()) ON CONFLICT (client_id, resource) DO NOTHING",
+                       [company.pk, what, counted])
+
+
+def _used(company, what: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+@dataclass(frozen=True)
+class Usage:
+    what: str
+    used: int
+    allowed: int | None
+
+
+def plan_usage(company) -> list[Usage]:
+    """Each counted limit: what the company uses and what its plan allows (in the company's schema:
+    a counter not counted yet is counted now)."""
+    limits = limits_of(company)
+    for what in COUNTED:
+        _ensure_counter(company, what)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT resource, used FROM plans_plancounter WHERE client_id = %s", [company.pk])
+        used = dict(cursor.fetchall())
+    return [Usage(what, int(used.get(what, 0)), limits[what]) for what in COUNTED]
+
+
+def plan_allows(company, what: str, amount: int = 1) -> bool:
+    """Would `amount` more of `what` fit in the company's plan? A read (nothing is taken)."""
+    if company is None:
+        return True
+    if trial_expired(company):
+        return False
+    allowed = plan_limit(company, what)
+    if allowed is None or amount <= 0:
+        return True
+    _ensure_counter(company, what)
+    return _used(company, what) + amount <= allowed
+
+
+def plan_check(what: str, amount: int = 1, *, company=None) -> None:
+    """Raise the refusal `plan_allows` would give (an invitation, before its acceptance spends)."""
+    company = company or current_company()
+    if company is None:
+        return
+    if trial_expired(company):
+        raise PlanExpired(company=company)
+    if not plan_allows(company, what, amount):
+        raise PlanLimitReached(company=company, what=what, used=_used(company, what),
+                               allowed=plan_limit(company, what))
+
+
+def plan_spend(what: str, amount: int = 1, *, company=None) -> None:
+    """Take `amount` of `what` for the company of the connection's schema, or refuse (403). Call it
+    inside the write's transaction, before the write: a refusal leaves nothing written, and the
+    counter's row stays locked until the write commits."""
+    company = company or current_company()
+    if company is None:
+        return
+    if trial_expired(company):
+        raise PlanExpired(company=company)
+    allowed = plan_limit(company, what)
+    params = {"amount": int(amount), "client": company.pk, "what": what, "limit": allowed}
+    with connection.cursor() as cursor:
+        cursor.execute(_SPEND, params)  # the usual case: one statement
+        if cursor.fetchone() is not None:
+            return
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        found = cursor.fetchone()
+        if found is None:  # never counted: count once, then spend
+            _ensure_counter(company, what)
+            cursor.execute(_SPEND, params)
+            if cursor.fetchone() is not None:
+                return
+            found = (_used(company, what),)
+    raise PlanLimitReached(company=company, what=what, used=int(found[0]), allowed=allowed)
+
+
+def plan_release(what: str, amount: int = 1, *, company=None) -> None:
+    """Give back what a delete freed (a counter not counted yet is counted when first needed)."""
+    company = company or current_company()
+    if company is None or amount <= 0:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE plans_plancounter SET used = GREATEST(used - %s, 0), counted_at = now() "
+                       "WHERE client_id = %s AND resource = %s", [int(amount), company.pk, what])
+
+
+def plan_recount(company, what: str) -> int:
+    """Count again (the daily usage task): the counter row is locked first, so a write that spends
+    meanwhile waits, and the count sees every write that committed before. Returns the count."""
+    _ensure_counter(company, what)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s FOR UPDATE",
+                       [company.pk, what])
+        counted = count_now(what)
+        cursor.execute("UPDATE plans_plancounter SET used = %s, counted_at = now() WHERE client_id = %s "
+                       "AND resource = %s", [counted, company.pk, what])
+    return counted

@@ -1,0 +1,38 @@
+"""Periodic work of plans and usage (beat: settings.CELERY_BEAT_SCHEDULE)."""
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import transaction
+
+from apps.core.tenancy import for_each_active_tenant
+from apps.plans import rules, trial, usage
+
+
+@shared_task(name="plans.usage_fold", ignore_result=True)
+def usage_fold() -> int:
+    return usage.usage_fold()
+
+
+@shared_task(name="plans.usage_purge", ignore_result=True)
+def usage_purge() -> int:
+    return usage.usage_purge()
+
+
+def _recount(company) -> dict:
+    found = {}
+    for what in rules.COUNTED:
+        with transaction.atomic():
+            found[what] = rules.plan_recount(company, what)
+    return found
+
+
+@shared_task(name="plans.recount", ignore_result=True)
+def recount() -> int:
+    """Check every company's counters against a count (a write that bypassed the services, a
+    restore): once a day, one company at a time."""
+    return len(for_each_active_tenant(_recount, include_suspended=True, what="recounting plan counters"))
+
+
+@shared_task(name="plans.trial_reminders", ignore_result=True)
+def trial_reminders() -> int:
+    return trial.trial_reminders()

@@ -1,0 +1,191 @@
+"""What the operator console does. Each change of a company calls the function its management
+command calls (tenants.services, tenants.verification, tenants.deletion, tenants.backup), and is
+written to the operator audit log (OperatorAction) with who did it."""
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+
+from apps.accounts import two_factor
+from apps.core import ratelimit
+from apps.core.errors import ValidationFailed
+from lifecycle.operator.models import OperatorAccount, OperatorAction
+from apps.plans import rules
+from lifecycle import backup, deletion, verification
+from tenants.models import Client
+from lifecycle.services import client_rotate_keys, client_set_status
+
+SIGN_IN_FAILED = "Wrong email or password"
+CODE_WRONG = "Wrong or already used code"
+_DUMMY = make_password("not-an-operator-password")
+
+
+class ConsoleRefused(Exception):  # noqa: N818 - a refusal shown on the page
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def action_record(*, operator: OperatorAccount | None, action: str, company: str = "", detail: dict | None = None,
+                  ip: str = "", email: str = "") -> OperatorAction:
+    return OperatorAction.objects.create(operator=operator, operator_email=operator.email if operator else email,
+                                         action=action, company=company, detail=detail or {}, ip=ip)
+
+
+# --- accounts and signing in -----------------------------------------------------------------------
+def operator_create(*, email: str, password: str, name: str = "") -> tuple[OperatorAccount, str]:
+    """A new operator and the authenticator key to add to their app (returned once)."""
+    if len(password) < 12:
+        raise ValidationFailed("An operator's password has at least 12 characters", field="password")
+    secret = two_factor.secret_new()
+    account = OperatorAccount.objects.create(email=email.strip().lower(), name=name, password=make_password(password),
+                                             totp_secret=two_factor.secret_seal(secret))
+    return account, secret
+
+
+def provisioning_uri(account: OperatorAccount, secret: str) -> str:
+    return two_factor.provisioning_uri(secret, name=account.email, issuer=f"{settings.TWO_FACTOR_ISSUER} operators")
+
+
+def _throttle(*, email: str, ip: str) -> None:
+    try:
+        ratelimit.spend([(ratelimit.parse_rate(settings.OPERATOR_SIGN_IN_RATE), ("operator-sign-in", ip)),
+                         (ratelimit.parse_rate(settings.OPERATOR_SIGN_IN_RATE), ("operator-sign-in", email))],
+                        "Too many attempts. Please try again in {wait}.")
+    except Exception as exc:  # RateLimited: shown on the page
+        raise ConsoleRefused(getattr(exc, "message", str(exc))) from exc
+
+
+def operator_sign_in(*, email: str, password: str, ip: str) -> OperatorAccount:
+    """The first step: the password of an active operator account. Company users are not operators:
+    their addresses and passwords are refused like any wrong pair."""
+    email = (email or "").strip().lower()
+    _throttle(email=email, ip=ip)
+    account = OperatorAccount.objects.filter(email=email, active=True).first()
+    if not check_password(password or "", account.password if account else _DUMMY) or account is None:
+        action_record(operator=None, action="sign_in_refused", ip=ip, email=email[:254])
+        raise ConsoleRefused(SIGN_IN_FAILED)
+    return account
+
+
+def operator_confirm_code(*, account: OperatorAccount, code: str, ip: str) -> OperatorAccount:
+    """The second step: a code of the operator's authenticator app, used once (the account's row is
+    locked while it is checked: two requests with one code, one succeeds)."""
+    _throttle(email=account.email, ip=ip)
+    with transaction.atomic():
+        account = OperatorAccount.objects.select_for_update().get(pk=account.pk)
+        step = two_factor.code_step(two_factor.secret_open(account.totp_secret), code, after=account.totp_last_step)
+        if step is not None:
+            account.totp_last_step, account.last_login_at = step, timezone.now()
+            account.save(update_fields=["totp_last_step", "last_login_at"])
+            action_record(operator=account, action="signed_in", ip=ip)
+            return account
+    action_record(operator=account, action="code_refused", ip=ip)
+    raise ConsoleRefused(CODE_WRONG)
+
+
+# --- companies ----------------------------------------------------------------------------------------
+def _locked(client: Client) -> Client:
+    return Client.objects.select_for_update().get(pk=client.pk)
+
+
+def _limit_value(raw: str):
+    raw = (raw or "").strip().lower()
+    if raw == "":
+        return None  # the plan's value
+    if raw in ("none", "unlimited"):
+        return "unlimited"
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ConsoleRefused(f"A limit is a whole number, 'unlimited' or empty: {raw!r}") from exc
+    if value < 0:
+        raise ConsoleRefused("A limit cannot be negative")
+    return value
+
+
+@transaction.atomic
+def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, str], trial_ends_at: datetime | None,
+                     ip: str) -> Client:
+    """The plan, the limits over it (empty: the plan's; 'unlimited': none) and the trial's end.
+    Takes effect on the company's next request (a trial that ended is restored at once)."""
+    if plan not in settings.SUBSCRIPTION_PLANS:
+        raise ConsoleRefused(f"Unknown plan {plan!r}")
+    overrides = {}
+    for name in rules.LIMITS:
+        value = _limit_value(limits.get(name, ""))
+        if value is not None:
+            overrides[name] = None if value == "unlimited" else value
+    locked = _locked(client)
+    before = {"plan": locked.subscription_plan, "overrides": locked.plan_overrides,
+              "trialEndsAt": locked.trial_ends_at.isoformat() if locked.trial_ends_at else None}
+    locked.subscription_plan, locked.plan_overrides = plan, overrides
+    if trial_ends_at is not None:
+        locked.trial_ends_at = trial_ends_at
+    locked.save(update_fields=["subscription_plan", "plan_overrides", "trial_ends_at"])
+    action_record(operator=operator, action="plan_changed", company=locked.subdomain, ip=ip, detail={
+        "before": before, "after": {"plan": plan, "overrides": overrides,
+                                    "trialEndsAt": locked.trial_ends_at.isoformat() if locked.trial_ends_at else None}})
+    return locked
+
+
+@transaction.atomic
+def company_suspend(*, operator, client: Client, ip: str) -> Client:
+    client = client_set_status(client=_locked(client), status=Client.Status.SUSPENDED)
+    action_record(operator=operator, action="suspended", company=client.subdomain, ip=ip)
+    return client
+
+
+@transaction.atomic
+def company_reactivate(*, operator, client: Client, ip: str) -> Client:
+    client = client_set_status(client=_locked(client), status=Client.Status.ACTIVE)
+    action_record(operator=operator, action="reactivated", company=client.subdomain, ip=ip)
+    return client
+
+
+@transaction.atomic
+def company_verification_resend(*, operator, client: Client, ip: str) -> None:
+    if client.email_verified:
+        raise ConsoleRefused("The company's email is verified already")
+    verification.verification_send(client=client)
+    action_record(operator=operator, action="verification_resent", company=client.subdomain, ip=ip)
+
+
+@transaction.atomic
+def company_keys_rotate(*, operator, client: Client, ip: str) -> Client:
+    client = client_rotate_keys(client=_locked(client), content=True, preview=True)
+    action_record(operator=operator, action="keys_rotated", company=client.subdomain, ip=ip)
+    return client
+
+
+def backup_dir() -> Path:
+    path = Path(settings.OPERATOR_BACKUP_DIR)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def company_backup(*, operator, client: Client, ip: str) -> Path:
+    """A backup of the company (tenants.backup, as `manage.py tenant_backup`), kept for download."""
+    path = backup_dir() / f"{client.subdomain}-{timezone.now():%Y%m%d-%H%M%S}.tar.gz"
+    backup.tenant_backup(client=client, path=path)
+    action_record(operator=operator, action="backup_made", company=client.subdomain, ip=ip, detail={"file": path.name})
+    return path
+
+
+def company_backups(client: Client) -> list[Path]:
+    return sorted(backup_dir().glob(f"{client.subdomain}-*.tar.gz"), reverse=True)
+
+
+def company_delete(*, operator, client: Client, typed: str, ip: str) -> None:
+    """Delete for good (as `manage.py tenant_delete`), once the subdomain is typed."""
+    if (typed or "").strip() != client.subdomain:
+        raise ConsoleRefused("Type the company's subdomain to delete it. Nothing was deleted.")
+    subdomain, name = client.subdomain, client.name
+    summary = deletion.client_delete(client=client)
+    action_record(operator=operator, action="deleted", company=subdomain, ip=ip,
+                  detail={"name": name, "schema": summary.get("schema")})

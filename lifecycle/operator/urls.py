@@ -1,0 +1,15 @@
+"""/operator/ on the root domain (config.urls_public)."""
+from django.urls import path
+
+from lifecycle.operator import views
+
+urlpatterns = [
+    path("", views.company_list, name="operator-companies"),
+    path("login", views.sign_in, name="operator-login"),
+    path("code", views.code, name="operator-code"),
+    path("logout", views.sign_out, name="operator-logout"),
+    path("audit", views.audit, name="operator-audit"),
+    path("companies/<str:subdomain>", views.company_detail, name="operator-company"),
+    path("companies/<str:subdomain>/backups/<str:name>", views.backup_download, name="operator-backup"),
+    path("companies/<str:subdomain>/<str:action>", views.company_action, name="operator-company-action"),
+]

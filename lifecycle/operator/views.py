@@ -1,0 +1,214 @@
+"""The operator console's pages (server-rendered; docs/operator-console.md). Every page but the two
+sign-in steps needs an operator who gave the password and an authenticator code; every form is
+CSRF-protected; every change goes through lifecycle.operator.services (audited)."""
+from __future__ import annotations
+
+from datetime import datetime
+from functools import wraps
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.http import require_http_methods, require_POST
+
+from apps.core.ratelimit import client_ip
+from lifecycle.operator import selectors, services
+from lifecycle.operator.services import ConsoleRefused
+from lifecycle.operator.session import CODE, PASSWORD, session_clear, session_get, session_set
+from apps.plans import rules
+from tenants.models import Client
+
+LIMIT_NAMES = {"staff_seats": "Staff accounts", "posts": "Posts", "media_bytes": "Media storage (bytes)",
+               "webhook_endpoints": "Webhook endpoints", "public_api_rpm": "Public API requests per window",
+               "ai_jobs_per_day": "AI jobs per day"}
+
+
+# No script at all; the page's own styles; forms post to the console only.
+CONSOLE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+                  "frame-ancestors 'none'; base-uri 'none'")
+
+
+def operator_required(view):
+    """A signed-in operator (password and code), or the sign-in page. Every console page is
+    CSRF-protected (its forms carry the token of the CSRF cookie this sets)."""
+    @wraps(view)
+    @never_cache
+    @csrf_protect
+    def wrapped(request, *args, **kwargs):
+        request.operator = session_get(request, step=CODE)
+        if request.operator is None:
+            return HttpResponseRedirect("/operator/login")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _page(request, template: str, context: dict, status: int = 200):
+    response = render(request, f"operator/{template}", {"operator": getattr(request, "operator", None), **context},
+                      status=status)
+    response["X-Robots-Tag"] = "noindex"
+    response["Content-Security-Policy"] = CONSOLE_POLICY
+    return response
+
+
+# --- signing in ---------------------------------------------------------------------------------------
+@never_cache
+@csrf_protect
+@require_http_methods(["GET", "POST"])
+def sign_in(request):
+    error = ""
+    if request.method == "POST":
+        try:
+            account = services.operator_sign_in(email=request.POST.get("email", ""),
+                                                password=request.POST.get("password", ""), ip=client_ip(request))
+        except ConsoleRefused as refused:
+            error = refused.message
+        else:
+            response = HttpResponseRedirect("/operator/code")
+            session_set(response, account, PASSWORD)
+            return response
+    return _page(request, "sign_in.html", {"error": error, "email": request.POST.get("email", "")},
+                 status=400 if error else 200)
+
+
+@never_cache
+@csrf_protect
+@require_http_methods(["GET", "POST"])
+def code(request):
+    account = session_get(request, step=PASSWORD)
+    if account is None:
+        return HttpResponseRedirect("/operator/login")
+    error = ""
+    if request.method == "POST":
+        try:
+            account = services.operator_confirm_code(account=account, code=request.POST.get("code", ""),
+                                                     ip=client_ip(request))
+        except ConsoleRefused as refused:
+            error = refused.message
+        else:
+            response = HttpResponseRedirect("/operator/")
+            session_set(response, account, CODE)
+            return response
+    return _page(request, "code.html", {"error": error}, status=400 if error else 200)
+
+
+@csrf_protect
+@require_POST
+def sign_out(request):
+    response = HttpResponseRedirect("/operator/login")
+    session_clear(response)
+    return response
+
+
+# --- companies ----------------------------------------------------------------------------------------
+@operator_required
+def company_list(request):
+    search, status, plan = (request.GET.get(name, "").strip()[:100] for name in ("q", "status", "plan"))
+    page = Paginator(selectors.companies(search=search, status=status, plan=plan), 50).get_page(request.GET.get("page"))
+    return _page(request, "companies.html", {
+        "page": page, "q": search, "status": status, "plan": plan, "statuses": Client.Status.choices,
+        "plans": settings.SUBSCRIPTION_PLANS})
+
+
+def _company(subdomain: str) -> Client:
+    client = Client.objects.exclude(schema_name="public").filter(subdomain=subdomain).first()
+    if client is None:
+        raise Http404("No such company")
+    return client
+
+
+def _bars(days: list[dict]) -> list[dict]:
+    highest = max([1, *(day["api_requests"] for day in days)])
+    width = 100 / max(1, len(days))
+    return [{"x": round(n * width + width * 0.1, 2), "w": round(width * 0.8, 2),
+             "h": round(day["api_requests"] / highest * 38, 2), "y": round(40 - day["api_requests"] / highest * 38, 2),
+             "day": day["day"], "value": day["api_requests"]} for n, day in enumerate(days)]
+
+
+@operator_required
+def company_detail(request, subdomain: str, *, error: str = "", status: int = 200):
+    client = _company(subdomain)
+    days = selectors.company_usage(client)
+    limits = rules.plan_values(client.subscription_plan)  # the plan's own values, beside the overrides
+    overrides = client.plan_overrides or {}
+    return _page(request, "company.html", {
+        "client": client, "days": days, "bars": _bars(days), "usage": [{"label": LIMIT_NAMES[row.what], "what": row.what, "used": row.used, "allowed": row.allowed}
+                  for row in selectors.company_limits(client)],
+        "status_of": rules.subscription_status(client), "plans": settings.SUBSCRIPTION_PLANS,
+        "limits": [{"name": name, "label": LIMIT_NAMES[name], "value": limits[name],
+                    "override": "" if name not in overrides else ("unlimited" if overrides[name] is None
+                                                                   else overrides[name])}
+                   for name in rules.LIMITS],
+        "backups": services.company_backups(client), "actions": selectors.actions(company=client.subdomain)[:20],
+        "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
+
+
+def _trial_end(raw: str) -> datetime | None:
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    try:
+        return datetime.fromisoformat(raw).replace(tzinfo=timezone.get_fixed_timezone(0))
+    except ValueError as exc:
+        raise ConsoleRefused("The trial's end is a date (YYYY-MM-DD)") from exc
+
+
+ACTIONS = {
+    "suspend": lambda request, client: services.company_suspend(operator=request.operator, client=client,
+                                                                ip=client_ip(request)),
+    "reactivate": lambda request, client: services.company_reactivate(operator=request.operator, client=client,
+                                                                      ip=client_ip(request)),
+    "resend-verification": lambda request, client: services.company_verification_resend(
+        operator=request.operator, client=client, ip=client_ip(request)),
+    "rotate-keys": lambda request, client: services.company_keys_rotate(operator=request.operator, client=client,
+                                                                        ip=client_ip(request)),
+    "backup": lambda request, client: services.company_backup(operator=request.operator, client=client,
+                                                              ip=client_ip(request)),
+    "plan": lambda request, client: services.company_plan_set(
+        operator=request.operator, client=client, plan=request.POST.get("plan", ""),
+        limits={name: request.POST.get(f"limit_{name}", "") for name in rules.LIMITS},
+        trial_ends_at=_trial_end(request.POST.get("trial_ends_at", "")), ip=client_ip(request)),
+}
+
+
+@operator_required
+@csrf_protect
+@require_POST
+def company_action(request, subdomain: str, action: str):
+    client = _company(subdomain)
+    if action == "delete":
+        try:
+            services.company_delete(operator=request.operator, client=client, typed=request.POST.get("confirm", ""),
+                                    ip=client_ip(request))
+        except ConsoleRefused as refused:
+            return company_detail(request, subdomain, error=refused.message, status=400)
+        return HttpResponseRedirect("/operator/")
+    if action not in ACTIONS:
+        raise Http404("No such action")
+    try:
+        ACTIONS[action](request, client)
+    except ConsoleRefused as refused:
+        return company_detail(request, subdomain, error=refused.message, status=400)
+    return HttpResponseRedirect(f"/operator/companies/{client.subdomain}")
+
+
+@operator_required
+def backup_download(request, subdomain: str, name: str):
+    client = _company(subdomain)
+    found = next((path for path in services.company_backups(client) if path.name == name), None)
+    if found is None:
+        raise Http404("No such backup")
+    services.action_record(operator=request.operator, action="backup_downloaded", company=client.subdomain,
+                           ip=client_ip(request), detail={"file": name})
+    return FileResponse(found.open("rb"), as_attachment=True, filename=name)
+
+
+@operator_required
+def audit(request):
+    page = Paginator(selectors.actions(company=request.GET.get("company", "").strip()[:63]), 50) \
+        .get_page(request.GET.get("page"))
+    return _page(request, "audit.html", {"page": page, "company": request.GET.get("company", "")})
