@@ -47,6 +47,7 @@ from apps.core.permissions import Role
 from apps.core.text import slugify
 from apps.media.models import Media
 from apps.media.services import media_create_from_bytes
+from apps.plans.rules import plan_spend
 from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
 from apps.portability.models import Redirect, SourceItem
@@ -431,6 +432,7 @@ class _Importer:
 
     def _create(self, creates: list[tuple[Post, SourcePost, list, list]]) -> None:
         posts = [post for post, *_ in creates]
+        plan_spend("posts", len(posts))  # the plan's post limit, for the whole batch (403 plan_limit)
         Post.objects.bulk_create(posts)
         # The source's dates, kept (auto_now_add and auto_now set them at insert).
         for post, source, _, _ in creates:

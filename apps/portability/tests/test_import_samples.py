@@ -205,3 +205,28 @@ def test_a_second_delivery_while_a_run_holds_the_company_waits(make_tenant):
     with schema_context(tenant.schema_name):
         assert services.import_run(job_id=job).status == "completed"
         assert Post.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_import_past_the_plans_post_limit_brings_nothing_and_says_why(tenant, api, admin, settings):
+    """The plan's post limit holds for an import as for one post at a time: 79 posts do not fit in
+    a plan of 50; the job fails with the plan's message and nothing of the file stays."""
+    import copy
+
+    from tenants.models import Client
+
+    settings.PLANS = copy.deepcopy(settings.PLANS_AS_SHIPPED)
+    Client.objects.filter(pk=tenant.pk).update(plan_overrides={"posts": 50})
+    job = upload(api, WXR).json()["job"]
+    run(tenant, job["id"])
+    job = api.get(f"/api/imports/{job['id']}").json()["job"]
+    assert job["status"] == "failed" and "50 posts" in job["error"], job["error"]
+    with schema_context(tenant.schema_name):
+        assert Post.objects.count() == 0
+    connection.set_schema_to_public()
+    Client.objects.filter(pk=tenant.pk).update(plan_overrides={"posts": 100})
+    job = upload(api, WXR).json()["job"]
+    run(tenant, job["id"])
+    assert api.get(f"/api/imports/{job['id']}").json()["job"]["status"] == "completed"
+    with schema_context(tenant.schema_name):
+        assert Post.objects.count() == 79
