@@ -40,11 +40,14 @@ def default_languages() -> list[str]:
     return [DEFAULT_LANGUAGE]
 
 
-@lru_cache(maxsize=4096)
 def normalize(code) -> str | None:
-    """The code in its usual case (`pt-br` -> `pt-BR`) when CLDR knows it, else None."""
-    if not isinstance(code, str):
-        return None
+    """The code in its usual case (`pt-br` -> `pt-BR`) when CLDR knows it, else None (also for
+    what is not a string: a list or an object sent in its place)."""
+    return _normalize(code) if isinstance(code, str) else None
+
+
+@lru_cache(maxsize=4096)
+def _normalize(code: str) -> str | None:
     value = code.strip().replace("_", "-")
     if not value or len(value) > 35 or not value.isascii() or not all(p.isalnum() for p in value.split("-")):
         return None

@@ -52,6 +52,8 @@ def test_languages_are_bcp47_codes_in_their_usual_case_with_fallback_chains(api)
     ({"languages": ["en"], "defaultLanguage": "fr"}, "The default language must be one of"),
     ({"languages": ["en", "fr"], "fallbacks": {"fr": ["de"]}}, "Fallback languages must be"),
     ({"languages": "en"}, None),
+    ({"languages": ["en", {"code": "fr"}]}, None),  # an object where a code goes
+    ({"languages": ["en", ["fr"]]}, None),
 ])
 def test_bad_language_settings_are_400(api, body, message):
     response = api.put("/api/client/languages", body)
@@ -274,3 +276,10 @@ def test_media_keeps_alt_text_per_language(api, tenant):
     assert kept["altTexts"] == {"fr": "Un graphique"} and kept["altText"] == "Chart"
     plain = api.put(f"/api/media/{make_media(tenant).id}", {"altText": "x"}).json()["media"]
     assert "altTexts" not in plain
+
+
+@pytest.mark.parametrize("language", [{"code": "fr"}, ["fr"], 7])
+def test_a_post_whose_language_is_not_a_code_is_400(api, category, media, language):
+    multilingual(api)
+    response = api.post("/api/posts/upload", post_payload(category, media, language=language))
+    assert response.status_code == 400, response.content
