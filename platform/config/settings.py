@@ -368,7 +368,8 @@ TRIAL_DAYS = env_int("TRIAL_DAYS", 14)
 # for one company (Client.plan_overrides).
 _GB = 1024 ** 3
 PLANS: dict[str, dict] = {
-    "trial": {"staff_seats": 3, "posts": 100, "media_bytes": 1 * _GB, "webhook_endpoints": 2,
+    # A trial tries the product as a company would use it: every role, a whole blog imported.
+    "trial": {"staff_seats": 10, "posts": 10_000, "media_bytes": 5 * _GB, "webhook_endpoints": 5,
               "features": {"ai_writing": True, "webhooks": True}},
     "starter": {"staff_seats": 5, "posts": 1_000, "media_bytes": 5 * _GB, "webhook_endpoints": 5,
                 "features": {"ai_writing": True, "webhooks": True}},

@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto('http://demo.localhost:8123/');
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/dev-login.png' });
+await page.getByLabel('Email').fill('admin@example.com');
+await page.getByLabel('Password').fill('admin12345');
+await page.keyboard.press('Enter');
+await page.waitForTimeout(4000);
+await page.screenshot({ path: '/tmp/dev-dash.png' });
+await page.goto('http://demo.localhost:8123/dashboard/settings');
+await page.waitForTimeout(3000);
+await page.screenshot({ path: '/tmp/dev-settings.png', fullPage: true });
+console.log(page.url());
+await browser.close();
