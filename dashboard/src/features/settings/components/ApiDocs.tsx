@@ -23,7 +23,8 @@ const ERROR_RESPONSE = `{
 
 function Code({ children }: { children: string }) {
   return (
-    <pre className="small" style={{ background: '#0f172a', color: '#e2e8f0', padding: 12, borderRadius: 8, overflowX: 'auto', margin: 0 }}>
+    // Focusable: a long line scrolls sideways on a phone, and the keyboard must reach it.
+    <pre tabIndex={0} className="small" style={{ background: '#0f172a', color: '#e2e8f0', padding: 12, borderRadius: 8, overflowX: 'auto', margin: 0 }}>
       {children}
     </pre>
   );
