@@ -9,6 +9,7 @@ from django.db import migrations, models
 import django.contrib.postgres.search
 
 import apps.content.models
+from apps.core.sharding import sql_statements  # one statement at a time (Citus refuses several)
 
 CONFIGS = {
     "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "da": "danish", "nl": "dutch",
@@ -61,7 +62,7 @@ class Migration(migrations.Migration):
             field=models.UUIDField(default=uuid.uuid4),
         ),
         migrations.SeparateDatabaseAndState(
-            database_operations=[migrations.RunSQL(NEW_COLUMN, OLD_COLUMN)],
+            database_operations=[migrations.RunSQL(sql_statements(NEW_COLUMN), sql_statements(OLD_COLUMN))],
             state_operations=[migrations.AlterField(
                 model_name='post',
                 name='search_vector',

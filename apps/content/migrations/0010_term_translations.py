@@ -21,6 +21,8 @@ class Migration(migrations.Migration):
             field=models.JSONField(blank=True, default=dict),
         ),
         # Rows written by SQL get no translations, as the ORM gives.
-        migrations.RunSQL("ALTER TABLE content_category ALTER COLUMN translations SET DEFAULT '{}'::jsonb; ALTER TABLE content_tag ALTER COLUMN translations SET DEFAULT '{}'::jsonb",
-                          "ALTER TABLE content_category ALTER COLUMN translations DROP DEFAULT; ALTER TABLE content_tag ALTER COLUMN translations DROP DEFAULT"),
+        migrations.RunSQL(["ALTER TABLE content_category ALTER COLUMN translations SET DEFAULT '{}'::jsonb",
+                           "ALTER TABLE content_tag ALTER COLUMN translations SET DEFAULT '{}'::jsonb"],
+                          ["ALTER TABLE content_category ALTER COLUMN translations DROP DEFAULT",
+                           "ALTER TABLE content_tag ALTER COLUMN translations DROP DEFAULT"]),
     ]

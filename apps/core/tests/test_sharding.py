@@ -48,3 +48,31 @@ def test_the_suite_sees_the_statements_of_a_request(api, tenant):
 @pytest.mark.django_db
 def test_sql_names_no_company_schema_outside_a_statement():
     assert sharding.problem(None) is None
+
+
+def test_every_migration_sends_its_sql_one_statement_at_a_time():
+    """On Citus a RunSQL script of several statements fails on the workers ("cannot insert multiple
+    commands into a prepared statement"): each RunSQL item holds one statement (sql_statements)."""
+    from django.db import migrations as django_migrations
+    from django.db.migrations.loader import MigrationLoader
+
+    from apps.core.sharding import sql_statements
+
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    several = []
+    for (app, name), migration in loader.disk_migrations.items():
+        if app not in {"content", "media", "ai", "accounts", "analytics", "audit", "webhooks", "core", "tenants",
+                       "portability", "plans", "operator"}:
+            continue
+        operations = list(migration.operations)
+        for operation in operations:
+            operations.extend(getattr(operation, "database_operations", []))
+            if not isinstance(operation, django_migrations.RunSQL):
+                continue
+            for sql in (operation.sql, operation.reverse_sql):
+                items = [sql] if isinstance(sql, str) else list(sql or [])
+                for item in items:
+                    text = item[0] if isinstance(item, (list, tuple)) else item
+                    if isinstance(text, str) and len(sql_statements(text)) > 1:
+                        several.append(f"{app}.{name}")
+    assert several == [], f"RunSQL with several statements in one item: {sorted(set(several))}"
