@@ -33,9 +33,6 @@ def media_storage() -> Storage:
     return storages[settings.MEDIA_STORAGE_ALIAS]
 
 
-_private: dict[int, Storage] = {}
-
-
 def private_storage() -> Storage:
     """Where files that are never public live (uploaded imports, exports of a whole company):
     the media storage's place, keys under `{schema}/portability/`, but on S3 written as private
@@ -44,14 +41,14 @@ def private_storage() -> Storage:
     storage = media_storage()
     if not hasattr(storage, "bucket_name"):
         return storage  # the local file system: the media view refuses the private keys
-    found = _private.get(id(storage))
+    found = getattr(storage, "private_twin", None)  # made once per media storage object
     if found is None:
         from storages.backends.s3 import S3Storage
 
         options = dict(settings.STORAGES[settings.MEDIA_STORAGE_ALIAS].get("OPTIONS", {}))
         options.update(default_acl="private", querystring_auth=True,
                        object_parameters={"CacheControl": "private, no-store"})
-        found = _private[id(storage)] = S3Storage(**options)
+        found = storage.private_twin = S3Storage(**options)
     return found
 
 
