@@ -20,38 +20,24 @@ import uuid
 from pathlib import Path
 
 import pytest
-import requests
 from PIL import Image
 
 from apps.core.tests.hardening.services import ROOT, Gunicorn, PrivateRedis, app_env
+from apps.core.tests.hardening.services import Http as ServerHttp
 from lifecycle.tests.citus_cluster import CitusCluster, citus_missing
 
 pytestmark = [pytest.mark.scale, pytest.mark.timeout(900),
               pytest.mark.skipif(citus_missing() is not None, reason=str(citus_missing()))]
 
+
+def Http(*args, **kw) -> ServerHttp:  # noqa: N802 - the cluster answers slower: a longer timeout
+    return ServerHttp(*args, timeout=60, **kw)
+
+
 ROOT_DOMAIN = "citus.test"
 PASSWORD = "password12345"
 COMPANIES = 20
 SPARES = 5  # the first sign-ups take a spare schema (renamed), the others run the template's DDL
-
-
-class Http:
-    def __init__(self, base_url: str, host: str, headers: dict | None = None):
-        self.base_url, self.host, self.headers = base_url, host, dict(headers or {})
-        self.session = requests.Session()
-
-    def request(self, method: str, path: str, **kw) -> requests.Response:
-        headers = {"Host": self.host, **self.headers, **kw.pop("headers", {})}
-        return self.session.request(method, self.base_url + path, headers=headers, timeout=kw.pop("timeout", 60), **kw)
-
-    def get(self, path, **kw):
-        return self.request("GET", path, **kw)
-
-    def post(self, path, **kw):
-        return self.request("POST", path, **kw)
-
-    def put(self, path, **kw):
-        return self.request("PUT", path, **kw)
 
 
 def png(size=(40, 30)) -> bytes:

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import redis
+import requests
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -548,3 +549,25 @@ class Varnish:
     def stop(self) -> None:
         _stop_group(self.process)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Http:
+    """HTTP to a server the tests started, on a company's host (a Host header), one session."""
+
+    def __init__(self, base_url: str, host: str, headers: dict | None = None, *, timeout: float = 20):
+        self.base_url, self.host, self.headers, self.timeout = base_url, host, dict(headers or {}), timeout
+        self.session = requests.Session()
+
+    def request(self, method: str, path: str, **kw) -> requests.Response:
+        headers = {"Host": self.host, **self.headers, **kw.pop("headers", {})}
+        return self.session.request(method, self.base_url + path, headers=headers,
+                                    timeout=kw.pop("timeout", self.timeout), **kw)
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.request("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.request("PUT", path, **kw)

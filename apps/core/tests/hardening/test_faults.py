@@ -29,6 +29,7 @@ from PIL import Image
 from apps.core.tests.hardening.services import (
     CeleryWorker,
     Gunicorn,
+    Http,
     HoldingProxy,
     PrivatePostgres,
     PrivateRedis,
@@ -45,21 +46,6 @@ BUCKET = "fault-media"
 S3_KEYS = {"S3_ACCESS_KEY_ID": "fault-key", "S3_SECRET_ACCESS_KEY": "fault-secret", "S3_REGION": "us-east-1"}
 PASSWORD = "password12345"
 
-
-class Http:
-    def __init__(self, base_url: str, host: str, headers: dict | None = None):
-        self.base_url, self.host, self.headers = base_url, host, dict(headers or {})
-        self.session = requests.Session()
-
-    def request(self, method: str, path: str, **kw) -> requests.Response:
-        headers = {"Host": self.host, **self.headers, **kw.pop("headers", {})}
-        return self.session.request(method, self.base_url + path, headers=headers, timeout=kw.pop("timeout", 20), **kw)
-
-    def get(self, path, **kw):
-        return self.request("GET", path, **kw)
-
-    def post(self, path, **kw):
-        return self.request("POST", path, **kw)
 
 
 class Moto:
