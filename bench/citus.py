@@ -17,7 +17,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from apps.core.tests.hardening.services import PrivatePostgres  # noqa: E402
-from bench import servers  # noqa: E402
+from bench import common, servers  # noqa: E402
 from bench.common import REDIS_URL, announce, fresh_redis, knob  # noqa: E402
 from lifecycle.tests.citus_cluster import CitusCluster, citus_missing  # noqa: E402
 
@@ -66,22 +65,14 @@ print("SEEDED " + json.dumps({"key": tenant.api_key, "schema": tenant.schema_nam
 
 
 def median_p90(timings: list[float]) -> tuple[float, float]:
-    timings = sorted(timings)
-    return statistics.median(timings) * 1000, timings[max(0, int(len(timings) * 0.9) - 1)] * 1000
+    """Median and p90 in milliseconds."""
+    median, p90 = common.median_p90(timings)
+    return median * 1000, p90 * 1000
 
 
 def request_timings(port: int, path: str, headers: dict[str, str]) -> tuple[float, float]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    timings = []
-    for _ in range(REQUESTS + 10):
-        started = time.perf_counter()
-        conn.request("GET", path, headers={"Host": "bench.localhost", **headers})
-        response = conn.getresponse()
-        response.read()
-        if response.status != 200:
-            sys.exit(f"GET {path}: HTTP {response.status}")
-        timings.append(time.perf_counter() - started)
-    return median_p90(timings[10:])  # the first requests warm the worker
+    return median_p90(common.request_timings(port, path, headers, host="bench.localhost", requests=REQUESTS,
+                                             timeout=60))
 
 
 def manage(env: dict, *args: str) -> str:

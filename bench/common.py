@@ -7,7 +7,11 @@ in the environment (BENCH_SECONDS, BENCH_POSTS, ...) wins in either mode.
 """
 from __future__ import annotations
 
+import http.client
 import os
+import statistics
+import sys
+import time
 import subprocess
 
 import redis
@@ -70,3 +74,26 @@ def announce() -> None:
     if SMOKE:
         print("SMOKE MODE (BENCH_SMOKE=1): small data, seconds of load; the figures prove the run, not the speed\n",
               flush=True)
+
+
+def median_p90(timings: list[float]) -> tuple[float, float]:
+    """Median and 90th percentile of `timings`, in their unit."""
+    timings = sorted(timings)
+    return statistics.median(timings), timings[max(0, int(len(timings) * 0.9) - 1)]
+
+
+def request_timings(port: int, path: str, headers: dict[str, str], *, host: str, requests: int,
+                    timeout: float = 30) -> list[float]:
+    """Seconds of `requests` GETs of `path` on one keep-alive connection, after 10 that warm the
+    worker; anything but 200 stops the benchmark."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    timings = []
+    for _ in range(requests + 10):
+        started = time.perf_counter()
+        conn.request("GET", path, headers={"Host": host, **headers})
+        response = conn.getresponse()
+        response.read()
+        if response.status != 200:
+            sys.exit(f"GET {path}: HTTP {response.status}")
+        timings.append(time.perf_counter() - started)
+    return timings[10:]

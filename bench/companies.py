@@ -16,7 +16,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
+from bench import common  # noqa: E402
 from bench.common import announce, knob  # noqa: E402
 
 _ASKED = sys.argv[1] if len(sys.argv) == 2 else "100,10000"
@@ -159,23 +159,11 @@ def sign_up_timings(*, spares: bool) -> tuple[float, float]:
         timings.append(time.perf_counter() - started)
     for client in Client.objects.filter(subdomain__startswith="sample-"):
         client.delete(force_drop=True)
-    timings.sort()
-    return statistics.median(timings), timings[max(0, int(len(timings) * 0.9) - 1)]
+    return common.median_p90(timings)
 
 
 def request_timings(port: int, path: str, headers: dict[str, str]) -> tuple[float, float]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    timings = []
-    for _ in range(REQUESTS + 10):
-        started = time.perf_counter()
-        conn.request("GET", path, headers={"Host": "demo.localhost", **headers})
-        response = conn.getresponse()
-        response.read()
-        if response.status != 200:
-            sys.exit(f"GET {path}: HTTP {response.status}")
-        timings.append(time.perf_counter() - started)
-    timings = sorted(timings[10:])  # the first requests warm the worker
-    return statistics.median(timings), timings[int(len(timings) * 0.9) - 1]
+    return common.median_p90(common.request_timings(port, path, headers, host="demo.localhost", requests=REQUESTS))
 
 
 def latency() -> dict[str, tuple[float, float]]:
