@@ -122,7 +122,7 @@ describe('add, edit, delete, rotate, test', () => {
     const user = userEvent.setup();
     renderApp('/dashboard/settings/webhooks', { session: signedIn() });
     await user.click(await screen.findByRole('button', { name: 'Add endpoint' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add endpoint' });
+    const dialog = await screen.findByRole('dialog', { name: 'Add endpoint' });
     // checks before sending
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
     expect(within(dialog).getByText('Enter an http:// or https:// URL')).toBeInTheDocument();
