@@ -7,7 +7,9 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
@@ -93,21 +95,54 @@ def media_upload(*, uploaded_file: UploadedFile, file_name: str | None, alt_text
     )
 
 
+@dataclass(frozen=True)
+class ProcessedImage:
+    """An image checked and cleaned for the library (`prepared`), with its renditions when they
+    were asked for (None: the renditions task makes them after the commit)."""
+
+    prepared: Any  # apps.media.images.PreparedImage
+    renditions: list | None = None  # apps.media.images.Rendition
+
+
+def media_process(*, data: bytes, renditions: bool = False) -> ProcessedImage:
+    """Validate and clean an image, and make its renditions when asked: pure work (no database,
+    no storage, no tenant), so a caller may process several images at once in threads. Raises
+    PayloadTooLarge/ValidationFailed as an upload does. Renditions that cannot be made are left to
+    the task (which logs why)."""
+    images = _images()
+    prepared = images.prepare_upload(data, max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES,
+                                     max_pixels=settings.MEDIA_MAX_PIXELS)
+    made = None
+    if renditions:
+        try:
+            made = _make_renditions(prepared.data)
+        except ApplicationError:
+            made = None
+    return ProcessedImage(prepared=prepared, renditions=made)
+
+
 def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploaded_by) -> Media:
     """Validate, clean and store an image in the current tenant's library; renditions follow
     (a Celery task enqueued on commit). Raises PayloadTooLarge/ValidationFailed; nothing is
     stored when it raises. Needs a tenant schema (request, tenant_context or schema_context)."""
+    return media_create_processed(processed=media_process(data=data), file_name=file_name, alt_text=alt_text,
+                                  uploaded_by=uploaded_by)
+
+
+def media_create_processed(*, processed: ProcessedImage, file_name: str, alt_text: str, uploaded_by) -> Media:
+    """Store a processed image (media_process) in the current tenant's library as one write: its
+    files, its row and one MediaChanged `created`. Renditions made beforehand are stored and
+    recorded with the row, so no later write (and no later content change) follows; otherwise the
+    renditions task is enqueued on commit. Nothing is stored when it raises."""
     schema = storage.current_schema()
     alt = _alt_text(alt_text)
-    prepared = _images().prepare_upload(
-        data,
-        max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES,
-        max_pixels=settings.MEDIA_MAX_PIXELS,
-    )
+    prepared = processed.prepared
     media_id = uuid.uuid4()
     key = storage.original_key(schema, media_id, file_name, prepared.extension)
     try:
         storage.save_bytes(key, prepared.data)
+        record = (_renditions_store(schema, media_id, key, processed.renditions)[0]
+                  if processed.renditions is not None else {})
     except storage_errors() as exc:
         logger.exception("media storage failed to store %s", key)
         _delete_quietly([key], storage.media_prefix(schema, media_id))
@@ -124,12 +159,13 @@ def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploa
                 width=prepared.width,
                 height=prepared.height,
                 storage_key=key,
-                renditions={},
+                renditions=record,
                 uploaded_by=uploaded_by,
             )
             events.publish(events.MediaChanged(media_id=media_id, file_name=media.file_name, change="created",
                                                actor=uploaded_by))
-            _enqueue_renditions(str(media_id))
+            if not record:
+                _enqueue_renditions(str(media_id))
     except BaseException:
         _delete_quietly([key], storage.media_prefix(schema, media_id))
         raise
@@ -223,6 +259,41 @@ def _renditions_complete(media: Media, widths: dict[str, int]) -> bool:
     return all((media.renditions or {}).get(name) for name in widths)
 
 
+def _make_renditions(data: bytes) -> list:
+    return _images().make_renditions(
+        data,
+        settings.MEDIA_RENDITION_WIDTHS,
+        max_pixels=settings.MEDIA_MAX_PIXELS,
+        webp_quality=settings.MEDIA_WEBP_QUALITY,
+        jpeg_quality=settings.MEDIA_JPEG_QUALITY,
+    )
+
+
+def _renditions_store(schema: str, media_id, original_key: str, renditions: list) -> tuple[dict[str, dict], list[str]]:
+    """Write the renditions' files; their record (as Media.renditions keeps it) and the keys written."""
+    extension = os.path.splitext(original_key)[1].lstrip(".") or "img"
+    record: dict[str, dict] = {}
+    written: list[str] = []
+    for rendition in renditions:
+        webp_key = storage.rendition_key(schema, media_id, rendition.width, "webp")
+        original = None
+        if webp_key not in written:
+            storage.save_bytes(webp_key, rendition.webp)
+            written.append(webp_key)
+        if rendition.original is not None:
+            original = storage.rendition_key(schema, media_id, rendition.width, extension)
+            if original not in written:
+                storage.save_bytes(original, rendition.original)
+                written.append(original)
+        record[rendition.name] = {
+            "width": rendition.width,
+            "height": rendition.height,
+            "webp": webp_key,
+            "original": original,
+        }
+    return record, written
+
+
 def media_renditions_make(*, media_id: str, force: bool = False) -> Media | None:
     """Make and record the renditions of one media object (idempotent: a finished one is
     skipped unless `force`). Returns None when the media no longer exists."""
@@ -233,34 +304,8 @@ def media_renditions_make(*, media_id: str, force: bool = False) -> Media | None
     if not force and _renditions_complete(media, widths):
         return media
     schema = storage.current_schema()
-    data = storage.read_bytes(media.storage_key)
-    renditions = _images().make_renditions(
-        data,
-        widths,
-        max_pixels=settings.MEDIA_MAX_PIXELS,
-        webp_quality=settings.MEDIA_WEBP_QUALITY,
-        jpeg_quality=settings.MEDIA_JPEG_QUALITY,
-    )
-    extension = os.path.splitext(media.storage_key)[1].lstrip(".") or "img"
-    record: dict[str, dict] = {}
-    written: list[str] = []
-    for rendition in renditions:
-        webp_key = storage.rendition_key(schema, media.id, rendition.width, "webp")
-        original_key = None
-        if webp_key not in written:
-            storage.save_bytes(webp_key, rendition.webp)
-            written.append(webp_key)
-        if rendition.original is not None:
-            original_key = storage.rendition_key(schema, media.id, rendition.width, extension)
-            if original_key not in written:
-                storage.save_bytes(original_key, rendition.original)
-                written.append(original_key)
-        record[rendition.name] = {
-            "width": rendition.width,
-            "height": rendition.height,
-            "webp": webp_key,
-            "original": original_key,
-        }
+    renditions = _make_renditions(storage.read_bytes(media.storage_key))
+    record, written = _renditions_store(schema, media.id, media.storage_key, renditions)
     with transaction.atomic():
         updated = Media.objects.filter(pk=media.pk).update(renditions=record)
         if updated:

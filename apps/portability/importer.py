@@ -15,8 +15,10 @@ Mapping (docs/import-export.md):
 - authors: matched by email, else created as `author` accounts with no usable password, invited by
   email (apps.accounts.services.invitation_create);
 - images: the featured, Open Graph and Twitter images and every <img> of the content, fetched
-  (apps.portability.fetch) or taken from a Ghost zip, stored as media of the company, and every
-  address rewritten; an image that cannot be brought is reported, never fatal;
+  (apps.portability.fetch) or taken from a Ghost zip, stored as media of the company with their
+  renditions made here (so the import's one content change covers them: no renditions task
+  follows, and none bumps the content version again), and every address rewritten; an image
+  that cannot be brought is reported, never fatal;
 - old addresses: one Redirect per old URL (WordPress link and guid; Ghost `/slug/`).
 
 Every item is recognised by (source, kind, source id) in SourceItem: running the same file again
@@ -27,12 +29,14 @@ import hashlib
 import logging
 import posixpath
 import re
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.utils import timezone
@@ -46,7 +50,7 @@ from apps.core.html import html_to_text
 from apps.core.permissions import Role
 from apps.core.text import slugify
 from apps.media.models import Media
-from apps.media.services import media_create_from_bytes
+from apps.media.services import ProcessedImage, media_create_processed, media_process
 from apps.plans.rules import plan_spend
 from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
@@ -465,28 +469,28 @@ class _Importer:
         stored: dict[str, Media] = {}
         done, total = 0, len(wanted)
         self.progress("images", 0, total)
-        for url, alt in wanted.items():
+        # Fetching, checking and resizing run in threads (network waits and Pillow's encoders
+        # release the GIL), a window at a time so only so many images are in memory; the writes
+        # (files, rows, events) stay on this thread, inside the import's transaction and scope.
+        todo = [(url, alt) for url, alt in wanted.items() if media_of.get(known.get(url)) is None]
+        for url in wanted:
             media = media_of.get(known.get(url))
             if media is not None:
                 self.report.count("image", "unchanged")
-            else:
-                try:
-                    data = self._image_bytes(url)
-                    media = media_create_from_bytes(data=data, file_name=posixpath.basename(urlsplit(url).path) or "image",
-                                                    alt_text=alt[:500], uploaded_by=self.actor)
-                except Exception as exc:  # noqa: BLE001 - a missing image is reported, never fatal
-                    reason = getattr(exc, "message", None) or str(exc) or exc.__class__.__name__
-                    self.report.count("image", "missing")
-                    self.report.note("image", url, "missing", reason)
-                    media = None
-                else:
-                    self.remember("image", url, media.pk)
-                    self.report.count("image", "created")
-            if media is not None:
                 stored[url] = media
                 addresses[url] = urls.cdn(media.storage_key)
-            done += 1
-            self.progress("images", done, total)
+                done += 1
+        self.progress("images", done, total)
+        workers = max(1, settings.IMPORT_IMAGE_WORKERS)
+        queue: deque = deque()
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="import-image") as pool:
+            for url, alt in todo:
+                queue.append((url, alt, pool.submit(self._image_processed, url)))
+                if len(queue) < workers * 2:
+                    continue
+                done = self._image_store(*queue.popleft(), stored, addresses, urls, done, total)
+            while queue:
+                done = self._image_store(*queue.popleft(), stored, addresses, urls, done, total)
         for post, source, html in written:
             changes = []
             content = rewrite_images(post.content, addresses)
@@ -501,6 +505,28 @@ class _Importer:
                     changes.append(attribute)
             if changes:
                 Post.objects.filter(pk=post.pk).update(**{name: getattr(post, name) for name in changes})
+
+    def _image_store(self, url: str, alt: str, future, stored: dict, addresses: dict, urls: MediaUrls, done: int,
+                     total: int) -> int:
+        """Store one processed image as media of the company (or report why it is missing)."""
+        try:
+            media = media_create_processed(processed=future.result(), alt_text=alt[:500], uploaded_by=self.actor,
+                                           file_name=posixpath.basename(urlsplit(url).path) or "image")
+        except Exception as exc:  # noqa: BLE001 - a missing image is reported, never fatal
+            reason = getattr(exc, "message", None) or str(exc) or exc.__class__.__name__
+            self.report.count("image", "missing")
+            self.report.note("image", url, "missing", reason)
+        else:
+            self.remember("image", url, media.pk)
+            self.report.count("image", "created")
+            stored[url] = media
+            addresses[url] = urls.cdn(media.storage_key)
+        self.progress("images", done + 1, total)
+        return done + 1
+
+    def _image_processed(self, url: str) -> ProcessedImage:
+        """An image's bytes, checked and with its renditions (run in a thread: no database)."""
+        return media_process(data=self._image_bytes(url), renditions=True)
 
     def _image_bytes(self, url: str) -> bytes:
         if not re.match(r"^https?://", url):

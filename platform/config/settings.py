@@ -707,6 +707,9 @@ IMPORT_FETCH_ALLOWED_HOSTS = env_list("IMPORT_FETCH_ALLOWED_HOSTS", "")
 IMPORT_FETCH_CONNECT_TIMEOUT = float(env("IMPORT_FETCH_CONNECT_TIMEOUT", "3"))
 IMPORT_FETCH_TIMEOUT = float(env("IMPORT_FETCH_TIMEOUT", "10"))
 IMPORT_FETCH_MAX_REDIRECTS = env_int("IMPORT_FETCH_MAX_REDIRECTS", 3)
+# Images an import fetches, checks and resizes at once (threads of the import job); their writes
+# stay in the job's one transaction.
+IMPORT_IMAGE_WORKERS = env_int("IMPORT_IMAGE_WORKERS", 4)
 # Seconds an import task may run before the outbox sends it again (a worker that died mid-way:
 # the import's transaction rolled back, and the next run starts over, recognising nothing twice).
 IMPORT_LEASE_SECONDS = env_int("IMPORT_LEASE_SECONDS", 3600)
