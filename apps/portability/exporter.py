@@ -1,10 +1,17 @@
 """A company's blog as one zip (docs/import-export.md): `export.json`, in the shape of a Ghost 5
 export (`db[0].meta`, `db[0].data.posts`, `tags`, `posts_tags`, `users`, `posts_authors`,
-`posts_meta`, `settings`), so that Ghost's importer and ours read it, plus what Ghost has no table
-for, in tables of their own that Ghost skips (`categories`, `posts_categories`, `media`); and the
-media files under `content/images/<media id>/<file name>`, the addresses the posts' HTML, featured
-and social images point to. Users go without password hashes, two-factor secrets or recovery
-codes: name, slug, email, role and status only."""
+`posts_meta`, `roles`, `roles_users`, `settings`), so that Ghost's importer and ours read it, plus
+what Ghost has no table for, in tables of their own that Ghost skips (`categories`,
+`posts_categories`, `media`, `posts_cms`); and the media files under
+`content/images/<media id>/<file name>`, the addresses the posts' HTML, featured and social images
+point to. Users go without password hashes, two-factor secrets or recovery codes: name, slug,
+email, role and status only.
+
+What Ghost's importer requires of each table (required fields, lengths, allowed values) is written
+down as a JSON Schema, `apps/portability/schemas/ghost-import.schema.json`; the export is checked
+against it by apps/portability/tests/test_export_ghost_format.py. A value longer than Ghost accepts
+(`GHOST_LIMITS`: a post's title past 255 characters, an excerpt past 300...) is cut in Ghost's
+tables, and kept whole in `posts_cms`, which our importer reads first."""
 from __future__ import annotations
 
 import io
@@ -26,6 +33,27 @@ from apps.media.storage import MediaUrls
 
 GHOST_VERSION = "5.0.0"  # the Ghost export format followed
 IMAGE_ROOT = "content/images"
+# The longest value Ghost's importer accepts per field (its schema's validations and column sizes):
+# a longer one fails Ghost's validation and, with it, the whole import.
+GHOST_LIMITS = {
+    "posts": {"title": 255, "slug": 191, "custom_excerpt": 300},
+    "posts_meta": {"meta_title": 300, "meta_description": 500, "og_title": 300, "og_description": 500,
+                   "twitter_title": 300, "twitter_description": 500, "feature_image_alt": 191},
+    "users": {"name": 191, "slug": 191},
+    "tags": {"name": 191, "slug": 191},
+}
+# Our roles as Ghost's: Ghost never imports an Owner, and has no reader-only staff role.
+GHOST_ROLES = {"admin": "Administrator", "editor": "Editor", "author": "Author", "viewer": "Contributor"}
+
+
+def _fit(table: str, row: dict, whole: dict) -> dict:
+    """`row` with every value cut to what Ghost accepts; what was cut goes whole into `whole`."""
+    for name, limit in GHOST_LIMITS[table].items():
+        value = row.get(name)
+        if isinstance(value, str) and len(value) > limit:
+            whole[name] = value
+            row[name] = value[:limit].rstrip() if name != "slug" else value[:limit].rstrip("-")
+    return row
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -66,26 +94,29 @@ def blog_export() -> tuple[bytes, dict]:
     media_paths = {item.pk: "/" + image_path(item) for item in media}
     posts = list(Post.objects.order_by("created_at", "id").prefetch_related("categories", "tags"))
     data: dict[str, list] = {"posts": [], "posts_meta": [], "tags": [], "posts_tags": [], "users": [],
-                             "posts_authors": [], "categories": [], "posts_categories": [], "media": [],
-                             "settings": []}
+                             "posts_authors": [], "roles": [], "roles_users": [], "categories": [],
+                             "posts_categories": [], "media": [], "posts_cms": [], "settings": []}
     for post in posts:
         status, published_at = _ghost_status(post)
-        data["posts"].append({
+        whole: dict[str, str] = {}
+        data["posts"].append(_fit("posts", {
             "id": str(post.pk), "uuid": str(post.pk), "title": post.title, "slug": post.slug, "html": local(post.content),
             "mobiledoc": None, "lexical": None, "feature_image": media_paths.get(post.featured_image_id),
             "type": "post", "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
             "canonical_url": post.canonical_url or None, "created_at": _iso(post.created_at),
             "updated_at": _iso(post.updated_at), "published_at": _iso(published_at),
-        })
-        data["posts_meta"].append({
+        }, whole))
+        data["posts_meta"].append(_fit("posts_meta", {
             "id": str(post.pk), "post_id": str(post.pk), "meta_title": post.meta_title or None,
             "meta_description": post.meta_description or None, "og_title": post.og_title or None,
             "og_description": post.og_description or None, "og_image": media_paths.get(post.og_image_id),
             "twitter_title": post.twitter_title or None, "twitter_description": post.twitter_description or None,
             "twitter_image": media_paths.get(post.twitter_image_id),
-            "feature_image_alt": post.featured_image.alt_text if post.featured_image_id else None,
+            "feature_image_alt": (post.featured_image.alt_text or None) if post.featured_image_id else None,
             "focus_keyword": post.focus_keyword or None,
-        })
+        }, whole))
+        if whole:
+            data["posts_cms"].append({"post_id": str(post.pk), **whole})
         for order, tag in enumerate(post.tags.all()):
             data["posts_tags"].append({"id": f"{post.pk}-{tag.pk}", "post_id": str(post.pk), "tag_id": str(tag.pk),
                                        "sort_order": order})
@@ -96,16 +127,23 @@ def blog_export() -> tuple[bytes, dict]:
             data["posts_authors"].append({"id": f"{post.pk}-{post.author_id}", "post_id": str(post.pk),
                                           "author_id": str(post.author_id), "sort_order": 0})
     for tag in Tag.objects.order_by("name", "id"):
-        data["tags"].append({"id": str(tag.pk), "name": tag.name, "slug": tag.slug, "description": None,
-                             "visibility": "public", "created_at": _iso(tag.created_at)})
+        data["tags"].append(_fit("tags", {"id": str(tag.pk), "name": tag.name, "slug": tag.slug, "description": None,
+                                          "visibility": "public", "created_at": _iso(tag.created_at)}, {}))
     for category in Category.objects.order_by("name", "id"):
         data["categories"].append({"id": str(category.pk), "name": category.name, "slug": category.slug,
                                    "description": category.description or None})
+    roles = {}
     for user in User.objects.order_by("created_at", "id"):
-        # Never a password hash, two-factor secret or recovery code.
-        data["users"].append({"id": str(user.pk), "name": user.username, "slug": user.username.lower(),
-                              "email": user.email, "status": "active" if user.is_active else "inactive",
-                              "cms_role": user.role, "created_at": _iso(user.created_at)})
+        # Never a password hash, two-factor secret or recovery code (Ghost gives imported staff a
+        # random password and locks them until they reset it).
+        data["users"].append(_fit("users", {
+            "id": str(user.pk), "name": user.username, "slug": user.username.lower(),
+            "email": user.email, "status": "active" if user.is_active else "inactive", "visibility": "public",
+            "cms_role": user.role, "created_at": _iso(user.created_at)}, {}))
+        role = GHOST_ROLES.get(user.role, "Contributor")
+        roles.setdefault(role, f"role-{role.lower()}")
+        data["roles_users"].append({"id": f"{roles[role]}-{user.pk}", "role_id": roles[role], "user_id": str(user.pk)})
+    data["roles"] = [{"id": role_id, "name": name} for name, role_id in roles.items()]
     for item in media:
         data["media"].append({"id": str(item.pk), "path": "/" + image_path(item), "file_name": item.file_name,
                               "file_type": item.file_type, "file_size": item.file_size, "alt_text": item.alt_text,

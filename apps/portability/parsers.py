@@ -378,11 +378,16 @@ def parse_ghost_json(data: bytes) -> Blog:
     for row in _rows(data_, "posts_authors"):
         post_authors.setdefault(_s(row.get("post_id")), []).append((int(row.get("sort_order") or 0), _s(row.get("author_id"))))
     posts_meta = {_s(row.get("post_id")): row for row in _rows(data_, "posts_meta")}
+    # Our own exports: the values cut to Ghost's lengths in posts and posts_meta, whole.
+    whole = {_s(row.get("post_id")): {k: v for k, v in row.items() if k != "post_id" and _s(v)}
+             for row in _rows(data_, "posts_cms")}
     for index, row in enumerate(_rows(data_, "posts")):
         where = f"db[0].data.posts[{index}]"
         source_id = _s(row.get("id"))
         if not source_id:
             raise ParseFailed("A post needs an id", where=f"{where}.id")
+        row = {**row, **whole.get(source_id, {})}
+        meta = {**(posts_meta.get(source_id) or {}), **whole.get(source_id, {})}
         title = _s(row.get("title")) or "(untitled)"
         kind = "page" if _s(row.get("type")) == "page" or row.get("page") in (True, 1, "1", "true") else "post"
         status = _GHOST_STATUS.get(_s(row.get("status")))
@@ -400,13 +405,13 @@ def parse_ghost_json(data: bytes) -> Blog:
             created_at=_ghost_date(row.get("created_at"), f"{where}.created_at"),
             updated_at=_ghost_date(row.get("updated_at"), f"{where}.updated_at"),
             featured_image=_s(row.get("feature_image")),
-            featured_alt=_s((posts_meta.get(source_id) or {}).get("feature_image_alt")),
+            featured_alt=_s(meta.get("feature_image_alt")),
         )
         authors = sorted(post_authors.get(source_id, []))
         post.author = authors[0][1] if authors else _s(row.get("author_id"))
         post.tags = [tag_id for _, tag_id in sorted(post_tags.get(source_id, []))]
         post.categories = [category_id for _, category_id in sorted(post_categories.get(source_id, []))]
-        seo_source = {**row, **{k: v for k, v in (posts_meta.get(source_id) or {}).items() if _s(v)}}
+        seo_source = {**row, **{k: v for k, v in meta.items() if _s(v)}}
         post.seo = {name: _s(seo_source.get(name)) for name in _GHOST_SEO if _s(seo_source.get(name))}
         post.old_urls = [f"/{post.slug}/"] if post.slug else []
         blog.posts.append(post)
