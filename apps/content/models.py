@@ -50,7 +50,15 @@ class LanguageSearchConfig(Func):
                 params)
 
 
-class Category(models.Model):
+class TranslatedTerm:
+    """What categories and tags share about their `translations` (docs/translations.md)."""
+
+    def name_in(self, language: str | None) -> str:
+        """Its name in `language` where it has one, else its own."""
+        return ((self.translations or {}).get(language) or {}).get("name") or self.name if language else self.name
+
+
+class Category(TranslatedTerm, models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)
@@ -71,7 +79,7 @@ class Category(models.Model):
         return self.name
 
 
-class Tag(models.Model):
+class Tag(TranslatedTerm, models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=120, unique=True)

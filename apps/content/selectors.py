@@ -196,6 +196,23 @@ def tag_get(tag_id) -> Tag:
     return get_or_404(tag_list(), tag_id, TAG_NOT_FOUND)
 
 
+def term_slug_q(slug: str, language: str | None = None) -> Q:
+    """A category or tag of this slug: its own, or (with `language`) its slug in that language
+    (docs/translations.md; the public API's statements write the same rule in SQL)."""
+    found = Q(slug=slug)
+    return found | Q(**{f"translations__{language}__slug": slug}) if language else found
+
+
+def term_by_slug(model, slug: str, language: str | None = None):
+    """The category or tag (`model`) of this slug, or None. With `language`: the one whose slug in
+    that language it is first (translated slugs are not unique), then the one whose own slug it is."""
+    if language:
+        translated = model.objects.filter(**{f"translations__{language}__slug": slug}).order_by("name", "id").first()
+        if translated is not None:
+            return translated
+    return model.objects.filter(slug=slug).first()
+
+
 # --- GET /api/search -----------------------------------------------------------------------------
 SEARCH_TYPES = ("posts", "categories", "tags")
 _TYPE_ALIASES = {"post": "posts", "posts": "posts", "category": "categories", "categories": "categories",

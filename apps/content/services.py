@@ -327,6 +327,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     _check_not_stale(post, base_updated_at)
     before = _state(post)
     terms_before = _term_ids(post) if before.public and {"category_ids", "tag_ids"} & changes.keys() else None
+    language_before, slug_before = post.language, post.slug
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -384,9 +385,14 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     if tags is not None:
         post.tags.set(tags)
     autosave_clear(user=actor, post=post)
+    # A public post in another language, or with another slug that its translations' replies name,
+    # is not where the cached replies have it (apps.core.edge_cache: the company's replies are purged).
+    moved = before.public and (post.language != language_before or (
+        post.slug != slug_before and Post.objects.filter(translation_group=post.translation_group)
+        .exclude(pk=post.pk).exists()))
     events.publish(events.PostChanged(
         post=post, before=before, after=_state(post), actor=actor, restored=action == PostRevision.Action.RESTORE,
-        terms_changed=terms_before is not None and terms_before != _term_ids(post)))
+        terms_changed=terms_before is not None and terms_before != _term_ids(post), moved=moved))
     return post
 
 

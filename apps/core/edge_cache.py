@@ -13,8 +13,9 @@ What a write purges (`post_change_tags`; everything else purges the whole compan
 - a public post that stays public, in the same place of every list (same status, publication
   date, categories and tags): its own key (its page and every list page showing it) and
   `search-<h>` (a new title may match other searches);
-- any other post change (publish, unpublish, delete, new categories...), categories, tags, media,
-  settings, key rotation, suspension, deletion: `host-<h>`.
+- any other post change (publish, unpublish, delete, new categories, another language, a new
+  slug of a post with translations: the `translations` of its group's other posts name it),
+  categories, tags, media, settings, key rotation, suspension, deletion: `host-<h>`.
 
 The purge is written to the outbox (apps.core.outbox) in the write's transaction; after the commit
 one Celery task sends `PURGE /` with `xkey-purge: <keys>` to each node of EDGE_CACHE_URLS (a broker

@@ -57,6 +57,9 @@ class PostChanged(Event):
     actor: Any = None
     restored: bool = False  # the change put back one of its revisions
     terms_changed: bool = False  # a public post's categories or tags changed: it moved in the lists
+    # A public post moved to another language (it left one language's lists for another's), or
+    # changed the slug that the `translations` of its group's other posts name (docs/translations.md).
+    moved: bool = False
     # Its revision was written by the service itself, with others in one statement (an import:
     # apps.content.services.revisions_record_created); the revisions subscriber leaves it.
     revision_written: bool = False

@@ -49,7 +49,8 @@ def _(event: events.PostChanged) -> list:
     before, after = event.before, event.after
     tags = post_change_tags(schema_name=connection.schema_name, post_id=event.post.pk,
                             public_before=before is not None and before.public,
-                            public_after=after is not None and after.public, same_place=not event.terms_changed)
+                            public_after=after is not None and after.public,
+                            same_place=not (event.terms_changed or event.moved))
     return [_Bump(tags=tags)]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Max, QuerySet
 
+from apps.content import selectors as content
 from apps.content.models import Category, Post, Tag
 from apps.core.errors import NotFound
 
@@ -31,8 +32,9 @@ def last_change():
     return syndicated_posts().aggregate(newest=Max("updated_at"))["newest"]
 
 
-def term_by_slug(model, slug: str):
-    term = model.objects.filter(slug=slug).first()
+def term_by_slug(model, slug: str, language: str | None = None):
+    """`language`: by its slug in that language first, then by its own (apps.content.selectors)."""
+    term = content.term_by_slug(model, slug, language)
     if term is None:
         raise NotFound(f"No {model._meta.verbose_name} with slug {slug!r}")
     return term

@@ -105,26 +105,30 @@ class Atom(XmlSafe, Atom1Feed):
 
 
 class PostsFeed(Feed):
-    """The latest published posts; of one category or tag when the URL names one."""
+    """The latest published posts; of one category or tag when the URL names one. A language's
+    feed (/feeds/fr/...) lists the posts in that language and names terms in it where they have a
+    name in it (docs/translations.md); a category or tag is then found by its slug in that language
+    or its own."""
 
     feed_type = Rss
 
     def get_object(self, request, kind: str | None = None, slug: str | None = None, locale: str | None = None):
-        term = None
-        if kind is not None:
-            term = selectors.term_by_slug(Category if kind == "category" else Tag, slug)
         company = languages.of_client(request.tenant)
+        names_in = None  # the language of terms' names: a language's feed only (as ?locale= in the API)
         if locale is not None:
-            language = normalize(locale)
+            language = names_in = normalize(locale)
             if language not in company.codes:
                 raise NotFound("This company does not write in that language")
         else:  # the default language's posts (every post of a company with one language)
             language = None if company.single else company.default
-        return {"tenant": request.tenant, "term": term, "kind": kind, "language": language}
+        term = None
+        if kind is not None:
+            term = selectors.term_by_slug(Category if kind == "category" else Tag, slug, names_in)
+        return {"tenant": request.tenant, "term": term, "kind": kind, "language": language, "names_in": names_in}
 
     def title(self, obj) -> str:
         term = obj["term"]
-        return f"{obj['tenant'].name}: {term.name}" if term else obj["tenant"].name
+        return f"{obj['tenant'].name}: {term.name_in(obj['names_in'])}" if term else obj["tenant"].name
 
     def link(self, obj) -> str:
         return obj["tenant"].website_url
@@ -133,7 +137,7 @@ class PostsFeed(Feed):
         term = obj["term"]
         if term is None:
             return f"The latest posts of {obj['tenant'].name}"
-        return f"The latest posts of {obj['tenant'].name} in {term.name}"
+        return f"The latest posts of {obj['tenant'].name} in {term.name_in(obj['names_in'])}"
 
     subtitle = description  # Atom
 
@@ -151,7 +155,6 @@ class PostsFeed(Feed):
     def item_link(self, post) -> str:
         return self._tenant.post_url(post.slug, post.language)
 
-
     def item_guid(self, post) -> str:
         return f"urn:uuid:{post.id}"
 
@@ -167,10 +170,11 @@ class PostsFeed(Feed):
         return post.author.username if post.author else ""
 
     def item_categories(self, post) -> list[str]:
-        return [category.name for category in post.categories.all()]
+        return [category.name_in(self._names_in) for category in post.categories.all()]
 
     def get_feed(self, obj, request):
         self._tenant = obj["tenant"]
+        self._names_in = obj["names_in"]
         feed = super().get_feed(obj, request)
         if obj["language"]:  # a language's feed says which (<language> / xml:lang)
             feed.feed["language"] = obj["language"]

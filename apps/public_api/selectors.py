@@ -524,10 +524,7 @@ def _one_post(where: str, params: list, *, replica: bool, localized_status: str 
 def term_exists(kind: str, slug: str, locale: str | None = None) -> bool:
     """A category ("category") or tag ("tag") of this slug (normalised) exists (with `locale`: or
     has this slug in that language)."""
-    from django.db.models import Q
-
-    found = Q(slug=slug) | Q(**{f"translations__{locale}__slug": slug}) if locale else Q(slug=slug)
-    return (Category if kind == "category" else Tag).objects.filter(found).exists()
+    return (Category if kind == "category" else Tag).objects.filter(content.term_slug_q(slug, locale)).exists()
 
 
 def categories() -> QuerySet[Category]:

@@ -1,15 +1,20 @@
 // Translations flow: add French to the company in Settings, translate a published post with AI
 // (the offline provider: a marked machine-made draft), edit and publish the translation, then see
 // both through the public content API (with and without ?locale=) and in the sitemap with hreflang.
-// Screenshots at 390 and 1280 px.
+// Then a French name for the post's category (its form) and a French alt text for its image (the
+// media details dialog), seen through the public API with ?locale=fr and in the French category feed.
+// Screenshots at 390 and 1280 px; the new forms axe-clean at both widths.
+import { axeViolations, layoutProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 
 function call(page, method, url, body, headers = {}) {
   return page.evaluate(
     async ([m, u, b, h]) => {
       const auth = h['x-api-key'] ? {} : { Authorization: `Bearer ${localStorage.getItem('token')}` };
+      // no-store: the public API's replies may be kept by the browser (Cache-Control: max-age), and
+      // the flow reads the same address again after a change
       const res = await fetch(u, { method: m, headers: { ...auth, 'Content-Type': 'application/json', ...h },
-                                   body: b ? JSON.stringify(b) : undefined });
+                                   body: b ? JSON.stringify(b) : undefined, cache: 'no-store' });
       const text = await res.text();
       let json = null;
       try { json = JSON.parse(text); } catch { /* XML */ }
@@ -19,12 +24,17 @@ function call(page, method, url, body, headers = {}) {
   );
 }
 
-async function both(page, shot, name) {
+async function both(page, shot, name, { axe = false } = {}) {
   for (const [width, height] of [[1280, 800], [390, 844]]) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(300);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow <= 1, `${name} at ${width} px: no sideways scrolling (${overflow} px)`);
+    if (axe) {
+      const problems = [...(await layoutProblems(page)),
+        ...(await axeViolations(page)).map((v) => `axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`)];
+      expect(problems.length === 0, `${name} at ${width} px: ${problems.join('; ')}`);
+    }
     await shot(`${name}-${width}`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -36,6 +46,8 @@ export async function translationsFlow({ run, page, tenant, sub, shot }) {
   let source = null;
   let translationId = '';
   let apiKey = '';
+  let category = null;
+  let image = null;
 
   await run.step('Settings: add French to the company', async () => {
     const info = await call(page, 'GET', '/api/client/info');
@@ -60,13 +72,15 @@ export async function translationsFlow({ run, page, tenant, sub, shot }) {
 
   await run.step('a published English post (through the API)', async () => {
     // A category of its own: the other flows' categories stay unused (the screens flow deletes one).
-    const category = await call(page, 'POST', '/api/categories/add', { name: `Release notes ${sub}`, slug: `release-notes-${sub}` });
-    expect(category.status === 201, `category created (${category.status} ${category.text.slice(0, 200)})`);
+    const made = await call(page, 'POST', '/api/categories/add', { name: `Release notes ${sub}`, slug: `release-notes-${sub}` });
+    expect(made.status === 201, `category created (${made.status} ${made.text.slice(0, 200)})`);
+    category = made.body.category;
     const media = (await call(page, 'GET', '/api/media')).body.media;
+    image = media[0];
     const created = await call(page, 'POST', '/api/posts/upload', {
       postTitle: title, postExcerpt: 'What changed in this release.',
       postContent: `<h2>What is new</h2><p>Read <a href="https://www.example.com/guide">the guide</a>.</p><p><img src="${media[0].cdnUrl}" alt="Cover"></p>`,
-      customSlug: `launch-notes-${sub}`, postStatus: 'published', categories: [category.body.category.id], tags: [],
+      customSlug: `launch-notes-${sub}`, postStatus: 'published', categories: [category.id], tags: [],
       featuredMediaId: media[0].id, allowIndexing: true, scheduledPublishDate: '', videoId: '',
       seoMetadata: { title: 'Launch notes', description: 'What changed', canonicalUrl: '', focusKeyword: '' },
     });
@@ -126,5 +140,51 @@ export async function translationsFlow({ run, page, tenant, sub, shot }) {
     await page.setContent(`<pre style="white-space: pre-wrap; word-break: break-all; font-size: 12px"></pre>`);
     await page.locator('pre').evaluate((el, text) => { el.textContent = text.replaceAll('><', '>\n<'); }, sitemap.text);
     await both(page, shot, '84-sitemap');
+  });
+
+  const frenchName = `Notes de version ${sub}`;
+  const frenchAlt = `Capture du tableau de bord ${sub}`;
+  await run.step('a French name for the category (its form)', async () => {
+    await page.goto(`${tenant}/dashboard/categories/edit/${category.id}`);
+    const group = page.getByRole('group', { name: 'Translations' });
+    await group.waitFor();
+    await group.getByLabel('Name in français (fr)').fill(frenchName);
+    await both(page, shot, '85-category-translations', { axe: true });
+    await page.getByRole('button', { name: 'Update Category' }).click();
+    await page.getByText('Category updated successfully').waitFor();
+    await page.waitForURL(`${tenant}/dashboard/categories`);
+    const saved = await call(page, 'GET', `/api/categories/${category.id}`);
+    expect(saved.body.category.translations?.fr?.name === frenchName, `saved (${JSON.stringify(saved.body.category.translations)})`);
+    category = saved.body.category;
+  });
+
+  await run.step('a French alt text for the image (media details)', async () => {
+    await page.goto(`${tenant}/dashboard/media`);
+    await page.getByRole('button', { name: image.fileName }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Media Details' });
+    await dialog.getByLabel('Alt text in français (fr)').fill(frenchAlt);
+    await both(page, shot, '86-media-alt-texts', { axe: true });
+    await dialog.getByRole('button', { name: 'Save alt text' }).click();
+    await page.getByText('Alt text saved').waitFor();
+    await dialog.getByRole('button', { name: 'Save alt text' }).and(page.locator(':disabled')).waitFor();
+  });
+
+  await run.step('the public API and the French category feed use them with locale=fr', async () => {
+    const key = { 'x-api-key': apiKey };
+    const fr = await call(page, 'GET', `/api/v1/posts/slug/${source.slug}?locale=fr`, null, key);
+    const post = fr.body.data.post;
+    expect(post.id === translationId, 'locale=fr serves the French post');
+    expect(post.categories.some((c) => c.name === frenchName && c.slug === category.translations.fr.slug),
+      `the French category name and slug (${JSON.stringify(post.categories)})`);
+    expect(post.featuredImage?.altText === frenchAlt, `the French alt text (${JSON.stringify(post.featuredImage)})`);
+    const plain = await call(page, 'GET', `/api/v1/posts/slug/${source.slug}`, null, key);
+    expect(plain.body.data.post.categories.some((c) => c.name === `Release notes ${sub}`), 'without a locale: the stored name');
+    expect(plain.body.data.post.featuredImage?.altText !== frenchAlt, 'without a locale: the stored alt text');
+    const list = await call(page, 'GET', `/api/v1/posts/category/${category.translations.fr.slug}?locale=fr`, null, key);
+    expect(list.status === 200 && list.body.data.posts.some((p) => p.id === translationId), `the category by its French slug (${list.status})`);
+    const rss = await call(page, 'GET', `/feeds/fr/category/${category.translations.fr.slug}/rss.xml`);
+    expect(rss.status === 200, `the French category feed (${rss.status} ${rss.text.slice(0, 200)})`);
+    expect(rss.text.includes(frenchName) && rss.text.includes(french), 'the French feed names the category in French and lists the translation');
+    expect(!rss.text.includes(`<title>${title}</title>`), 'and not the English post');
   });
 }

@@ -278,6 +278,62 @@ def test_media_keeps_alt_text_per_language(api, tenant):
     assert "altTexts" not in plain
 
 
+def test_term_names_per_language_follow_the_terms_rules(api, tenant, role_api):
+    """Who may name a term in other languages is who may create or change the term."""
+    multilingual(api)
+    names = {"translations": {"fr": {"name": "Actualités"}}}
+    author, viewer, editor = role_api("author"), role_api("viewer"), role_api("editor")
+    made = author.post("/api/categories/add", {"name": "News", "slug": "news", **names})
+    assert made.status_code == 201, made.content  # authors create terms (taxonomy.create)
+    category = made.json()["category"]
+    assert viewer.post("/api/tags/add", {"name": "Py", "slug": "py", **names}).status_code == 403
+    renamed = {"translations": {"fr": {"name": "Nouvelles"}}}
+    assert author.put(f"/api/categories/{category['id']}", renamed).status_code == 403  # taxonomy.manage
+    assert viewer.put(f"/api/categories/{category['id']}", renamed).status_code == 403
+    assert api.get(f"/api/categories/{category['id']}").json()["category"]["translations"]["fr"]["name"] == "Actualités"
+    assert editor.put(f"/api/categories/{category['id']}", renamed).json()["category"]["translations"] == {
+        "fr": {"name": "Nouvelles", "slug": "nouvelles"}}
+
+
+def test_alt_text_per_language_follows_the_media_rules(api, tenant, make_user):
+    """An author changes the alt texts of their own uploads only; editors and admins of any file."""
+    multilingual(api)
+    author_user = make_user(tenant, "author")
+    author = testing.Api(tenant, user=author_user)
+    mine, theirs = make_media(tenant, "mine.png"), make_media(tenant, "theirs.png")
+    with schema_context(tenant.schema_name):
+        type(mine).objects.filter(pk=mine.pk).update(uploaded_by=author_user)
+    body = {"altText": "A chart", "altTexts": {"fr": "Un graphique"}}
+    assert author.put(f"/api/media/{mine.id}", body).json()["media"]["altTexts"] == {"fr": "Un graphique"}
+    assert author.put(f"/api/media/{theirs.id}", body).status_code == 403
+    viewer = testing.Api(tenant, user=make_user(tenant, "viewer"))
+    assert viewer.put(f"/api/media/{mine.id}", {"altText": "x", "altTexts": {"fr": "x"}}).status_code == 403
+    assert "altTexts" not in api.get(f"/api/media/{theirs.id}").json()["media"]
+    assert api.get(f"/api/media/{mine.id}").json()["media"]["altTexts"] == {"fr": "Un graphique"}
+
+
+def test_term_and_media_translations_of_company_a_are_out_of_company_bs_reach(api, tenant, make_tenant):
+    multilingual(api)
+    category = api.post("/api/categories/add", {"name": "News", "slug": "news",
+                                                "translations": {"fr": {"name": "Actualités"}}}).json()["category"]
+    tag = api.post("/api/tags/add", {"name": "Py", "slug": "py", "translations": {"fr": {"name": "Py"}}}).json()["tag"]
+    media = make_media(tenant)
+    other = make_tenant()
+    other_api = testing.Api(other, user=testing.tenant_admin(other))
+    multilingual(other_api)
+    renamed = {"translations": {"fr": {"name": "Volé"}}}
+    assert other_api.get(f"/api/categories/{category['id']}").status_code == 404
+    assert other_api.put(f"/api/categories/{category['id']}", renamed).status_code == 404
+    assert other_api.put(f"/api/tags/{tag['id']}", renamed).status_code == 404
+    assert other_api.put(f"/api/media/{media.id}", {"altText": "x", "altTexts": {"fr": "Volé"}}).status_code == 404
+    token = api.headers["Authorization"].split()[1]  # A's token on B's host
+    assert testing.Api(other, token=token).put(f"/api/categories/{category['id']}", renamed).status_code == 401
+    assert testing.Api(other, token=token).put(f"/api/media/{media.id}", {"altTexts": {"fr": "x"}}).status_code == 401
+    assert api.get(f"/api/categories/{category['id']}").json()["category"]["translations"]["fr"]["name"] == "Actualités"
+    assert api.get(f"/api/tags/{tag['id']}").json()["tag"]["translations"]["fr"]["name"] == "Py"
+    assert "altTexts" not in api.get(f"/api/media/{media.id}").json()["media"]
+
+
 @pytest.mark.parametrize("language", [{"code": "fr"}, ["fr"], 7])
 def test_a_post_whose_language_is_not_a_code_is_400(api, category, media, language):
     multilingual(api)

@@ -11,8 +11,8 @@ import pytest
 import xmlschema
 from django_tenants.utils import schema_context
 
-from apps.content.models import Post
-from apps.content.tests.conftest import make_category, make_post
+from apps.content.models import Category, Post
+from apps.content.tests.conftest import make_category, make_post, make_tag
 from apps.core.testing import Api
 from tenants.models import Client
 
@@ -34,7 +34,7 @@ def site(tenant):
                                                post_url_template="https://acme.example/{locale}/blog/{slug}",
                                                languages=["en", "fr", "pt-BR"])
     tenant.refresh_from_db()
-    news = make_category(tenant, "News", "news")
+    news = make_category(tenant, "News", "news", translations={"fr": {"name": "Actualités", "slug": "actualites"}})
     launch = make_post(tenant, title="Launch", slug="launch", status="published", categories=[news])
     _translation(tenant, launch, "fr", "lancement", "Lancement", status="published", categories=[news])
     _translation(tenant, launch, "pt-BR", "lancamento", "Lançamento", status="draft", categories=[news])
@@ -101,3 +101,64 @@ def test_another_companys_translations_are_not_in_the_sitemap(site, make_tenant)
     body = Api(other).get("/sitemap.xml").content.decode()
     assert "theirs" in body and "lancement" not in body and "launch" not in body
     assert "Lancement" not in Api(other).get("/feeds/fr/rss.xml").content.decode()
+
+
+# --- a language's feeds of a category or tag ----------------------------------------------------------
+@pytest.mark.parametrize("kind", ["rss", "atom"])
+def test_a_category_feed_per_language_lists_its_posts_in_that_language_with_the_translated_name(site, kind):
+    french = feed(site, f"/feeds/fr/category/actualites/{kind}.xml")  # its French slug
+    assert sorted(entry.title for entry in french.entries) == ["Lancement", "Seulement"]
+    assert french.feed.title == f"{site.name}: Actualités"
+    assert "Actualités" in (french.feed.get("subtitle") or french.feed.get("description"))
+    assert {tag.term for entry in french.entries for tag in entry.tags} == {"Actualités"}
+    assert french.feed.get("language", "fr").lower().startswith("fr")
+    by_own_slug = feed(site, f"/feeds/fr/category/news/{kind}.xml")  # its own slug finds it too
+    assert [entry.title for entry in by_own_slug.entries] == [entry.title for entry in french.entries]
+    assert by_own_slug.feed.title == f"{site.name}: Actualités"
+    # the default language's category feed, as before: English posts, the stored name
+    english = feed(site, f"/feeds/category/news/{kind}.xml")
+    assert sorted(entry.title for entry in english.entries) == ["Launch", "Only English"]
+    assert english.feed.title == f"{site.name}: News"
+    assert {tag.term for entry in english.entries for tag in entry.tags} == {"News"}
+    # a language without a name for the term: its own name; a language the company lacks: 404
+    assert feed(site, f"/feeds/pt-BR/category/news/{kind}.xml").feed.title == f"{site.name}: News"
+    assert Api(site).get(f"/feeds/de/category/news/{kind}.xml").status_code == 404
+    assert Api(site).get(f"/feeds/fr/category/nope/{kind}.xml").status_code == 404
+    assert Api(site).get(f"/feeds/category/actualites/{kind}.xml").status_code == 404  # a French slug needs /fr/
+
+
+def test_a_tag_feed_per_language(site):
+    with schema_context(site.schema_name):
+        release = make_tag(site, "Release", "release")
+        Post.objects.get(slug="lancement").tags.add(release)
+        Post.objects.get(slug="launch").tags.add(release)
+        type(release).objects.filter(pk=release.pk).update(translations={"fr": {"name": "Version", "slug": "version"}})
+    french = feed(site, "/feeds/fr/tag/version/rss.xml")
+    assert [entry.title for entry in french.entries] == ["Lancement"]
+    assert french.feed.title == f"{site.name}: Version"
+    english = feed(site, "/feeds/tag/release/rss.xml")
+    assert [entry.title for entry in english.entries] == ["Launch"]
+    assert english.feed.title == f"{site.name}: Release"
+
+
+def test_a_renamed_translation_is_in_the_next_feed(site, api, django_capture_on_commit_callbacks):
+    """A term's translated name is content: a change to it is seen at once (the feed cache follows
+    the content version)."""
+    with schema_context(site.schema_name):
+        news = Category.objects.get(slug="news")
+    assert feed(site, "/feeds/fr/category/actualites/rss.xml").feed.title.endswith("Actualités")
+    with django_capture_on_commit_callbacks(execute=True):  # what follows the write: the content version
+        response = api.put(f"/api/categories/{news.id}", {"translations": {"fr": {"name": "Nouvelles"}}})
+    assert response.status_code == 200, response.content
+    renamed = feed(site, "/feeds/fr/category/nouvelles/rss.xml")
+    assert renamed.feed.title.endswith("Nouvelles")
+    assert Api(site).get("/feeds/fr/category/actualites/rss.xml").status_code == 404
+
+
+def test_another_companys_category_feeds_are_apart(site, make_tenant):
+    other = make_tenant()
+    Client.objects.filter(pk=other.pk).update(website_url="https://other.example", languages=["en", "fr"])
+    assert Api(other).get("/feeds/fr/category/actualites/rss.xml").status_code == 404
+    make_category(other, "News", "news")
+    body = Api(other).get("/feeds/fr/category/news/rss.xml").content.decode()
+    assert "Lancement" not in body and "Actualités" not in body

@@ -233,3 +233,38 @@ def test_a_post_write_purges_the_replies_it_changed_and_no_others(edge, make_ten
     assert _eventually(lambda: "Draft, edited" in titles(edge.get(a, content["list"], a.api_key)))
     assert _edge_status(edge, a, content["categories"], a.api_key) == "MISS"
     assert _edge_status(edge, a, content["second"], a.api_key) == "MISS"
+
+
+def test_a_translation_renamed_or_moved_purges_the_replies_that_name_it(edge, make_tenant, settings):
+    """docs/translations.md: a new slug of a post with translations changes its group's other
+    replies (their `translations` name it), a post moved to another language changes that
+    language's lists; neither reply holds the post's own key, so the company's replies go."""
+    from apps.content.models import Post
+    from tenants.models import Client
+
+    a = make_tenant()
+    Client.objects.filter(pk=a.pk).update(languages=["en", "fr"])
+    launch = make_post(a, "Launch", slug="launch", status="published")
+    french = make_post(a, "Lancement", slug="lancement", status="published", language="fr")
+    alone = make_post(a, "Seul", slug="seul", status="published", language="fr")
+    with schema_context(a.schema_name):
+        Post.objects.filter(pk=french.pk).update(translation_group=launch.translation_group)
+    english = "/api/v1/posts/slug/launch?locale=en"
+
+    def french_slug() -> str:
+        post = edge.get(a, english, a.api_key).json()["data"]["post"]
+        return {t["locale"]: t["slug"] for t in post["translations"]}.get("fr", "")
+
+    assert french_slug() == "lancement"
+    assert titles(edge.get(a, "/api/v1/posts", a.api_key)) == ["Launch"]  # the default language's
+    assert _edge_status(edge, a, english, a.api_key) == "HIT"
+    assert _edge_status(edge, a, "/api/v1/posts", a.api_key) == "HIT"
+
+    settings.EDGE_CACHE_URLS = [edge.varnish.base_url]
+    admin = tenant_admin(a)
+    with schema_context(a.schema_name):
+        post_update(actor=admin, post=french, custom_slug="lancement-2024")
+    assert _eventually(lambda: french_slug() == "lancement-2024")
+    with schema_context(a.schema_name):
+        post_update(actor=admin, post=alone, language="en")
+    assert _eventually(lambda: sorted(titles(edge.get(a, "/api/v1/posts", a.api_key))) == ["Launch", "Seul"])

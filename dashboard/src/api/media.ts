@@ -47,6 +47,12 @@ export const mediaApi = api.injectEndpoints({
       },
       invalidatesTags: [{ type: 'Media', id: 'LIST' }, 'Dashboard'],
     }),
+    /** The alt text (the default language's) and, for a company with several languages, the alt
+     * text per language (`altTexts` replaces the whole map; an empty text drops a language). */
+    updateMedia: build.mutation<Schemas['MediaSavedOut'], { id: string; altText: string; altTexts?: Record<string, string> }>({
+      query: ({ id, ...body }) => ({ url: `media/${id}`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Media', id }, { type: 'Media', id: 'LIST' }],
+    }),
     deleteMedia: build.mutation<Schemas['MessageOut'], string>({
       query: (id) => ({ url: `media/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'Media', id }, { type: 'Media', id: 'LIST' }, 'Dashboard'],
@@ -54,7 +60,7 @@ export const mediaApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetMediaQuery, useUploadMediaMutation, useDeleteMediaMutation } = mediaApi;
+export const { useGetMediaQuery, useUploadMediaMutation, useUpdateMediaMutation, useDeleteMediaMutation } = mediaApi;
 
 /** Spec §8: the text shown when deleting media fails (`media_in_use`: the count the server names). */
 export function mediaDeleteError(error: unknown): string {

@@ -11,11 +11,19 @@ export type Term = Category | Tag;
 export type TermKind = 'category' | 'tag';
 export type TagList = Schemas['TagListOut'];
 
-/** A create or update: tags have no description. */
+/** Its name and slug in another language (the server makes the slug from the name when empty). */
+export interface TermTranslation {
+  name: string;
+  slug?: string;
+}
+
+/** A create or update: tags have no description. `translations`, when sent, replaces the term's
+ * whole map (docs/translations.md); a company with one language never sends it. */
 export interface TermBody {
   name: string;
   slug: string;
   description?: string;
+  translations?: Record<string, TermTranslation>;
 }
 
 /** A saved term and the server's message. */

@@ -40,3 +40,16 @@ export const translationsApi = api.injectEndpoints({
 
 export const { useGetLanguagesQuery, useUpdateLanguagesMutation, useAddTranslationMutation, useTranslateWithAiMutation } =
   translationsApi;
+
+/** The company's languages other than its default (what a category, tag or media item can carry a
+ * translated name or alt text for), and the default's name. Empty for a company with one language
+ * (and while the languages load), so the forms show no translation fields then. */
+export function useOtherLanguages(): { others: Language[]; defaultName: string } {
+  const { data } = useGetLanguagesQuery();
+  const languages = data?.languages ?? [];
+  const fallback = data?.defaultLanguage ?? '';
+  return {
+    others: languages.filter((language) => language.code !== data?.defaultLanguage),
+    defaultName: languages.find((language) => language.code === fallback)?.name ?? fallback,
+  };
+}

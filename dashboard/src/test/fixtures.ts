@@ -82,3 +82,15 @@ export const baseHandlers = [
   ),
   http.post('*/api/analytics/track', () => HttpResponse.json({ success: true })),
 ];
+
+/** GET client/languages of a company writing in English (its default), French and German. */
+export const LANGUAGES_EN_FR_DE = {
+  success: true as const,
+  languages: [
+    { code: 'en', name: 'English', searchConfig: 'english', chain: ['en'] },
+    { code: 'fr', name: 'français', searchConfig: 'french', chain: ['fr', 'en'] },
+    { code: 'de', name: 'Deutsch', searchConfig: 'german', chain: ['de', 'en'] },
+  ],
+  defaultLanguage: 'en',
+  fallbacks: {},
+};

@@ -14,8 +14,8 @@ export const meHandler = http.get('*/api/auth/me', ({ request }) => {
 
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
  *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
- *  an admin's banner), the company's email is verified and its trial is running (no banners), unless a
- *  test says otherwise. */
+ *  an admin's banner), the company's email is verified and its trial is running (no banners), it writes
+ *  in English only, unless a test says otherwise. */
 export const server = setupServer(
   meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
@@ -27,6 +27,15 @@ export const server = setupServer(
   ),
   http.get('*/api/client/two-factor-policy', () =>
     HttpResponse.json({ success: true, required: false, usersWithoutTwoFactor: 0 }),
+  ),
+  // A company that never chose its languages writes in English only.
+  http.get('*/api/client/languages', () =>
+    HttpResponse.json({
+      success: true,
+      languages: [{ code: 'en', name: 'English', searchConfig: 'english', chain: ['en'] }],
+      defaultLanguage: 'en',
+      fallbacks: {},
+    }),
   ),
   http.get('*/api/auth/2fa', () =>
     HttpResponse.json({ success: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false }),

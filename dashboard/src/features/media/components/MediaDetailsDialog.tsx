@@ -9,6 +9,7 @@ import { copyText } from '@/lib/clipboard';
 import { formatDateTime, formatFileSize } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
+import { AltTextForm } from './AltTextForm';
 
 export function MediaDetailsDialog({ media, onClose }: { media: Media | null; onClose: () => void }) {
   const [confirming, setConfirming] = useState(false);
@@ -16,9 +17,10 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
   const { capabilities } = useCapabilities();
   const me = useAppSelector(selectUser);
   if (!media) return null;
-  // Any file with media.manage; one's own uploads with media.edit_own (as the server decides).
+  // Any file with media.manage; one's own uploads with media.edit_own (as the server decides):
+  // its alt text and its deletion.
   const own = !!me && media.uploadedBy?.username === me.username;
-  const canDelete = capabilities.has('media.manage') || (own && capabilities.has('media.edit_own'));
+  const canChange = capabilities.has('media.manage') || (own && capabilities.has('media.edit_own'));
   const url = mediaUrl(media);
   const preview = media.renditions?.medium || media.renditions?.large || mediaThumbnail(media);
 
@@ -65,6 +67,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
               <dd style={{ margin: 0 }}>{formatDateTime(media.uploadedAt || media.createdAt)}</dd>
             </div>
           </dl>
+          <AltTextForm key={media.id} media={media} canEdit={canChange} />
           <div className="field">
             <label htmlFor="media-url">URL</label>
             <div className="row">
@@ -81,7 +84,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
             <a className="btn btn-secondary btn-sm" href={url} download={media.fileName}>
               <Download size={14} /> Download
             </a>
-            {!canDelete ? null : confirming ? (
+            {!canChange ? null : confirming ? (
               <span className="row">
                 <span className="small">Delete this file permanently?</span>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(false)} disabled={isLoading}>

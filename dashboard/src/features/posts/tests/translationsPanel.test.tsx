@@ -6,21 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { makeStore } from '@/app/store';
 import type { Post } from '@/api/posts';
-import { makePost } from '@/test/fixtures';
+import { LANGUAGES_EN_FR_DE, makePost } from '@/test/fixtures';
 import { signedIn, TENANT } from '@/test/render';
 import { server } from '@/test/server';
 import { TranslationsPanel } from '../components/editorial/TranslationsPanel';
 
-const LANGUAGES = {
-  success: true,
-  languages: [
-    { code: 'en', name: 'English', searchConfig: 'english', chain: ['en'] },
-    { code: 'fr', name: 'français', searchConfig: 'french', chain: ['fr', 'en'] },
-    { code: 'de', name: 'Deutsch', searchConfig: 'german', chain: ['de', 'en'] },
-  ],
-  defaultLanguage: 'en',
-  fallbacks: {},
-};
+const LANGUAGES = LANGUAGES_EN_FR_DE;
 
 function renderPanel(post: Post) {
   const router = createMemoryRouter(

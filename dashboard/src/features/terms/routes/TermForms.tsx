@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { toast } from 'sonner';
-import { useCreateTermMutation, useGetTermQuery, useUpdateTermMutation, type TermBody } from '@/api/terms';
+import { useCreateTermMutation, useGetTermQuery, useUpdateTermMutation, type Term, type TermBody } from '@/api/terms';
+import { useOtherLanguages, type Language } from '@/api/translations';
 import { LoadingState } from '@/components/LoadingState';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
@@ -11,20 +12,42 @@ import { capitalize } from '@/lib/format';
 import { TermForm, type TermValues } from '../components/TermForm';
 import { CATEGORY, TAG, type TermScreens } from '../kinds';
 
-/** The body sent: a category's description when given (on update always, so it can be cleared). */
-function bodyOf(v: TermValues, screens: TermScreens, update: boolean): TermBody {
+/** The body sent: a category's description when given (on update always, so it can be cleared);
+ * in a company with several languages, the names given per language (on update always: the map
+ * sent replaces the term's, so an emptied name removes that language). */
+function bodyOf(v: TermValues, screens: TermScreens, update: boolean, languages: Language[]): TermBody {
   const body: TermBody = { name: v.name.trim(), slug: v.slug.trim() };
   const description = v.description.trim();
   if (screens.withDescription && (update || description)) body.description = description;
+  const translations: NonNullable<TermBody['translations']> = {};
+  for (const { code } of languages) {
+    const name = v.translations[code]?.name.trim() ?? '';
+    const slug = v.translations[code]?.slug.trim() ?? '';
+    if (name) translations[code] = slug ? { name, slug } : { name };
+  }
+  if (languages.length > 0 && (update || Object.keys(translations).length > 0)) body.translations = translations;
   return body;
+}
+
+/** The form's values of a term (or of a new one). */
+function valuesOf(term?: Term): TermValues {
+  const translations: TermValues['translations'] = {};
+  for (const [code, t] of Object.entries(term?.translations ?? {})) translations[code] = { name: t.name, slug: t.slug };
+  return {
+    name: term?.name ?? '',
+    slug: term?.slug ?? '',
+    description: term && 'description' in term ? term.description : '',
+    translations,
+  };
 }
 
 /** Save, toast the outcome and go back to the list. */
 function useSave(screens: TermScreens, verb: 'create' | 'update', save: (body: TermBody) => Promise<{ message?: string }>) {
   const navigate = useNavigate();
+  const { others } = useOtherLanguages();
   return async (v: TermValues) => {
     try {
-      const reply = await save(bodyOf(v, screens, verb === 'update'));
+      const reply = await save(bodyOf(v, screens, verb === 'update', others));
       toast.success(reply?.message || `${capitalize(screens.one)} ${verb}d successfully`);
       navigate(screens.path);
     } catch (err) {
@@ -36,12 +59,14 @@ function useSave(screens: TermScreens, verb: 'create' | 'update', save: (body: T
 function TermCreate({ screens }: { screens: TermScreens }) {
   const [create] = useCreateTermMutation();
   const onSubmit = useSave(screens, 'create', (body) => create({ kind: screens.kind, body }).unwrap());
+  const { others } = useOtherLanguages();
   return (
     <>
       <PageHeader title={screens.createTitle} description={screens.createDescription} search={false} />
       <TermForm
-        defaultValues={{ name: '', slug: '', description: '' }}
+        defaultValues={valuesOf()}
         withDescription={screens.withDescription}
+        languages={others}
         submitLabel={`Create ${capitalize(screens.one)}`}
         cancelTo={screens.path}
         onSubmit={onSubmit}
@@ -68,6 +93,7 @@ function TermEdit({ screens }: { screens: TermScreens }) {
   const query = useGetTermQuery({ kind: screens.kind, id }, { skip: !id });
   const [update] = useUpdateTermMutation();
   const onSubmit = useSave(screens, 'update', (body) => update({ kind: screens.kind, id, body }).unwrap());
+  const { others } = useOtherLanguages();
   const notFound = screens.notFoundScreen && query.isError && isApiError(query.error) && query.error.status === 404;
   const loading = `Loading ${screens.one}...`;
 
@@ -86,8 +112,9 @@ function TermEdit({ screens }: { screens: TermScreens }) {
           <PageHeader title={`Edit ${capitalize(screens.one)}: ${term.name}`} description={`Update the ${screens.one}`} search={false} />
           <TermForm
             key={term.id}
-            defaultValues={{ name: term.name, slug: term.slug, description: 'description' in term ? term.description : '' }}
+            defaultValues={valuesOf(term)}
             withDescription={screens.withDescription}
+            languages={others}
             submitLabel={`Update ${capitalize(screens.one)}`}
             cancelTo={screens.path}
             onSubmit={onSubmit}
