@@ -136,6 +136,7 @@ def client_info_out(client: Client, *, user) -> dict:
     host = tenant_base_url(client.subdomain)
     base_url = host + "/api/v1"
     slugs = _example_slugs()
+    features = plan_rules.features_of(client)
     authentication = {"method": "API Key", "header": "x-api-key", "apiKey": client.api_key, "note": KEY_NOTE}
     if can(user, "settings.manage"):
         authentication["previewKey"] = client.preview_key  # (+) admins only
@@ -155,6 +156,8 @@ def client_info_out(client: Client, *, user) -> dict:
             "postUrlTemplate": client.post_url_template,
             "feedsEnabled": client.feeds_enabled,
             "timeZone": client.time_zone,
+            "features": {"aiWriting": features["ai_writing"],
+                         "webhooks": features["webhooks"]},
         },
         "apiInfo": {
             "baseUrl": base_url,

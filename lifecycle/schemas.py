@@ -114,6 +114,14 @@ class ClientInfoIn(InSchema):
     feedsEnabled: bool | None = None
 
 
+class PlanFeaturesOut(OutSchema):
+    """(+) The plan's feature switches for this company (apps.plans.rules.FEATURES): a screen of a
+    feature that is off is shown disabled; its requests answer 403 `plan_feature`."""
+
+    aiWriting: bool  # ai_writing
+    webhooks: bool
+
+
 class CompanyOut(OutSchema):
     uuid: str
     name: str
@@ -129,6 +137,7 @@ class CompanyOut(OutSchema):
     postUrlTemplate: str  # (+)
     feedsEnabled: bool  # (+)
     timeZone: str  # (+) IANA name; the company's days in analytics
+    features: PlanFeaturesOut  # (+)
 
 
 class ApiAuthenticationOut(OutSchema):

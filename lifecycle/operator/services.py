@@ -94,6 +94,9 @@ def _locked(client: Client) -> Client:
     return Client.objects.select_for_update().get(pk=client.pk)
 
 
+FEATURE_CHOICES = ("plan", "on", "off")  # the plan's value, or switched for this company
+
+
 def _limit_value(raw: str):
     raw = (raw or "").strip().lower()
     if raw == "":
@@ -111,9 +114,11 @@ def _limit_value(raw: str):
 
 @transaction.atomic
 def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, str], trial_ends_at: datetime | None,
-                     ip: str) -> Client:
-    """The plan, the limits over it (empty: the plan's; 'unlimited': none) and the trial's end.
-    Takes effect on the company's next request (a trial that ended is restored at once)."""
+                     ip: str, features: dict[str, str] | None = None) -> Client:
+    """The plan, the limits over it (empty: the plan's; 'unlimited': none), its feature switches
+    (FEATURE_CHOICES: the plan's, on, off) and the trial's end. Takes effect on the company's next
+    request (a trial that ended is restored at once; a feature switched off refuses its requests
+    and stops its webhook deliveries, apps.plans.rules.feature_check)."""
     if plan not in settings.SUBSCRIPTION_PLANS:
         raise ConsoleRefused(f"Unknown plan {plan!r}")
     overrides = {}
@@ -121,6 +126,14 @@ def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, s
         value = _limit_value(limits.get(name, ""))
         if value is not None:
             overrides[name] = None if value == "unlimited" else value
+    switched = {}
+    for name, raw in (features or {}).items():
+        if name not in rules.FEATURES or raw not in FEATURE_CHOICES:
+            raise ConsoleRefused(f"A feature switch is one of {', '.join(FEATURE_CHOICES)}: {name}={raw!r}")
+        if raw != "plan":
+            switched[name] = raw == "on"
+    if switched:
+        overrides["features"] = switched
     locked = _locked(client)
     before = {"plan": locked.subscription_plan, "overrides": locked.plan_overrides,
               "trialEndsAt": locked.trial_ends_at.isoformat() if locked.trial_ends_at else None}

@@ -143,8 +143,19 @@ def company_detail(request, subdomain: str, *, error: str = "", status: int = 20
                     "override": "" if name not in overrides else ("unlimited" if overrides[name] is None
                                                                    else overrides[name])}
                    for name in rules.LIMITS],
+        "features": _features(client),
         "backups": services.company_backups(client), "actions": selectors.actions(company=client.subdomain)[:20],
         "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
+
+
+def _features(client: Client) -> list[dict]:
+    """Each feature switch: the plan's value, the company's override ("plan", "on", "off") and the result."""
+    plan = rules.plan_values(client.subscription_plan)["features"]
+    switched = (client.plan_overrides or {}).get("features") or {}
+    return [{"name": name, "label": label, "plan": bool(plan.get(name, True)),
+             "choice": "plan" if name not in switched else ("on" if switched[name] else "off"),
+             "enabled": rules.feature_enabled(client, name)}
+            for name, (label, _way_out) in rules.FEATURES.items()]
 
 
 def _trial_end(raw: str) -> datetime | None:
@@ -171,7 +182,8 @@ ACTIONS = {
     "plan": lambda request, client: services.company_plan_set(
         operator=request.operator, client=client, plan=request.POST.get("plan", ""),
         limits={name: request.POST.get(f"limit_{name}", "") for name in rules.LIMITS},
-        trial_ends_at=_trial_end(request.POST.get("trial_ends_at", "")), ip=client_ip(request)),
+        trial_ends_at=_trial_end(request.POST.get("trial_ends_at", "")), ip=client_ip(request),
+        features={name: request.POST.get(f"feature_{name}", "plan") for name in rules.FEATURES}),
 }
 
 

@@ -189,3 +189,27 @@ def test_a_plan_change_restores_an_ended_trial_at_once(operator, tenant):
         from apps.accounts.models import User
 
         assert User.objects.exists()  # nothing was deleted
+
+
+def test_an_operator_switches_a_feature_for_one_company_and_it_is_audited(operator, tenant):
+    web = signed_in(operator)
+    base = f"/operator/companies/{tenant.subdomain}"
+    assert 'name="feature_ai_writing"' in web.get(base).content.decode()
+    api = testing.Api(tenant, user=testing.tenant_admin(tenant))
+    hook = {"url": "https://example.com/h", "events": ["post.published"]}
+
+    assert web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "off"}).status_code == 302
+    assert Client.objects.get(pk=tenant.pk).plan_overrides == {"features": {"webhooks": False}}
+    refused = api.post("/api/webhooks", hook)
+    assert refused.status_code == 403 and refused.json()["code"] == "plan_feature"
+    page = web.get(base).content.decode()
+    assert "Webhooks (plan: on; now off)" in page
+
+    assert web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "plan"}).status_code == 302
+    assert api.post("/api/webhooks", hook).status_code == 201
+    bad = web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "maybe"})
+    assert bad.status_code == 400 and b"feature switch" in bad.content
+
+    [first, second] = OperatorAction.objects.filter(company=tenant.subdomain, action="plan_changed").order_by("id")
+    assert first.detail["after"]["overrides"] == {"features": {"webhooks": False}}
+    assert second.detail["before"]["overrides"] == {"features": {"webhooks": False}}
