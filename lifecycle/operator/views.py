@@ -144,7 +144,7 @@ def company_detail(request, subdomain: str, *, error: str = "", status: int = 20
                                                                    else overrides[name])}
                    for name in rules.LIMITS],
         "features": _features(client),
-        "backups": services.company_backups(client), "actions": selectors.actions(company=client.subdomain)[:20],
+        "backups": services.company_backups(client)[:10], "actions": selectors.actions(company=client.subdomain)[:20],
         "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
 
 
@@ -177,8 +177,8 @@ ACTIONS = {
         operator=request.operator, client=client, ip=client_ip(request)),
     "rotate-keys": lambda request, client: services.company_keys_rotate(operator=request.operator, client=client,
                                                                         ip=client_ip(request)),
-    "backup": lambda request, client: services.company_backup(operator=request.operator, client=client,
-                                                              ip=client_ip(request)),
+    "backup": lambda request, client: services.company_backup_start(operator=request.operator, client=client,
+                                                                    ip=client_ip(request)),
     "plan": lambda request, client: services.company_plan_set(
         operator=request.operator, client=client, plan=request.POST.get("plan", ""),
         limits={name: request.POST.get(f"limit_{name}", "") for name in rules.LIMITS},
@@ -209,14 +209,13 @@ def company_action(request, subdomain: str, action: str):
 
 
 @operator_required
-def backup_download(request, subdomain: str, name: str):
+def backup_download(request, subdomain: str, backup_id: str):
     client = _company(subdomain)
-    found = next((path for path in services.company_backups(client) if path.name == name), None)
-    if found is None:
+    made, handle = services.backup_open(operator=request.operator, client=client, backup_id=backup_id,
+                                        ip=client_ip(request))
+    if made is None:
         raise Http404("No such backup")
-    services.action_record(operator=request.operator, action="backup_downloaded", company=client.subdomain,
-                           ip=client_ip(request), detail={"file": name})
-    return FileResponse(found.open("rb"), as_attachment=True, filename=name)
+    return FileResponse(handle, as_attachment=True, filename=made.file_name)
 
 
 @operator_required

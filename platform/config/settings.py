@@ -406,8 +406,6 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
 # Sign-in attempts (password and authenticator code steps) per client address and per email.
 OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
 OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)
-# Where the console's backups are written (and downloaded from).
-OPERATOR_BACKUP_DIR = env("OPERATOR_BACKUP_DIR", str(BASE_DIR / ".data" / "backups"))
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")
