@@ -14,15 +14,18 @@ from django.core.files import File
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django_tenants.utils import schema_context
 
-from apps.accounts import two_factor
+from apps.accounts import support, two_factor
+from apps.accounts.models import User
 from apps.core import ratelimit
-from apps.core.errors import ValidationFailed
+from apps.core.errors import ApplicationError, ValidationFailed
 from apps.core.outbox import Busy, outbox_add
 from apps.media.storage import private_storage
 from lifecycle.operator.models import OperatorAccount, OperatorAction, OperatorBackup
 from apps.plans import rules
 from lifecycle import backup, deletion, verification
+from tenants.addresses import tenant_base_url
 from tenants.models import Client
 from lifecycle.services import client_rotate_keys, client_set_status
 
@@ -254,6 +257,38 @@ def backup_open(*, operator, client: Client, backup_id: str, ip: str):
     action_record(operator=operator, action="backup_downloaded", company=client.subdomain, ip=ip,
                   detail={"backup": made.pk, "file": made.file_name})
     return made, private_storage().open(made.file_key, "rb")
+
+
+# --- support: signing in as a user, with the company admin's consent (apps.accounts.support) ---------------
+def company_support_users(client: Client) -> tuple[object | None, list]:
+    """The company's open support grant (None: "Sign in as" is not offered) and its active users."""
+    with schema_context(client.schema_name):
+        grant = support.support_grant_active()
+        users = list(User.objects.filter(status=User.Status.ACTIVE).order_by("username")[:100]) if grant else []
+    return grant, users
+
+
+def company_support_sign_in(*, operator: OperatorAccount, client: Client, user_id: str, ip: str) -> str:
+    """Start a support session as the user (refused without the admin's open grant): the dashboard
+    address, on the company's host, with the one-time link token. Audited on both sides."""
+    with schema_context(client.schema_name):
+        try:
+            session, link = support.support_session_start(operator_email=operator.email, user_id=user_id)
+        except ApplicationError as refused:
+            action_record(operator=operator, action="support_refused", company=client.subdomain, ip=ip,
+                          detail={"user": str(user_id)[:64], "reason": refused.message})
+            raise ConsoleRefused(refused.message) from refused
+        username = session.user.username
+    action_record(operator=operator, action="support_started", company=client.subdomain, ip=ip,
+                  detail={"user": username, "session": str(session.pk), "endsAt": session.ends_at.isoformat()})
+    return f"{tenant_base_url(client.subdomain)}/dashboard/support#token={link}"
+
+
+def support_ended_record(*, session, company: str, why: str) -> OperatorAction:
+    """The operator audit log's end of a support session (ended by support, or the grant revoked)."""
+    account = OperatorAccount.objects.filter(email=session.operator_email).first()
+    return action_record(operator=account, email=session.operator_email, action="support_ended", company=company,
+                         detail={"user": session.user.username, "session": str(session.pk), "why": why})
 
 
 def company_delete(*, operator, client: Client, typed: str, ip: str) -> None:

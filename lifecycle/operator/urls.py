@@ -11,5 +11,6 @@ urlpatterns = [
     path("audit", views.audit, name="operator-audit"),
     path("companies/<str:subdomain>", views.company_detail, name="operator-company"),
     path("companies/<str:subdomain>/backups/<str:backup_id>", views.backup_download, name="operator-backup"),
+    path("companies/<str:subdomain>/sign-in-as/<str:user_id>", views.support_sign_in, name="operator-sign-in-as"),
     path("companies/<str:subdomain>/<str:action>", views.company_action, name="operator-company-action"),
 ]

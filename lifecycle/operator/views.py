@@ -132,6 +132,7 @@ def _bars(days: list[dict]) -> list[dict]:
 @operator_required
 def company_detail(request, subdomain: str, *, error: str = "", status: int = 200):
     client = _company(subdomain)
+    grant, users = services.company_support_users(client)
     days = selectors.company_usage(client)
     limits = rules.plan_values(client.subscription_plan)  # the plan's own values, beside the overrides
     overrides = client.plan_overrides or {}
@@ -145,6 +146,7 @@ def company_detail(request, subdomain: str, *, error: str = "", status: int = 20
                    for name in rules.LIMITS],
         "features": _features(client),
         "backups": services.company_backups(client)[:10], "actions": selectors.actions(company=client.subdomain)[:20],
+        "support_grant": grant, "support_users": users,
         "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
 
 
@@ -206,6 +208,22 @@ def company_action(request, subdomain: str, action: str):
     except ConsoleRefused as refused:
         return company_detail(request, subdomain, error=refused.message, status=400)
     return HttpResponseRedirect(f"/operator/companies/{client.subdomain}")
+
+
+@operator_required
+@csrf_protect
+@require_POST
+def support_sign_in(request, subdomain: str, user_id: str):
+    """Sign in as a user (only under the company admin's open grant): a page with the one-time link
+    that opens the company's dashboard (a link, not a redirect: the console's forms post to itself)."""
+    client = _company(subdomain)
+    try:
+        address = services.company_support_sign_in(operator=request.operator, client=client, user_id=user_id,
+                                                    ip=client_ip(request))
+    except ConsoleRefused as refused:
+        return company_detail(request, subdomain, error=refused.message, status=403)
+    return _page(request, "support.html", {"client": client, "address": address,
+                                           "link_seconds": settings.SUPPORT_LINK_SECONDS})
 
 
 @operator_required
