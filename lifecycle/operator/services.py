@@ -281,7 +281,7 @@ def company_support_sign_in(*, operator: OperatorAccount, client: Client, user_i
         username = session.user.username
     action_record(operator=operator, action="support_started", company=client.subdomain, ip=ip,
                   detail={"user": username, "session": str(session.pk), "endsAt": session.ends_at.isoformat()})
-    return f"{tenant_base_url(client.subdomain)}/dashboard/support#token={link}"
+    return f"{tenant_base_url(client.subdomain)}/support-session#token={link}"
 
 
 def support_ended_record(*, session, company: str, why: str) -> OperatorAction:

@@ -35,7 +35,7 @@ def link_of(reply, company) -> str:
     page = reply.content.decode()
     address = page.split('id="open-dashboard" href="')[1].split('"')[0].replace("&amp;", "&")
     parts = urlsplit(address)
-    assert parts.netloc == testing.host_of(company) and parts.path == "/dashboard/support"
+    assert parts.netloc == testing.host_of(company) and parts.path == "/support-session"
     return parts.fragment.removeprefix("token=")
 
 
