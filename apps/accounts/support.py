@@ -15,6 +15,7 @@ No password is read, revealed or set: the session token is issued as a sign-in i
 """
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -37,6 +38,13 @@ SESSION_ENDED = "The support session has ended"
 NOT_SUPPORT = "This is not a support session"
 NO_TWO_FACTOR = "Support cannot change a user's two-factor sign-in"
 TWO_FACTOR_PATHS = ("/api/auth/2fa",)
+
+
+def _uuid(value) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 def support_grant_active() -> SupportGrant | None:
@@ -95,7 +103,8 @@ def support_session_start(*, operator_email: str, user_id) -> tuple[SupportSessi
                                                             expires_at__gt=timezone.now()).first()
     if grant is None:
         raise PermissionDenied(NO_GRANT)
-    user = User.objects.filter(pk=user_id).first()
+    wanted = _uuid(user_id)
+    user = User.objects.filter(pk=wanted).first() if wanted else None
     if user is None:
         raise NotFound("User not found")
     if user.status != User.Status.ACTIVE:
@@ -123,9 +132,9 @@ def support_session_exchange(*, token: str) -> tuple[str, int, SupportSession]:
         raise Unauthorized(LINK_INVALID) from exc
     if not isinstance(data, dict) or data.get("t") != connection.schema_name:
         raise Unauthorized(LINK_INVALID)
-    now = timezone.now()
+    now, sid = timezone.now(), _uuid(data.get("s"))
     session = (SupportSession.objects.select_for_update(of=("self",)).select_related("grant", "user")
-               .filter(pk=data.get("s"), exchanged_at__isnull=True).first())
+               .filter(pk=sid, exchanged_at__isnull=True).first()) if sid else None
     if session is None or not _open(session, now) or session.user.status != User.Status.ACTIVE:
         raise Unauthorized(LINK_INVALID)
     session.exchanged_at = now
@@ -141,8 +150,8 @@ def support_session_check(request, claims: dict) -> SupportSession | None:
     support = claims.get("support")
     if support is None:
         return None
-    session = (SupportSession.objects.select_related("grant").filter(pk=str((support or {}).get("sid", ""))).first()
-               if isinstance(support, dict) else None)
+    sid = _uuid(support.get("sid")) if isinstance(support, dict) else None
+    session = SupportSession.objects.select_related("grant").filter(pk=sid).first() if sid else None
     if session is None or str(session.user_id) != str(claims.get("userId")) or not _open(session, timezone.now()):
         raise Unauthorized(SESSION_ENDED)
     if request.method not in ("GET", "HEAD", "OPTIONS") and request.path_info.startswith(TWO_FACTOR_PATHS):

@@ -170,6 +170,8 @@ def test_nothing_crosses_companies(operator, make_tenant):
     # a user of the second company through the first company's page: not found there
     refused = sign_in_as(web, first, stranger)
     assert refused.status_code == 403 and "User not found" in refused.content.decode()
+    made_up = web.post(f"/operator/companies/{first.subdomain}/sign-in-as/not-a-user")
+    assert made_up.status_code == 403 and "User not found" in made_up.content.decode()
     # the first company's link on the second company's host, and its token there: refused
     user = testing.create_user(first, "editor")
     link = link_of(sign_in_as(web, first, user), first)
