@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from ninja import Router
 
+from apps.accounts import support
 from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
 from apps.content.models import Category, Post, Tag, search_config
 from apps.core import events
@@ -29,8 +30,10 @@ from lifecycle.deletion import CANNOT_DELETE, client_request_deletion
 from lifecycle import verification
 from tenants.models import Client
 from lifecycle.schemas import (ApiKeyRotatedOut, ClientDeleteIn, ClientInfoIn, ClientInfoOut, LanguagesIn, LanguagesOut,
+                               SupportAccessIn, SupportAccessOut, SupportExchangeIn, SupportSignedInOut,
                                TwoFactorPolicyIn, TwoFactorPolicyOut, VerificationOut, VerifyEmailIn)
 from tenants.addresses import tenant_base_url
+from lifecycle.operator.services import support_ended_record
 from lifecycle.services import client_rotate_keys
 
 # Operation ids name the module these routes were first written in (tenants.*): the OpenAPI
@@ -136,6 +139,7 @@ def client_info_out(client: Client, *, user) -> dict:
     host = tenant_base_url(client.subdomain)
     base_url = host + "/api/v1"
     slugs = _example_slugs()
+    features = plan_rules.features_of(client)
     authentication = {"method": "API Key", "header": "x-api-key", "apiKey": client.api_key, "note": KEY_NOTE}
     if can(user, "settings.manage"):
         authentication["previewKey"] = client.preview_key  # (+) admins only
@@ -155,6 +159,8 @@ def client_info_out(client: Client, *, user) -> dict:
             "postUrlTemplate": client.post_url_template,
             "feedsEnabled": client.feeds_enabled,
             "timeZone": client.time_zone,
+            "features": {"aiWriting": features["ai_writing"],
+                         "webhooks": features["webhooks"]},
         },
         "apiInfo": {
             "baseUrl": base_url,
@@ -281,3 +287,62 @@ def update_two_factor_policy(request, payload: TwoFactorPolicyIn):
                if client.require_two_factor else "Two-factor sign-in is no longer required.")
     return TwoFactorPolicyOut(message=message, required=client.require_two_factor,
                               usersWithoutTwoFactor=users_without_two_factor())
+
+
+# --- support access (apps.accounts.support, docs/operator-console.md#signing-in-as-a-user) ----------------
+CANNOT_GRANT = "Only administrators can grant support access"
+
+
+def support_access_out(*, message: str = "") -> SupportAccessOut:
+    grant = support.support_grant_active()
+    return SupportAccessOut(
+        message=message, maxHours=settings.SUPPORT_GRANT_MAX_HOURS,
+        grant=None if grant is None else {"grantedBy": grant.granted_by_name, "createdAt": grant.created_at,
+                                          "expiresAt": grant.expires_at},
+        sessions=[{"operator": s.operator_email, "username": s.user.username, "startedAt": s.started_at,
+                   "endsAt": s.ends_at, "endedAt": s.ended_at} for s in support.support_sessions(grant)])
+
+
+@router.get("/support-access", response=SupportAccessOut)
+@requires("settings.manage", CANNOT_GRANT)
+def get_support_access(request):
+    """(+) Admins: whether the platform's support may sign in as a user now, until when, and its sessions."""
+    return support_access_out()
+
+
+@router.post("/support-access", response=SupportAccessOut)
+@requires("settings.manage", CANNOT_GRANT)
+def grant_support_access(request, payload: SupportAccessIn):
+    """(+) Admins: let support sign in as a user for `hours` (1 to 24); replaces an open grant."""
+    support.support_grant_create(actor=request.auth, hours=payload.hours)
+    return support_access_out(message="Support access granted")
+
+
+@router.delete("/support-access", response=SupportAccessOut)
+@requires("settings.manage", CANNOT_GRANT)
+def revoke_support_access(request):
+    """(+) Admins: revoke support access; every open support session ends at once."""
+    with transaction.atomic():
+        for session in support.support_grant_revoke(actor=request.auth):
+            support_ended_record(session=session, company=request.tenant.subdomain, why="support access revoked")
+    return support_access_out(message="Support access revoked")
+
+
+@router.post("/support-access/exchange", auth=None, response=SupportSignedInOut)
+@requires(PUBLIC)
+def exchange_support_link(request, payload: SupportExchangeIn):
+    """(+) The dashboard opened from the operator console trades its one-time link (valid for two
+    minutes) for a support session's token (401 `unauthorized` for a link used, expired or altered)."""
+    token, expires_in, session = support.support_session_exchange(token=payload.token)
+    return SupportSignedInOut(token=token, expiresIn=expires_in, username=session.user.username,
+                              operator=session.operator_email, endsAt=session.ends_at)
+
+
+@router.post("/support-access/end", response=MessageOut)
+@requires(SIGNED_IN)
+def end_support_session(request):
+    """(+) A support session ends itself (the dashboard's banner); 403 for any other session."""
+    with transaction.atomic():
+        session = support.support_session_end(request=request)
+        support_ended_record(session=session, company=request.tenant.subdomain, why="ended by support")
+    return MessageOut(message="The support session has ended")

@@ -114,6 +114,14 @@ class ClientInfoIn(InSchema):
     feedsEnabled: bool | None = None
 
 
+class PlanFeaturesOut(OutSchema):
+    """(+) The plan's feature switches for this company (apps.plans.rules.FEATURES): a screen of a
+    feature that is off is shown disabled; its requests answer 403 `plan_feature`."""
+
+    aiWriting: bool  # ai_writing
+    webhooks: bool
+
+
 class CompanyOut(OutSchema):
     uuid: str
     name: str
@@ -129,6 +137,7 @@ class CompanyOut(OutSchema):
     postUrlTemplate: str  # (+)
     feedsEnabled: bool  # (+)
     timeZone: str  # (+) IANA name; the company's days in analytics
+    features: PlanFeaturesOut  # (+)
 
 
 class ApiAuthenticationOut(OutSchema):
@@ -298,3 +307,45 @@ class LanguagesOut(SuccessOut):
     languages: list[LanguageOut]
     defaultLanguage: str
     fallbacks: dict[str, list[str]]
+
+
+# --- support access (apps.accounts.support, docs/operator-console.md) ----------------------------------
+class SupportAccessIn(InSchema):
+    hours: int  # 1 to SUPPORT_GRANT_MAX_HOURS
+
+
+class SupportSessionOut(OutSchema):
+    operator: str  # the operator's email
+    username: str  # the user they signed in as
+    startedAt: datetime
+    endsAt: datetime
+    endedAt: datetime | None
+
+
+class SupportGrantOut(OutSchema):
+    grantedBy: str
+    createdAt: datetime
+    expiresAt: datetime
+
+
+class SupportAccessOut(SuccessOut):
+    """(+) The company's support access: the open grant (null: none) and its sessions."""
+
+    message: str = ""
+    grant: SupportGrantOut | None
+    sessions: list[SupportSessionOut]
+    maxHours: int
+
+
+class SupportExchangeIn(InSchema):
+    token: str
+
+
+class SupportSignedInOut(SuccessOut):
+    """(+) A support session's token, for the dashboard opened from the operator console."""
+
+    token: str
+    expiresIn: int
+    username: str
+    operator: str
+    endsAt: datetime

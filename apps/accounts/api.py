@@ -104,9 +104,11 @@ def reset_password(request, payload: ResetPasswordIn):
 @auth_router.get("/me", response=MeOut)
 @requires(SIGNED_IN)
 def me(request):
+    session = getattr(request, "support_session", None)
     return MeOut(user=UserOut.from_user(request.auth), capabilities=capabilities_of(request.auth),
                  twoFactorEnabled=request.auth.two_factor_enabled,
-                 twoFactorRequired=two_factor.two_factor_required_here())
+                 twoFactorRequired=two_factor.two_factor_required_here(),
+                 support=None if session is None else {"operator": session.operator_email, "endsAt": session.ends_at})
 
 
 # --- two-factor sign-in of the signed-in user (their account page) -------------------------------------

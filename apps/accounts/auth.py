@@ -7,6 +7,7 @@ from django.db import connection
 from ninja.security import HttpBearer
 
 from apps.accounts.models import User
+from apps.accounts.support import support_session_check
 from apps.accounts.tokens import TokenInvalid, token_decode
 from apps.accounts.two_factor import two_factor_gate
 from apps.core.errors import Unauthorized
@@ -28,6 +29,7 @@ class JWTAuth(HttpBearer):
             raise Unauthorized("Invalid authentication token") from exc
         if user.token_version != claims.get("tv") or user.status != User.Status.ACTIVE:
             raise Unauthorized("Your session has expired. Please log in again.")
+        support_session_check(request, claims)  # an operator's support session: ended -> 401
         two_factor_gate(request, user)  # the company may require two-factor sign-in: 403 until set up
         dashboard_write_gate(request)  # a trial that ended: reads only (403 plan_expired)
         request.user = user

@@ -82,3 +82,37 @@ class Invitation(models.Model):
                 "email", condition=models.Q(accepted_at__isnull=True, revoked_at__isnull=True),
                 name="accounts_invitation_one_open_per_email"),
         ]
+
+
+class SupportGrant(models.Model):
+    """A company admin's consent to support: for a limited time (SUPPORT_GRANT_HOURS) an operator
+    of the platform may sign in as a user of the company (SupportSession). Revoking it ends every
+    session it allowed at once (apps.accounts.support)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    granted_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    granted_by_name = models.CharField(max_length=150, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+
+class SupportSession(models.Model):
+    """An operator signed in as a user under a grant: its token names this row, which ends at the
+    grant's end or after SUPPORT_SESSION_SECONDS, whichever comes first, or when ended or revoked.
+    The operator is named, not linked (operators live in the public schema)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    grant = models.ForeignKey(SupportGrant, on_delete=models.CASCADE, related_name="sessions")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    operator_email = models.CharField(max_length=254)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField()
+    exchanged_at = models.DateTimeField(null=True, blank=True)  # the console's one-time link was used
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-started_at",)

@@ -75,13 +75,22 @@ class UserReplyOut(SuccessOut):
     user: UserOut
 
 
+class SupportOut(OutSchema):
+    """(+) The request is an operator's support session as this user (apps.accounts.support)."""
+
+    operator: str
+    endsAt: datetime
+
+
 class MeOut(UserReplyOut):
     """GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES), (+)
-    whether they have two-factor sign-in on and whether their company requires it."""
+    whether they have two-factor sign-in on and whether their company requires it, (+) and, in a
+    support session, the operator and its end (the dashboard's banner)."""
 
     capabilities: list[str]
     twoFactorEnabled: bool
     twoFactorRequired: bool
+    support: SupportOut | None = omitted()
 
 
 class UserListOut(SuccessOut):

@@ -21,6 +21,7 @@ from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.accounts.two_factor import CODE_REQUIRED, challenge_make
 from apps.core import events, ratelimit
+from apps.core.logging import support_operator_var
 from apps.core.email import company_of_connection as email_company
 from apps.core.email import email_queue
 from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, Unauthorized,
@@ -40,6 +41,7 @@ CANNOT_DELETE = "You don't have permission to delete users"
 LAST_ADMIN = "The company must keep at least one active admin"
 ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
 CURRENT_PASSWORD_REQUIRED = "Current password is required to change your password or email"
+SUPPORT_NO_PASSWORD = "Support cannot set a password"
 # Compared against when the email is unknown, so both paths take the same time.
 _DUMMY_HASH = make_password("not-a-real-password")
 
@@ -127,6 +129,8 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     user = _locked_user(user.pk)
     new_username = username if username else user.username
     new_email = email if email else user.email
+    if password and support_operator_var.get():  # an operator's support session (apps.accounts.support)
+        raise PermissionDenied(SUPPORT_NO_PASSWORD)
     if actor.pk == user.pk and (password or new_email != user.email):
         _check_current_password(user, current_password)
     _check_unique(email=new_email, username=new_username, exclude_id=user.pk)

@@ -44,8 +44,10 @@ def verification_keys(now: datetime | None = None) -> dict[str, str]:
     return keys
 
 
-def token_issue(*, user, schema_name: str) -> tuple[str, int]:
-    expires_in = settings.JWT_EXPIRES_IN
+def token_issue(*, user, schema_name: str, expires_in: int | None = None, extra: dict | None = None) -> tuple[str, int]:
+    """A session token; `expires_in` shorter than JWT_EXPIRES_IN and `extra` claims for a support
+    session (apps.accounts.support)."""
+    expires_in = min(int(expires_in), settings.JWT_EXPIRES_IN) if expires_in is not None else settings.JWT_EXPIRES_IN
     now = int(time.time())
     payload = {
         "userId": str(user.id),
@@ -55,6 +57,7 @@ def token_issue(*, user, schema_name: str) -> tuple[str, int]:
         "tv": user.token_version,
         "iat": now,
         "exp": now + expires_in,
+        **(extra or {}),
     }
     secret = settings.JWT_SECRET
     return jwt.encode(payload, secret, algorithm=ALGORITHM, headers={"kid": key_id(secret)}), expires_in

@@ -23,7 +23,7 @@ from apps.core.errors import ApplicationError, RateLimited
 from apps.core.languages import display_name
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
 from apps.plans.metering import usage_count
-from apps.plans.rules import current_company, plan_limit
+from apps.plans.rules import current_company, feature_check, plan_limit
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,9 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
 
     503 (GenerationUnavailable) when the broker cannot take the job: the job is then failed at
     once (it never stays queued) and does not count against the limits. Called inside an outer
-    transaction, the enqueue waits for that commit and a broker failure only fails the job."""
+    transaction, the enqueue waits for that commit and a broker failure only fails the job.
+    403 `plan_feature` when the company's plan does not include AI writing."""
+    feature_check("ai_writing")
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(f"ai-admission:{connection.schema_name}")])

@@ -40,6 +40,10 @@ ACTIONS = {
     "settings.updated": "Settings changed",
     "api_key.rotated": "API key rotated",
     "company.deletion_requested": "Company deletion requested",
+    "support.granted": "Support access granted",
+    "support.revoked": "Support access revoked",
+    "support.started": "Support signed in as a user",
+    "support.ended": "Support session ended",
     "batch.completed": "Bulk change",  # one entry for a whole import or bulk action (apps.core.events.batch)
 }
 OBJECT_TYPES = ("user", "post", "category", "tag", "media", "company")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.analytics.privacy import clean_ip, visitor_hash
 from apps.audit.models import ACTIONS, AuditEntry
-from apps.core.logging import client_address_var
+from apps.core.logging import client_address_var, support_operator_var
 
 SUMMARY_MAX = 500
 
@@ -24,6 +24,11 @@ def _client_hash() -> str:
     return visitor_hash(schema=connection.schema_name, ip=ip, user_agent="", day=timezone.now().date())
 
 
+def support_actor_name(operator: str, username: str) -> str:
+    """How the audit log names what an operator did in a support session."""
+    return f"support ({operator}) as {username}"
+
+
 def audit_record(*, action: str, actor=None, object_type: str = "", object_id=None, summary: str = "",
                  actor_name: str | None = None) -> AuditEntry:
     if action not in ACTIONS:
@@ -31,6 +36,9 @@ def audit_record(*, action: str, actor=None, object_type: str = "", object_id=No
     actor = actor if getattr(actor, "pk", None) else None
     if actor_name is None:
         actor_name = actor.username if actor is not None else ""
+        operator = support_operator_var.get()
+        if operator and actor is not None:  # a support session (apps.accounts.support)
+            actor_name = support_actor_name(operator, actor.username)
     return AuditEntry.objects.create(
         action=action, actor=actor, actor_name=actor_name[:254], object_type=object_type,
         object_id=str(object_id) if object_id is not None else "", summary=(summary or "")[:SUMMARY_MAX],

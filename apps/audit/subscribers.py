@@ -16,7 +16,7 @@ from typing import Any
 from django.db import connection
 from django_tenants.utils import schema_context
 
-from apps.audit.services import audit_record
+from apps.audit.services import audit_record, support_actor_name
 from apps.core import events
 
 BATCH_ACTION = "batch.completed"
@@ -102,6 +102,13 @@ def _(event: events.CompanyChanged) -> list[Entry]:
     if action is None or event.actor is None:
         return []
     return [Entry(action, event.actor, "company", event.client.pk, event.summary)]
+
+
+@entries.register
+def _(event: events.SupportAccessChanged) -> list[Entry]:
+    actor = event.actor
+    name = support_actor_name(event.operator, actor.username) if event.operator and actor is not None else None
+    return [Entry(f"support.{event.change}", actor, "company", None, event.summary, actor_name=name)]
 
 
 def _schema(event) -> str:

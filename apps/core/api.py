@@ -199,13 +199,15 @@ ERROR_SCHEMA = {
                                                     "webhook_endpoints)"},
         "used": {"type": "integer", "description": "plan_limit: how much of it the company uses now"},
         "allowed": {"type": "integer", "description": "plan_limit: how much its plan allows"},
-        "plan": {"type": "string", "description": "plan_limit, plan_expired: the company's plan"},
+        "plan": {"type": "string", "description": "plan_limit, plan_expired, plan_feature: the company's plan"},
+        # `plan_feature` (403 of a request for a feature the company's plan does not include).
+        "feature": {"type": "string", "description": "plan_feature: which feature (ai_writing, webhooks)"},
     },
 }
 ERROR_DESCRIPTIONS = {
     400: "Validation error", 401: "Missing or invalid credentials",
     402: "The company's trial ended more than the grace period ago (code plan_expired)",
-    403: "Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired)",
+    403: "Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature)",
     404: "Not found", 409: "Conflict", 413: "Payload too large", 429: "Rate limited (see Retry-After)",
     502: "Upstream service failed", 503: "A dependency is unavailable (see Retry-After)",
 }

@@ -38,6 +38,7 @@ class ErrorCode(StrEnum):
     LANGUAGE_IN_USE = "language_in_use"  # a language the company removes still has posts
     PLAN_LIMIT = "plan_limit"  # the company's plan allows no more of this (the envelope names the limit)
     PLAN_EXPIRED = "plan_expired"  # the trial ended: the dashboard is read-only, then the public API stops
+    PLAN_FEATURE = "plan_feature"  # the company's plan does not include this feature (the envelope names it)
 
 
 class ApplicationError(Exception):

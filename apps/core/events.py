@@ -159,6 +159,18 @@ class CompanyChanged(Event):
     summary: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class SupportAccessChanged(Event):
+    """A company admin granted or revoked support access (`change`: granted, revoked; `actor`: the
+    admin), or an operator's support session as a user started or ended (started, ended; `actor`:
+    the user signed in as, `operator`: the operator's email)."""
+
+    change: str
+    actor: Any = None
+    operator: str = ""
+    summary: str = ""
+
+
 # --- subscribers -----------------------------------------------------------------------------------
 _subscribers: list[str] = []  # dotted paths of modules, in the order they subscribed
 _loaded: list[Any] | None = None

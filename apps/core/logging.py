@@ -10,6 +10,9 @@ tenant_var: contextvars.ContextVar[str] = contextvars.ContextVar("tenant", defau
 # The request's client address (apps.core.ratelimit.client_ip); never logged: the audit log keeps
 # only its daily keyed hash (apps.audit.services).
 client_address_var: contextvars.ContextVar[str] = contextvars.ContextVar("client_address", default="")
+# The operator of a support session (apps.accounts.support): the audit log names what the request
+# does as "support (operator X) as user Y".
+support_operator_var: contextvars.ContextVar[str] = contextvars.ContextVar("support_operator", default="")
 
 
 class ContextFilter(logging.Filter):

@@ -8,7 +8,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from apps.core.errors import STATUS_CODES, error_body
-from apps.core.logging import client_address_var, request_id_var, tenant_var
+from apps.core.logging import client_address_var, request_id_var, support_operator_var, tenant_var
 from apps.core.ratelimit import client_ip
 
 
@@ -29,12 +29,14 @@ class RequestIdMiddleware:
         request_token = request_id_var.set(request.id)
         tenant_token = tenant_var.set("-")
         address_token = client_address_var.set(client_ip(request))  # hashed by the audit log
+        support_token = support_operator_var.set("")  # set by a support session's token (apps.accounts.auth)
         try:
             response = self.get_response(request)
         finally:
             request_id_var.reset(request_token)
             tenant_var.reset(tenant_token)
             client_address_var.reset(address_token)
+            support_operator_var.reset(support_token)
         response["X-Request-ID"] = request.id
         return response
 

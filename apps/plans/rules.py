@@ -14,6 +14,10 @@ A plan (settings.PLANS, by name) sets limits: `staff_seats`, `posts`, `media_byt
   counter is counted once, the first time it is needed, and checked again by the daily usage task.
 - `plan_release(what, amount=1)`: a delete gives back what it took.
 - A trial that has ended (`trial_expired`) refuses every spend with 403 `plan_expired`.
+- `feature_check(name)`: a feature switch of the plan (FEATURES: `ai_writing`, `webhooks`; an
+  operator may switch one per company) that is off refuses the request with 403 `plan_feature`,
+  naming the feature. `feature_enabled(company, name)` is the read (the dashboard's switches, the
+  webhook deliveries that stop being sent).
 """
 from __future__ import annotations
 
@@ -43,6 +47,12 @@ WAY_OUT = {
     "media_bytes": "Delete media you no longer need, or ask us for a larger plan.",
     "webhook_endpoints": "Delete an endpoint you no longer need, or ask us for a larger plan.",
 }
+# The feature switches: how people name each, and the way out of a refusal.
+FEATURES = {
+    "ai_writing": ("AI writing", "Ask us for a plan that includes it."),
+    "webhooks": ("Webhooks", "Your endpoints and their deliveries are kept; nothing is sent until your plan "
+                             "includes webhooks again. Ask us for a plan that includes them."),
+}
 TRIAL = "trial"
 TRIAL_ENDED = ("Your trial has ended: the dashboard is read-only until your plan is changed. "
                "Nothing has been deleted.")
@@ -54,6 +64,13 @@ class PlanLimitReached(PermissionDenied):
         super().__init__(f"{describe(what, allowed, plan=plan)} {WAY_OUT.get(what, '')}".strip(),
                          detail=ErrorCode.PLAN_LIMIT,
                          extra={"limit": what, "used": int(used), "allowed": int(allowed), "plan": plan})
+
+
+class PlanFeatureOff(PermissionDenied):
+    def __init__(self, *, company, feature: str):
+        label, way_out = FEATURES[feature]
+        super().__init__(f"Your plan does not include {label}. {way_out}", detail=ErrorCode.PLAN_FEATURE,
+                         extra={"feature": feature, "plan": company.subscription_plan})
 
 
 class PlanExpired(PermissionDenied):
@@ -110,7 +127,26 @@ def plan_limit(company, what: str) -> int | None:
 
 
 def feature_enabled(company, name: str) -> bool:
+    """Is the feature switch on for the company (its plan's value, or the operator's override)?
+    A company of None (the public schema: an operator's command) is not limited."""
+    if name not in FEATURES:
+        raise KeyError(f"Unknown plan feature {name!r}")
+    if company is None:
+        return True
     return bool(limits_of(company)["features"].get(name, True))
+
+
+def features_of(company) -> dict[str, bool]:
+    """Every feature switch of the company (the dashboard hides what is off)."""
+    return {name: feature_enabled(company, name) for name in FEATURES}
+
+
+def feature_check(name: str, *, company=None) -> None:
+    """Refuse (403 `plan_feature`) a request for a feature the company's plan does not include
+    (the company of the connection's schema unless given)."""
+    company = company or current_company()
+    if not feature_enabled(company, name):
+        raise PlanFeatureOff(company=company, feature=name)
 
 
 # --- the trial -------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from apps.core.errors import ValidationFailed
 from apps.core.outbox import Busy, outbox_add, record_sent
 from apps.core.permissions import Role
 from apps.plans.metering import usage_count
-from apps.plans.rules import plan_release, plan_spend
+from apps.plans.rules import current_company, feature_check, feature_enabled, plan_release, plan_spend
 from apps.webhooks import network, selectors
 from apps.webhooks.models import EVENTS, TEST_EVENT, WebhookDelivery, WebhookEndpoint
 from tenants.models import Client
@@ -30,6 +30,10 @@ logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "webhooks.deliver"
 ENDPOINT_DISABLED = "Endpoint is disabled"
+# A delivery pending when the company's plan lost the `webhooks` feature is not sent (it can be sent
+# again from the dashboard once the plan includes webhooks again).
+FEATURE_OFF = "Not sent: the company's plan does not include webhooks"
+FEATURE = "webhooks"
 UNKNOWN_EVENT = "Unknown event: {event}"
 EARLY_TOLERANCE = timedelta(seconds=1)  # a try sent for its next_attempt_at may arrive this early (clocks)
 
@@ -58,6 +62,7 @@ def _check_events(events: list[str]) -> list[str]:
 @transaction.atomic
 def webhook_endpoint_create(*, url: str, events: list[str], description: str = "",
                             active: bool = True) -> WebhookEndpoint:
+    feature_check(FEATURE)
     url, events = _check_url(url), _check_events(events)
     plan_spend("webhook_endpoints")
     return WebhookEndpoint.objects.create(
@@ -69,6 +74,7 @@ def webhook_endpoint_create(*, url: str, events: list[str], description: str = "
 def webhook_endpoint_update(*, endpoint: WebhookEndpoint, url: str | None = None, events: list[str] | None = None,
                             description: str | None = None, active: bool | None = None) -> WebhookEndpoint:
     """None keeps a value. Turning an endpoint on again clears its failures and `disabledReason`."""
+    feature_check(FEATURE)
     endpoint = selectors.endpoint_get(str(endpoint.pk), for_update=True)
     if url is not None:
         endpoint.url = _check_url(url)
@@ -93,6 +99,7 @@ def webhook_endpoint_delete(*, endpoint: WebhookEndpoint) -> None:
 
 @transaction.atomic
 def webhook_secret_rotate(*, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    feature_check(FEATURE)
     endpoint = selectors.endpoint_get(str(endpoint.pk), for_update=True)
     endpoint.secret = _new_secret()
     endpoint.save(update_fields=["secret", "updated_at"])
@@ -106,9 +113,12 @@ def event_emit(*, event: str, object_id=None, data: dict | None = None) -> None:
     outbox row in that transaction (a crash after the commit loses none) and sent by Celery after
     the commit. The object is read now (`object_id`: what the website will read once the
     transaction commits; this transaction sees its own writes), or given as `data` (an object
-    being deleted). Nothing is sent when the transaction rolls back."""
+    being deleted). Nothing is sent when the transaction rolls back, nor while the company's plan
+    does not include webhooks (no delivery is written)."""
     if event not in EVENTS:
         raise ValueError(event)
+    if not feature_enabled(current_company(), FEATURE):
+        return
     targets = selectors.endpoints_subscribed(event)
     if not targets:
         return
@@ -155,6 +165,7 @@ def _enqueue(delivery: WebhookDelivery) -> WebhookDelivery:
 @transaction.atomic
 def webhook_test_send(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
     """A `webhook.test` event to this endpoint only (also when it is turned off)."""
+    feature_check(FEATURE)
     payload = _payload(TEST_EVENT, {"message": "This is a test event"}, timezone.now())
     return _enqueue(WebhookDelivery.objects.create(
         endpoint=endpoint, event=TEST_EVENT, event_id=uuid.UUID(payload["id"]), payload=payload))
@@ -163,6 +174,7 @@ def webhook_test_send(*, endpoint: WebhookEndpoint) -> WebhookDelivery:
 @transaction.atomic
 def webhook_delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
     """The same event (same body and Webhook-Id) sent again as a new delivery."""
+    feature_check(FEATURE)
     return _enqueue(WebhookDelivery.objects.create(
         endpoint_id=delivery.endpoint_id, event=delivery.event, event_id=delivery.event_id,
         payload=delivery.payload))
@@ -247,6 +259,11 @@ def _attempt(delivery_id: str):
             if delivery.next_attempt_at is not None and delivery.next_attempt_at > timezone.now() + EARLY_TOLERANCE:
                 raise Busy(delivery_id)
             endpoint = delivery.endpoint
+            if not feature_enabled(current_company(), FEATURE):
+                delivery.status, delivery.error = WebhookDelivery.Status.FAILED, FEATURE_OFF
+                delivery.next_attempt_at = None
+                delivery.save(update_fields=["status", "error", "next_attempt_at"])
+                return None, None, None
             if not endpoint.active and delivery.event != TEST_EVENT:
                 delivery.status, delivery.error = WebhookDelivery.Status.FAILED, ENDPOINT_DISABLED
                 delivery.save(update_fields=["status", "error"])

@@ -1,6 +1,7 @@
 // Plans flow: an operator account (manage.py operator_create) signs in to the console on the root
 // domain with its password and an authenticator code, finds the company, lowers its staff limit;
-// the company's admin then meets the refusal with the way out. Screenshots at 390 and 1280 px, no
+// the company's admin then meets the refusal with the way out; the admin grants support access and
+// the operator signs in as the admin (the dashboard's banner), ends it, and the admin revokes. Screenshots at 390 and 1280 px, no
 // sideways scrolling, axe-core with no serious or critical violation.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -113,6 +114,73 @@ export async function plansFlow({ run, browser, root, tenant, sub, shot, admin, 
     } finally {
       await dashboard.close();
     }
+
+    await run.step('support access: the admin grants it, the operator signs in as the admin, the banner shows (1280 and 390 px)', async () => {
+      const owner = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const settings = await owner.newPage();
+      try {
+        await settings.goto(`${tenant}/login`);
+        await settings.getByLabel('Email').fill(admin.email);
+        await settings.getByLabel('Password', { exact: true }).fill(admin.password);
+        await settings.getByRole('button', { name: 'Sign In' }).click();
+        await settings.getByText('Total Posts').waitFor();
+        await settings.goto(`${tenant}/dashboard/settings`);
+        const card = settings.getByRole('region', { name: 'Support access' });
+        await card.getByLabel('For').selectOption('2');
+        await card.getByRole('button', { name: 'Grant support access' }).click();
+        await card.getByText(/Support may sign in until/).waitFor();
+        await card.scrollIntoViewIfNeeded();
+        await snap(settings, '76-support-access-granted');
+
+        await console_.setViewportSize({ width: 1280, height: 800 });
+        await console_.goto(`${root}/operator/companies/${sub}`);
+        await console_.getByRole('button', { name: `Sign in as ${admin.username}` }).click();
+        const open = console_.getByRole('link', { name: 'Open the dashboard' });
+        await open.waitFor();
+        await checkScreen(console_, 'support link page');
+        await snap(console_, '77-operator-sign-in-as');
+        const address = await open.getAttribute('href');
+        expect(address.startsWith(`${tenant}/support-session#token=`), `the link opens the company's dashboard: ${address}`);
+
+        const supportContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const support = await supportContext.newPage();
+        try {
+          await support.goto(address);
+          const banner = support.getByTestId('support-banner');
+          await banner.waitFor();
+          expect((await banner.textContent()).includes(`Signed in by support as ${admin.username}`), 'the banner names the user');
+          for (const [width, height] of Object.entries(WIDTHS)) {
+            await support.setViewportSize({ width: Number(width), height });
+            await support.goto(`${tenant}/dashboard/posts`);
+            await banner.waitFor();
+            await checkScreen(support, `support banner at ${width}`);
+            await snap(support, `78-support-banner-${width}`);
+          }
+          // the link worked once
+          const again = await supportContext.newPage();
+          await again.goto(address);
+          await again.getByRole('alert').filter({ hasText: 'invalid, was used already or has expired' }).waitFor();
+          await again.close();
+          await support.getByRole('button', { name: 'End support session' }).click();
+          await support.waitForURL(/\/login/);
+        } finally {
+          await supportContext.close();
+        }
+
+        await settings.reload();
+        await card.getByText(/ended/).first().waitFor();
+        await card.getByRole('button', { name: 'Revoke support access' }).click();
+        await card.getByRole('button', { name: 'Grant support access' }).waitFor();
+        await settings.goto(`${tenant}/dashboard/activity`);
+        await settings.getByText(`support (${operator.email}) as ${admin.username}`).first().waitFor();
+        await snap(settings, '79-activity-support');
+        await console_.goto(`${root}/operator/audit?company=${sub}`);
+        await console_.getByRole('cell', { name: 'support_started' }).first().waitFor();
+        await console_.getByRole('cell', { name: 'support_ended' }).first().waitFor();
+      } finally {
+        await owner.close();
+      }
+    });
 
     await run.step('the operator puts the plan back', async () => {
       await console_.goto(`${root}/operator/companies/${sub}`);

@@ -36,3 +36,30 @@ class OperatorAction(models.Model):
     class Meta:
         ordering = ("-at", "-id")
         indexes = [models.Index(fields=["-at"], name="operator_action_at_idx")]
+
+
+class OperatorBackup(models.Model):
+    """A backup an operator started from the console: made by a Celery task (lifecycle.operator.
+    tasks.backup_run, with lifecycle.backup.tenant_backup), kept in private storage under the
+    company's schema (apps.media.storage.private_storage), downloaded from the console."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    client_id = models.BigIntegerField(db_index=True)  # tenants.Client (not a key: the row outlives it)
+    company = models.CharField(max_length=63)  # the subdomain when it was made
+    operator = models.ForeignKey(OperatorAccount, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    file_key = models.CharField(max_length=500, blank=True, default="")
+    file_name = models.CharField(max_length=200, blank=True, default="")
+    size = models.BigIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")

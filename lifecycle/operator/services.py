@@ -3,22 +3,33 @@ command calls (tenants.services, tenants.verification, tenants.deletion, tenants
 written to the operator audit log (OperatorAction) with who did it."""
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
+from django.core.files import File
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django_tenants.utils import schema_context
 
-from apps.accounts import two_factor
+from apps.accounts import support, two_factor
+from apps.accounts.models import User
 from apps.core import ratelimit
-from apps.core.errors import ValidationFailed
-from lifecycle.operator.models import OperatorAccount, OperatorAction
+from apps.core.errors import ApplicationError, ValidationFailed
+from apps.core.outbox import Busy, outbox_add
+from apps.media.storage import private_storage
+from lifecycle.operator.models import OperatorAccount, OperatorAction, OperatorBackup
 from apps.plans import rules
 from lifecycle import backup, deletion, verification
+from tenants.addresses import tenant_base_url
 from tenants.models import Client
 from lifecycle.services import client_rotate_keys, client_set_status
+
+logger = logging.getLogger(__name__)
 
 SIGN_IN_FAILED = "Wrong email or password"
 CODE_WRONG = "Wrong or already used code"
@@ -94,6 +105,9 @@ def _locked(client: Client) -> Client:
     return Client.objects.select_for_update().get(pk=client.pk)
 
 
+FEATURE_CHOICES = ("plan", "on", "off")  # the plan's value, or switched for this company
+
+
 def _limit_value(raw: str):
     raw = (raw or "").strip().lower()
     if raw == "":
@@ -111,9 +125,11 @@ def _limit_value(raw: str):
 
 @transaction.atomic
 def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, str], trial_ends_at: datetime | None,
-                     ip: str) -> Client:
-    """The plan, the limits over it (empty: the plan's; 'unlimited': none) and the trial's end.
-    Takes effect on the company's next request (a trial that ended is restored at once)."""
+                     ip: str, features: dict[str, str] | None = None) -> Client:
+    """The plan, the limits over it (empty: the plan's; 'unlimited': none), its feature switches
+    (FEATURE_CHOICES: the plan's, on, off) and the trial's end. Takes effect on the company's next
+    request (a trial that ended is restored at once; a feature switched off refuses its requests
+    and stops its webhook deliveries, apps.plans.rules.feature_check)."""
     if plan not in settings.SUBSCRIPTION_PLANS:
         raise ConsoleRefused(f"Unknown plan {plan!r}")
     overrides = {}
@@ -121,6 +137,14 @@ def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, s
         value = _limit_value(limits.get(name, ""))
         if value is not None:
             overrides[name] = None if value == "unlimited" else value
+    switched = {}
+    for name, raw in (features or {}).items():
+        if name not in rules.FEATURES or raw not in FEATURE_CHOICES:
+            raise ConsoleRefused(f"A feature switch is one of {', '.join(FEATURE_CHOICES)}: {name}={raw!r}")
+        if raw != "plan":
+            switched[name] = raw == "on"
+    if switched:
+        overrides["features"] = switched
     locked = _locked(client)
     before = {"plan": locked.subscription_plan, "overrides": locked.plan_overrides,
               "trialEndsAt": locked.trial_ends_at.isoformat() if locked.trial_ends_at else None}
@@ -163,22 +187,108 @@ def company_keys_rotate(*, operator, client: Client, ip: str) -> Client:
     return client
 
 
-def backup_dir() -> Path:
-    path = Path(settings.OPERATOR_BACKUP_DIR)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+BACKUP_TASK = "operator.backup_run"  # lifecycle.operator.tasks.backup_run
+BACKUP_LEASE_SECONDS = 3600  # a backup not finished by then is started again (its worker died)
 
 
-def company_backup(*, operator, client: Client, ip: str) -> Path:
-    """A backup of the company (tenants.backup, as `manage.py tenant_backup`), kept for download."""
-    path = backup_dir() / f"{client.subdomain}-{timezone.now():%Y%m%d-%H%M%S}.tar.gz"
-    backup.tenant_backup(client=client, path=path)
-    action_record(operator=operator, action="backup_made", company=client.subdomain, ip=ip, detail={"file": path.name})
-    return path
+def backup_key(client: Client, backup_id: int) -> str:
+    """Private storage (never served by the media view): `{schema}/portability/backups/...`."""
+    return f"{client.schema_name}/portability/backups/{backup_id}.tar.gz"
 
 
-def company_backups(client: Client) -> list[Path]:
-    return sorted(backup_dir().glob(f"{client.subdomain}-*.tar.gz"), reverse=True)
+@transaction.atomic
+def company_backup_start(*, operator, client: Client, ip: str) -> OperatorBackup:
+    """Queue a backup of the company (made by the worker: lifecycle.operator.tasks.backup_run, the
+    function `manage.py tenant_backup` calls). The task is written to the outbox in this
+    transaction: a broker that is down delays it, it is not lost."""
+    made = OperatorBackup.objects.create(client_id=client.pk, company=client.subdomain, operator=operator,
+                                         file_name=f"{client.subdomain}-{timezone.now():%Y%m%d-%H%M%S}.tar.gz")
+    outbox_add(task=BACKUP_TASK, args=[made.pk], key=f"operator-backup:{made.pk}", schema_name=client.schema_name,
+               lease=BACKUP_LEASE_SECONDS)
+    action_record(operator=operator, action="backup_started", company=client.subdomain, ip=ip,
+                  detail={"backup": made.pk, "file": made.file_name})
+    return made
+
+
+def backup_run(*, backup_id: int) -> OperatorBackup | None:
+    """Make the backup (the worker). Idempotent: a backup done or failed is left as it is; one
+    another run is making is left to it (outbox.Busy), unless that run started more than the lease ago."""
+    stale = timezone.now() - timedelta(seconds=BACKUP_LEASE_SECONDS)
+    claimed = OperatorBackup.objects.filter(pk=backup_id).filter(
+        Q(status=OperatorBackup.Status.QUEUED) | Q(status=OperatorBackup.Status.RUNNING, started_at__lt=stale)
+    ).update(status=OperatorBackup.Status.RUNNING, started_at=timezone.now())
+    if not claimed:
+        if OperatorBackup.objects.filter(pk=backup_id, status=OperatorBackup.Status.RUNNING).exists():
+            raise Busy(backup_id)  # another run is making it: the outbox row stays until it is done
+        return None
+    made = OperatorBackup.objects.get(pk=backup_id)
+    client = Client.objects.filter(pk=made.client_id).first()
+    if client is None:
+        OperatorBackup.objects.filter(pk=backup_id).update(status=OperatorBackup.Status.FAILED,
+                                                           error="The company was deleted", finished_at=timezone.now())
+        return None
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / made.file_name
+            backup.tenant_backup(client=client, path=path)
+            with path.open("rb") as handle:
+                key = private_storage().save(backup_key(client, made.pk), File(handle))
+            size = path.stat().st_size
+    except Exception as exc:
+        logger.exception("backup %s of %s failed", made.pk, client.subdomain)
+        OperatorBackup.objects.filter(pk=backup_id).update(status=OperatorBackup.Status.FAILED,
+                                                           error=str(exc)[:500], finished_at=timezone.now())
+        return OperatorBackup.objects.get(pk=backup_id)
+    OperatorBackup.objects.filter(pk=backup_id).update(status=OperatorBackup.Status.DONE, file_key=key, size=size,
+                                                       finished_at=timezone.now())
+    return OperatorBackup.objects.get(pk=backup_id)
+
+
+def company_backups(client: Client):
+    return OperatorBackup.objects.filter(client_id=client.pk)
+
+
+def backup_open(*, operator, client: Client, backup_id: str, ip: str):
+    """The file of a finished backup of this company (None: no such backup here), audited."""
+    made = company_backups(client).filter(pk=int(backup_id) if str(backup_id).isdigit() else 0,
+                                          status=OperatorBackup.Status.DONE).first()
+    if made is None:
+        return None, None
+    action_record(operator=operator, action="backup_downloaded", company=client.subdomain, ip=ip,
+                  detail={"backup": made.pk, "file": made.file_name})
+    return made, private_storage().open(made.file_key, "rb")
+
+
+# --- support: signing in as a user, with the company admin's consent (apps.accounts.support) ---------------
+def company_support_users(client: Client) -> tuple[object | None, list]:
+    """The company's open support grant (None: "Sign in as" is not offered) and its active users."""
+    with schema_context(client.schema_name):
+        grant = support.support_grant_active()
+        users = list(User.objects.filter(status=User.Status.ACTIVE).order_by("username")[:100]) if grant else []
+    return grant, users
+
+
+def company_support_sign_in(*, operator: OperatorAccount, client: Client, user_id: str, ip: str) -> str:
+    """Start a support session as the user (refused without the admin's open grant): the dashboard
+    address, on the company's host, with the one-time link token. Audited on both sides."""
+    with schema_context(client.schema_name):
+        try:
+            session, link = support.support_session_start(operator_email=operator.email, user_id=user_id)
+        except ApplicationError as refused:
+            action_record(operator=operator, action="support_refused", company=client.subdomain, ip=ip,
+                          detail={"user": str(user_id)[:64], "reason": refused.message})
+            raise ConsoleRefused(refused.message) from refused
+        username = session.user.username
+    action_record(operator=operator, action="support_started", company=client.subdomain, ip=ip,
+                  detail={"user": username, "session": str(session.pk), "endsAt": session.ends_at.isoformat()})
+    return f"{tenant_base_url(client.subdomain)}/support-session#token={link}"
+
+
+def support_ended_record(*, session, company: str, why: str) -> OperatorAction:
+    """The operator audit log's end of a support session (ended by support, or the grant revoked)."""
+    account = OperatorAccount.objects.filter(email=session.operator_email).first()
+    return action_record(operator=account, email=session.operator_email, action="support_ended", company=company,
+                         detail={"user": session.user.username, "session": str(session.pk), "why": why})
 
 
 def company_delete(*, operator, client: Client, typed: str, ip: str) -> None:

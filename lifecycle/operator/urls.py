@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout", views.sign_out, name="operator-logout"),
     path("audit", views.audit, name="operator-audit"),
     path("companies/<str:subdomain>", views.company_detail, name="operator-company"),
-    path("companies/<str:subdomain>/backups/<str:name>", views.backup_download, name="operator-backup"),
+    path("companies/<str:subdomain>/backups/<str:backup_id>", views.backup_download, name="operator-backup"),
+    path("companies/<str:subdomain>/sign-in-as/<str:user_id>", views.support_sign_in, name="operator-sign-in-as"),
     path("companies/<str:subdomain>/<str:action>", views.company_action, name="operator-company-action"),
 ]

@@ -132,6 +132,7 @@ def _bars(days: list[dict]) -> list[dict]:
 @operator_required
 def company_detail(request, subdomain: str, *, error: str = "", status: int = 200):
     client = _company(subdomain)
+    grant, users = services.company_support_users(client)
     days = selectors.company_usage(client)
     limits = rules.plan_values(client.subscription_plan)  # the plan's own values, beside the overrides
     overrides = client.plan_overrides or {}
@@ -143,8 +144,20 @@ def company_detail(request, subdomain: str, *, error: str = "", status: int = 20
                     "override": "" if name not in overrides else ("unlimited" if overrides[name] is None
                                                                    else overrides[name])}
                    for name in rules.LIMITS],
-        "backups": services.company_backups(client), "actions": selectors.actions(company=client.subdomain)[:20],
+        "features": _features(client),
+        "backups": services.company_backups(client)[:10], "actions": selectors.actions(company=client.subdomain)[:20],
+        "support_grant": grant, "support_users": users,
         "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
+
+
+def _features(client: Client) -> list[dict]:
+    """Each feature switch: the plan's value, the company's override ("plan", "on", "off") and the result."""
+    plan = rules.plan_values(client.subscription_plan)["features"]
+    switched = (client.plan_overrides or {}).get("features") or {}
+    return [{"name": name, "label": label, "plan": bool(plan.get(name, True)),
+             "choice": "plan" if name not in switched else ("on" if switched[name] else "off"),
+             "enabled": rules.feature_enabled(client, name)}
+            for name, (label, _way_out) in rules.FEATURES.items()]
 
 
 def _trial_end(raw: str) -> datetime | None:
@@ -166,12 +179,13 @@ ACTIONS = {
         operator=request.operator, client=client, ip=client_ip(request)),
     "rotate-keys": lambda request, client: services.company_keys_rotate(operator=request.operator, client=client,
                                                                         ip=client_ip(request)),
-    "backup": lambda request, client: services.company_backup(operator=request.operator, client=client,
-                                                              ip=client_ip(request)),
+    "backup": lambda request, client: services.company_backup_start(operator=request.operator, client=client,
+                                                                    ip=client_ip(request)),
     "plan": lambda request, client: services.company_plan_set(
         operator=request.operator, client=client, plan=request.POST.get("plan", ""),
         limits={name: request.POST.get(f"limit_{name}", "") for name in rules.LIMITS},
-        trial_ends_at=_trial_end(request.POST.get("trial_ends_at", "")), ip=client_ip(request)),
+        trial_ends_at=_trial_end(request.POST.get("trial_ends_at", "")), ip=client_ip(request),
+        features={name: request.POST.get(f"feature_{name}", "plan") for name in rules.FEATURES}),
 }
 
 
@@ -197,14 +211,29 @@ def company_action(request, subdomain: str, action: str):
 
 
 @operator_required
-def backup_download(request, subdomain: str, name: str):
+@csrf_protect
+@require_POST
+def support_sign_in(request, subdomain: str, user_id: str):
+    """Sign in as a user (only under the company admin's open grant): a page with the one-time link
+    that opens the company's dashboard (a link, not a redirect: the console's forms post to itself)."""
     client = _company(subdomain)
-    found = next((path for path in services.company_backups(client) if path.name == name), None)
-    if found is None:
+    try:
+        address = services.company_support_sign_in(operator=request.operator, client=client, user_id=user_id,
+                                                    ip=client_ip(request))
+    except ConsoleRefused as refused:
+        return company_detail(request, subdomain, error=refused.message, status=403)
+    return _page(request, "support.html", {"client": client, "address": address,
+                                           "link_seconds": settings.SUPPORT_LINK_SECONDS})
+
+
+@operator_required
+def backup_download(request, subdomain: str, backup_id: str):
+    client = _company(subdomain)
+    made, handle = services.backup_open(operator=request.operator, client=client, backup_id=backup_id,
+                                        ip=client_ip(request))
+    if made is None:
         raise Http404("No such backup")
-    services.action_record(operator=request.operator, action="backup_downloaded", company=client.subdomain,
-                           ip=client_ip(request), detail={"file": name})
-    return FileResponse(found.open("rb"), as_attachment=True, filename=name)
+    return FileResponse(handle, as_attachment=True, filename=made.file_name)
 
 
 @operator_required

@@ -406,8 +406,12 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
 # Sign-in attempts (password and authenticator code steps) per client address and per email.
 OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
 OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)
-# Where the console's backups are written (and downloaded from).
-OPERATOR_BACKUP_DIR = env("OPERATOR_BACKUP_DIR", str(BASE_DIR / ".data" / "backups"))
+# Support access (apps/accounts/support.py): a company admin grants it for 1 to this many hours; an
+# operator's session as a user lasts at most SUPPORT_SESSION_SECONDS (and never past the grant);
+# the console's link that opens it works once, within SUPPORT_LINK_SECONDS.
+SUPPORT_GRANT_MAX_HOURS = env_int("SUPPORT_GRANT_MAX_HOURS", 24)
+SUPPORT_SESSION_SECONDS = env_int("SUPPORT_SESSION_SECONDS", 3600)
+SUPPORT_LINK_SECONDS = env_int("SUPPORT_LINK_SECONDS", 120)
 
 # --- Logging and error reporting ---------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", "INFO")

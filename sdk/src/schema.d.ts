@@ -220,7 +220,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired" | "plan_feature";
             error: string;
             errors?: {
                 field: string;
@@ -228,10 +228,12 @@ export interface components {
             }[];
             /** @description two_factor_required: seconds the challenge stays valid */
             expiresIn?: number;
+            /** @description plan_feature: which feature (ai_writing, webhooks) */
+            feature?: string;
             /** @description plan_limit: which limit (staff_seats, posts, media_bytes, webhook_endpoints) */
             limit?: string;
             message: string;
-            /** @description plan_limit, plan_expired: the company's plan */
+            /** @description plan_limit, plan_expired, plan_feature: the company's plan */
             plan?: string;
             /** @constant */
             success: false;
@@ -653,7 +655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -754,7 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -850,7 +852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -947,7 +949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1041,7 +1043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1138,7 +1140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1230,7 +1232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1320,7 +1322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1412,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;

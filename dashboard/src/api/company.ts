@@ -9,6 +9,8 @@ export type ClientInfo = Schemas['ClientInfoDataOut'];
 export type CompanyUpdate = Schemas['ClientInfoIn'];
 export type SignUp = Required<RootComponents['schemas']['RegisterClientIn']>;
 export type Verification = Schemas['VerificationOut'];
+/** A feature switch of the company's plan (apps/plans/rules.py FEATURES). */
+export type PlanFeature = keyof Schemas['PlanFeaturesOut'];
 
 const VERIFICATION = [{ type: 'Client' as const, id: 'VERIFICATION' }];
 
@@ -60,3 +62,10 @@ export const {
   useResendVerificationMutation,
   useVerifyEmailMutation,
 } = companyApi;
+
+/** Whether the company's plan includes `feature` (true until the server has answered: the server
+ *  refuses what is off with 403 `plan_feature` anyway). */
+export function useFeatureEnabled(feature: PlanFeature): boolean {
+  const { data } = useGetClientInfoQuery();
+  return data?.company.features?.[feature] ?? true;
+}

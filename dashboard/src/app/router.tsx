@@ -39,6 +39,7 @@ const ForgotPassword = lazyNamed(() => import('@/features/auth/routes/ForgotPass
 const ResetPassword = lazyNamed(() => import('@/features/auth/routes/ResetPassword'), 'ResetPassword');
 const AcceptInvite = lazyNamed(() => import('@/features/auth/routes/AcceptInvite'), 'AcceptInvite');
 const VerifyEmail = lazyNamed(() => import('@/features/auth/routes/VerifyEmail'), 'VerifyEmail');
+const SupportSession = lazyNamed(() => import('@/features/auth/routes/SupportSession'), 'SupportSession');
 const Register = lazyNamed(() => import('@/features/auth/routes/Register'), 'Register');
 const DashboardHome = lazyNamed(() => import('@/features/dashboard/routes/DashboardHome'), 'DashboardHome');
 const PostsList = lazyNamed(() => import('@/features/posts/routes/PostsList'), 'PostsList');
@@ -97,6 +98,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
           { ...screen('/reset-password', ResetPassword), ...hydrate },
           { ...screen('/accept-invite', AcceptInvite), ...hydrate },
           { ...screen('/verify-email', VerifyEmail), ...hydrate },
+          { ...screen('/support-session', SupportSession), ...hydrate },
         ]
       : []),
     {

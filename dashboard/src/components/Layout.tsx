@@ -21,6 +21,7 @@ import { useCapabilities, type Capability } from '@/api/session';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
+import { SupportBanner } from './SupportBanner';
 import { TrialBanner } from './TrialBanner';
 import { VerificationBanner } from './VerificationBanner';
 
@@ -156,6 +157,7 @@ export function Layout({ banner }: { banner?: ReactNode } = {}) {
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <SupportBanner />
         <TrialBanner />
         <VerificationBanner />
         {banner}

@@ -35,7 +35,7 @@ export function errorCode(error: unknown): ErrorCode | undefined {
 /** Whether a failed call was refused by the company's plan (`plan_limit`, `plan_expired`: components/PlanNotice). */
 export function isPlanRefusal(error: unknown): boolean {
   const code = errorCode(error);
-  return code === 'plan_limit' || code === 'plan_expired';
+  return code === 'plan_limit' || code === 'plan_expired' || code === 'plan_feature';
 }
 
 /** The server's message about one field of a failed call (`errors`), if it sent one. */

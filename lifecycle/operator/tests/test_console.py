@@ -8,25 +8,16 @@ from django.test import Client as HttpClient
 from django_tenants.utils import schema_context
 
 from apps.core import testing
-from lifecycle.operator.models import OperatorAction
-from lifecycle.operator.services import operator_create
+from lifecycle.operator.models import OperatorAction, OperatorBackup
+from lifecycle.operator.services import backup_run
+from lifecycle.operator.tests.conftest import PASSWORD
 from apps.plans.models import UsageDay
 from tenants.models import Client
 
-PASSWORD = "operator-password-123"
-
 
 @pytest.fixture(autouse=True)
-def _backups(settings, tmp_path):
-    settings.OPERATOR_BACKUP_DIR = str(tmp_path / "backups")
+def _media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture
-def operator(db):
-    account, secret = operator_create(email="Ops@Platform.example", password=PASSWORD, name="Ops")
-    account.secret = secret
-    return account
 
 
 def browser(host=None, **kw) -> HttpClient:
@@ -151,10 +142,12 @@ def test_each_action_calls_the_service_and_is_audited(operator, make_tenant):
     bad = web.post(f"{base}/plan", {"plan": "business", "limit_posts": "lots"})
     assert bad.status_code == 400 and b"whole number" in bad.content
 
-    assert web.post(f"{base}/backup").status_code == 302
-    page = web.get(base).content.decode()
-    [name] = [part.split('"')[0] for part in page.split(f"{base}/backups/")[1:2]]
-    download = web.get(f"{base}/backups/{name}")
+    assert web.post(f"{base}/backup").status_code == 302  # queued (made by a worker: test_backups.py)
+    [queued] = OperatorBackup.objects.filter(client_id=company.pk)
+    assert queued.status == "queued" and "Queued" in web.get(base).content.decode()
+    assert web.get(f"{base}/backups/{queued.pk}").status_code == 404  # nothing to download yet
+    backup_run(backup_id=queued.pk)  # what the worker does
+    download = web.get(f"{base}/backups/{queued.pk}")
     assert download.status_code == 200 and b"".join(download.streaming_content)[:2] == b"\x1f\x8b"  # gzip
 
     refused = web.post(f"{base}/delete", {"confirm": "wrong"})
@@ -165,7 +158,7 @@ def test_each_action_calls_the_service_and_is_audited(operator, make_tenant):
     actions = list(OperatorAction.objects.filter(company=company.subdomain).order_by("at", "id")
                    .values_list("action", "operator_email"))
     assert [a for a, _ in actions] == ["suspended", "reactivated", "keys_rotated", "verification_resent",
-                                       "plan_changed", "backup_made", "backup_downloaded", "deleted"]
+                                       "plan_changed", "backup_started", "backup_downloaded", "deleted"]
     assert {email for _, email in actions} == {"ops@platform.example"}
     log = web.get("/operator/audit", {"company": company.subdomain}).content.decode()
     assert "plan_changed" in log and "deleted" in log
@@ -189,3 +182,27 @@ def test_a_plan_change_restores_an_ended_trial_at_once(operator, tenant):
         from apps.accounts.models import User
 
         assert User.objects.exists()  # nothing was deleted
+
+
+def test_an_operator_switches_a_feature_for_one_company_and_it_is_audited(operator, tenant):
+    web = signed_in(operator)
+    base = f"/operator/companies/{tenant.subdomain}"
+    assert 'name="feature_ai_writing"' in web.get(base).content.decode()
+    api = testing.Api(tenant, user=testing.tenant_admin(tenant))
+    hook = {"url": "https://example.com/h", "events": ["post.published"]}
+
+    assert web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "off"}).status_code == 302
+    assert Client.objects.get(pk=tenant.pk).plan_overrides == {"features": {"webhooks": False}}
+    refused = api.post("/api/webhooks", hook)
+    assert refused.status_code == 403 and refused.json()["code"] == "plan_feature"
+    page = web.get(base).content.decode()
+    assert "Webhooks (plan: on; now off)" in page
+
+    assert web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "plan"}).status_code == 302
+    assert api.post("/api/webhooks", hook).status_code == 201
+    bad = web.post(f"{base}/plan", {"plan": "trial", "feature_webhooks": "maybe"})
+    assert bad.status_code == 400 and b"feature switch" in bad.content
+
+    [first, second] = OperatorAction.objects.filter(company=tenant.subdomain, action="plan_changed").order_by("id")
+    assert first.detail["after"]["overrides"] == {"features": {"webhooks": False}}
+    assert second.detail["before"]["overrides"] == {"features": {"webhooks": False}}

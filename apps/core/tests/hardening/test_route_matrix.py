@@ -324,6 +324,14 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("GET", "/api/client/two-factor-policy"): Route(TOKEN, only("admin")),
     ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
         "required": False})),
+    # support access (apps.accounts.support): admins grant and revoke; the link is exchanged without a
+    # token (a made-up one: 401); only a support session ends itself (any other session: 403)
+    ("GET", "/api/client/support-access"): Route(TOKEN, only("admin")),
+    ("POST", "/api/client/support-access"): Route(TOKEN, only("admin"), lambda w, who: Call(body={"hours": 2})),
+    ("DELETE", "/api/client/support-access"): Route(TOKEN, only("admin")),
+    ("POST", "/api/client/support-access/exchange"): Route(PUBLIC, {"anonymous": 401}, lambda w, who: Call(body={
+        "token": "made-up"})),
+    ("POST", "/api/client/support-access/end"): Route(TOKEN, everyone(403)),
     # each call starts from a company that answers (a 202 marks it deleting; the queued part never
     # runs in these tests: lifecycle/tests/test_deletion.py covers it)
     ("POST", "/api/client/delete"): Route(TOKEN, only("admin", ok=202), lambda w, who: (w.revive(), Call(body={

@@ -538,6 +538,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/support-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Support Access
+         * @description (+) Admins: whether the platform's support may sign in as a user now, until when, and its sessions.
+         */
+        get: operations["lifecycle_client_api_get_support_access"];
+        put?: never;
+        /**
+         * Grant Support Access
+         * @description (+) Admins: let support sign in as a user for `hours` (1 to 24); replaces an open grant.
+         */
+        post: operations["lifecycle_client_api_grant_support_access"];
+        /**
+         * Revoke Support Access
+         * @description (+) Admins: revoke support access; every open support session ends at once.
+         */
+        delete: operations["lifecycle_client_api_revoke_support_access"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/support-access/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Support Session
+         * @description (+) A support session ends itself (the dashboard's banner); 403 for any other session.
+         */
+        post: operations["lifecycle_client_api_end_support_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/support-access/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange Support Link
+         * @description (+) The dashboard opened from the operator console trades its one-time link (valid for two
+         *     minutes) for a support session's token (401 `unauthorized` for a link used, expired or altered).
+         */
+        post: operations["lifecycle_client_api_exchange_support_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/two-factor-policy": {
         parameters: {
             query?: never;
@@ -1843,6 +1912,7 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            features: components["schemas"]["PlanFeaturesOut"];
             /** Feedsenabled */
             feedsEnabled: boolean;
             /** Name */
@@ -2199,7 +2269,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired" | "plan_feature";
             error: string;
             errors?: {
                 field: string;
@@ -2207,10 +2277,12 @@ export interface components {
             }[];
             /** @description two_factor_required: seconds the challenge stays valid */
             expiresIn?: number;
+            /** @description plan_feature: which feature (ai_writing, webhooks) */
+            feature?: string;
             /** @description plan_limit: which limit (staff_seats, posts, media_bytes, webhook_endpoints) */
             limit?: string;
             message: string;
-            /** @description plan_limit, plan_expired: the company's plan */
+            /** @description plan_limit, plan_expired, plan_feature: the company's plan */
             plan?: string;
             /** @constant */
             success: false;
@@ -2706,7 +2778,8 @@ export interface components {
         /**
          * MeOut
          * @description GET auth/me: the user and (+) what their role may do (apps.core.permissions.CAPABILITIES), (+)
-         *     whether they have two-factor sign-in on and whether their company requires it.
+         *     whether they have two-factor sign-in on and whether their company requires it, (+) and, in a
+         *     support session, the operator and its end (the dashboard's banner).
          */
         MeOut: {
             /** Capabilities */
@@ -2717,6 +2790,7 @@ export interface components {
              * @constant
              */
             success: true;
+            support?: components["schemas"]["SupportOut"] | null;
             /** Twofactorenabled */
             twoFactorEnabled: boolean;
             /** Twofactorrequired */
@@ -2936,6 +3010,17 @@ export interface components {
             total: number;
             /** Totalpages */
             totalPages: number;
+        };
+        /**
+         * PlanFeaturesOut
+         * @description (+) The plan's feature switches for this company (apps.plans.rules.FEATURES): a screen of a
+         *     feature that is off is shown disabled; its requests answer 403 `plan_feature`.
+         */
+        PlanFeaturesOut: {
+            /** Aiwriting */
+            aiWriting: boolean;
+            /** Webhooks */
+            webhooks: boolean;
         };
         /** PlanLimitOut */
         PlanLimitOut: {
@@ -3686,6 +3771,110 @@ export interface components {
             /** Totalusers */
             totalUsers: number;
         };
+        /** SupportAccessIn */
+        SupportAccessIn: {
+            /** Hours */
+            hours: number;
+        };
+        /**
+         * SupportAccessOut
+         * @description (+) The company's support access: the open grant (null: none) and its sessions.
+         */
+        SupportAccessOut: {
+            grant: components["schemas"]["SupportGrantOut"] | null;
+            /** Maxhours */
+            maxHours: number;
+            /**
+             * Message
+             * @default
+             */
+            message: string;
+            /** Sessions */
+            sessions: components["schemas"]["SupportSessionOut"][];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /** SupportExchangeIn */
+        SupportExchangeIn: {
+            /** Token */
+            token: string;
+        };
+        /** SupportGrantOut */
+        SupportGrantOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /** Grantedby */
+            grantedBy: string;
+        };
+        /**
+         * SupportOut
+         * @description (+) The request is an operator's support session as this user (apps.accounts.support).
+         */
+        SupportOut: {
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+            /** Operator */
+            operator: string;
+        };
+        /** SupportSessionOut */
+        SupportSessionOut: {
+            /** Endedat */
+            endedAt: string | null;
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+            /** Operator */
+            operator: string;
+            /**
+             * Startedat
+             * Format: date-time
+             */
+            startedAt: string;
+            /** Username */
+            username: string;
+        };
+        /**
+         * SupportSignedInOut
+         * @description (+) A support session's token, for the dashboard opened from the operator console.
+         */
+        SupportSignedInOut: {
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+            /** Expiresin */
+            expiresIn: number;
+            /** Operator */
+            operator: string;
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+            /** Token */
+            token: string;
+            /** Username */
+            username: string;
+        };
         /** TagIn */
         TagIn: {
             /**
@@ -4279,7 +4468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4386,7 +4575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4480,7 +4669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4569,7 +4758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4664,7 +4853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4742,7 +4931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4834,7 +5023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4908,7 +5097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +5175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5073,7 +5262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5160,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,7 +5432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5321,7 +5510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5399,7 +5588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5477,7 +5666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5555,7 +5744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5633,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,7 +5905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5794,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5872,7 +6061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5950,7 +6139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6033,7 +6222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6111,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6196,7 +6385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6276,7 +6465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6361,7 +6550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6444,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6531,7 +6720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6614,7 +6803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6692,7 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6775,7 +6964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6853,7 +7042,412 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_get_support_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportAccessOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_grant_support_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportAccessIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportAccessOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_revoke_support_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportAccessOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_end_support_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    lifecycle_client_api_exchange_support_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportExchangeIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportSignedInOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6936,7 +7530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7014,7 +7608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7097,7 +7691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7171,7 +7765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7249,7 +7843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7332,7 +7926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7406,7 +8000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7491,7 +8085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +8150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7633,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,7 +8311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7811,7 +8405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7887,7 +8481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +8561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8050,7 +8644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8128,7 +8722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8213,7 +8807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8298,7 +8892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8385,7 +8979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8489,7 +9083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8583,7 +9177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8663,7 +9257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8748,7 +9342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8831,7 +9425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8907,7 +9501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9000,7 +9594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9078,7 +9672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9163,7 +9757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9241,7 +9835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9326,7 +9920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9406,7 +10000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9494,7 +10088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9579,7 +10173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9659,7 +10253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9744,7 +10338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9829,7 +10423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9905,7 +10499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9991,7 +10585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10076,7 +10670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10165,7 +10759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10253,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10330,7 +10924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10407,7 +11001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10496,7 +11090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10584,7 +11178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10662,7 +11256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10740,7 +11334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10825,7 +11419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10905,7 +11499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10990,7 +11584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11075,7 +11669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11149,7 +11743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11225,7 +11819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,7 +11899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11390,7 +11984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11475,7 +12069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11558,7 +12152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11636,7 +12230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11721,7 +12315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11801,7 +12395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11886,7 +12480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11974,7 +12568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12051,7 +12645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12136,7 +12730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12221,7 +12815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOut"];
                 };
             };
-            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired) */
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,9 @@ import { useNavigate } from 'react-router';
 import { Check, Copy, FilePlus, Save, Sparkles } from 'lucide-react';
 import { toast } from 'sonner';
 import { useAiResult, useGenerateBlogMutation, type BlogContent } from '@/api/ai';
+import { useFeatureEnabled } from '@/api/company';
 import { Card } from '@/components/Card';
+import { FeatureOff } from '@/components/FeatureOff';
 import { Field } from '@/components/Field';
 import { capitalized, SelectField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
@@ -80,6 +82,7 @@ export function AiGenerator() {
   const [generate] = useGenerateBlogMutation();
   const resolve = useAiResult();
   const tooShort = input.trim().length < MIN_INPUT;
+  const included = useFeatureEnabled('aiWriting');
 
   async function run() {
     setTouched(true);
@@ -109,6 +112,7 @@ export function AiGenerator() {
   return (
     <>
       <PageHeader title="AI Blog Generator" description="Turn a topic or notes into a full blog draft" search={false} />
+      <FeatureOff feature="aiWriting" />
       <div className="grid-2" style={{ alignItems: 'start' }}>
         <section className="card card-body stack">
           <Field
@@ -131,7 +135,7 @@ export function AiGenerator() {
             <SelectField label="Tone" id="ai-tone" options={TONES} value={tone} onChange={(e) => setTone(e.target.value)} />
             <SelectField label="Target Audience" id="ai-audience" options={AUDIENCES} value={audience} onChange={(e) => setAudience(e.target.value)} />
           </div>
-          <button type="button" className="btn btn-primary" onClick={run} disabled={tooShort || generating}>
+          <button type="button" className="btn btn-primary" onClick={run} disabled={tooShort || generating || !included}>
             {generating ? <Spinner small label="Generating" /> : <Sparkles size={16} />}
             {generating ? 'Generating...' : 'Generate Blog Post'}
           </button>

@@ -11,11 +11,12 @@ import { IntegrationGuide } from '../components/IntegrationGuide';
 import { LanguagesCard } from '../components/LanguagesCard';
 import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
+import { SupportAccess } from '../components/SupportAccess';
 import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
 import { UsageCard } from '../components/UsageCard';
 
 /** Settings: the company, quick actions, the content API's guide and status, and (admins) the
- * plan's usage, the two-factor policy, the outgoing messages and the danger zone. */
+ * plan's usage, the two-factor policy, support access, the outgoing messages and the danger zone. */
 export function Settings() {
   const isAdmin = useCan('settings.manage');
   const canDeleteCompany = useCan('company.delete');
@@ -55,6 +56,7 @@ export function Settings() {
             <LanguagesCard />
             <UsageCard />
             <TwoFactorPolicy />
+            <SupportAccess />
             <OutgoingMessages />
             {canDeleteCompany ? <DeleteCompany subdomain={data.company.subdomain} name={data.company.name} /> : null}
           </>

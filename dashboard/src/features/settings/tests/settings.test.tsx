@@ -22,6 +22,7 @@ const INFO: ClientInfo = {
     websiteUrl: '',
     postUrlTemplate: '',
     feedsEnabled: true,
+    features: { aiWriting: true, webhooks: true },
     timeZone: 'UTC',
   },
   apiInfo: {

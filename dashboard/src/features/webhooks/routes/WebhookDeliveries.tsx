@@ -9,9 +9,11 @@ import {
   useSendTestEventMutation,
   type WebhookDelivery,
 } from '@/api/webhooks';
+import { useFeatureEnabled } from '@/api/company';
 import { Badge } from '@/components/Badge';
 import { DataTable, type Column } from '@/components/DataTable';
 import { ErrorState } from '@/components/ErrorState';
+import { FeatureOff } from '@/components/FeatureOff';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { Spinner } from '@/components/Spinner';
@@ -38,6 +40,8 @@ export function WebhookDeliveries() {
   const [redeliver] = useRedeliverMutation();
   const [sendTest, { isLoading: testing }] = useSendTestEventMutation();
   const [busy, setBusy] = useState<string | null>(null);
+  // Without the plan's webhooks the log stays readable; nothing is sent again.
+  const included = useFeatureEnabled('webhooks');
   const endpoint = endpoints.data?.endpoints.find((e) => e.id === id);
 
   if (!isAdmin) return <AdminsOnly title="Delivery log" />;
@@ -89,7 +93,7 @@ export function WebhookDeliveries() {
         <button
           type="button"
           className="btn btn-secondary btn-sm"
-          disabled={busy === d.id}
+          disabled={busy === d.id || !included}
           aria-label={`Redeliver ${d.event} of ${formatDateTime(d.createdAt)}`}
           onClick={() => void again(d)}
         >
@@ -108,11 +112,12 @@ export function WebhookDeliveries() {
         description={endpoint ? <span className="break">{endpoint.url}</span> : undefined}
         search={false}
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => void log.refetch() }}
-        action={{ label: 'Send test event', icon: <Send size={16} />, onClick: () => void test(), disabled: testing || !endpoint }}
+        action={{ label: 'Send test event', icon: <Send size={16} />, onClick: () => void test(), disabled: testing || !endpoint || !included }}
       />
       <p className="small muted" style={{ margin: 0 }}>
         <Link to="/dashboard/settings/webhooks">Back to webhooks</Link>
       </p>
+      <FeatureOff feature="webhooks" />
       {endpoint ? (
         <section className="card row wrap" style={{ padding: '10px 14px' }} aria-label="Endpoint">
           <EndpointState endpoint={endpoint} />

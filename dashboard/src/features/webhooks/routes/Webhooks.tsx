@@ -12,7 +12,9 @@ import {
   type EndpointBody,
   type WebhookEndpoint,
 } from '@/api/webhooks';
+import { useFeatureEnabled } from '@/api/company';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { FeatureOff } from '@/components/FeatureOff';
 import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
@@ -41,6 +43,8 @@ export function Webhooks() {
   const [remove] = useDeleteWebhookMutation();
   const [rotate] = useRotateWebhookSecretMutation();
   const [sendTest] = useSendTestEventMutation();
+  // Without the plan's webhooks the endpoints stay readable and deletable; nothing else is offered.
+  const included = useFeatureEnabled('webhooks');
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const deleting = useConfirmAction((endpoint: WebhookEndpoint) => remove(endpoint.id).unwrap(), {
@@ -103,10 +107,14 @@ export function Webhooks() {
         <RowMenu
           label={`Actions for ${endpoint.url}`}
           items={[
-            { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => setEditing(endpoint) },
-            { label: 'Send test event', icon: <Send size={14} />, onSelect: () => void test(endpoint) },
+            ...(included
+              ? [
+                  { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => setEditing(endpoint) },
+                  { label: 'Send test event', icon: <Send size={14} />, onSelect: () => void test(endpoint) },
+                ]
+              : []),
             { label: 'Delivery log', icon: <History size={14} />, onSelect: () => navigate(`/dashboard/settings/webhooks/${endpoint.id}`) },
-            { label: 'Rotate secret', icon: <KeyRound size={14} />, onSelect: () => rotating.ask(endpoint) },
+            ...(included ? [{ label: 'Rotate secret', icon: <KeyRound size={14} />, onSelect: () => rotating.ask(endpoint) }] : []),
             { label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => deleting.ask(endpoint) },
           ]}
         />
@@ -115,7 +123,7 @@ export function Webhooks() {
   ];
 
   const addEndpoint = (
-    <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>
+    <button type="button" className="btn btn-primary" onClick={() => setEditing('new')} disabled={!included}>
       <Plus size={16} />
       Add endpoint
     </button>
@@ -127,11 +135,12 @@ export function Webhooks() {
         description="Tell your website when content changes, so it can rebuild"
         search={false}
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => webhooks.refetch() }}
-        action={{ label: 'Add endpoint', icon: <Plus size={16} />, onClick: () => setEditing('new'), disabled: webhooks.isLoading || webhooks.isError }}
+        action={{ label: 'Add endpoint', icon: <Plus size={16} />, onClick: () => setEditing('new'), disabled: webhooks.isLoading || webhooks.isError || !included }}
       />
       <p className="small muted" style={{ margin: 0 }}>
         <Link to="/dashboard/settings">Back to settings</Link>
       </p>
+      <FeatureOff feature="webhooks" />
       <section className="card">
         <QueryState query={webhooks} {...STATES} isEmpty={(list) => list.endpoints.length === 0} emptyAction={addEndpoint}>
           {(list) => <DataTable rows={list.endpoints} rowKey={(endpoint) => endpoint.id} columns={columns} />}
