@@ -31,10 +31,10 @@ import redis
 from django.conf import settings
 from limits.storage.redis import RedisStorage
 
-from apps.core import redis_conn
-from apps.core import content_version
+from apps.analytics import buffer
+from apps.core import content_version, redis_conn
 from apps.public_api import redis_thread
-from apps.public_api.request import host_fields
+from apps.public_api.keys import host_fields
 
 class Code(IntEnum):
     """What a script answers (first item of its reply); prepended to each script as Lua locals."""
@@ -180,8 +180,6 @@ def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, loc
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> Found:
     """A page view on the fast path (lua/fast_track.lua)."""
-    from apps.analytics import buffer
-
     pairs = [item for pair in fields.items() for item in pair]
     return Found.of(_eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
                                         settings.ANALYTICS_STREAM_MAXLEN, *pairs]))

@@ -97,3 +97,21 @@ def throttle(api_key: ApiKey) -> None:
     retry_after = throttle_hit(api_key.key_hash, api_key.limit)
     if retry_after:
         raise RateLimited(RATE_LIMITED, retry_after=retry_after)
+
+
+def host_fields(client) -> dict[str, str]:
+    """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
+    its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
+    limit = limit_of(client)
+    content, preview = key_hash(client.api_key or "-"), key_hash(client.preview_key or "-")
+    ghost = key_hash(client.ghost_content_key or "-")
+    return {
+        "s": client.schema_name,
+        "c": content if client.api_key else "-",
+        "p": preview if client.preview_key else "-",
+        "l": str(limit),
+        "rc": throttle_key(content, limit),
+        "rp": throttle_key(preview, limit),
+        "g": ghost if client.ghost_content_key else "-",
+        "rg": throttle_key(ghost, limit),
+    }

@@ -27,6 +27,7 @@ from django.db.models import Count, QuerySet
 from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content import post_fields
+from apps.content.schemas import media_urls
 from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, Tag, public_q, public_sql
 from apps.content.post_fields import iso
 from apps.core import db
@@ -206,8 +207,6 @@ class _Urls:
 
     def __call__(self):
         if self._urls is None:
-            from apps.content.schemas import media_urls
-
             self._urls = media_urls(self._schema)
         return self._urls
 
