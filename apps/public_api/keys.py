@@ -29,6 +29,8 @@ RATE_LIMITED = "Too many requests for this API key. Please slow down."
 # left the request to Django (which must not count it again). Not settable by a client: request
 # headers reach the environ as HTTP_*.
 COUNTED = "cms.public_api.counted"
+# Set by the fast path when the host map has no entry for the host: Django records it if the key passes.
+HOST_UNKNOWN = "cms.public_api.host_unknown"
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,17 @@
-"""A request of the public content API, from its query string to its reply headers.
+"""The rules of a public content API request, from its query string to its reply headers.
 
-The API has two entry points, and both are adapters over this module: the ninja endpoints
-(apps.public_api.api, with apps.public_api.auth) and the WSGI layer in front of Django
-(apps.public_api.fastpath, with apps.public_api.direct), which answers cache hits and builds
-posts lists without entering Django. Each rule of a public request is one function here:
+The order they are applied in (key -> rate limit -> cache -> build) is apps.public_api.core's,
+and the API's two entry points are thin adapters over that core: the ninja endpoints
+(apps.public_api.api, apps.public_api.auth, apps.public_api.responses) and the WSGI layer in
+front of Django (apps.public_api.fastpath, which builds posts lists with apps.public_api.direct).
+Each rule of a public request is one function here:
 
 - the query of a posts list (page, limit, status, search; the same 400s): `parse_list`
 - the key may read what it asks for (drafts need the preview key, 403): `check_may_read`
 - the company and the key (401): `identify`; the fast path makes the same comparison inside
   Redis, against the host entry written from `keys.host_fields`
-- the rate limit (429 with Retry-After): `count`; the fast path's script takes its entry from
-  the same moving window (`keys.throttle_key`)
+- the rate limit (429 with Retry-After): `keys.throttle` (taken by `core.admit`); the fast
+  path's script takes its entry from the same window (`keys.throttle_key`)
 - the body of a posts list: `list_body` (its posts: apps.public_api.selectors, whose fields are
   apps.content.post_fields); replies: `posts_reply`, `post_reply`, `categories_reply`, `tags_reply`
 - a draft read through a preview link (`/api/v1/preview/{token}`, never cached, in front of Django
@@ -39,15 +40,14 @@ from ninja.errors import ValidationError
 from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
 from apps.content.schemas import CategoryOut, TagOut
 from apps.content.selectors import preview_post_id
-from apps.core import redis_conn
 from apps.core.api import refuse_repeated
 from apps.core.edge_cache import host_name, post_tag
 from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
 from apps.core.languages import current as current_languages
 from apps.core.languages import normalize
-from apps.core.middleware import request_id
+from apps.core.middleware import request_id as make_request_id
 from apps.core.pagination import Page, page_params
-from apps.core.security import api_security_headers, environ_is_secure
+from apps.core.security import api_security_headers
 from apps.core.validation import NUL_MESSAGE
 from apps.public_api import keys, selectors
 from apps.public_api.cache import Counts
@@ -230,13 +230,6 @@ def identify(tenant, key: str | None, *, ghost: bool = False) -> keys.ApiKey:
     if kind is None:
         raise Unauthorized(KEY_INVALID, detail=ErrorCode.API_KEY_INVALID)
     return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_of(tenant))
-
-
-def count(api_key: keys.ApiKey, environ) -> None:
-    """Take this request's entry of the key's rate limit (429), unless the fast path took it
-    already before leaving the request to Django."""
-    if redis_conn.available() and not environ.get(keys.COUNTED):
-        keys.throttle(api_key)
 
 
 # --- bodies --------------------------------------------------------------------------------------
@@ -465,15 +458,14 @@ class EdgeHeaders:
         # otherwise replies to a browser are left to Django.
         self.cors = cors if cors and _django_cors("https://other.example")[0] == cors else None
 
-    def answers(self, environ) -> bool:
+    def answers(self, origin: str | None) -> bool:
         """False when only Django can make the headers (CORS answered per origin)."""
-        return self.cors is not None or not environ.get("HTTP_ORIGIN")
+        return self.cors is not None or not origin
 
-    def of(self, environ) -> list[tuple[str, str]]:
+    def of(self, *, request_id: str, secure: bool, origin: str | None) -> list[tuple[str, str]]:
         """The request id (kept from X-Request-ID when sent), security and CORS headers."""
-        headers = [("X-Request-ID", request_id(environ.get("HTTP_X_REQUEST_ID", ""))),
-                   *self.security[environ_is_secure(environ)]]
-        if environ.get("HTTP_ORIGIN"):
+        headers = [("X-Request-ID", make_request_id(request_id)), *self.security[secure]]
+        if origin:
             headers.extend(self.cors)
         return headers
 
