@@ -9,7 +9,7 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
-  g: Ghost-content-key hash, l: rate limit, rc/rp/rg: the rate-limit keys of the three keys}, so the fast path
+  g: Ghost-content-key hash, l: rate limit, wc/wp/wg: the rate-limit counters' keys of the three keys}, so the fast path
   (apps.public_api.fastpath) can check a key without the database. Written by the lookup of a request that passed the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
@@ -23,7 +23,6 @@ Callers catch redis.RedisError.
 from __future__ import annotations
 
 import hashlib
-import time
 from enum import IntEnum
 from pathlib import Path
 from typing import NamedTuple
@@ -110,17 +109,20 @@ class Script:
                                     [*(values[name] for name in self.args), *rest])
 
 
-ACQUIRE_MARK = "-- @acquire: the `limits` library's moving-window script, inserted here when loaded"
-ACQUIRE_SOURCE = RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode()
-# The arguments of the inserted script, in the order its ARGV reads them (test_scripts.py checks).
-ACQUIRE_ARGS = ("timestamp", "limit", "expiry", "amount")
-HOST_FIELDS = ("s", "c", "p", "l", "rc", "rp", "g", "rg")  # keys.host_fields, in the scripts' order
+ACQUIRE_MARK = "-- @acquire: the `limits` library's sliding-window-counter script, inserted here when loaded"
+ACQUIRE_SOURCE = RedisStorage.SCRIPT_ACQUIRE_SLIDING_WINDOW.decode()
+# The inserted script's KEYS (the previous window's counter, the current one's) and ARGV, in its
+# order (test_scripts.py reads the library's script and checks).
+ACQUIRE_KEYS = ("previous", "current")
+ACQUIRE_ARGS = ("limit", "expiry", "amount")
+PREVIOUS_WINDOW = "/-1"  # the previous window's counter: the current one's key and this
+HOST_FIELDS = ("s", "c", "p", "l", "wc", "wp", "g", "wg")  # keys.host_fields, in the scripts' order
 _HOST_ARGS = tuple(f"host:{name}" for name in HOST_FIELDS)
 
 LOOKUP = Script("lookup", keys=("version_key", "host_key"),
                 args=("response_prefix", "response_suffix", *_HOST_ARGS, "host_ttl"))
 FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True, args=(
-    "host_key", "key_hash", "version_prefix", "response_prefix", "query_suffix", "if_none_match", "now", "window",
+    "host_key", "key_hash", "version_prefix", "response_prefix", "query_suffix", "if_none_match", "window",
     "worker_etag", "buildable", "count_prefix", "filter_key", "needs_preview", "cached", "ghost"))
 STORE = Script("store", keys=("response_key", "count_key"), args=("etag", "body", "ttl", "total"))
 FAST_TRACK = Script("fast_track", codes=True, rest=True,
@@ -200,7 +202,7 @@ def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, loc
     return Found.of(FAST_LOOKUP.run(
         host_key=host_key(host), key_hash=key_hash, version_prefix=content_version._key(""),
         response_prefix=_response_prefix(), query_suffix=f":{qhash}", if_none_match=if_none_match,
-        now=time.time(), window=settings.PUBLIC_API_RATE_WINDOW, worker_etag=local_etag,
+        window=settings.PUBLIC_API_RATE_WINDOW, worker_etag=local_etag,
         buildable="1" if list_key is not None else "0", count_prefix=_count_prefix(), filter_key=list_key or "",
         needs_preview="1" if needs_preview else "0", cached="1" if cached else "0", ghost="1" if ghost else "0"))
 

@@ -268,7 +268,7 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
 def _full(ask: Ask, setup: Setup, found: cache.Found, headers: list, body: bytes) -> Reply:
     return Reply(200, [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers,
                        *public.edge_tag_headers(ask.host, found.kind, found.limit, ask.query, body,
-                                                reader=ghost_edge.edge_keys if ask.ghost else None),
+                                                reader=ghost_edge.edge_keys if ask.ghost else None, etag=headers[0][1]),
                        *_extra(setup, ask)], body)
 
 
@@ -319,7 +319,7 @@ def reply_of(ask: Ask, api_key: keys.ApiKey, body: bytes, etag: str, cache_statu
     """The reply Django's path answers (its middleware adds the request id, security and CORS headers)."""
     modified = not etag_matches(ask.if_none_match, etag)
     edge_tags = public.edge_tag_headers(ask.host, api_key.kind, api_key.limit, ask.query, body if modified else None,
-                                        reader=edge_reader) if cached else []
+                                        reader=edge_reader, etag=etag) if cached else []
     headers = [*public.reply_headers(etag, cache_status, cached=cached), *edge_tags]
     if not modified:
         return Reply(304, headers)

@@ -78,19 +78,21 @@ def _throttle_item(limit: int):
 
 
 def throttle_key(key_hash_value: str, limit: int) -> str:
-    """The Redis key of the key's moving window, as apps.core.ratelimit (the `limits` library)
-    names it: the fast path's script takes entries from the same window."""
-    return ratelimit._limiter().storage.prefixed_key(_throttle_item(limit).key_for("public-api", key_hash_value))
+    """The Redis key of the key's sliding-window counter (the current window's; the previous
+    window's is this key and "/-1"), as apps.core.ratelimit (the `limits` library) names it: the
+    fast path's script counts in the same window."""
+    return ratelimit.counter_key(_throttle_item(limit), "public-api", key_hash_value)
 
 
 def retry_after(key_hash_value: str, limit: int) -> int:
-    return ratelimit.is_blocked(_throttle_item(limit), "public-api", key_hash_value) or 1
+    return ratelimit.is_blocked(_throttle_item(limit), "public-api", key_hash_value, counter=True) or 1
 
 
 def throttle_hit(key_hash_value: str, limit: int) -> int:
-    """Count one request of the key (moving window in Redis, apps.core.ratelimit); 0 when
-    allowed, else the seconds to wait. Fails open when Redis does not answer."""
-    if ratelimit.hit(_throttle_item(limit), "public-api", key_hash_value):
+    """Count one request of the key (a sliding-window counter in Redis, apps.core.ratelimit:
+    two counters per key, a fixed cost per request); 0 when allowed, else the seconds to wait.
+    Fails open when Redis does not answer."""
+    if ratelimit.hit(_throttle_item(limit), "public-api", key_hash_value, counter=True):
         return 0
     return retry_after(key_hash_value, limit)
 
@@ -112,8 +114,8 @@ def host_fields(client) -> dict[str, str]:
         "c": content if client.api_key else "-",
         "p": preview if client.preview_key else "-",
         "l": str(limit),
-        "rc": throttle_key(content, limit),
-        "rp": throttle_key(preview, limit),
+        "wc": throttle_key(content, limit),
+        "wp": throttle_key(preview, limit),
         "g": ghost if client.ghost_content_key else "-",
-        "rg": throttle_key(ghost, limit),
+        "wg": throttle_key(ghost, limit),
     }

@@ -380,43 +380,50 @@ class EdgeKeys(NamedTuple):
 
 
 def edge_tag_headers(host: str, kind: str, limit: int, query: str = "", body: bytes | None = None, *,
-                     reader: Callable[[bytes], EdgeKeys] | None = None) -> list[tuple[str, str]]:
+                     reader: Callable[[bytes], EdgeKeys] | None = None,
+                     etag: str | None = None) -> list[tuple[str, str]]:
     """What the cache tier in front reads from a cacheable reply served for `host` to a key of
     `kind` ("c" content, "p" preview, "g" Ghost content): the surrogate keys, as apps.core.edge_cache
     names them (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs,
     comma-separated), and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its
     company's plan), which Varnish keeps per host for the limit it applies to hits. `body`: the
     reply's JSON, for the keys of the posts in it (None for a 304, which no cache stores: then the
-    host's keys only), read by `reader` (the /api/v1 shapes when None; apps.ghost_api reads its own)."""
+    host's keys only), read by `reader` (the /api/v1 shapes when None; apps.ghost_api reads its own).
+    `etag`: the body's ETag (a hash of it), when known, so the body is not hashed again.
+
+    The headers are made once per worker for each (host, kind, limit, reply, search or not) and
+    kept (4,096 at most, the oldest dropped first): a cache hit only looks them up. The list
+    returned is shared: callers copy it, never change it."""
+    searched = body is not None and _searches(query)
+    digest = None if body is None else (etag or hashlib.blake2b(body, digest_size=16).digest())
+    memo = (host, kind, limit, digest, searched, reader)
+    found = _EDGE_HEADERS.get(memo)
+    if found is None:
+        found = _edge_tag_headers(host, kind, limit, body, reader or _read_posts, searched)
+        if len(_EDGE_HEADERS) >= 4096:
+            _EDGE_HEADERS.pop(next(iter(_EDGE_HEADERS)), None)  # the oldest (dicts keep insertion order)
+        _EDGE_HEADERS[memo] = found
+    return found
+
+
+_EDGE_HEADERS: dict[tuple, list[tuple[str, str]]] = {}
+
+
+def _edge_tag_headers(host: str, kind: str, limit: int, body: bytes | None, reader: Callable[[bytes], EdgeKeys],
+                      searched: bool) -> list[tuple[str, str]]:
     name = host_name(host)
     tags = [f"host-{name}"]
     if kind == "p":
         tags.append(f"drafts-{name}")
     if body is not None:
-        scope, posts = _edge_keys_of(body, reader or _read_posts, query)
+        scope, posts = reader(body)
+        if scope == "posts" and searched:
+            scope = "search"
         if scope is not None:
             tags.append(f"{scope}-{name}")
         tags.extend(posts)
     return [("xkey", " ".join(tags)), ("Surrogate-Key", " ".join(tags)), ("Cache-Tag", ",".join(tags)),
             ("X-RateLimit-Limit", str(limit))]
-
-
-_EDGE_KEYS: dict[bytes, EdgeKeys] = {}  # body digest -> what its reader read
-
-
-def _edge_keys_of(body: bytes, reader: Callable[[bytes], EdgeKeys], query: str) -> EdgeKeys:
-    """The edge keys of a reply, read once per reply and worker. Kept by a 16-byte digest of the
-    body, not the body itself: a worker keeps 4,096 small tuples, not 4,096 replies."""
-    digest = hashlib.blake2b(body, digest_size=16).digest()
-    found = _EDGE_KEYS.get(digest)
-    if found is None:
-        found = reader(body)
-        if len(_EDGE_KEYS) >= 4096:
-            _EDGE_KEYS.pop(next(iter(_EDGE_KEYS)), None)  # the oldest (dicts keep insertion order)
-        _EDGE_KEYS[digest] = found
-    if found.list_scope == "posts" and _searches(query):
-        return EdgeKeys("search", found.posts)
-    return found
 
 
 def _read_posts(body: bytes) -> EdgeKeys:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 
+from apps.core import ratelimit
 from apps.public_api import cache, keys
 from apps.public_api.cache import Code, Script
 
@@ -17,7 +19,7 @@ HOST_PAIR = re.compile(r"'(\w+)',\s*ARGV\[(\d+)\]")
 USED = re.compile(r"\b(KEYS|ARGV)\[(\d+)\]")
 RETURNED = re.compile(r"return \{(\w+)")
 FIELDS_READ = re.compile(r"'HMGET',\s*host_key,\s*((?:'\w+'(?:,\s*)?)+)\)")
-ACQUIRE_CALL = re.compile(r"acquire\(\{\w+\},\s*\{([^}]*)\}\)")
+ACQUIRE_CALL = re.compile(r"acquire\(\{([^}]*)\},\s*\{([^}]*)\}\)")
 
 
 def disagreements(script: Script) -> list[str]:
@@ -51,11 +53,15 @@ def disagreements(script: Script) -> list[str]:
             found.append(f"{script.name}.lua reads the host entry's fields {read}, Python writes {cache.HOST_FIELDS}")
     if re.search(r"['\"][^'\"]*(papi:|content-version|limits:)[^'\"]*['\"]", text):
         found.append(f"{script.name}.lua writes a key prefix of its own (keys are made in Python)")
-    for call in ACQUIRE_CALL.findall(text):
-        given = [part.strip() for part in call.split(",")]
-        wanted = {"timestamp": "now", "limit": "limit", "expiry": "window", "amount": "1"}
+    for given_keys, given_args in ACQUIRE_CALL.findall(text):
+        given = [part.strip() for part in given_args.split(",")]
+        wanted = {"limit": "limit", "expiry": "window", "amount": "1"}
         if given != [wanted[name] for name in cache.ACQUIRE_ARGS]:
             found.append(f"{script.name}.lua calls the rate limit with {given}, its script reads {cache.ACQUIRE_ARGS}")
+        counters = {"previous": f"limit_key .. '{cache.PREVIOUS_WINDOW}'", "current": "limit_key"}
+        if [part.strip() for part in given_keys.split(",")] != [counters[name] for name in cache.ACQUIRE_KEYS]:
+            found.append(f"{script.name}.lua gives the rate limit the keys {given_keys}, its script reads "
+                         f"{cache.ACQUIRE_KEYS}")
     return found
 
 
@@ -64,10 +70,21 @@ def test_each_script_agrees_with_its_python_definition(script):
     assert disagreements(script) == []
 
 
-def test_the_inserted_rate_limit_reads_its_arguments_in_the_order_given():
+def test_the_inserted_rate_limit_reads_its_arguments_and_keys_in_the_order_given():
+    """The `limits` library's sliding-window-counter script, as the fast path's script calls it:
+    ARGV (limit, expiry, amount), KEYS (the previous window's counter, which the current one is
+    renamed to when its window ends; the current one), the previous key named as the library
+    names it, and the same key Python's limiter counts in (keys.throttle_key)."""
     read = re.findall(r"local (\w+) = tonumber\(ARGV\[(\d+)\]\)", cache.ACQUIRE_SOURCE)
     assert [name for name, _ in sorted(read, key=lambda pair: int(pair[1]))] == list(cache.ACQUIRE_ARGS)
+    assert "redis.call('rename', KEYS[2], KEYS[1])" in cache.ACQUIRE_SOURCE  # current -> previous
+    assert cache.ACQUIRE_KEYS == ("previous", "current")
     assert cache.ACQUIRE_MARK in cache.FAST_LOOKUP.text and cache.ACQUIRE_SOURCE in cache.FAST_LOOKUP.source
+    storage = ratelimit._limiter().storage
+    assert storage._previous_window_key("k") == storage._current_window_key("k") + cache.PREVIOUS_WINDOW
+    item = ratelimit.rate(600, settings.PUBLIC_API_RATE_WINDOW)
+    assert keys.throttle_key("abc", 600) == storage.prefixed_key(storage._current_window_key(
+        item.key_for("public-api", "abc")))
 
 
 def test_the_host_entry_is_written_with_the_fields_the_scripts_read(monkeypatch):
@@ -91,10 +108,11 @@ def _altered(script: Script, old: str, new: str) -> Script:
 
 
 @pytest.mark.parametrize("old,new,says", [
-    ("local now = ARGV[7]\n", "local now = ARGV[8]\n", "ARGV[8] is now"),  # two arguments swapped
+    ("local window = ARGV[7]", "local window = ARGV[8]", "ARGV[8] is window"),  # two arguments swapped
     ("return {RATE_LIMITED, limit}", "return {THROTTLED, limit}", "not a cache.Code"),
-    ("'s', 'c', 'p', 'l', 'rc', 'rp', 'g', 'rg'", "'s', 'p', 'c', 'l', 'rc', 'rp', 'g', 'rg'", "host entry's fields"),
-    ("{now, limit, window, 1}", "{limit, now, window, 1}", "calls the rate limit"),
+    ("'s', 'c', 'p', 'l', 'wc', 'wp', 'g', 'wg'", "'s', 'p', 'c', 'l', 'wc', 'wp', 'g', 'wg'", "host entry's fields"),
+    ("{limit, window, 1}", "{window, limit, 1}", "calls the rate limit"),
+    ("{limit_key .. '/-1', limit_key}", "{limit_key, limit_key .. '/-1'}", "gives the rate limit the keys"),
     ("local version_prefix = ARGV[3]", "local version_prefix = 'cms:content-version:'", "never reads ARGV"),
 ])
 def test_the_check_fails_when_a_script_disagrees(old, new, says):
