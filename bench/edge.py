@@ -2,7 +2,7 @@
 started here on a free port in front of the app) against the bare WSGI app returning the same
 bytes (the ceiling of a Python server), and the app's own fast path, in the same run. wrk -t1
 -c32, BENCH_SECONDS (15) after BENCH_WARMUP (5); BENCH_SMOKE=1: -c8, 2 s after 1 s. Own database
-(cms_bench_edge) and Redis prefix.
+(BENCH_DATABASE, default cms_bench_edge) and Redis prefix.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bench import servers  # noqa: E402
 from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.servers import stop  # noqa: E402
 
-DB_URL = fresh_database("cms_bench_edge")
+DB_URL = fresh_database(os.environ.get("BENCH_DATABASE", "cms_bench_edge"))
 SECONDS = knob("BENCH_SECONDS", 15, 2)
 WARMUP = knob("BENCH_WARMUP", 5, 1)
 CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)

@@ -58,7 +58,7 @@ PARTS = [
     ("SQL: psycopg, waiting on PostgreSQL", "psycopg/", None),
     ("Redis round trip (client and server)", "redis/", None),
     ("Redis round trip (client and server)", "apps/public_api/redis_thread.py", None),
-    ("JSON encoding of the reply", "apps/public_api/responses.py", {"encode", "etag_of"}),
+    ("JSON encoding of the reply", "apps/public_api/encoding.py", {"encode", "etag_of"}),
     ("JSON encoding of the reply", "json/", None),
     ("rows to posts (selectors: dicts, times, image URLs)", "apps/public_api/selectors.py",
      {"posts_page_summaries", "_summary", "_read", "_image", "_author", "__call__"}),
@@ -72,7 +72,7 @@ PARTS = [
     ("key check (key hash; compared inside the Redis script)", "apps/public_api/keys.py", None),
     ("reply headers (surrogate keys, security, request id)", "apps/public_api/request.py", None),
     ("reply headers (surrogate keys, security, request id)", "apps/core/", None),
-    ("fast path's own code (fastpath, cache, direct)", "apps/public_api/", None),
+    ("the public API's own code (core, fastpath, cache, direct)", "apps/public_api/", None),
     ("Django (middleware, URL resolving, ninja)", "django/", None),
     ("Django (middleware, URL resolving, ninja)", "ninja/", None),
 ]
@@ -180,14 +180,15 @@ def redis_commands(client, before: dict, requests: int) -> list[str]:
 # Parts of a request in the cProfile pass: the functions whose cumulative time is that part.
 CALLS = [
     ("whole request in the application (fast path's __call__)", "apps/public_api/fastpath.py", "__call__"),
+    ("  the decision path (core.answer: key, limit, cache, build)", "apps/public_api/core.py", "answer"),
     ("  query parsing (direct.listing; lru-cached per query)", "apps/public_api/direct.py", "listing"),
     ("  key hash (the hash is compared inside the Redis script)", "apps/public_api/keys.py", "key_hash"),
     ("  Redis round trips (lookup script; store on a miss)", "apps/public_api/redis_thread.py", "evalsha"),
     ("  SQL: connection health check (SELECT 1)", "django/db/backends/base/base.py", "close_if_health_check_failed"),
     ("  SQL: the page's prepared statement", "apps/core/db.py", "fetch_prepared"),
     ("  rows to posts (selectors.posts_page_summaries)", "apps/public_api/selectors.py", "posts_page_summaries"),
-    ("  JSON encoding (responses.encode)", "apps/public_api/responses.py", "encode"),
-    ("  ETag (responses.etag_of)", "apps/public_api/responses.py", "etag_of"),
+    ("  JSON encoding (encoding.encode)", "apps/public_api/encoding.py", "encode"),
+    ("  ETag (encoding.etag_of)", "apps/public_api/encoding.py", "etag_of"),
     ("  reply headers (request.edge_tag_headers, EdgeHeaders.of)", "apps/public_api/request.py", "edge_tag_headers"),
     ("  reply headers (request.edge_tag_headers, EdgeHeaders.of)", "apps/public_api/request.py", "of"),
 ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.db import DatabaseError, connection, connections
+from django.db import DatabaseError, InterfaceError, OperationalError, connection, connections
 from psycopg import ClientCursor
 from django.db.backends.postgresql.base import ServerBindingCursor
 
@@ -42,8 +42,41 @@ def fetch_prepared(sql: str, params: list | tuple, *, replica: str | None = None
 
 
 def _fetch_on(connection, sql: str, params: list | tuple) -> list[tuple]:
-    connection.close_if_health_check_failed()  # as Django does before any cursor (CONN_HEALTH_CHECKS)
+    """Django checks a connection before a request's first statement (CONN_HEALTH_CHECKS: a
+    `SELECT 1`, a round trip of its own, on every request). Here the statement is the check: it
+    runs at once, and only when the connection turns out broken (a restarted or failed-over
+    server, a pooler that dropped it) is it connected again and the statement run once more. A
+    connection that fails again raises, as Django's check would (the caller answers 503)."""
+    reused = connection.connection is not None
+    connection.health_check_done = True  # the statement below checks it
     connection.ensure_connection()
+    try:
+        return _run(connection, sql, params)
+    except (OperationalError, InterfaceError):
+        if not reused or connection.in_atomic_block:
+            raise
+        connection.close()
+        with connection.cursor():  # connect again (django-tenants sets the company's search_path on it)
+            pass
+        return _run(connection, sql, params)
+
+
+def search_path_cursor(connection):
+    """A cursor of the connection on its company's search_path (django-tenants sets it when a cursor
+    is made) without Django's per-request health check round trip: the statement run next checks the
+    connection (`fetch_prepared`)."""
+    reused = connection.connection is not None
+    connection.health_check_done = True
+    try:
+        return connection.cursor()
+    except (OperationalError, InterfaceError):
+        if not reused or connection.in_atomic_block:
+            raise
+        connection.close()
+        return connection.cursor()
+
+
+def _run(connection, sql: str, params: list | tuple) -> list[tuple]:
     raw = ServerBindingCursor(connection.connection)
     if not connection.queries_logged:
         with connection.make_cursor(raw) as cursor:

@@ -1,4 +1,7 @@
-"""Atomic rate limits in Redis, through the `limits` library (moving windows, Lua scripts).
+"""Atomic rate limits in Redis, through the `limits` library (Lua scripts): moving windows (a list
+of timestamps per key: exact, costs grow with the limit) and, with `counter=True`, sliding-window
+counters (two counters per key, the previous window's weighted by how much of it is still
+inside the window: a fixed cost per hit whatever the limit; the public API's per-key limits).
 
 When Redis does not answer, limits fail open and the event is logged: a cache outage
 must not lock every user out.
@@ -13,7 +16,7 @@ from functools import lru_cache
 from django.conf import settings
 from limits import RateLimitItem, RateLimitItemPerSecond, parse
 from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 
 from apps.core import redis_conn
 from apps.core.errors import RateLimited
@@ -30,6 +33,19 @@ def _limiter() -> MovingWindowRateLimiter:
         key_prefix=f"{redis_conn.prefix()}:limits",
     )
     return MovingWindowRateLimiter(storage)
+
+
+def _strategy(counter: bool):
+    """The moving window, or the sliding-window counter over the same storage."""
+    limiter = _limiter()
+    return SlidingWindowCounterRateLimiter(limiter.storage) if counter else limiter
+
+
+def counter_key(limit: RateLimitItem, *identifiers: str) -> str:
+    """The Redis key of the current window's counter of a sliding-window limit (the previous
+    window's is this key with "/-1" appended), as the `limits` library names them."""
+    storage = _limiter().storage
+    return storage.prefixed_key(storage._current_window_key(limit.key_for(*identifiers)))
 
 
 def rate(amount: int, seconds: int) -> RateLimitItem:
@@ -50,10 +66,10 @@ def wait_phrase(seconds: int) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def is_blocked(limit: RateLimitItem, *identifiers: str) -> int:
+def is_blocked(limit: RateLimitItem, *identifiers: str, counter: bool = False) -> int:
     """0 when another hit is allowed, else the seconds until it is (for Retry-After)."""
     try:
-        limiter = _limiter()
+        limiter = _strategy(counter)
         if limiter.test(limit, *identifiers):
             return 0
         reset_at, _remaining = limiter.get_window_stats(limit, *identifiers)
@@ -63,10 +79,10 @@ def is_blocked(limit: RateLimitItem, *identifiers: str) -> int:
         return 0
 
 
-def hit(limit: RateLimitItem, *identifiers: str) -> bool:
+def hit(limit: RateLimitItem, *identifiers: str, counter: bool = False) -> bool:
     """Record one hit; False when it is over the limit."""
     try:
-        return _limiter().hit(limit, *identifiers)
+        return _strategy(counter).hit(limit, *identifiers)
     except Exception:  # noqa: BLE001
         logger.warning("rate limit storage unavailable; allowing request", exc_info=True)
         return True

@@ -28,7 +28,7 @@ from apps.ghost_api.nql import FilterError
 from apps.ghost_api.selectors import Reads
 from apps.ghost_api.views import build_reply
 from apps.public_api import cache
-from apps.public_api.responses import encode, etag_of
+from apps.public_api.encoding import encode, etag_of
 from tenants.models import Client
 
 logger = logging.getLogger(__name__)
@@ -77,9 +77,10 @@ class Built:
     etag: str
 
 
-def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: str, qhash: str) -> Built | None:
+def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: str, qhash: str,
+          total: int | None = None) -> Built | None:
     """The reply in `schema`, stored in the cache when `version` is given; None when Django must
-    answer."""
+    answer. (`total`: what the lookup kept of /api/v1 totals, which Ghost's pages do not use.)"""
     # The page's statement names its tables without a schema: it runs on the company's search_path.
     if connection.schema_name != schema or not connection.search_path_set_schemas:
         connection.set_schema(schema)

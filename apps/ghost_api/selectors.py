@@ -271,7 +271,7 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
     except EmptyResultSet:  # a filter that matches nothing (featured:true): the ORM says so without SQL
         return [], 0
     names = [*page.query.extra_select, *page.query.values_select, *page.query.annotation_select]
-    with connection.cursor():  # django-tenants sets the company's search_path on a cursor (when not yet set)
+    with db.search_path_cursor(connection):  # django-tenants sets the company's search_path on a cursor (when not yet set)
         pass
     rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, params)]
     return rows, (rows[0]["total"] if rows else found.count())  # past the last page: counted on its own

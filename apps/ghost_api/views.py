@@ -27,7 +27,8 @@ from apps.ghost_api import errors, ids, query, selectors, shapes
 from apps.ghost_api.edge import CONTENT_VERSION, VARY, edge_keys
 from apps.ghost_api.errors import GhostError
 from apps.ghost_api.nql import FilterError
-from apps.public_api import request as public
+from apps.public_api import core
+from apps.public_api import keys as public_keys
 from apps.public_api.responses import cached_json
 
 logger = logging.getLogger(__name__)
@@ -77,8 +78,7 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
         raise errors.bad_request("Invalid request", "The key parameter is given more than once")
     if not keys or not keys[0]:
         raise GhostError(403, errors.NO_KEY, context=errors.NO_KEY_CONTEXT)
-    api_key = public.identify(tenant, keys[0], ghost=True)
-    public.count(api_key, request.META)
+    api_key = core.admit(tenant, keys[0], counted=bool(request.META.get(public_keys.COUNTED)), ghost=True)
     wanted = query.parse(resource, dict(request.GET.lists()))
     if ident is not None:
         ident = ident.lower()  # Ghost's validator takes either case

@@ -1,12 +1,11 @@
 """x-api-key authentication of the public content API: a django-ninja APIKeyHeader over
-apps.public_api.request (`identify`: the key against the company of the request's host, 401;
-`count`: the key's rate limit, 429 with Retry-After, for read endpoints)."""
+apps.public_api.core.admit (the key against the company of the request's host, 401; then, for
+read endpoints, one entry of the key's rate limit, 429 with Retry-After)."""
 from __future__ import annotations
 
 from ninja.security import APIKeyHeader
 
-from apps.public_api import keys
-from apps.public_api import request as public
+from apps.public_api import core, keys
 
 
 class ApiKeyAuth(APIKeyHeader):
@@ -17,10 +16,8 @@ class ApiKeyAuth(APIKeyHeader):
         super().__init__()
 
     def authenticate(self, request, key: str | None) -> keys.ApiKey:
-        api_key = public.identify(getattr(request, "tenant", None), key)
-        if self.throttled:
-            public.count(api_key, request.META)
-        return api_key
+        return core.admit(getattr(request, "tenant", None), key, counted=bool(request.META.get(keys.COUNTED)),
+                          throttled=self.throttled)
 
 
 api_key_auth = ApiKeyAuth()

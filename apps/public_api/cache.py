@@ -9,20 +9,20 @@ Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
   shared by all its pages (the count is the costliest part of a page on large tables).
 - `{prefix}:papi:host:{host}` -> hash {s: schema, c: content-key hash, p: preview-key hash,
-  g: Ghost-content-key hash, l: rate limit, rc/rp/rg: the rate-limit keys of the three keys}, so the fast path
+  g: Ghost-content-key hash, l: rate limit, wc/wp/wg: the rate-limit counters' keys of the three keys}, so the fast path
   (apps.public_api.fastpath) can check a key without the database. Written by the lookup of a request that passed the key check (only if absent), and
   rewritten (or replaced by a tombstone) after every save of the company, e.g. a key rotation
   or a suspension (apps.public_api.signals), so a rotated-out key stops working at once.
 
 One Lua script per lookup (lua/*.lua, each key it touches commented there), so a lookup is one
 round trip whatever it needs to read; their reply codes are `Code`; scripts run on a connection
-of the calling thread's own (`_eval`, apps.public_api.redis_thread).
+of the calling thread's own (`Script.run`, apps.public_api.redis_thread). The scripts' KEYS and
+ARGV are named in `Script` and checked against the scripts' text by test_scripts.py.
 Callers catch redis.RedisError.
 """
 from __future__ import annotations
 
 import hashlib
-import time
 from enum import IntEnum
 from pathlib import Path
 from typing import NamedTuple
@@ -31,10 +31,10 @@ import redis
 from django.conf import settings
 from limits.storage.redis import RedisStorage
 
-from apps.core import redis_conn
-from apps.core import content_version
+from apps.analytics import buffer
+from apps.core import content_version, redis_conn
 from apps.public_api import redis_thread
-from apps.public_api.request import host_fields
+from apps.public_api.keys import host_fields
 
 class Code(IntEnum):
     """What a script answers (first item of its reply); prepended to each script as Lua locals."""
@@ -81,25 +81,59 @@ class Found(NamedTuple):
 
 class Script:
     """A Lua script of this folder's lua/ (package data), read and loaded once per process (and
-    into Redis once per server: EVALSHA, SCRIPT LOAD after a NOSCRIPT)."""
+    into Redis once per server: EVALSHA, SCRIPT LOAD after a NOSCRIPT).
 
-    def __init__(self, name: str, *, codes: bool = False, acquire: bool = False) -> None:
-        source = (Path(__file__).with_name("lua") / f"{name}.lua").read_text()
-        if acquire:  # the `limits` library's own moving window, so both paths share one limit
-            source = source.replace("-- @acquire: the `limits` library's moving-window script, inserted here when "
-                                    "loaded", RedisStorage.SCRIPT_ACQUIRE_MOVING_WINDOW.decode())
+    `keys` and `args` name the script's KEYS and ARGV in order: a call gives them by name
+    (`run`), and the script declares each as `local <name> = KEYS[n]` / `ARGV[n]` (or, for the
+    host entry's fields, `'<field>', ARGV[n]` in its HSET, named `host:<field>` here);
+    test_scripts.py reads the scripts and fails when they disagree with these names, with
+    `Code`, with the host entry's fields or with the `limits` library's script."""
+
+    def __init__(self, name: str, *, keys: tuple[str, ...] = (), args: tuple[str, ...] = (), rest: bool = False,
+                 codes: bool = False, acquire: bool = False) -> None:
+        self.name, self.keys, self.args, self.rest, self.codes = name, keys, args, rest, codes
+        self.text = (Path(__file__).with_name("lua") / f"{name}.lua").read_text()
+        source = self.text
+        if acquire:  # the `limits` library's own window, so both paths share one limit
+            source = source.replace(ACQUIRE_MARK, ACQUIRE_SOURCE)
         if codes:
             source = "".join(f"local {code.name} = {code.value}\n" for code in Code) + source
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
 
+    def run(self, *, rest: tuple = (), **values):
+        """Run it with its KEYS and ARGV given by name (`rest`: the variadic ARGV after the named ones)."""
+        if set(values) != {*self.keys, *self.args} or (rest and not self.rest):
+            raise TypeError(f"{self.name}.lua takes {self.keys} and {self.args}, not {sorted(values)}")
+        return redis_thread.evalsha(redis_conn.client(), self.sha, self.source, tuple(values[name] for name in self.keys),
+                                    [*(values[name] for name in self.args), *rest])
 
-_LOOKUP = Script("lookup")
-_FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True)
-_STORE = Script("store")
-_FAST_TRACK = Script("fast_track", codes=True)
-_REMEMBER_HOST = Script("remember_host")
-_HOST_FIELDS = ("s", "c", "p", "l", "rc", "rp", "g", "rg")
+
+ACQUIRE_MARK = "-- @acquire: the `limits` library's sliding-window-counter script, inserted here when loaded"
+ACQUIRE_SOURCE = RedisStorage.SCRIPT_ACQUIRE_SLIDING_WINDOW.decode()
+# The inserted script's KEYS (the previous window's counter, the current one's) and ARGV, in its
+# order (test_scripts.py reads the library's script and checks).
+ACQUIRE_KEYS = ("previous", "current")
+ACQUIRE_ARGS = ("limit", "expiry", "amount")
+PREVIOUS_WINDOW = "/-1"  # the previous window's counter: the current one's key and this
+HOST_FIELDS = ("s", "c", "p", "l", "wc", "wp", "g", "wg")  # keys.host_fields, in the scripts' order
+_HOST_ARGS = tuple(f"host:{name}" for name in HOST_FIELDS)
+
+LOOKUP = Script("lookup", keys=("version_key", "host_key"),
+                args=("response_prefix", "response_suffix", *_HOST_ARGS, "host_ttl"))
+FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True, args=(
+    "host_key", "key_hash", "version_prefix", "response_prefix", "query_suffix", "if_none_match", "window",
+    "worker_etag", "buildable", "count_prefix", "filter_key", "needs_preview", "cached", "ghost"))
+STORE = Script("store", keys=("response_key", "count_key"), args=("etag", "body", "ttl", "total"))
+FAST_TRACK = Script("fast_track", codes=True, rest=True,
+                    args=("host_key", "key_hash", "schema", "stream_key", "stream_cap"))
+REMEMBER_HOST = Script("remember_host", keys=("host_key",), args=(*_HOST_ARGS, "host_ttl"))
+SCRIPTS = (LOOKUP, FAST_LOOKUP, STORE, FAST_TRACK, REMEMBER_HOST)
+
+
+def _host_args(client) -> dict[str, str]:
+    fields = host_fields(client)
+    return {f"host:{name}": fields[name] for name in HOST_FIELDS}
 
 
 def query_hash(path: str, query: str) -> str:
@@ -117,12 +151,10 @@ def host_key(host: str) -> str:
 def lookup(*, schema: str, kind: str, qhash: str, host: str, client) -> tuple[str, bytes | None, bytes | None]:
     """(content version, ETag or None, body or None); also records host -> company for the fast
     path unless an entry exists (a rotation may have written a newer one meanwhile)."""
-    fields = host_fields(client)
-    version, etag, body = _eval(
-        _LOOKUP, keys=(content_version._key(schema), host_key(host)),
-        args=[f"{_response_prefix()}{schema}:", f":{kind}:{qhash}",
-              *(fields[name] for name in _HOST_FIELDS), settings.PUBLIC_API_HOST_MAP_TTL],
-    )
+    version, etag, body = LOOKUP.run(
+        version_key=content_version._key(schema), host_key=host_key(host),
+        response_prefix=f"{_response_prefix()}{schema}:", response_suffix=f":{kind}:{qhash}",
+        **_host_args(client), host_ttl=settings.PUBLIC_API_HOST_MAP_TTL)
     return version.decode(), etag, body
 
 
@@ -130,8 +162,8 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
           total: int | None = None) -> None:
     """Cache a reply (and, when given, the total of its list under `count_key`)."""
     counted = f"{_count_prefix()}{schema}:{version}:{count_key}" if total is not None else ""
-    _eval(_STORE, keys=(f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}", counted),
-          args=[etag, body, settings.PUBLIC_API_CACHE_TTL, "" if total is None else total])
+    STORE.run(response_key=f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}", count_key=counted,
+              etag=etag, body=body, ttl=settings.PUBLIC_API_CACHE_TTL, total="" if total is None else total)
 
 
 def _count_prefix() -> str:
@@ -160,10 +192,6 @@ class Counts:
             redis_conn.failed(exc, "public API served uncached")
 
 
-def _eval(script: Script, args: list, keys: tuple = ()):
-    return redis_thread.evalsha(redis_conn.client(), script.sha, script.source, keys, args)
-
-
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "",
                 list_key: str | None = None, needs_preview: bool = False, cached: bool = True,
                 ghost: bool = False) -> Found:
@@ -171,28 +199,26 @@ def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, loc
     fast path builds itself on a miss (the key of its filter, apps.public_api.request.ListQuery).
     `ghost`: a read of the Ghost-compatible routes (apps.ghost_api), whose only key is the Ghost
     content key (and which are answered from the cache only)."""
-    return Found.of(_eval(_FAST_LOOKUP, [
-        host_key(host), key_hash, content_version._key(""), _response_prefix(), f":{qhash}", if_none_match,
-        time.time(), settings.PUBLIC_API_RATE_WINDOW, local_etag, "1" if list_key is not None else "0",
-        _count_prefix(), list_key or "", "1" if needs_preview else "0", "1" if cached else "0",
-        "1" if ghost else "0"]))
+    return Found.of(FAST_LOOKUP.run(
+        host_key=host_key(host), key_hash=key_hash, version_prefix=content_version._key(""),
+        response_prefix=_response_prefix(), query_suffix=f":{qhash}", if_none_match=if_none_match,
+        window=settings.PUBLIC_API_RATE_WINDOW, worker_etag=local_etag,
+        buildable="1" if list_key is not None else "0", count_prefix=_count_prefix(), filter_key=list_key or "",
+        needs_preview="1" if needs_preview else "0", cached="1" if cached else "0", ghost="1" if ghost else "0"))
 
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> Found:
     """A page view on the fast path (lua/fast_track.lua)."""
-    from apps.analytics import buffer
-
     pairs = [item for pair in fields.items() for item in pair]
-    return Found.of(_eval(_FAST_TRACK, [host_key(host), key_hash, schema, buffer.stream_key(schema),
-                                        settings.ANALYTICS_STREAM_MAXLEN, *pairs]))
+    return Found.of(FAST_TRACK.run(host_key=host_key(host), key_hash=key_hash, schema=schema,
+                                   stream_key=buffer.stream_key(schema), stream_cap=settings.ANALYTICS_STREAM_MAXLEN,
+                                   rest=tuple(pairs)))
 
 
 def host_remember(host: str, client) -> None:
     """Record host -> company for the fast path unless an entry exists (for hosts whose only
     traffic is tracking; reads record it in their lookup)."""
-    fields = host_fields(client)
-    _eval(_REMEMBER_HOST, keys=(host_key(host),),
-          args=[*(fields[name] for name in _HOST_FIELDS), settings.PUBLIC_API_HOST_MAP_TTL])
+    REMEMBER_HOST.run(host_key=host_key(host), **_host_args(client), host_ttl=settings.PUBLIC_API_HOST_MAP_TTL)
 
 
 def host_replace(hosts: list[str], client, *, usable: bool) -> None:

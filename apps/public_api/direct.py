@@ -31,7 +31,7 @@ from apps.core import db, redis_conn
 from apps.core.errors import ApplicationError
 from apps.public_api import cache
 from apps.public_api import request as public
-from apps.public_api.responses import encode, etag_of
+from apps.public_api.encoding import encode, etag_of
 from apps.core import languages
 
 logger = logging.getLogger(__name__)

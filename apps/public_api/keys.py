@@ -29,6 +29,8 @@ RATE_LIMITED = "Too many requests for this API key. Please slow down."
 # left the request to Django (which must not count it again). Not settable by a client: request
 # headers reach the environ as HTTP_*.
 COUNTED = "cms.public_api.counted"
+# Set by the fast path when the host map has no entry for the host: Django records it if the key passes.
+HOST_UNKNOWN = "cms.public_api.host_unknown"
 
 
 @dataclass(frozen=True)
@@ -76,19 +78,21 @@ def _throttle_item(limit: int):
 
 
 def throttle_key(key_hash_value: str, limit: int) -> str:
-    """The Redis key of the key's moving window, as apps.core.ratelimit (the `limits` library)
-    names it: the fast path's script takes entries from the same window."""
-    return ratelimit._limiter().storage.prefixed_key(_throttle_item(limit).key_for("public-api", key_hash_value))
+    """The Redis key of the key's sliding-window counter (the current window's; the previous
+    window's is this key and "/-1"), as apps.core.ratelimit (the `limits` library) names it: the
+    fast path's script counts in the same window."""
+    return ratelimit.counter_key(_throttle_item(limit), "public-api", key_hash_value)
 
 
 def retry_after(key_hash_value: str, limit: int) -> int:
-    return ratelimit.is_blocked(_throttle_item(limit), "public-api", key_hash_value) or 1
+    return ratelimit.is_blocked(_throttle_item(limit), "public-api", key_hash_value, counter=True) or 1
 
 
 def throttle_hit(key_hash_value: str, limit: int) -> int:
-    """Count one request of the key (moving window in Redis, apps.core.ratelimit); 0 when
-    allowed, else the seconds to wait. Fails open when Redis does not answer."""
-    if ratelimit.hit(_throttle_item(limit), "public-api", key_hash_value):
+    """Count one request of the key (a sliding-window counter in Redis, apps.core.ratelimit:
+    two counters per key, a fixed cost per request); 0 when allowed, else the seconds to wait.
+    Fails open when Redis does not answer."""
+    if ratelimit.hit(_throttle_item(limit), "public-api", key_hash_value, counter=True):
         return 0
     return retry_after(key_hash_value, limit)
 
@@ -97,3 +101,21 @@ def throttle(api_key: ApiKey) -> None:
     retry_after = throttle_hit(api_key.key_hash, api_key.limit)
     if retry_after:
         raise RateLimited(RATE_LIMITED, retry_after=retry_after)
+
+
+def host_fields(client) -> dict[str, str]:
+    """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
+    its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
+    limit = limit_of(client)
+    content, preview = key_hash(client.api_key or "-"), key_hash(client.preview_key or "-")
+    ghost = key_hash(client.ghost_content_key or "-")
+    return {
+        "s": client.schema_name,
+        "c": content if client.api_key else "-",
+        "p": preview if client.preview_key else "-",
+        "l": str(limit),
+        "wc": throttle_key(content, limit),
+        "wp": throttle_key(preview, limit),
+        "g": ghost if client.ghost_content_key else "-",
+        "wg": throttle_key(ghost, limit),
+    }

@@ -1,16 +1,17 @@
-"""A request of the public content API, from its query string to its reply headers.
+"""The rules of a public content API request, from its query string to its reply headers.
 
-The API has two entry points, and both are adapters over this module: the ninja endpoints
-(apps.public_api.api, with apps.public_api.auth) and the WSGI layer in front of Django
-(apps.public_api.fastpath, with apps.public_api.direct), which answers cache hits and builds
-posts lists without entering Django. Each rule of a public request is one function here:
+The order they are applied in (key -> rate limit -> cache -> build) is apps.public_api.core's,
+and the API's two entry points are thin adapters over that core: the ninja endpoints
+(apps.public_api.api, apps.public_api.auth, apps.public_api.responses) and the WSGI layer in
+front of Django (apps.public_api.fastpath, which builds posts lists with apps.public_api.direct).
+Each rule of a public request is one function here:
 
 - the query of a posts list (page, limit, status, search; the same 400s): `parse_list`
 - the key may read what it asks for (drafts need the preview key, 403): `check_may_read`
 - the company and the key (401): `identify`; the fast path makes the same comparison inside
-  Redis, against the host entry written from `host_fields`
-- the rate limit (429 with Retry-After): `count`; the fast path's script takes its entry from
-  the same moving window (`keys.throttle_key`)
+  Redis, against the host entry written from `keys.host_fields`
+- the rate limit (429 with Retry-After): `keys.throttle` (taken by `core.admit`); the fast
+  path's script takes its entry from the same window (`keys.throttle_key`)
 - the body of a posts list: `list_body` (its posts: apps.public_api.selectors, whose fields are
   apps.content.post_fields); replies: `posts_reply`, `post_reply`, `categories_reply`, `tags_reply`
 - a draft read through a preview link (`/api/v1/preview/{token}`, never cached, in front of Django
@@ -22,6 +23,7 @@ posts lists without entering Django. Each rule of a public request is one functi
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,15 +38,19 @@ from ninja import Schema
 from ninja.errors import ValidationError
 
 from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
+from apps.content.schemas import CategoryOut, TagOut
+from apps.content.selectors import preview_post_id
 from apps.core.api import refuse_repeated
+from apps.core.edge_cache import host_name, post_tag
 from apps.core.errors import ErrorCode, NotFound, PermissionDenied, Unauthorized, ValidationFailed
 from apps.core.languages import current as current_languages
 from apps.core.languages import normalize
-from apps.core.middleware import request_id
+from apps.core.middleware import request_id as make_request_id
 from apps.core.pagination import Page, page_params
-from apps.core.security import api_security_headers, environ_is_secure
+from apps.core.security import api_security_headers
 from apps.core.validation import NUL_MESSAGE
-from apps.public_api import keys
+from apps.public_api import keys, selectors
+from apps.public_api.cache import Counts
 
 PREFIX = "/api/v1/"
 PREVIEW_PREFIX = "/api/v1/preview/"
@@ -144,8 +150,6 @@ class ListQuery:
 
     @cached_property
     def _shape(self):
-        from apps.public_api import selectors
-
         return selectors.posts_filter(schema="", **self.filters)
 
     @property
@@ -228,33 +232,6 @@ def identify(tenant, key: str | None, *, ghost: bool = False) -> keys.ApiKey:
     return keys.ApiKey(kind=kind, key_hash=keys.key_hash(key), limit=keys.limit_of(tenant))
 
 
-def count(api_key: keys.ApiKey, environ) -> None:
-    """Take this request's entry of the key's rate limit (429), unless the fast path took it
-    already before leaving the request to Django."""
-    from apps.core import redis_conn
-
-    if redis_conn.available() and not environ.get(keys.COUNTED):
-        keys.throttle(api_key)
-
-
-def host_fields(client) -> dict[str, str]:
-    """What the fast path knows of a company (its host entry in Redis): schema, the hashes of
-    its keys (content, preview, Ghost content), its rate limit and the rate-limit keys of each key."""
-    limit = keys.limit_of(client)
-    content, preview = keys.key_hash(client.api_key or "-"), keys.key_hash(client.preview_key or "-")
-    ghost = keys.key_hash(client.ghost_content_key or "-")
-    return {
-        "s": client.schema_name,
-        "c": content if client.api_key else "-",
-        "p": preview if client.preview_key else "-",
-        "l": str(limit),
-        "rc": keys.throttle_key(content, limit),
-        "rp": keys.throttle_key(preview, limit),
-        "g": ghost if client.ghost_content_key else "-",
-        "rg": keys.throttle_key(ghost, limit),
-    }
-
-
 # --- bodies --------------------------------------------------------------------------------------
 def posts_reply(posts: list[dict], pagination: dict) -> dict:
     return {"success": True, "message": "Posts retrieved successfully",
@@ -263,8 +240,6 @@ def posts_reply(posts: list[dict], pagination: dict) -> dict:
 
 def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool) -> dict:
     """The reply of posts/slug/{slug}[?locale=] (docs/translations.md)."""
-    from apps.public_api import selectors
-
     company = current_languages()
     chosen = languages_for(locale, company)
     if locale is None:
@@ -287,9 +262,6 @@ def is_preview(path: str) -> bool:
 def preview_reply(token: str) -> dict:
     """The post a preview link reads (the shape of posts/slug/{slug}); 404 for a forged,
     revoked, expired or other company's token."""
-    from apps.content.selectors import preview_post_id
-    from apps.public_api import selectors
-
     return post_reply(selectors.post_by_id(preview_post_id(token)))
 
 
@@ -311,8 +283,6 @@ def _in_language(term: dict, language: str | None) -> dict:
 
 def categories_reply(categories, locale: str | None = None) -> dict:
     """`locale`: names and slugs in that language where a category has them (docs/translations.md)."""
-    from apps.content.schemas import CategoryOut
-
     language = term_language(locale)
     return {"success": True, "message": "Categories retrieved successfully",
             "data": {"categories": [_in_language(CategoryOut.from_category(c).model_dump(mode="json"),
@@ -326,8 +296,6 @@ def redirects_reply(rows) -> dict:
 
 
 def tags_reply(tags, locale: str | None = None) -> dict:
-    from apps.content.schemas import TagOut
-
     language = term_language(locale)
     return {"success": True, "message": "Tags retrieved successfully",
             "data": {"tags": [_in_language(TagOut.from_tag(t).model_dump(mode="json"), language)
@@ -348,8 +316,6 @@ class ListBody:
 def list_filter(wanted: ListQuery, *, schema: str, company):
     """The selectors' filter of the list in `schema`, of a company whose languages are `company`
     (apps.core.languages.Languages)."""
-    from apps.public_api import selectors
-
     chosen = languages_for(wanted.locale, company)
     return selectors.posts_filter(schema=schema, **wanted.filters, chain=chosen.chain, configs=chosen.configs)
 
@@ -358,8 +324,6 @@ def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> 
     """The reply of a posts list in `schema`: one SQL statement (apps.public_api.selectors);
     `total`, when known (cached for this listing), is not counted again. `company`: its languages
     (apps.core.languages.Languages)."""
-    from apps.public_api import selectors
-
     found = list_filter(wanted, schema=schema, company=company)
     rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=total is None)
     posts = selectors.posts_page_summaries(rows, schema, localized=found.localized)
@@ -370,8 +334,6 @@ def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> 
 def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
     """The reply of a posts list on Django's path: a search's total is kept in Redis at the
     company's content version (apps.public_api.cache.Counts), shared with the fast path."""
-    from apps.public_api.cache import Counts
-
     company = current_languages()
     found = list_filter(wanted, schema=schema, company=company)
     counts = Counts(schema, version) if version is not None and not found.total_kept else None
@@ -386,8 +348,6 @@ def list_reply(wanted: ListQuery, *, schema: str, version: str | None) -> dict:
 
 def check_term_exists(wanted: ListQuery) -> None:
     """404 for the posts of a category or tag that does not exist (not an empty page)."""
-    from apps.public_api import selectors
-
 
     kind, slug = wanted.term
     chosen = languages_for(wanted.locale, current_languages()) if wanted.locale else None
@@ -420,22 +380,45 @@ class EdgeKeys(NamedTuple):
 
 
 def edge_tag_headers(host: str, kind: str, limit: int, query: str = "", body: bytes | None = None, *,
-                     reader: Callable[[bytes], EdgeKeys] | None = None) -> list[tuple[str, str]]:
+                     reader: Callable[[bytes], EdgeKeys] | None = None,
+                     etag: str | None = None) -> list[tuple[str, str]]:
     """What the cache tier in front reads from a cacheable reply served for `host` to a key of
     `kind` ("c" content, "p" preview, "g" Ghost content): the surrogate keys, as apps.core.edge_cache
     names them (Varnish's `xkey` and `Surrogate-Key`, space-separated; `Cache-Tag` for CDNs,
     comma-separated), and `X-RateLimit-Limit`, the key's requests per PUBLIC_API_RATE_WINDOW (its
     company's plan), which Varnish keeps per host for the limit it applies to hits. `body`: the
     reply's JSON, for the keys of the posts in it (None for a 304, which no cache stores: then the
-    host's keys only), read by `reader` (the /api/v1 shapes when None; apps.ghost_api reads its own)."""
-    from apps.core.edge_cache import host_name
+    host's keys only), read by `reader` (the /api/v1 shapes when None; apps.ghost_api reads its own).
+    `etag`: the body's ETag (a hash of it), when known, so the body is not hashed again.
 
+    The headers are made once per worker for each (host, kind, limit, reply, search or not) and
+    kept (4,096 at most, the oldest dropped first): a cache hit only looks them up. The list
+    returned is shared: callers copy it, never change it."""
+    searched = body is not None and _searches(query)
+    digest = None if body is None else (etag or hashlib.blake2b(body, digest_size=16).digest())
+    memo = (host, kind, limit, digest, searched, reader)
+    found = _EDGE_HEADERS.get(memo)
+    if found is None:
+        found = _edge_tag_headers(host, kind, limit, body, reader or _read_posts, searched)
+        if len(_EDGE_HEADERS) >= 4096:
+            _EDGE_HEADERS.pop(next(iter(_EDGE_HEADERS)), None)  # the oldest (dicts keep insertion order)
+        _EDGE_HEADERS[memo] = found
+    return found
+
+
+_EDGE_HEADERS: dict[tuple, list[tuple[str, str]]] = {}
+
+
+def _edge_tag_headers(host: str, kind: str, limit: int, body: bytes | None, reader: Callable[[bytes], EdgeKeys],
+                      searched: bool) -> list[tuple[str, str]]:
     name = host_name(host)
     tags = [f"host-{name}"]
     if kind == "p":
         tags.append(f"drafts-{name}")
     if body is not None:
-        scope, posts = _edge_keys_of(body, reader or _read_posts, query)
+        scope, posts = reader(body)
+        if scope == "posts" and searched:
+            scope = "search"
         if scope is not None:
             tags.append(f"{scope}-{name}")
         tags.extend(posts)
@@ -443,29 +426,7 @@ def edge_tag_headers(host: str, kind: str, limit: int, query: str = "", body: by
             ("X-RateLimit-Limit", str(limit))]
 
 
-_EDGE_KEYS: dict[bytes, EdgeKeys] = {}  # body digest -> what its reader read
-
-
-def _edge_keys_of(body: bytes, reader: Callable[[bytes], EdgeKeys], query: str) -> EdgeKeys:
-    """The edge keys of a reply, read once per reply and worker. Kept by a 16-byte digest of the
-    body, not the body itself: a worker keeps 4,096 small tuples, not 4,096 replies."""
-    digest = hashlib.blake2b(body, digest_size=16).digest()
-    found = _EDGE_KEYS.get(digest)
-    if found is None:
-        found = reader(body)
-        if len(_EDGE_KEYS) >= 4096:
-            _EDGE_KEYS.pop(next(iter(_EDGE_KEYS)), None)  # the oldest (dicts keep insertion order)
-        _EDGE_KEYS[digest] = found
-    if found.list_scope == "posts" and _searches(query):
-        return EdgeKeys("search", found.posts)
-    return found
-
-
 def _read_posts(body: bytes) -> EdgeKeys:
-    import json
-
-    from apps.core.edge_cache import post_tag
-
     data = json.loads(body).get("data") or {}
     if isinstance(data.get("posts"), list):
         return EdgeKeys("posts", tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"])))
@@ -504,15 +465,14 @@ class EdgeHeaders:
         # otherwise replies to a browser are left to Django.
         self.cors = cors if cors and _django_cors("https://other.example")[0] == cors else None
 
-    def answers(self, environ) -> bool:
+    def answers(self, origin: str | None) -> bool:
         """False when only Django can make the headers (CORS answered per origin)."""
-        return self.cors is not None or not environ.get("HTTP_ORIGIN")
+        return self.cors is not None or not origin
 
-    def of(self, environ) -> list[tuple[str, str]]:
+    def of(self, *, request_id: str, secure: bool, origin: str | None) -> list[tuple[str, str]]:
         """The request id (kept from X-Request-ID when sent), security and CORS headers."""
-        headers = [("X-Request-ID", request_id(environ.get("HTTP_X_REQUEST_ID", ""))),
-                   *self.security[environ_is_secure(environ)]]
-        if environ.get("HTTP_ORIGIN"):
+        headers = [("X-Request-ID", make_request_id(request_id)), *self.security[secure]]
+        if origin:
             headers.extend(self.cors)
         return headers
 

@@ -27,6 +27,7 @@ from django.db.models import Count, QuerySet
 from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content import post_fields
+from apps.content.schemas import media_urls
 from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, Tag, public_q, public_sql
 from apps.content.post_fields import iso
 from apps.core import db
@@ -206,8 +207,6 @@ class _Urls:
 
     def __call__(self):
         if self._urls is None:
-            from apps.content.schemas import media_urls
-
             self._urls = media_urls(self._schema)
         return self._urls
 
@@ -447,7 +446,7 @@ def _fetch_search(sql: str, params: list, *, planned: bool) -> list[tuple]:
     PostgreSQL parses it again when the search_path differs from its last run. `planned`: a
     search of fewer than TRIGRAM characters, which the title's trigram index cannot narrow (a
     plan for the words reads the table instead: 14 ms against 21 ms for "a")."""
-    with connection.cursor() as cursor:
+    with db.search_path_cursor(connection) as cursor:
         if planned:
             cursor.execute(sql, params)
             return cursor.fetchall()

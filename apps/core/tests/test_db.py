@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from django.db import connection
+import pytest
+from django.db import OperationalError, connection, connections
 
 from apps.content.tests.factories import make_post
 from apps.core import db as hot_reads
@@ -84,3 +85,47 @@ def test_jit_is_off_on_the_applications_connections(db):
 
 def test_fetch_prepared_reads_rows(db):
     assert hot_reads.fetch_prepared("SELECT %s::text, 2", ["one"]) == [("one", 2)]
+
+
+def _terminate(pid: int) -> None:
+    """End the server process of a connection, as a restart or a failover does."""
+    other = connection.copy()
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    finally:
+        other.close()
+
+
+def test_a_hot_read_checks_its_own_connection_without_a_round_trip(transactional_db, monkeypatch):
+    """Django's CONN_HEALTH_CHECKS costs a `SELECT 1` before a request's first statement; a hot
+    read runs its statement at once, and a connection whose server went away is connected again
+    and the statement run once more: the caller never sees the broken connection."""
+    checks = []
+    monkeypatch.setattr(type(connections["default"]), "is_usable", lambda self: checks.append(1) or True)
+    assert hot_reads.fetch_prepared("SELECT %s::int", [1]) == [(1,)]
+    connection.close_if_unusable_or_obsolete()  # a request ends: the next one would be checked again
+    first = connection.connection.info.backend_pid
+    _terminate(first)
+    assert hot_reads.fetch_prepared("SELECT %s::int", [2]) == [(2,)]
+    assert connection.connection.info.backend_pid != first
+    assert checks == []  # no SELECT 1 before either statement
+
+
+def test_a_connection_that_fails_again_raises_for_the_caller_to_answer(transactional_db, monkeypatch):
+    assert hot_reads.fetch_prepared("SELECT 1", []) == [(1,)]
+    _terminate(connection.connection.info.backend_pid)
+    real = connection.ensure_connection
+    tries = []
+
+    def refused():
+        tries.append(1)
+        if len(tries) > 1:  # the server stays down after the first (still open) connection
+            raise OperationalError("connection refused")
+        real()
+
+    monkeypatch.setattr(connection, "ensure_connection", refused)
+    with pytest.raises(OperationalError):
+        hot_reads.fetch_prepared("SELECT 1", [])
+    monkeypatch.undo()
+    connection.close()

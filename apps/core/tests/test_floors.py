@@ -28,8 +28,6 @@ SENDING = "requests and urllib3 (apps.webhooks.sending) are loaded by the Celery
 EXPORT = ("the export reads the three assembled APIs (config.api, above every app): loaded when the command "
           "runs, never by the product")
 MIGRATION = "a data migration runs the directory's code when it is applied, not when the migration graph loads"
-PUBLIC_API = ("the public API's request/cache loop (request.py and cache.py import each other) and its lazy "
-              "reads: the public API's one decision path (issue 33) takes these away")
 
 ALLOWED: dict[tuple[str, str], str] = {
     ("apps/audit/apps.py", "apps.core"): READY,
@@ -45,14 +43,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("apps/webhooks/services.py", "apps.webhooks.sending"): SENDING,
     ("apps/core/management/commands/openapi_export.py", "config"): EXPORT,
     ("tenants/migrations/0010_fill_account_directory.py", "tenants.directory"): MIGRATION,
-    ("apps/public_api/cache.py", "apps.analytics"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.core"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.core.edge_cache"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.content.schemas"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.content.selectors"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.public_api"): PUBLIC_API,
-    ("apps/public_api/request.py", "apps.public_api.cache"): PUBLIC_API,
-    ("apps/public_api/selectors.py", "apps.content.schemas"): PUBLIC_API,
 }
 
 

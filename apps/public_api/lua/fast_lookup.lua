@@ -4,27 +4,26 @@
 -- apps.public_api.cache.Code, and prepended to this script as locals when it is loaded.
 local host_key = ARGV[1]         -- HMGET {prefix}:papi:host:{host}: s schema, c / p / g the hashes of
                                  -- the content / preview / Ghost content key, l the rate limit,
-                                 -- rc / rp / rg their rate-limit keys
+                                 -- wc / wp / wg their rate-limit counters' keys
 local key_hash = ARGV[2]         -- the hash of the request's x-api-key
 local version_prefix = ARGV[3]   -- GET {prefix}:content-version:{schema}
 local response_prefix = ARGV[4]  -- HGET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash}
 local query_suffix = ARGV[5]     -- ":" .. query hash
 local if_none_match = ARGV[6]    -- one strong ETag, or ""
-local now = ARGV[7]
-local window = ARGV[8]           -- seconds of the rate limit's moving window
-local worker_etag = ARGV[9]      -- the ETag of the copy of this reply the worker holds, or ""
-local buildable = ARGV[10] == '1'      -- a posts list the fast path builds itself on a miss
-local count_prefix = ARGV[11]    -- GET {prefix}:papi:count:{schema}:{version}:{filter key}: its total
-local filter_key = ARGV[12]
-local needs_preview = ARGV[13] == '1'  -- the list shows posts that are not public
-local cached = ARGV[14] == '1'         -- replies are cached (PUBLIC_API_CACHE)
-local ghost = ARGV[15] == '1'          -- a Ghost-compatible route: its one key is the Ghost content key
+local window = ARGV[7]           -- seconds of the rate limit's sliding window
+local worker_etag = ARGV[8]      -- the ETag of the copy of this reply the worker holds, or ""
+local buildable = ARGV[9] == '1'      -- a posts list the fast path builds itself on a miss
+local count_prefix = ARGV[10]    -- GET {prefix}:papi:count:{schema}:{version}:{filter key}: its total
+local filter_key = ARGV[11]
+local needs_preview = ARGV[12] == '1'  -- the list shows posts that are not public
+local cached = ARGV[13] == '1'         -- replies are cached (PUBLIC_API_CACHE)
+local ghost = ARGV[14] == '1'          -- a Ghost-compatible route: its one key is the Ghost content key
 
 local function acquire(KEYS, ARGV)
--- @acquire: the `limits` library's moving-window script, inserted here when loaded
+-- @acquire: the `limits` library's sliding-window-counter script, inserted here when loaded
 end
 
-local entry = redis.call('HMGET', host_key, 's', 'c', 'p', 'l', 'rc', 'rp', 'g', 'rg')
+local entry = redis.call('HMGET', host_key, 's', 'c', 'p', 'l', 'wc', 'wp', 'g', 'wg')
 local schema, limit = entry[1], entry[4]
 if not schema then return {UNKNOWN} end
 local kind, limit_key
@@ -37,15 +36,15 @@ if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted
 local build = buildable and (not needs_preview or kind == 'p')  -- else Django answers the 403
 if not cached then
   if not build then return {MISS} end
-  -- ZADD/ZREMRANGEBYSCORE on the key's rate-limit key (rc / rp)
-  if not acquire({limit_key}, {now, limit, window, 1}) then return {RATE_LIMITED, limit} end
+  if not acquire({limit_key .. '/-1', limit_key}, {limit, window, 1}) then return {RATE_LIMITED, limit} end
   return {BUILD, schema, kind, '', false, limit}
 end
 local version = redis.call('GET', version_prefix .. schema) or '0'
 local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind .. query_suffix
 local etag = redis.call('HGET', response_key, 'e')
 if not etag and not build then return {MISS} end
-if not acquire({limit_key}, {now, limit, window, 1}) then return {RATE_LIMITED, limit} end
+-- the key's sliding-window counters (the previous window's, the current one's: GET, PTTL, INCRBY)
+if not acquire({limit_key .. '/-1', limit_key}, {limit, window, 1}) then return {RATE_LIMITED, limit} end
 if not etag then
   return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
           limit}

@@ -6,12 +6,12 @@ local version_key = KEYS[1]      -- GET  {prefix}:content-version:{schema}
 local host_key = KEYS[2]         -- HSET {prefix}:papi:host:{host} (if absent): the company's host entry
 local response_prefix = ARGV[1]  -- {prefix}:papi:resp:{schema}:
 local response_suffix = ARGV[2]  -- :{key kind}:{query hash}
--- ARGV[3..10]: the host entry's fields s, c, p, l, rc, rp, g, rg (apps.public_api.request.host_fields)
+-- ARGV[3..10]: the host entry's fields s, c, p, l, wc, wp, g, wg (apps.public_api.keys.host_fields)
 local host_ttl = ARGV[11]
 
 if redis.call('EXISTS', host_key) == 0 then
-  redis.call('HSET', host_key, 's', ARGV[3], 'c', ARGV[4], 'p', ARGV[5], 'l', ARGV[6], 'rc', ARGV[7], 'rp', ARGV[8],
-             'g', ARGV[9], 'rg', ARGV[10])
+  redis.call('HSET', host_key, 's', ARGV[3], 'c', ARGV[4], 'p', ARGV[5], 'l', ARGV[6], 'wc', ARGV[7], 'wp', ARGV[8],
+             'g', ARGV[9], 'wg', ARGV[10])
   redis.call('EXPIRE', host_key, host_ttl)
 end
 local version = redis.call('GET', version_key) or '0'

@@ -1,7 +1,10 @@
 -- A reply built on a miss (either path), and the total it counted.
 local response_key = KEYS[1]  -- HSET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash} {e: ETag, b: body}
 local count_key = KEYS[2]     -- SET  {prefix}:papi:count:{schema}:{version}:{filter key}, or "" (no total)
-local etag, body, ttl, total = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local etag = ARGV[1]
+local body = ARGV[2]
+local ttl = ARGV[3]
+local total = ARGV[4]           -- the list's total, or "" (none counted)
 
 redis.call('HSET', response_key, 'e', etag, 'b', body)
 redis.call('EXPIRE', response_key, ttl)

@@ -6,7 +6,9 @@ from django_tenants.utils import schema_context
 
 from apps.analytics.models import PageView
 from apps.content.tests.factories import make_post
-from apps.core.testing import create_tenant
+from apps.core import redis_conn
+from apps.core.testing import create_tenant, host_of
+from apps.public_api import cache, keys
 from apps.public_api.tests.conftest import key_client, wsgi_call
 from tenants.models import Client
 
@@ -96,3 +98,33 @@ def test_api_recovers_when_redis_comes_back(private_redis, tenant, post, setting
 def test_suspended_company_api_is_403_whatever_the_key(site, tenant, post):
     Client.objects.filter(pk=tenant.pk).update(status=Client.Status.SUSPENDED)
     assert site.get("/api/v1/posts").status_code == 403
+
+
+def test_the_limit_is_two_counters_per_key_whatever_it_allows(wsgi_app, tenant, post, settings):
+    """The sliding-window counter (the `limits` library's): both paths count in the same two keys
+    (the current window's and the previous one's), not a list that grows with the limit."""
+    settings.PUBLIC_API_RATE_LIMIT = 3000
+    for _ in range(3):
+        assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key).status_code == 200
+    assert key_client(tenant, tenant.api_key).get("/api/v1/posts").status_code == 200
+    current = keys.throttle_key(keys.key_hash(tenant.api_key), 3000)
+    client = redis_conn.client()
+    assert client.type(current) == b"string" and int(client.get(current)) == 4  # three before Django, one in it
+    assert not client.exists(current + "/-1")  # no earlier window yet
+
+
+def test_a_host_entry_of_the_moving_window_is_left_to_django(wsgi_app, tenant, post, lookup_codes):
+    """Host entries written before the counter (rate-limit fields rc/rp/rg, list keys) are not
+    read by the fast path's script: Django answers, correctly, until the entry expires."""
+    host = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
+    assert host.status_code == 200
+    entry = cache.host_key(host_of(tenant))
+    client = redis_conn.client()
+    fields = {name.decode(): value for name, value in client.hgetall(entry).items()}
+    client.delete(entry)
+    client.hset(entry, mapping={("r" + name[1:] if name in ("wc", "wp", "wg") else name): value
+                                for name, value in fields.items()})
+    lookup_codes.clear()
+    response = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
+    assert response.status_code == 200 and response.content == host.content
+    assert lookup_codes == [0]  # the script stepped aside; Django answered

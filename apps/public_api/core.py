@@ -1,0 +1,362 @@
+"""The one decision path of a public read: key -> rate limit -> cache -> build.
+
+Plain data in (`Ask`: host, path, query, key, If-None-Match and the few request facts reply
+headers depend on), a reply out (`Reply`: status, headers, body bytes), or `Pass` (Django
+decides). No Django request and no WSGI environ here: the two entry points translate to and
+from these types and nothing else:
+
+- the WSGI layer in front of Django (apps.public_api.fastpath) asks `answer`, which runs the
+  whole path in one Redis round trip (lua/fast_lookup.lua: the key against the host map, one
+  entry of the key's rate limit, the cached reply) and builds a posts list on a miss
+  (apps.public_api.direct, apps.ghost_api.direct);
+- the ninja routes (apps.public_api.api, apps.ghost_api.views) know the company from Django's
+  middleware: `admit` is their key check and rate limit (ninja's auth hook), `cached` their
+  cache and build (apps.public_api.responses turns its Reply into an HttpResponse).
+
+The rules each step follows live once: the query (`request.parse_list`), the key and its limit
+(`keys`, `request.identify`), the cache's keys and scripts (`cache`), the bodies
+(`request.list_body`, the selectors), the headers (`request.reply_headers`,
+`request.edge_tag_headers`, `request.EdgeHeaders`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import redis
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.db import connection
+
+from apps.core import redis_conn
+from apps.core.api import envelope
+from apps.ghost_api import edge as ghost_edge
+from apps.public_api import cache, keys
+from apps.public_api import request as public
+from apps.public_api.cache import Code
+from apps.public_api.encoding import encode, etag_matches, etag_of
+
+logger = logging.getLogger(__name__)
+
+STATUS_LINES = {200: "200 OK", 304: "304 Not Modified", 429: "429 Too Many Requests"}
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A public GET as plain data. `host`: lower case, no port; `key`: the x-api-key header, or
+    the Ghost routes' `key` parameter; `secure`: the request came over HTTPS (as Django's
+    request.is_secure() tells); `origin`, `request_id`, `accept_version`: those request headers
+    (None when absent); `host_unknown`: the fast path found no host entry (Django's path records it)."""
+
+    host: str
+    path: str
+    query: str
+    key: str | None
+    if_none_match: str = ""
+    ghost: bool = False
+    secure: bool = False
+    origin: str | None = None
+    request_id: str = ""
+    accept_version: str | None = None
+    host_unknown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes = b""
+
+    @property
+    def status_line(self) -> str:
+        return STATUS_LINES[self.status]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Django decides. `counted`: this request's rate-limit entry was taken already (Django
+    must not take another); `host_unknown`: the host map has no entry for the host."""
+
+    counted: bool = False
+    host_unknown: bool = False
+
+
+PASS = Pass()
+
+
+class Lists(Protocol):
+    """Who builds the posts lists of a route family on a miss, without Django (apps.public_api.direct
+    for /api/v1, apps.ghost_api.direct for the Ghost-compatible routes): the adapter picks it."""
+
+    def listing(self, path: str, query_string: str) -> Any | None: ...
+
+    def build(self, wanted: Any, *, schema: str, version: str | None, kind: str, qhash: str,
+              total: int | None) -> Any | None: ...
+
+
+def _single_etag(if_none_match: str) -> str:
+    """The one strong ETag of a simple If-None-Match (checked inside Redis), else ""."""
+    value = if_none_match.strip()
+    if value.startswith('"') and value.endswith('"') and "," not in value:
+        return value
+    return ""
+
+
+class Setup:
+    """What the path reads from settings, read once per worker (and again after a settings
+    change): the reply headers that do not change between requests are made here, once."""
+
+    def __init__(self) -> None:
+        self.enabled = settings.PUBLIC_API_CACHE
+        self.edge = public.EdgeHeaders()
+        # The reply headers after the ETag (Vary as django-cors-headers extends it).
+        self.cache_headers = self.edge.with_vary(public.reply_headers("", "HIT")[1:])
+        self.miss_headers = self.edge.with_vary(public.reply_headers("", "MISS")[1:])
+        # A cached reply of the Ghost-compatible routes: Vary names Accept-Version too (apps.ghost_api.views).
+        self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
+        self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
+        self.bodies = Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+        # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
+        self.rate_limited = envelope(429, keys.RATE_LIMITED).content
+        self.rate_limited_headers = [("Content-Type", "application/json"),
+                                     ("Content-Length", str(len(self.rate_limited)))]
+        self.error_vary = [("Vary", self.edge.vary)] if self.edge.vary else []
+        self.window = settings.PUBLIC_API_RATE_WINDOW
+
+
+class Bodies:
+    """The replies this worker served last: per slot (host, key hash, query hash) the ETag of its
+    reply, and each reply's body once, by its ETag (a hash of the body: queries answered with the
+    same bytes, such as `?page=1` and no query, or the same list read with either key, share one
+    copy). The least recently used slots are dropped first once the bodies and the slots (each
+    counted as SLOT_BYTES) hold more than `budget` bytes; a body goes with the last slot that
+    names it."""
+
+    SLOT_BYTES = 400  # a slot: its key (host, key hash, query hash), ETag and place in the order (measured)
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self.slots: OrderedDict[tuple, bytes] = OrderedDict()
+        self.bodies: dict[bytes, list] = {}  # ETag -> [body, how many slots name it]
+        self.lock = threading.Lock()
+
+    def etag(self, slot: tuple) -> bytes:
+        return self.slots.get(slot, b"")
+
+    def get(self, slot: tuple, etag: bytes) -> bytes | None:
+        with self.lock:
+            if self.slots.get(slot) != etag:
+                return None
+            self.slots.move_to_end(slot)
+            return self.bodies[etag][0]
+
+    def put(self, slot: tuple, etag: bytes, body: bytes) -> None:
+        if len(body) > self.budget // 4:
+            return
+        with self.lock:
+            old = self.slots.pop(slot, None)
+            if old is not None:
+                self._release(old)
+            held = self.bodies.get(etag)
+            if held is None:
+                held = self.bodies[etag] = [body, 0]
+                self.size += len(body)
+            held[1] += 1
+            self.slots[slot] = etag
+            self.size += self.SLOT_BYTES
+            while self.size > self.budget:
+                _, dropped = self.slots.popitem(last=False)
+                self._release(dropped)
+
+    def _release(self, etag: bytes) -> None:
+        self.size -= self.SLOT_BYTES
+        held = self.bodies[etag]
+        held[1] -= 1
+        if not held[1]:
+            del self.bodies[etag]
+            self.size -= len(held[0])
+
+
+_setup: Setup | None = None
+
+
+def current() -> Setup:
+    global _setup
+    if _setup is None:
+        _setup = Setup()
+    return _setup
+
+
+def _forget_setup(**kwargs) -> None:
+    global _setup
+    _setup = None
+
+
+setting_changed.connect(_forget_setup)
+
+
+def _extra(setup: Setup, ask: Ask) -> list[tuple[str, str]]:
+    """What Django's middleware would add (request id, security, CORS), and Ghost's version header."""
+    extra = setup.edge.of(request_id=ask.request_id, secure=ask.secure, origin=ask.origin)
+    if ask.ghost and ask.accept_version is not None:
+        extra.append(("Content-Version", ghost_edge.CONTENT_VERSION))
+    return extra
+
+
+# --- the WSGI layer's path: key, limit and cache in one round trip -------------------------------
+def answer(ask: Ask, lists: Lists) -> Reply | Pass:
+    """The reply of a public GET made without Django, or Pass. `lists`: the builder of the
+    route family's posts lists."""
+    if not ask.key:
+        return PASS
+    if not ask.ghost and (not ask.path.startswith(public.PREFIX) or public.is_preview(ask.path)):
+        return PASS
+    setup = current()
+    if not redis_conn.available():
+        return PASS
+    if not setup.edge.answers(ask.origin):  # headers only Django's middleware can make
+        return PASS
+    # A posts list this layer can build on a miss (/api/v1's, or Ghost's posts browse).
+    wanted = lists.listing(ask.path, ask.query)
+    if not setup.enabled and wanted is None:
+        return PASS
+    key_hash = keys.key_hash(ask.key)
+    qhash = cache.query_hash(ask.path, ask.query)
+    slot = (ask.host, key_hash, qhash)
+    try:
+        found = cache.fast_lookup(
+            host=ask.host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(ask.if_none_match),
+            local_etag=setup.bodies.etag(slot) if setup.enabled else "",
+            list_key=(None if wanted is None else "" if ask.ghost else wanted.filter_key),
+            needs_preview=bool(wanted and not ask.ghost and wanted.needs_preview), cached=setup.enabled,
+            ghost=ask.ghost)
+    except redis.RedisError as exc:
+        redis_conn.failed(exc, "public API served uncached and unthrottled")
+        return PASS
+    code = found.code
+    if code == Code.UNKNOWN:  # Django decides, and records the host if the key passes
+        return Pass(host_unknown=True)
+    if code == Code.MISS:
+        return PASS
+    if code == Code.RATE_LIMITED:
+        if ask.ghost:  # Django answers Ghost's 429 (the window is still full then)
+            return PASS
+        return Reply(429, [*setup.rate_limited_headers, ("Retry-After", str(keys.retry_after(key_hash, found.limit))),
+                           *setup.error_vary, *_extra(setup, ask)], setup.rate_limited)
+    if code == Code.BUILD:
+        return _built(ask, setup, found, slot, wanted, qhash, lists)
+
+    etag = found.etag.decode()
+    headers = [("ETag", etag), *(setup.ghost_cache_headers if ask.ghost else setup.cache_headers)]
+    if code == Code.NOT_MODIFIED or etag_matches(ask.if_none_match, etag):
+        return Reply(304, [*headers, *public.edge_tag_headers(ask.host, found.kind, found.limit), *_extra(setup, ask)])
+    if code == Code.WORKER_COPY:
+        body = setup.bodies.get(slot, found.etag)
+        if body is None:  # dropped meanwhile by another thread: Django answers from the cache
+            return PASS
+    else:
+        body = found.body
+        setup.bodies.put(slot, found.etag, body)
+    return _full(ask, setup, found, headers, body)
+
+
+def _full(ask: Ask, setup: Setup, found: cache.Found, headers: list, body: bytes) -> Reply:
+    return Reply(200, [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers,
+                       *public.edge_tag_headers(ask.host, found.kind, found.limit, ask.query, body,
+                                                reader=ghost_edge.edge_keys if ask.ghost else None, etag=headers[0][1]),
+                       *_extra(setup, ask)], body)
+
+
+def _built(ask: Ask, setup: Setup, found: cache.Found, slot: tuple, wanted, qhash: str, lists: Lists) -> Reply | Pass:
+    """A posts list missing from the cache (or the cache off), built here by `lists`."""
+    try:
+        built = lists.build(wanted, schema=found.schema, version=found.version if setup.enabled else None,
+                            kind=found.kind, qhash=qhash, total=found.total)
+    except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
+        logger.exception("posts list left to Django after an error on the fast path")
+        built = None
+    finally:
+        # As Django does when a request ends: a connection past DB_CONN_MAX_AGE is closed, so a
+        # thread does not keep a server connection of a session pooler (PgBouncer) it is not using.
+        if not connection.in_atomic_block:  # (tests run requests inside their transaction)
+            connection.close_if_unusable_or_obsolete()
+    if built is None:
+        return Pass(counted=True)  # the script took this request's rate-limit entry
+    if setup.enabled:
+        setup.bodies.put(slot, built.etag.encode(), built.body)
+    headers = [("ETag", built.etag), *(setup.ghost_miss_headers if ask.ghost else setup.miss_headers)]
+    if etag_matches(ask.if_none_match, built.etag):
+        return Reply(304, [*headers, *public.edge_tag_headers(ask.host, found.kind, found.limit), *_extra(setup, ask)])
+    return _full(ask, setup, found, headers, built.body)
+
+
+# --- Django's path: the company is known from its middleware -------------------------------------
+def admit(tenant, key: str | None, *, counted: bool, ghost: bool = False, throttled: bool = True) -> keys.ApiKey:
+    """The key of a request to the company of its host (401), then one entry of its rate limit
+    (429 with Retry-After), unless `counted` (the WSGI layer took it) or not `throttled`."""
+    api_key = public.identify(tenant, key, ghost=ghost)
+    if throttled and not counted and redis_conn.available():
+        keys.throttle(api_key)
+    return api_key
+
+
+def remember_host(host: str, tenant, *, always: bool = False) -> None:
+    """Let the fast path know this host (tracking calls; reads do it in their lookup)."""
+    if (always or settings.PUBLIC_API_CACHE) and redis_conn.available():
+        try:
+            cache.host_remember(host, tenant)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+
+
+def reply_of(ask: Ask, api_key: keys.ApiKey, body: bytes, etag: str, cache_status: str, *, cached: bool = True,
+             edge_reader=None) -> Reply:
+    """The reply Django's path answers (its middleware adds the request id, security and CORS headers)."""
+    modified = not etag_matches(ask.if_none_match, etag)
+    edge_tags = public.edge_tag_headers(ask.host, api_key.kind, api_key.limit, ask.query, body if modified else None,
+                                        reader=edge_reader, etag=etag) if cached else []
+    headers = [*public.reply_headers(etag, cache_status, cached=cached), *edge_tags]
+    if not modified:
+        return Reply(304, headers)
+    return Reply(200, [("Content-Type", "application/json"), *headers], body)
+
+
+def cached(ask: Ask, api_key: keys.ApiKey, *, schema: str, tenant, build: Callable[[str | None], dict],
+           edge_reader=None) -> Reply:
+    """The reply of `build(version)`, from the cache when it is there. `version` is the company's
+    content version read with the lookup (None when the cache is off or Redis is down); builders
+    may cache parts of the reply under it. `edge_reader`: what a body says to the cache tier, for
+    bodies not of /api/v1's shapes (request.edge_tag_headers)."""
+    kind = api_key.kind
+    qhash = cache.query_hash(ask.path, ask.query)
+    version = None
+    if not settings.PUBLIC_API_CACHE and ask.host_unknown and redis_conn.available():
+        # Cache off: the fast path still builds posts lists, once the host map knows this host.
+        remember_host(ask.host, tenant, always=True)
+    if settings.PUBLIC_API_CACHE and redis_conn.available():
+        try:
+            version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=ask.host, client=tenant)
+            if etag is not None and body is not None:
+                return reply_of(ask, api_key, body, etag.decode(), "HIT", edge_reader=edge_reader)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+            version = None
+    body = encode(build(version))
+    etag = etag_of(body)
+    if version is not None:
+        try:
+            cache.store(schema=schema, version=version, kind=kind, qhash=qhash, etag=etag, body=body)
+        except redis.RedisError as exc:
+            redis_conn.failed(exc, "public API served uncached")
+    return reply_of(ask, api_key, body, etag, "MISS", edge_reader=edge_reader)
+
+
+def uncached(ask: Ask, api_key: keys.ApiKey, data: dict) -> Reply:
+    """A reply built for this request only and kept by no cache (a preview link's)."""
+    body = encode(data)
+    return reply_of(ask, api_key, body, etag_of(body), "BYPASS", cached=False)
