@@ -17,6 +17,7 @@ from ninja import Router
 from apps.accounts import support
 from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
 from apps.content.models import Category, Post, Tag, search_config
+from apps.core.api import EXTRA_ERRORS
 from apps.core import events
 from apps.core import languages as company_languages
 from apps.core.content_version import content_version_bump
@@ -328,7 +329,8 @@ def revoke_support_access(request):
     return support_access_out(message="Support access revoked")
 
 
-@router.post("/support-access/exchange", auth=None, response=SupportSignedInOut)
+@router.post("/support-access/exchange", auth=None, response=SupportSignedInOut,
+             openapi_extra={EXTRA_ERRORS: [401]})  # the link is the credential
 @requires(PUBLIC)
 def exchange_support_link(request, payload: SupportExchangeIn):
     """(+) The dashboard opened from the operator console trades its one-time link (valid for two

@@ -54,7 +54,7 @@ def _message_of(error: dict, field: str) -> str:
         return re.sub(r"^(Value|Assertion) error, ", "", msg)
     if kind == "json_invalid":
         return "Request body is not valid JSON"
-    if kind in {"int_parsing", "int_type"}:
+    if kind in {"int_parsing", "int_type", "int_from_float"}:
         return f"{label} must be a whole number"
     if kind in {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}:
         return f"{label} {msg.lower()}"
@@ -214,10 +214,13 @@ ERROR_DESCRIPTIONS = {
 WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 
+EXTRA_ERRORS = "x-error-statuses"  # a route's openapi_extra: errors no rule below gives it
+
+
 def error_statuses(method: str, operation: dict) -> set[int]:
     """The error envelopes an operation can answer with (documented in its OpenAPI entry)."""
     # validation; role or suspended company; unknown host or object; limits; database unreachable
-    statuses = {400, 403, 404, 429, 503}
+    statuses = {400, 403, 404, 429, 503, *operation.pop(EXTRA_ERRORS, ())}
     if operation.get("security"):
         statuses.add(401)
     if any("ApiKeyAuth" in scheme for scheme in operation.get("security") or []):

@@ -277,6 +277,25 @@ def build_world(tenant) -> World:
         world.values["value:author_code"] = pyotp.TOTP(two_factor._secret_of(author)).now()
         world.values["value:viewer_code"] = pyotp.TOTP(two_factor._secret_of(User.objects.get(pk=viewer.pk))).now()
         world.values["value:challenge"] = two_factor.challenge_make(author)[0]
+    # Support access: the admin's open grant, a session whose one-time link is not used yet (the
+    # editor's) and one already under way (the viewer's, whose token ends it).
+    from django.core import signing
+
+    from apps.accounts import support
+    from apps.accounts.models import SupportGrant, SupportSession
+
+    with schema_context(tenant.schema_name):
+        admin = world.objects["user:admin"]
+        far = at(60 * 24 * 365 * 30)
+        grant = SupportGrant.objects.create(granted_by=admin, granted_by_name=admin.username, expires_at=far)
+        SupportGrant.objects.filter(pk=grant.pk).update(created_at=at(70))
+        for role, minutes in (("editor", 71), ("viewer", 72)):
+            session = SupportSession.objects.create(grant=grant, user=world.objects[f"user:{role}"],
+                                                    operator_email="support@platform.example", ends_at=far)
+            SupportSession.objects.filter(pk=session.pk).update(started_at=at(minutes))
+            world.keep(f"support:{role}", session)
+        world.values["value:support_link"] = signing.dumps(
+            {"s": str(world.objects["support:editor"].pk), "t": tenant.schema_name}, salt=support.LINK_SALT)
     Client.objects.filter(pk=tenant.pk).update(verification_email="admin@example.com", verification_sent_at=at(0))
     tenant.refresh_from_db()
     world.values["value:verify_token"] = verification._token(tenant)
@@ -451,6 +470,12 @@ CASES: dict[str, tuple] = {
                          {"languages": ["en", "fr", "pt-br"], "fallbacks": {"pt-BR": ["fr"]}}),
     "post_translation_create": ("editor", "post", "/api/posts/{post:published}/translations", {"language": "fr"}),
     "generate_translation": ("editor", "post", "/api/ai/translate-post", {"postId": "{post:published}", "language": "fr"}),
+    # support access
+    "support_access_get": ("admin", "get", "/api/client/support-access", None),
+    "support_access_grant": ("admin", "post", "/api/client/support-access", {"hours": 2}),
+    "support_access_revoke": ("admin", "delete", "/api/client/support-access", None),
+    "support_link_exchange": (None, "post", "/api/client/support-access/exchange", {"token": "{value:support_link}"}),
+    "support_session_end": ("support", "post", "/api/client/support-access/end", None),
     # core
     "health": (None, "get", "/api/health", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
@@ -464,7 +489,7 @@ CASES: dict[str, tuple] = {
 }
 
 _REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|import|export|"
-                  r"value):[a-z_]+)\}")
+                  r"support|value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a key made during the request
@@ -494,13 +519,15 @@ def normalise(text: str, world: World) -> str:
     from django.conf import settings
 
     # expiries of links made during the request
-    made = {days: now + timedelta(days=days) for days in (settings.PREVIEW_LINK_DAYS, settings.INVITATION_DAYS)}
+    made = {f"<now + {days} days>": now + timedelta(days=days)
+            for days in (settings.PREVIEW_LINK_DAYS, settings.INVITATION_DAYS)}
+    made["<now + 2 h>"] = now + timedelta(hours=2)  # the support access granted in its case
 
     def stamp(match):
         value = datetime.fromisoformat(match.group(1).replace("Z", "+00:00"))
-        for days, expiry in made.items():
-            if abs(value - expiry) < timedelta(hours=1):
-                return f'"<now + {days} days>"'
+        for label, expiry in made.items():
+            if abs(value - expiry) < timedelta(minutes=30):
+                return f'"{label}"'
         return '"<now>"' if abs(value - now) < timedelta(hours=1) else match.group(0)
 
     text = _STAMP.sub(stamp, text)
@@ -525,6 +552,13 @@ def request(world: World, name: str, monkeypatch):
         client = testing.Api(None)
     elif role is None:
         client = testing.Api(world.tenant)
+    elif role == "support":  # the viewer's support session, as the dashboard holds it after the exchange
+        from apps.accounts.tokens import token_issue
+
+        session = world.objects["support:viewer"]
+        token, _ = token_issue(user=session.user, schema_name=world.tenant.schema_name, extra={
+            "support": {"sid": str(session.pk), "operator": session.operator_email}})
+        client = testing.Api(world.tenant, token=token)
     else:
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):

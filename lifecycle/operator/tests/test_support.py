@@ -146,6 +146,9 @@ def test_grant_hours_are_checked_and_only_admins_grant(tenant, role_api):
         reply = admin_api.post("/api/client/support-access", {"hours": hours})
         assert reply.status_code == 400 and reply.json()["errors"][0]["field"] == "hours"
     assert admin_api.post("/api/client/support-access", {"hours": "soon"}).status_code == 400
+    fraction = admin_api.post("/api/client/support-access", {"hours": 2.5})
+    assert fraction.status_code == 400 and fraction.json()["errors"] == [
+        {"field": "hours", "message": "Hours must be a whole number"}]
     for role in ("editor", "author", "viewer"):
         assert role_api(role).post("/api/client/support-access", {"hours": 2}).status_code == 403
 

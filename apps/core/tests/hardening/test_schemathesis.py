@@ -139,7 +139,10 @@ def _expected_cases(operation) -> int:
     """Requests planned for an operation: FUZZ_EXAMPLES, or a few when it has nothing to vary
     (no parameters, no body: hypothesis stops once it has seen every distinct request)."""
     definition = operation.definition.raw
-    return FUZZ_EXAMPLES if definition.get("parameters") or definition.get("requestBody") else 5
+    if definition.get("parameters") or definition.get("requestBody"):
+        return FUZZ_EXAMPLES
+    # Nothing to vary: GETs and POSTs give hypothesis 8-10 distinct requests, a DELETE 3.
+    return 3 if operation.method.upper() == "DELETE" else 5
 
 
 def _run(case, counter: CaseCounter, *, base_url: str, headers: dict, ids: dict, slug_key: str | None = None):
