@@ -35,8 +35,10 @@ db: services
 migrate: install db ## migrate the public schema, the provisioning template and every tenant
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate_schemas --noinput
 
+PORT ?= 8000
+
 seed: migrate ## create the demo tenant (demo) with its admin and sample content
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-1} PUBLIC_PORT=$${PUBLIC_PORT:-$(PORT)} $(BIN)/python manage.py seed_demo
 
 dashboard: ## build the dashboard (served by Django on every host)
 	@if [ -f dashboard/package.json ]; then cd dashboard && (if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi) && npm run build; \
@@ -44,7 +46,6 @@ dashboard: ## build the dashboard (served by Django on every host)
 
 # The development stack: the production web server (granian) with reload, on 127.0.0.1:$(PORT).
 # PORT=9000 make dev moves it; DEV_HOST=0.0.0.0 opens it to the network (debug pages included).
-PORT ?= 8000
 DEV_HOST ?= 127.0.0.1
 DEV_ENV = PATH="$(CURDIR)/$(BIN):$$PATH" DEBUG=1 WEB_HOST=$(DEV_HOST) WEB_PORT=$(PORT) PUBLIC_PORT=$(PORT) \
 	WEB_RELOAD=1 WEB_WORKERS=1 WEB_THREADS=4 WEB_ACCESS_LOG=0
