@@ -47,7 +47,8 @@ describe('media alt text per language', () => {
     const sent = library();
     renderApp('/dashboard/media', { session: signedIn() });
     const { user, dialog } = await openDetails();
-    expect(within(dialog).getByLabelText('Alt text (English)')).toHaveValue('A chart');
+    // the labels name the languages once the company's languages have arrived
+    expect(await within(dialog).findByLabelText('Alt text (English)')).toHaveValue('A chart');
     expect(await within(dialog).findByLabelText('Alt text in Deutsch (de)')).toHaveValue('Ein Diagramm');
     const french = within(dialog).getByLabelText('Alt text in français (fr)');
     expect(french).toHaveAttribute('lang', 'fr');
