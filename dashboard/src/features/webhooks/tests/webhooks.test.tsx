@@ -121,7 +121,11 @@ describe('add, edit, delete, rotate, test', () => {
     const sent = webhooksApi([]);
     const user = userEvent.setup();
     renderApp('/dashboard/settings/webhooks', { session: signedIn() });
-    await user.click(await screen.findByRole('button', { name: 'Add endpoint' }));
+    // the header's button is disabled until the list has loaded; then the empty state offers one too
+    expect(await screen.findByText(/No webhook endpoints yet/)).toBeInTheDocument();
+    const [headerButton] = screen.getAllByRole('button', { name: 'Add endpoint' });
+    expect(headerButton).toBeEnabled();
+    await user.click(headerButton);
     const dialog = await screen.findByRole('dialog', { name: 'Add endpoint' });
     // checks before sending
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
