@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, time, timezone as dt_timezone
 from functools import cached_property
@@ -91,6 +91,17 @@ class Reads:
 
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
+
+    def tag_reply(self, term: GhostTag, site, shape) -> dict:
+        """A tag's JSON in posts' replies (`shape(term, site)`, apps.ghost_api.shapes.tag), made once
+        per term for this Reads (a request's, or a company's content version's in the WSGI layer):
+        one dict shared by every post that has the tag (replies are encoded, never changed)."""
+        replies = self.__dict__.setdefault("_tag_replies", {})
+        key = (term, site.base)
+        found = replies.get(key)
+        if found is None:
+            found = replies[key] = shape(term, site)
+        return found
 
     @cached_property
     def tags(self) -> list[GhostTag]:
@@ -248,15 +259,48 @@ def matching(reads: Reads, filter_tree=None) -> QuerySet:
     return found
 
 
+# A page's statement, compiled once per worker for each (schema, filter, order, offset, limit): the
+# ORM takes about a millisecond to compile it, several times the statement's own time. A filter
+# on authors is compiled each time (it names the authors' ids, which a request's Reads hold).
+_STATEMENTS: OrderedDict[tuple, tuple[str, tuple, tuple[str, ...]] | None] = OrderedDict()
+_STATEMENTS_MAX = 512
+_READS_FIELDS = frozenset({"author", "authors", "authors.slug", "primary_author", "primary_author.slug"})
+
+
 def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
                limit: int = 15) -> tuple[list[dict], int]:
     """A page of the posts a filter matches, in `order` (then newest first), as rows of
     POST_COLUMNS and `terms` (JSON), and the total of all matches: one prepared statement
     (apps.core.db: planned once per worker and filter shape). The page's ids come first (an index
     walk that stops at the page's end), then the joins and the JSON of those rows only, as
-    apps.public_api.selectors reads a page. The statement names its tables without a schema: it
-    runs on the company's search_path, on the primary (PostgreSQL plans it again when the
+    apps.public_api.selectors reads a page. The statement names its posts tables without a schema:
+    it runs on the company's search_path, on the primary (PostgreSQL plans it again when the
     search_path differs from its last run)."""
+    key = None
+    if filter_tree is None or not (_READS_FIELDS & nql.fields_of(filter_tree)):
+        key = (connection.schema_name, filter_tree, tuple(order), offset, limit)
+    if key is not None and key in _STATEMENTS:
+        statement = _STATEMENTS[key]
+        _STATEMENTS.move_to_end(key)
+    else:
+        statement = _page_statement(reads, filter_tree, order, offset, limit)
+        if key is not None:
+            _STATEMENTS[key] = statement
+            while len(_STATEMENTS) > _STATEMENTS_MAX:
+                _STATEMENTS.popitem(last=False)
+    if statement is None:  # a filter that matches nothing (featured:true): the ORM says so without SQL
+        return [], 0
+    sql, params, names = statement
+    with db.search_path_cursor(connection):  # django-tenants sets the company's search_path on a cursor (when not yet set)
+        pass
+    rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, list(params))]
+    if rows:
+        return rows, rows[0]["total"]
+    return rows, matching(reads, filter_tree).count()  # past the last page: counted on its own
+
+
+def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int):
+    """posts_page's statement: (SQL, parameters, column names), or None when it matches nothing."""
     found = matching(reads, filter_tree)
     ordering = [f"-{field}" if descending else field for field, descending in order]
     ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
@@ -268,13 +312,10 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
             .values(*POST_COLUMNS, "terms", "total").order_by(*ordering))
     try:
         sql, params = page.query.get_compiler(using=page.db).as_sql()
-    except EmptyResultSet:  # a filter that matches nothing (featured:true): the ORM says so without SQL
-        return [], 0
-    names = [*page.query.extra_select, *page.query.values_select, *page.query.annotation_select]
-    with db.search_path_cursor(connection):  # django-tenants sets the company's search_path on a cursor (when not yet set)
-        pass
-    rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, params)]
-    return rows, (rows[0]["total"] if rows else found.count())  # past the last page: counted on its own
+    except EmptyResultSet:
+        return None
+    names = (*page.query.extra_select, *page.query.values_select, *page.query.annotation_select)
+    return sql, tuple(params), names
 
 
 def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 
 from apps.ghost_api import ids
@@ -102,10 +104,37 @@ def author(found: Author, site: Site, *, with_count: bool = False) -> dict:
     return data
 
 
+@dataclass(frozen=True)
+class Text:
+    """What Ghost derives from a post's HTML: its text, the excerpt made of it, the reading time."""
+    plaintext: str
+    excerpt: str
+    reading_time: int
+
+
+# The Text of each post version a worker has served ((id, updated_at): a save changes updated_at),
+# so a list of the newest posts reads their HTML once, not on each reply-cache miss. Bounded: a
+# worker keeps at most _TEXTS_MAX posts' texts (a few MB).
+_TEXTS: OrderedDict[tuple, Text] = OrderedDict()
+_TEXTS_MAX = 2048
+
+
+def text_of(row: dict) -> Text:
+    key = (row["id"], row["updated_at"])
+    found = _TEXTS.get(key)
+    if found is None:
+        text = plaintext(row["content"] or "")
+        found = Text(text, text[:EXCERPT_LENGTH], reading_time(text))
+        _TEXTS[key] = found
+        while len(_TEXTS) > _TEXTS_MAX:
+            _TEXTS.popitem(last=False)
+    return found
+
+
 def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images) -> dict:
     """A post row (apps.ghost_api.selectors.POST_COLUMNS, with its `terms`) as Ghost's post."""
     content = row["content"] or ""
-    text = plaintext(content)
+    text = text_of(row)
     ghost_id = ids.ghost_id(row["id"])
     data = {
         "id": ghost_id, "uuid": str(row["id"]), "title": row["title"], "slug": row["slug"], "html": content,
@@ -114,7 +143,7 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
         "updated_at": ghost_time(row["updated_at"]), "published_at": ghost_time(row["published_at"]),
         "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
         "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.post_url(row["slug"]),
-        "excerpt": row["excerpt"] or text[:EXCERPT_LENGTH], "reading_time": reading_time(text), "access": True,
+        "excerpt": row["excerpt"] or text.excerpt, "reading_time": text.reading_time, "access": True,
         "comments": False, "og_image": images.url(row["og_image__storage_key"]), "og_title": row["og_title"] or None,
         "og_description": row["og_description"] or None, "twitter_image": images.url(row["twitter_image__storage_key"]),
         "twitter_title": row["twitter_title"] or None, "twitter_description": row["twitter_description"] or None,
@@ -124,11 +153,11 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
         "feature_image_caption": None,
     }
     if "plaintext" in wanted.formats:
-        data["plaintext"] = text
+        data["plaintext"] = text.plaintext
     if "html" not in wanted.formats:
         del data["html"]
     if "tags" in wanted.include:
-        terms = [tag(term, site) for term in post_terms(row)]
+        terms = [reads.tag_reply(term, site, tag) for term in post_terms(row)]
         data["tags"], data["primary_tag"] = terms, (terms[0] if terms else None)
     if "authors" in wanted.include:
         found = reads.author_by_id.get(row["author_id"])

@@ -165,3 +165,50 @@ def test_redis_stopped_the_ghost_routes_still_answer(private_redis, tenant, blog
     assert get(wsgi_app, tenant, key="f" * 26).status_code == 401
     settings_reply = Api(tenant).get(f"/ghost/api/content/settings/?key={tenant.ghost_content_key}")
     assert settings_reply.status_code == 200
+
+
+def test_a_built_list_shows_an_edit_and_a_rename_and_each_company_its_own_posts(  # noqa: F811
+        wsgi_app, tenant, other_tenant, blog, django_capture_on_commit_callbacks, lookup_codes):
+    """What the WSGI layer keeps between builds (a page's statement per filter, a post's text per
+    version, a tag's JSON per content version) is never another company's, nor a post's text before
+    its edit, nor a tag's old name."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_tenants.utils import schema_context
+
+    from apps.content.models import Category, Post
+    from apps.content.tests.conftest import make_category
+    from apps.content.tests.factories import make_post
+    from apps.core.content_version import content_version_bump
+
+    theirs = make_category(other_tenant, "Their news", "news")
+    make_post(other_tenant, "Their post", slug="theirs", status="published", categories=[theirs],
+              content="<p>Words of another company.</p>")
+    query = "filter=tag:news&include=tags&limit=1&formats=plaintext"
+    get(wsgi_app, tenant)  # Django: the hosts become known
+    get(wsgi_app, other_tenant)
+    lookup_codes.clear()
+    ours = get(wsgi_app, tenant, query=query).json()
+    other = get(wsgi_app, other_tenant, query=query).json()
+    everything = "include=tags&limit=1"  # the total of an unfiltered list: each company's own count
+    assert get(wsgi_app, tenant, query=everything).json()["meta"]["pagination"]["total"] == 5
+    assert get(wsgi_app, other_tenant, query=everything).json()["meta"]["pagination"]["total"] == 1
+    assert lookup_codes == [7, 7, 7, 7]  # each built in the WSGI layer, with the same filter
+    assert ours["meta"]["pagination"]["total"] == 3 and other["meta"]["pagination"]["total"] == 1
+    assert other["posts"][0]["slug"] == "theirs" and other["posts"][0]["plaintext"] == "Words of another company."
+    assert other["posts"][0]["tags"][0]["name"] == "Their news"
+    newest = ours["posts"][0]
+    assert newest["slug"] == "third" and newest["plaintext"] == "The third post has words."
+    assert newest["tags"][0]["name"] == "News"
+
+    words = " ".join(["word"] * 600)
+    with schema_context(tenant.schema_name), django_capture_on_commit_callbacks(execute=True):
+        Post.objects.filter(slug="third").update(content=f"<p>{words}</p>",
+                                                 updated_at=timezone.now() + timedelta(seconds=1))
+        Category.objects.filter(slug="news").update(name="Headlines")
+        content_version_bump(tenant.schema_name)  # (what the services do after a write)
+    edited = get(wsgi_app, tenant, query=query).json()["posts"][0]
+    assert edited["plaintext"] == words and edited["reading_time"] == 2  # 600 words at 275 a minute
+    assert edited["tags"][0]["name"] == "Headlines"
+    assert get(wsgi_app, other_tenant, query=query).json()["posts"][0]["tags"][0]["name"] == "Their news"
