@@ -204,7 +204,8 @@ class Post(models.Model):
         indexes = [
             models.Index(fields=["-created_at"], name="content_post_created_idx"),
             models.Index(fields=["status", "-created_at"], name="content_post_status_idx"),
-            models.Index(fields=["status", "-published_at"], name="content_post_published_idx"),
+            # the Ghost-compatible browse orders by published_at, then id (apps.ghost_api.selectors)
+            models.Index(fields=["status", "-published_at", "-id"], name="content_post_published_idx"),
             models.Index(fields=["author", "-created_at"], name="content_post_author_idx"),
             models.Index(
                 fields=["scheduled_publish_date"], name="content_post_due_idx", condition=Q(publish_scheduled=True)

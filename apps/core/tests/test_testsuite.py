@@ -146,3 +146,17 @@ def test_the_end_of_a_run_shows_the_slowest_tests_and_the_time_per_test_by_tenth
     lines = clock.lines(slowest=3)
     assert lines[1].split()[:4] == ["2.00", "0.10", "1.90", "0.00"]
     assert lines[-1].startswith("suite time: 20 tests in ")
+
+
+def test_a_tenth_holding_one_server_test_shows_it_in_the_mean_not_in_the_median():
+    clock = SuiteClock()
+    for number in range(30):  # three tests a tenth; the last tenth holds a 20-second server test
+        nodeid = f"apps/x/tests/test_x.py::test_{number}"
+        clock.add(_report(nodeid, "setup", 0.0))
+        clock.add(_report(nodeid, "call", 20.0 if number == 29 else 0.1))
+        clock.add(_report(nodeid, "teardown", 0.0))
+    first, last = clock.as_dict(slowest=0)["tenths"][0], clock.as_dict(slowest=0)["tenths"][-1]
+    assert last["mean_seconds_per_test"] > 6 > first["mean_seconds_per_test"]
+    assert last["median_seconds_per_test"] == first["median_seconds_per_test"] == pytest.approx(0.1)
+    row = [line for line in clock.lines(slowest=0) if line.split()[:1] == ["10"]][0]
+    assert row.split()[3:5] == ["6.733", "0.100"]  # mean, then median
