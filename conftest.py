@@ -30,8 +30,11 @@ pytest_plugins = ["apps.core.testsuite.plugin"]
 def _clean_redis():
     import redis
 
+    from apps.public_api import core
+
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.flushdb()
+    core.forget_leases()  # nothing a worker answered for an earlier test's Redis
     yield
     client.close()
 

@@ -29,6 +29,11 @@ def content_version_get(schema_name: str | None = None) -> int | None:
         return None
 
 
+# Called with the schema after this process bumped a content version (e.g. the public API's
+# worker-local leases of cache hits: apps.public_api.core.Leases); registered by apps at start.
+after_bump: list = []
+
+
 def content_version_bump(schema_name: str | None = None, *, edge_tags: list[str] | None = None) -> None:
     """Call from any service that writes content; takes effect when the transaction commits.
     `edge_tags`: the surrogate keys the write changed in the cache tier (edge_cache.post_change_tags);
@@ -41,6 +46,8 @@ def content_version_bump(schema_name: str | None = None, *, edge_tags: list[str]
             redis_client().incr(_key(schema))
         except redis.RedisError:
             logger.warning("content version not bumped (Redis down)", exc_info=True)
+        for listener in after_bump:
+            listener(schema)
 
     transaction.on_commit(bump)
     edge_purge_company(schema_name=schema, tags=edge_tags)  # the cache tier in front (after commit, EDGE_CACHE_URLS)

@@ -6,4 +6,8 @@ class PublicApiConfig(AppConfig):
     label = "public_api"
 
     def ready(self) -> None:
-        from apps.public_api import signals  # noqa: F401 - connects the receivers
+        from apps.core import content_version
+        from apps.public_api import core, signals  # noqa: F401 - connects the receivers
+
+        if core.forget_leases not in content_version.after_bump:
+            content_version.after_bump.append(core.forget_leases)

@@ -123,7 +123,7 @@ LOOKUP = Script("lookup", keys=("version_key", "host_key"),
                 args=("response_prefix", "response_suffix", *_HOST_ARGS, "host_ttl"))
 FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True, args=(
     "host_key", "key_hash", "version_prefix", "response_prefix", "query_suffix", "if_none_match", "window",
-    "worker_etag", "buildable", "count_prefix", "filter_key", "needs_preview", "cached", "ghost"))
+    "worker_etag", "buildable", "count_prefix", "filter_key", "needs_preview", "cached", "ghost", "amount"))
 STORE = Script("store", keys=("response_key", "count_key"), args=("etag", "body", "ttl", "total"))
 FAST_TRACK = Script("fast_track", codes=True, rest=True,
                     args=("host_key", "key_hash", "schema", "stream_key", "stream_cap"))
@@ -194,17 +194,20 @@ class Counts:
 
 def fast_lookup(*, host: str, key_hash: str, qhash: str, if_none_match: str, local_etag: str = "",
                 list_key: str | None = None, needs_preview: bool = False, cached: bool = True,
-                ghost: bool = False) -> Found:
+                ghost: bool = False, amount: int = 1) -> Found:
     """The fast path's lookup (lua/fast_lookup.lua). `list_key`: the request is a posts list the
     fast path builds itself on a miss (the key of its filter, apps.public_api.request.ListQuery).
     `ghost`: a read of the Ghost-compatible routes (apps.ghost_api), whose only key is the Ghost
-    content key (and which are answered from the cache only)."""
+    content key (and which are answered from the cache only). `amount`: the entries the request
+    takes of the key's rate limit (1, and the hits a worker answered from its leases since:
+    apps.public_api.core.Leases)."""
     return Found.of(FAST_LOOKUP.run(
         host_key=host_key(host), key_hash=key_hash, version_prefix=content_version._key(""),
         response_prefix=_response_prefix(), query_suffix=f":{qhash}", if_none_match=if_none_match,
         window=settings.PUBLIC_API_RATE_WINDOW, worker_etag=local_etag,
         buildable="1" if list_key is not None else "0", count_prefix=_count_prefix(), filter_key=list_key or "",
-        needs_preview="1" if needs_preview else "0", cached="1" if cached else "0", ghost="1" if ghost else "0"))
+        needs_preview="1" if needs_preview else "0", cached="1" if cached else "0", ghost="1" if ghost else "0",
+        amount=amount))
 
 
 def fast_track(*, host: str, key_hash: str, schema: str, fields: dict[str, str]) -> Found:

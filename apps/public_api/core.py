@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,6 +121,7 @@ class Setup:
         self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
         self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+        self.leases = Leases(settings.PUBLIC_API_LEASE_MS / 1000 if self.enabled else 0)
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
         self.rate_limited = envelope(429, keys.RATE_LIMITED).content
         self.rate_limited_headers = [("Content-Type", "application/json"),
@@ -182,6 +184,90 @@ class Bodies:
             self.size -= len(held[0])
 
 
+@dataclass(slots=True)
+class Lease:
+    """A cache hit this worker may answer again without Redis until `until` (time.monotonic()),
+    at most `left` more times: its body and the headers that do not depend on the request."""
+
+    until: float
+    left: int
+    etag: str
+    headers: list  # the 200's, after Content-Type and Content-Length, without _extra
+    not_modified: list  # the 304's, without _extra
+    body: bytes
+
+
+class Leases:
+    """Cache hits answered again for a moment without the Redis round trip (PUBLIC_API_LEASE_MS):
+    a hit Redis confirmed (key, rate limit, content version, reply) gives its slot a lease; until
+    it ends, the same request is answered from memory. The hits answered so are owed to the key's
+    rate limit and taken with its next round trip (`owed`). A lease ends early when this process
+    bumps a content version or rewrites a host entry (`forget`), when the key is limited, and
+    after one hundredth of the key's limit of hits (so a key near its limit is checked each time)."""
+
+    MAX_SLOTS = 4096
+    MAX_HITS = 1000
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.slots: dict[tuple, Lease] = {}
+        self.debts: dict[str, int] = {}  # key hash -> hits answered from a lease, not yet counted
+        self.lock = threading.Lock()
+
+    def take(self, slot: tuple) -> Lease | None:
+        if not self.slots:
+            return None
+        with self.lock:
+            lease = self.slots.get(slot)
+            if lease is None:
+                return None
+            if lease.left <= 0 or time.monotonic() >= lease.until:
+                del self.slots[slot]
+                return None
+            lease.left -= 1
+            self.debts[slot[1]] = self.debts.get(slot[1], 0) + 1
+            return lease
+
+    def grant(self, slot: tuple, limit: int | None, etag: str, headers: list, not_modified: list,
+              body: bytes) -> None:
+        hits = min(self.MAX_HITS, (limit or 0) // 100)
+        if self.seconds <= 0 or hits <= 0:
+            return
+        with self.lock:
+            if len(self.slots) >= self.MAX_SLOTS:
+                self.slots.clear()
+            self.slots[slot] = Lease(time.monotonic() + self.seconds, hits, etag, headers, not_modified, body)
+
+    def owed(self, key_hash: str) -> int:
+        """The hits of this key answered from leases since its last round trip (now counted)."""
+        if not self.debts:
+            return 0
+        with self.lock:
+            return self.debts.pop(key_hash, 0)
+
+    def refund(self, key_hash: str, hits: int) -> None:
+        """A round trip that failed did not count them: owed again."""
+        if hits:
+            with self.lock:
+                self.debts[key_hash] = self.debts.get(key_hash, 0) + hits
+
+    def end_key(self, key_hash: str) -> None:
+        with self.lock:
+            for slot in [slot for slot in self.slots if slot[1] == key_hash]:
+                del self.slots[slot]
+
+    def forget(self) -> None:
+        with self.lock:
+            self.slots.clear()
+
+
+def forget_leases(*args, **kwargs) -> None:
+    """End every lease of this process (after a content version bump or a host entry rewrite made
+    here: the next request asks Redis)."""
+    if _setup is not None:
+        _setup.leases.forget()
+
+
 _setup: Setup | None = None
 
 
@@ -228,14 +314,21 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     key_hash = keys.key_hash(ask.key)
     qhash = cache.query_hash(ask.path, ask.query)
     slot = (ask.host, key_hash, qhash)
+    lease = setup.leases.take(slot)
+    if lease is not None:  # a hit Redis confirmed a moment ago (Leases)
+        if etag_matches(ask.if_none_match, lease.etag):
+            return Reply(304, [*lease.not_modified, *_extra(setup, ask)])
+        return Reply(200, [*lease.headers, *_extra(setup, ask)], lease.body)
+    owed = setup.leases.owed(key_hash)
     try:
         found = cache.fast_lookup(
             host=ask.host, key_hash=key_hash, qhash=qhash, if_none_match=_single_etag(ask.if_none_match),
             local_etag=setup.bodies.etag(slot) if setup.enabled else "",
             list_key=(None if wanted is None else "" if ask.ghost else wanted.filter_key),
             needs_preview=bool(wanted and not ask.ghost and wanted.needs_preview), cached=setup.enabled,
-            ghost=ask.ghost)
+            ghost=ask.ghost, amount=1 + owed)
     except redis.RedisError as exc:
+        setup.leases.refund(key_hash, owed)
         redis_conn.failed(exc, "public API served uncached and unthrottled")
         return PASS
     code = found.code
@@ -244,6 +337,7 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     if code == Code.MISS:
         return PASS
     if code == Code.RATE_LIMITED:
+        setup.leases.end_key(key_hash)
         if ask.ghost:  # Django answers Ghost's 429 (the window is still full then)
             return PASS
         return Reply(429, [*setup.rate_limited_headers, ("Retry-After", str(keys.retry_after(key_hash, found.limit))),
@@ -253,8 +347,9 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
 
     etag = found.etag.decode()
     headers = [("ETag", etag), *(setup.ghost_cache_headers if ask.ghost else setup.cache_headers)]
+    not_modified = [*headers, *public.edge_tag_headers(ask.host, found.kind, found.limit)]
     if code == Code.NOT_MODIFIED or etag_matches(ask.if_none_match, etag):
-        return Reply(304, [*headers, *public.edge_tag_headers(ask.host, found.kind, found.limit), *_extra(setup, ask)])
+        return Reply(304, [*not_modified, *_extra(setup, ask)])
     if code == Code.WORKER_COPY:
         body = setup.bodies.get(slot, found.etag)
         if body is None:  # dropped meanwhile by another thread: Django answers from the cache
@@ -262,14 +357,20 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     else:
         body = found.body
         setup.bodies.put(slot, found.etag, body)
-    return _full(ask, setup, found, headers, body)
+    full = _full_headers(ask, found, headers, body)
+    setup.leases.grant(slot, found.limit, etag, full, not_modified, body)
+    return Reply(200, [*full, *_extra(setup, ask)], body)
+
+
+def _full_headers(ask: Ask, found: cache.Found, headers: list, body: bytes) -> list:
+    """A 200's headers, but those of the request itself (_extra)."""
+    return [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers,
+            *public.edge_tag_headers(ask.host, found.kind, found.limit, ask.query, body,
+                                     reader=ghost_edge.edge_keys if ask.ghost else None, etag=headers[0][1])]
 
 
 def _full(ask: Ask, setup: Setup, found: cache.Found, headers: list, body: bytes) -> Reply:
-    return Reply(200, [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *headers,
-                       *public.edge_tag_headers(ask.host, found.kind, found.limit, ask.query, body,
-                                                reader=ghost_edge.edge_keys if ask.ghost else None, etag=headers[0][1]),
-                       *_extra(setup, ask)], body)
+    return Reply(200, [*_full_headers(ask, found, headers, body), *_extra(setup, ask)], body)
 
 
 def _built(ask: Ask, setup: Setup, found: cache.Found, slot: tuple, wanted, qhash: str, lists: Lists) -> Reply | Pass:

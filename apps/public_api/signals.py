@@ -12,7 +12,7 @@ from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
 from apps.core import redis_conn
-from apps.public_api import cache
+from apps.public_api import cache, core
 from tenants.models import Client, Domain
 
 logger = logging.getLogger(__name__)
@@ -26,6 +26,8 @@ def _replace(hosts: list[str], client, *, usable: bool) -> None:
             redis_conn.failed(exc, "public API host map not updated")
             logger.error("host map of %s not updated; old keys may pass the fast path for up to "
                          "PUBLIC_API_HOST_MAP_TTL seconds", hosts)
+        finally:  # this process's threads ask Redis again at once (other processes within a lease)
+            core.forget_leases()
 
     if hosts:
         transaction.on_commit(write)

@@ -611,6 +611,12 @@ PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> ten
 # Bytes of replies each web worker keeps in memory, by ETag, so a cache hit whose body the worker
 # already holds does not fetch it from Redis again (0 turns this off).
 PUBLIC_API_LOCAL_CACHE_BYTES = env_int("PUBLIC_API_LOCAL_CACHE_BYTES", 4 * 1024 * 1024)
+# Milliseconds a web worker answers a cache hit it has just confirmed with Redis again without
+# asking Redis (the same key, host and query; 0 turns this off; docs/performance.md). A write
+# seen by Redis reaches every worker within this time (a write in the worker's own process at
+# once); the key's rate limit counts these hits at the next round trip, at most one hundredth of
+# the key's limit per worker and lease (a key under 100 requests per window gets no lease).
+PUBLIC_API_LEASE_MS = env_int("PUBLIC_API_LEASE_MS", 10)
 # Requests per key per window, by subscription plan ("plan:count,..."); others get the default.
 PUBLIC_API_RATE_LIMIT = env_int("PUBLIC_API_RATE_LIMIT", 600)
 PUBLIC_API_RATE_WINDOW = env_int("PUBLIC_API_RATE_WINDOW", 60)

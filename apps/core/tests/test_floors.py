@@ -34,6 +34,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("apps/content/apps.py", "apps.core"): READY,
     ("apps/core/apps.py", "apps.core"): READY,
     ("apps/core/apps.py", "apps.core.pooler"): READY,
+    ("apps/public_api/apps.py", "apps.core"): READY,
     ("apps/public_api/apps.py", "apps.public_api"): READY,
     ("apps/webhooks/apps.py", "apps.core"): READY,
     ("apps/core/task_queue.py", "config.celery"): CELERY,

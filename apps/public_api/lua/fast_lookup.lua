@@ -18,6 +18,8 @@ local filter_key = ARGV[11]
 local needs_preview = ARGV[12] == '1'  -- the list shows posts that are not public
 local cached = ARGV[13] == '1'         -- replies are cached (PUBLIC_API_CACHE)
 local ghost = ARGV[14] == '1'          -- a Ghost-compatible route: its one key is the Ghost content key
+local amount = ARGV[15]          -- the rate-limit entries taken: 1, and the hits the worker answered
+                                 -- from its leases since its last round trip (apps.public_api.core.Leases)
 
 local function acquire(KEYS, ARGV)
 -- @acquire: the `limits` library's sliding-window-counter script, inserted here when loaded
@@ -36,7 +38,7 @@ if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted
 local build = buildable and (not needs_preview or kind == 'p')  -- else Django answers the 403
 if not cached then
   if not build then return {MISS} end
-  if not acquire({limit_key .. '/-1', limit_key}, {limit, window, 1}) then return {RATE_LIMITED, limit} end
+  if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
   return {BUILD, schema, kind, '', false, limit}
 end
 local version = redis.call('GET', version_prefix .. schema) or '0'
@@ -44,7 +46,7 @@ local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind 
 local etag = redis.call('HGET', response_key, 'e')
 if not etag and not build then return {MISS} end
 -- the key's sliding-window counters (the previous window's, the current one's: GET, PTTL, INCRBY)
-if not acquire({limit_key .. '/-1', limit_key}, {limit, window, 1}) then return {RATE_LIMITED, limit} end
+if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
 if not etag then
   return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
           limit}

@@ -19,7 +19,8 @@ def content(tenant):
 
 
 def test_worker_copy_is_reused_until_a_write_changes_the_reply(api, wsgi_app, tenant, content, lookup_codes,
-                                                               django_capture_on_commit_callbacks):
+                                                               django_capture_on_commit_callbacks, settings):
+    settings.PUBLIC_API_LEASE_MS = 0  # this test reads each request's round trip (leases: test_leases.py)
     def get():
         return wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=5")
 
@@ -63,6 +64,7 @@ def test_copies_of_one_key_are_never_served_to_another(wsgi_app, tenant, other_t
 
 
 def test_worker_copies_can_be_turned_off(wsgi_app, tenant, content, lookup_codes, settings):
+    settings.PUBLIC_API_LEASE_MS = 0  # this test reads each request's round trip (leases: test_leases.py)
     settings.PUBLIC_API_LOCAL_CACHE_BYTES = 0  # read again after the change
     replies = [wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key) for _ in range(3)]
     assert lookup_codes == [0, 2, 2]
@@ -107,7 +109,8 @@ def test_worker_copies_keep_a_bounded_number_of_slots():
 
 
 def test_dedicated_connection_recovers_from_a_drop_and_a_script_flush(private_redis, wsgi_app, tenant, content,
-                                                                      lookup_codes):
+                                                                      lookup_codes, settings):
+    settings.PUBLIC_API_LEASE_MS = 0  # this test reads each request's round trip (leases: test_leases.py)
     def get():
         return wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key)
 
