@@ -121,7 +121,8 @@ class Setup:
         self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
         self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
-        self.leases = Leases(settings.PUBLIC_API_LEASE_MS / 1000 if self.enabled else 0)
+        self.leases = Leases(settings.PUBLIC_API_LEASE_MS / 1000 if self.enabled else 0,
+                             budget=max(settings.PUBLIC_API_LOCAL_CACHE_BYTES, 1024 * 1024))
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
         self.rate_limited = envelope(429, keys.RATE_LIMITED).content
         self.rate_limited_headers = [("Content-Type", "application/json"),
@@ -208,8 +209,10 @@ class Leases:
     MAX_SLOTS = 4096
     MAX_HITS = 1000
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, budget: int = 4 * 1024 * 1024) -> None:
         self.seconds = seconds
+        self.budget = budget  # bytes of bodies the leases may hold (they share them with Bodies)
+        self.size = 0
         self.slots: dict[tuple, Lease] = {}
         self.debts: dict[str, int] = {}  # key hash -> hits answered from a lease, not yet counted
         self.lock = threading.Lock()
@@ -222,7 +225,7 @@ class Leases:
             if lease is None:
                 return None
             if lease.left <= 0 or time.monotonic() >= lease.until:
-                del self.slots[slot]
+                self._drop(slot)
                 return None
             lease.left -= 1
             self.debts[slot[1]] = self.debts.get(slot[1], 0) + 1
@@ -233,10 +236,21 @@ class Leases:
         hits = min(self.MAX_HITS, (limit or 0) // 100)
         if self.seconds <= 0 or hits <= 0:
             return
+        now = time.monotonic()
         with self.lock:
-            if len(self.slots) >= self.MAX_SLOTS:
-                self.slots.clear()
-            self.slots[slot] = Lease(time.monotonic() + self.seconds, hits, etag, headers, not_modified, body)
+            if slot in self.slots:
+                self._drop(slot)
+            if len(self.slots) >= self.MAX_SLOTS or self.size + len(body) > self.budget:
+                for ended in [key for key, lease in self.slots.items() if lease.until <= now]:
+                    self._drop(ended)
+                if len(self.slots) >= self.MAX_SLOTS or self.size + len(body) > self.budget:
+                    self.slots.clear()
+                    self.size = 0
+            self.slots[slot] = Lease(now + self.seconds, hits, etag, headers, not_modified, body)
+            self.size += len(body)
+
+    def _drop(self, slot: tuple) -> None:
+        self.size -= len(self.slots.pop(slot).body)
 
     def owed(self, key_hash: str) -> int:
         """The hits of this key answered from leases since its last round trip (now counted)."""
@@ -254,11 +268,12 @@ class Leases:
     def end_key(self, key_hash: str) -> None:
         with self.lock:
             for slot in [slot for slot in self.slots if slot[1] == key_hash]:
-                del self.slots[slot]
+                self._drop(slot)
 
     def forget(self) -> None:
         with self.lock:
             self.slots.clear()
+            self.size = 0
 
 
 def forget_leases(*args, **kwargs) -> None:

@@ -129,3 +129,20 @@ def test_a_write_made_by_another_process_is_seen_when_the_lease_ends(wsgi_app, t
     assert titles[0][1] == "Hello world"  # answered from the lease
     assert max(at for at, title in titles if title == "Hello world") < 0.3  # only while it lasted
     assert titles[-1][1] == "Renamed elsewhere"
+
+
+@pytest.mark.django_db(databases=[])
+def test_leases_hold_at_most_their_budget_of_bodies_and_let_ended_ones_go():
+    from apps.public_api.core import Leases
+
+    leases = Leases(60, budget=1000)
+    for n in range(5):
+        leases.grant(("host", "key", f"query-{n}"), 10_000, f'"{n}"', [], [], b"x" * 400)
+        assert leases.size <= 1000 and leases.size == 400 * len(leases.slots)
+    assert leases.take(("host", "key", "query-4")).body == b"x" * 400  # the newest is kept
+    short = Leases(0.01, budget=1000)
+    short.grant(("host", "key", "a"), 10_000, '"a"', [], [], b"x" * 600)
+    time.sleep(0.02)
+    short.grant(("host", "key", "b"), 10_000, '"b"', [], [], b"x" * 600)  # the ended lease made room
+    assert list(short.slots) == [("host", "key", "b")] and short.size == 600
+    assert short.take(("host", "key", "a")) is None
