@@ -195,7 +195,7 @@ class Lease:
     etag: str
     headers: list  # the 200's, after Content-Type and Content-Length, without _extra
     not_modified: list  # the 304's, without _extra
-    body: bytes
+    body: bytes | None  # None: made from a 304, it answers only requests whose If-None-Match is its ETag
 
 
 class Leases:
@@ -217,7 +217,9 @@ class Leases:
         self.debts: dict[str, int] = {}  # key hash -> hits answered from a lease, not yet counted
         self.lock = threading.Lock()
 
-    def take(self, slot: tuple) -> Lease | None:
+    def take(self, slot: tuple, if_none_match: str = "") -> Lease | None:
+        """The slot's lease, if it may answer this request (one of its hits taken), else None. A
+        lease made from a 304 holds no body: it answers only requests its ETag matches."""
         if not self.slots:
             return None
         with self.lock:
@@ -227,12 +229,14 @@ class Leases:
             if lease.left <= 0 or time.monotonic() >= lease.until:
                 self._drop(slot)
                 return None
+            if lease.body is None and not etag_matches(if_none_match, lease.etag):
+                return None
             lease.left -= 1
             self.debts[slot[1]] = self.debts.get(slot[1], 0) + 1
             return lease
 
     def grant(self, slot: tuple, limit: int | None, etag: str, headers: list, not_modified: list,
-              body: bytes) -> None:
+              body: bytes | None) -> None:
         hits = min(self.MAX_HITS, (limit or 0) // 100)
         if self.seconds <= 0 or hits <= 0:
             return
@@ -240,17 +244,18 @@ class Leases:
         with self.lock:
             if slot in self.slots:
                 self._drop(slot)
-            if len(self.slots) >= self.MAX_SLOTS or self.size + len(body) > self.budget:
+            size = len(body or b"")
+            if len(self.slots) >= self.MAX_SLOTS or self.size + size > self.budget:
                 for ended in [key for key, lease in self.slots.items() if lease.until <= now]:
                     self._drop(ended)
-                if len(self.slots) >= self.MAX_SLOTS or self.size + len(body) > self.budget:
+                if len(self.slots) >= self.MAX_SLOTS or self.size + size > self.budget:
                     self.slots.clear()
                     self.size = 0
             self.slots[slot] = Lease(now + self.seconds, hits, etag, headers, not_modified, body)
-            self.size += len(body)
+            self.size += size
 
     def _drop(self, slot: tuple) -> None:
-        self.size -= len(self.slots.pop(slot).body)
+        self.size -= len(self.slots.pop(slot).body or b"")
 
     def owed(self, key_hash: str) -> int:
         """The hits of this key answered from leases since its last round trip (now counted)."""
@@ -329,7 +334,7 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     key_hash = keys.key_hash(ask.key)
     qhash = cache.query_hash(ask.path, ask.query)
     slot = (ask.host, key_hash, qhash)
-    lease = setup.leases.take(slot)
+    lease = setup.leases.take(slot, ask.if_none_match)
     if lease is not None:  # a hit Redis confirmed a moment ago (Leases)
         if etag_matches(ask.if_none_match, lease.etag):
             return Reply(304, [*lease.not_modified, *_extra(setup, ask)])
@@ -364,6 +369,8 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     headers = [("ETag", etag), *(setup.ghost_cache_headers if ask.ghost else setup.cache_headers)]
     not_modified = [*headers, *public.edge_tag_headers(ask.host, found.kind, found.limit)]
     if code == Code.NOT_MODIFIED or etag_matches(ask.if_none_match, etag):
+        if code == Code.NOT_MODIFIED:  # (Redis sent no body: the lease answers 304s only)
+            setup.leases.grant(slot, found.limit, etag, [], not_modified, None)
         return Reply(304, [*not_modified, *_extra(setup, ask)])
     if code == Code.WORKER_COPY:
         body = setup.bodies.get(slot, found.etag)

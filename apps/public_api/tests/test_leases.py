@@ -49,6 +49,18 @@ def test_hits_within_a_lease_make_one_round_trip_and_answer_the_same_bytes(wsgi_
     assert lookup_codes == [0, 2]
 
 
+def test_a_lease_made_from_a_304_answers_304s_only(wsgi_app, tenant, content, settings, lookup_codes):
+    settings.PUBLIC_API_LEASE_MS = 60_000
+    settings.PUBLIC_API_RATE_LIMIT = 100_000
+    etag = get(wsgi_app, tenant).headers["etag"]  # Django made it
+    conditional = {"If-None-Match": etag}
+    replies = [get(wsgi_app, tenant, **conditional) for _ in range(4)]
+    assert [reply.status_code for reply in replies] == [304] * 4
+    assert lookup_codes == [0, 3]  # one 304 from Redis (no body sent), three from its lease
+    full = get(wsgi_app, tenant)  # no If-None-Match: the lease has no body, Redis answers
+    assert full.status_code == 200 and full.headers["etag"] == etag and len(lookup_codes) == 3
+
+
 def test_hits_answered_from_a_lease_count_against_the_key_at_its_next_round_trip(wsgi_app, tenant, content,
                                                                                   settings, lookup_codes):
     settings.PUBLIC_API_LEASE_MS = 150
