@@ -59,7 +59,8 @@ _KEPT_MAX = 256
 def _company(schema: str, version: str | None):
     """The company of `schema` and what a posts list reads besides its page (the authors), kept per
     worker for its content version: a write, or a change of its settings, bumps the version
-    (apps.core.subscribers). Without a version (the cache off) they are read each time."""
+    (apps.core.subscribers); the lookup gives the version with the cache off too. Without one they
+    are read each time."""
     kept = _KEPT.get((schema, version)) if version else None
     if kept is None:
         client = Client.objects.filter(schema_name=schema).first()
@@ -78,14 +79,16 @@ class Built:
 
 
 def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: str, qhash: str,
-          total: int | None = None) -> Built | None:
+          total: int | None = None, kept: str | None = None) -> Built | None:
     """The reply in `schema`, stored in the cache when `version` is given; None when Django must
-    answer. (`total`: what the lookup kept of /api/v1 totals, which Ghost's pages do not use.)"""
+    answer. (`total`: what the lookup kept of /api/v1 totals, which Ghost's pages do not use.)
+    `kept`: the company's content version, also with the cache off: what this worker keeps of the
+    company (its row, its authors, its tags' JSON) is kept by it."""
     # The page's statement names its tables without a schema: it runs on the company's search_path.
     if connection.schema_name != schema or not connection.search_path_set_schemas:
         connection.set_schema(schema)
     try:
-        client, reads = _company(schema, version)
+        client, reads = _company(schema, version or kept)
         if client is None:
             return None
         reply = build_reply("posts", wanted, None, None, shapes.Site(client), client, reads=reads)

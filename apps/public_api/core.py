@@ -96,7 +96,7 @@ class Lists(Protocol):
     def listing(self, path: str, query_string: str) -> Any | None: ...
 
     def build(self, wanted: Any, *, schema: str, version: str | None, kind: str, qhash: str,
-              total: int | None) -> Any | None: ...
+              total: int | None, kept: str | None = None) -> Any | None: ...
 
 
 def _single_etag(if_none_match: str) -> str:
@@ -399,7 +399,7 @@ def _built(ask: Ask, setup: Setup, found: cache.Found, slot: tuple, wanted, qhas
     """A posts list missing from the cache (or the cache off), built here by `lists`."""
     try:
         built = lists.build(wanted, schema=found.schema, version=found.version if setup.enabled else None,
-                            kind=found.kind, qhash=qhash, total=found.total)
+                            kind=found.kind, qhash=qhash, total=found.total, kept=found.version or None)
     except Exception:  # never a bare 500 from this layer: Django answers, with its own handling
         logger.exception("posts list left to Django after an error on the fast path")
         built = None

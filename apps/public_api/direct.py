@@ -70,16 +70,17 @@ class Built:
 
 
 def build(wanted: public.ListQuery, *, schema: str, version: str | None, kind: str, qhash: str,
-          total: int | None) -> Built | None:
+          total: int | None, kept: str | None = None) -> Built | None:
     """The reply of the list in `schema`, stored in the cache when `version` is given; None when
-    Django must answer (an empty page of a term, or the database failed)."""
+    Django must answer (an empty page of a term, or the database failed). `kept`: the company's
+    content version, also with the cache off (its languages are kept by it)."""
     if wanted.search is not None:
         # The content app's search names its tables without a schema: it runs on the search_path
         # of the company (django-tenants sets it on the next cursor, only if it changes).
         if connection.schema_name != schema or not connection.search_path_set_schemas:
             connection.set_schema(schema)
     try:
-        made = public.list_body(wanted, schema=schema, total=total, company=languages.of_schema(schema, version))
+        made = public.list_body(wanted, schema=schema, total=total, company=languages.of_schema(schema, version or kept))
         db.schema_visited(schema)
     except DatabaseError as exc:
         logger.warning("posts list left to Django after a database error: %s", exc)

@@ -213,3 +213,28 @@ def test_a_built_list_shows_an_edit_and_a_rename_and_each_company_its_own_posts(
     assert edited["plaintext"] == words and edited["reading_time"] == 2  # 600 words at 275 a minute
     assert edited["tags"][0]["name"] == "Headlines"
     assert get(wsgi_app, other_tenant, query=query).json()["posts"][0]["tags"][0]["name"] == "Their news"
+
+
+def test_with_the_cache_off_a_built_list_keeps_the_company_by_its_content_version(  # noqa: F811
+        wsgi_app, tenant, blog, settings, django_capture_on_commit_callbacks, django_assert_num_queries,
+        lookup_codes):
+    """The cache off, every list is built, but the company's row and authors are read once per
+    content version, not per request, and a write is still seen at once."""
+    from django_tenants.utils import schema_context
+
+    from apps.content.models import Category
+    from apps.core.content_version import content_version_bump
+
+    settings.PUBLIC_API_CACHE = False
+    query = "include=tags,authors&limit=2"
+    get(wsgi_app, tenant, query=query)  # the host becomes known
+    get(wsgi_app, tenant, query=query)  # the company's row and authors are read, and kept
+    lookup_codes.clear()
+    with django_assert_num_queries(2):  # the search_path and the page's statement: no company row, no authors
+        again = get(wsgi_app, tenant, query=query).json()["posts"]
+    assert lookup_codes == [7] and again[0]["primary_author"]["slug"] == "alice-writer"
+    with schema_context(tenant.schema_name), django_capture_on_commit_callbacks(execute=True):
+        Category.objects.filter(slug="shared").update(name="Headlines")
+        content_version_bump(tenant.schema_name)
+    renamed = get(wsgi_app, tenant, query=query).json()["posts"]
+    assert renamed[0]["tags"][0]["name"] == "Headlines"

@@ -36,12 +36,13 @@ elseif key_hash == entry[3] then kind, limit_key = 'p', entry[6]
 else return {UNKNOWN} end
 if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted company)
 local build = buildable and (not needs_preview or kind == 'p')  -- else Django answers the 403
+local version = redis.call('GET', version_prefix .. schema) or '0'
 if not cached then
   if not build then return {MISS} end
   if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
-  return {BUILD, schema, kind, '', false, limit}
+  -- the version too: with the cache off it still says when what a worker keeps per company changed
+  return {BUILD, schema, kind, version, false, limit}
 end
-local version = redis.call('GET', version_prefix .. schema) or '0'
 local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind .. query_suffix
 local etag = redis.call('HGET', response_key, 'e')
 if not etag and not build then return {MISS} end
