@@ -352,6 +352,8 @@ def answer(ask: Ask, lists: Lists) -> Reply | Pass:
         redis_conn.failed(exc, "public API served uncached and unthrottled")
         return PASS
     code = found.code
+    if code in (Code.UNKNOWN, Code.MISS):  # the script took no rate-limit entry: the leases' hits are owed still
+        setup.leases.refund(key_hash, owed)
     if code == Code.UNKNOWN:  # Django decides, and records the host if the key passes
         return Pass(host_unknown=True)
     if code == Code.MISS:

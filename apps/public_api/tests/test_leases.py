@@ -158,3 +158,20 @@ def test_leases_hold_at_most_their_budget_of_bodies_and_let_ended_ones_go():
     short.grant(("host", "key", "b"), 10_000, '"b"', [], [], b"x" * 600)  # the ended lease made room
     assert list(short.slots) == [("host", "key", "b")] and short.size == 600
     assert short.take(("host", "key", "a")) is None
+
+
+def test_hits_owed_by_leases_are_still_owed_after_a_request_redis_leaves_to_django(wsgi_app, tenant, content,
+                                                                                  settings):
+    """A request the lookup leaves to Django (not cached, not a list the fast path builds) takes no
+    entry in the script: the leases' hits wait for the next round trip that takes one."""
+    settings.PUBLIC_API_LEASE_MS = 100
+    settings.PUBLIC_API_RATE_LIMIT = 3000
+    for _ in range(6):  # Django, a hit, four from its lease
+        get(wsgi_app, tenant)
+    counter = keys.throttle_key(keys.key_hash(tenant.api_key), 3000)
+    client = redis_conn.client()
+    # a post by slug, not cached yet: the lookup answers MISS and Django counts this request alone
+    assert wsgi_call(wsgi_app, tenant, "/api/v1/posts/slug/hello", key=tenant.api_key).status_code == 200
+    time.sleep(0.15)  # the lease ends
+    assert get(wsgi_app, tenant).status_code == 200
+    assert int(client.get(counter)) == 8  # every request counted once
