@@ -112,18 +112,19 @@ class Text:
     reading_time: int
 
 
-# The Text of each post version a worker has served ((id, updated_at): a save changes updated_at),
-# so a list of the newest posts reads their HTML once, not on each reply-cache miss. Bounded: a
-# worker keeps at most _TEXTS_MAX posts' texts (a few MB).
+# The Text of each post's content a worker has served (by the post's id and a hash of its HTML,
+# whatever path changed it), so a list of the newest posts reads their HTML once, not on each
+# reply-cache miss. Bounded: a worker keeps at most _TEXTS_MAX posts' texts (a few MB).
 _TEXTS: OrderedDict[tuple, Text] = OrderedDict()
 _TEXTS_MAX = 2048
 
 
 def text_of(row: dict) -> Text:
-    key = (row["id"], row["updated_at"])
+    content = row["content"] or ""
+    key = (row["id"], len(content), hash(content))
     found = _TEXTS.get(key)
     if found is None:
-        text = plaintext(row["content"] or "")
+        text = plaintext(content)
         found = Text(text, text[:EXCERPT_LENGTH], reading_time(text))
         _TEXTS[key] = found
         while len(_TEXTS) > _TEXTS_MAX:
