@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from apps.accounts.models import SupportGrant, SupportSession, User
 from apps.accounts.tokens import token_issue
-from apps.core import events
+from apps.core import db, events
 from apps.core.errors import NotFound, PermissionDenied, Unauthorized, ValidationFailed
 from apps.core.logging import support_operator_var
 
@@ -47,9 +47,15 @@ def _uuid(value) -> uuid.UUID | None:
         return None
 
 
+def _open_grants(at):
+    """The company's open grants (not revoked, not over at `at`): one, but for a grant made while
+    another was being replaced before grants took the company's lock."""
+    return SupportGrant.objects.filter(revoked_at__isnull=True, expires_at__gt=at)
+
+
 def support_grant_active() -> SupportGrant | None:
-    """The company's open grant (not revoked, not over), if any."""
-    return SupportGrant.objects.filter(revoked_at__isnull=True, expires_at__gt=timezone.now()).first()
+    """The company's open grant, if any."""
+    return _open_grants(timezone.now()).first()
 
 
 @transaction.atomic
@@ -57,6 +63,8 @@ def support_grant_create(*, actor: User, hours: int) -> SupportGrant:
     most = settings.SUPPORT_GRANT_MAX_HOURS
     if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= most:
         raise ValidationFailed(HOURS.format(most=most), field="hours")
+    # Two admins granting at once: the second waits, then replaces the first's grant (one open grant).
+    db.company_lock("support-grant")
     _revoke_open(at=timezone.now())
     grant = SupportGrant.objects.create(granted_by=actor, granted_by_name=actor.username,
                                         expires_at=timezone.now() + timedelta(hours=hours))
@@ -67,7 +75,7 @@ def support_grant_create(*, actor: User, hours: int) -> SupportGrant:
 
 def _revoke_open(*, at) -> list[SupportSession]:
     """Revoke the open grants; returns the sessions that were still open (now ended)."""
-    grants = list(SupportGrant.objects.select_for_update().filter(revoked_at__isnull=True, expires_at__gt=at))
+    grants = list(_open_grants(at).select_for_update())
     if not grants:
         return []
     sessions = list(SupportSession.objects.select_related("user").filter(grant__in=grants, ended_at__isnull=True,
@@ -80,6 +88,7 @@ def _revoke_open(*, at) -> list[SupportSession]:
 @transaction.atomic
 def support_grant_revoke(*, actor: User) -> list[SupportSession]:
     """Revoke the open grant: its sessions end at once (their tokens stop working). Returns them."""
+    db.company_lock("support-grant")
     ended = _revoke_open(at=timezone.now())
     events.publish(events.SupportAccessChanged(change="revoked", actor=actor,
                                                summary=f"{len(ended)} open support session(s) ended"))
@@ -99,8 +108,7 @@ def support_sessions(grant: SupportGrant | None) -> list[SupportSession]:
 def support_session_start(*, operator_email: str, user_id) -> tuple[SupportSession, str]:
     """An operator signs in as a user (the console, in the company's schema): refused without an
     open grant; the session ends at the grant's end or after SUPPORT_SESSION_SECONDS."""
-    grant = SupportGrant.objects.select_for_update().filter(revoked_at__isnull=True,
-                                                            expires_at__gt=timezone.now()).first()
+    grant = _open_grants(timezone.now()).select_for_update().first()
     if grant is None:
         raise PermissionDenied(NO_GRANT)
     wanted = _uuid(user_id)

@@ -19,6 +19,7 @@ from apps.ai.providers import BlogRequest, GenerationError, SeoRequest, Translat
 from apps.ai.providers.base import BLOG_FAILED, SEO_FAILED, TRANSLATE_FAILED, TRANSLATED_FIELDS
 from apps.content import selectors as content_selectors
 from apps.content import services as content
+from apps.core import db
 from apps.core.errors import ApplicationError, RateLimited
 from apps.core.languages import display_name
 from apps.core.task_queue import SEND_RETRY_POLICY, bounded_connection, broker_errors, send_by_name
@@ -86,8 +87,7 @@ def generation_job_create(*, user, kind: str, input: dict, plan: str, tone: str 
     403 `plan_feature` when the company's plan does not include AI writing."""
     feature_check("ai_writing")
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key(f"ai-admission:{connection.schema_name}")])
+        db.company_lock("ai-admission")
         _check_limits(plan=plan)
         job = GenerationJob.objects.create(
             kind=kind, input=input, tone=tone, audience=audience, created_by=user, status=Status.QUEUED

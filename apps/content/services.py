@@ -28,7 +28,7 @@ from django.utils import timezone
 from apps.content.models import Category, Post, PostAutosave, PostRevision, PreviewLink, Tag
 from apps.content.schemas import FEATURED_REQUIRED
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
-from apps.core import events
+from apps.core import db, events
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
@@ -113,9 +113,7 @@ def _lock_slug_family(base: str, language: str) -> None:
     `base-2`, ...). The family is named by `base` without a numeric suffix, so `launch` and
     `launch-2` share one lock: a custom slug `launch-2` cannot race the second `launch`."""
     family = _SLUG_SUFFIX.sub("", base) or base
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                       [f"post-slug:{connection.schema_name}:{language}:{family}"])
+    db.company_lock("post-slug", language, family)
 
 
 def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = False) -> None:
@@ -153,9 +151,7 @@ def _lock_group(group) -> None:
     """Hold, until this transaction ends, the lock of a translation group: two requests adding
     the same translation (or moving posts of one group between languages) wait for each other,
     the second then sees the first's row (409)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                       [f"post-group:{connection.schema_name}:{group}"])
+    db.company_lock("post-group", group)
 
 
 def languages() -> company_languages.Languages:

@@ -109,3 +109,12 @@ def schema_visited(schema: str, conn=None) -> None:
     seen.add(schema)
     if len(seen) > settings.DB_CONNECTION_MAX_SCHEMAS:
         conn.close_at = time.monotonic()
+
+
+def company_lock(kind: str, *names: str) -> None:
+    """Hold, until this transaction ends, the advisory lock of `kind` (and `names`) in the
+    connection's company: its schema is part of the key, so two companies never wait for each
+    other. Callers that must not run at once for one company and thing take the same lock."""
+    key = ":".join([kind, connection.schema_name, *map(str, names)])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
