@@ -203,7 +203,10 @@ class Post(models.Model):
         ordering = ("-created_at",)
         indexes = [
             models.Index(fields=["-created_at"], name="content_post_created_idx"),
-            models.Index(fields=["status", "-created_at"], name="content_post_status_idx"),
+            # Lists of a status, newest first; the language and group ride along so that a list
+            # along a fallback chain walks the index alone (apps.public_api.selectors._language_where).
+            models.Index(fields=["status", "-created_at", "-id"], include=["language", "translation_group"],
+                         name="content_post_status_idx"),
             # the Ghost-compatible browse orders by published_at, then id (apps.ghost_api.selectors)
             models.Index(fields=["status", "-published_at", "-id"], name="content_post_published_idx"),
             models.Index(fields=["author", "-created_at"], name="content_post_author_idx"),
@@ -218,11 +221,14 @@ class Post(models.Model):
             # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in
             # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
             # A language's lists (newest first), and a group's translations.
-            models.Index(fields=["language", "status", "-created_at"], name="content_post_language_idx"),
+            models.Index(fields=["language", "status", "-created_at", "-id"], name="content_post_language_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["slug", "language"], name="content_post_slug_language_uniq"),
-            models.UniqueConstraint(fields=["translation_group", "language"], name="content_post_group_language_uniq"),
+            # With the status: a list along a fallback chain asks "is this group published in
+            # French?" of the index alone.
+            models.UniqueConstraint(fields=["translation_group", "language"], include=["status"],
+                                    name="content_post_group_language_uniq"),
         ]
 
     def __str__(self) -> str:
