@@ -3,13 +3,24 @@ If-None-Match comparison. Both entry points and the builders of posts lists use 
 from __future__ import annotations
 
 import hashlib
-import json
 
+import orjson
 from django.core.serializers.json import DjangoJSONEncoder
+
+_DJANGO = DjangoJSONEncoder()
+# Dates, times and anything orjson does not know go to Django's encoder, whose forms the replies
+# have always had (a datetime to the millisecond with "Z"); subclasses of str, int, dict and list
+# are written as their base type, as json.dumps writes them.
+# (Floats are written by orjson itself, as json.dumps writes them but for small exponents:
+# 1e-7 where json.dumps writes 1e-07; no reply carries such a number.)
+_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 
 
 def encode(data: dict) -> bytes:
-    return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")).encode()
+    """The same bytes as json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False,
+    separators=(",", ":")).encode() (apps/public_api/tests/test_encoding.py), several times
+    faster on a large reply (a Ghost posts page with its HTML: 61 KB)."""
+    return orjson.dumps(data, default=_DJANGO.default, option=_OPTIONS)
 
 
 def etag_of(body: bytes) -> str:
