@@ -74,6 +74,9 @@ class GhostTag:
     row_id: object  # the UUID of the category (or, without one, the tag) it stands for
 
 
+_TERMS_MEMO_MAX = 4096  # the distinct term lists a Reads keeps (Reads.tags_reply)
+
+
 class Reads:
     """What one request reads, each once (the authors' slugs, the tags). `counts`: the authors'
     published posts are counted (include=count.posts on authors)."""
@@ -91,6 +94,21 @@ class Reads:
 
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
+
+    def tags_reply(self, terms, site, shape) -> list[dict]:
+        """A post's tags' JSON from its `terms` column (post_terms), made once per distinct value
+        for this Reads: the posts of a page share their lists with the posts of the pages before
+        (replies are encoded, never changed)."""
+        memo = self.__dict__.setdefault("_terms_replies", {})
+        key = (terms, site.base) if isinstance(terms, str) else None
+        found = memo.get(key) if key is not None else None
+        if found is None:
+            found = [self.tag_reply(term, site, shape) for term in post_terms({"terms": terms})]
+            if key is not None:
+                if len(memo) >= _TERMS_MEMO_MAX:
+                    memo.clear()
+                memo[key] = found
+        return found
 
     def tag_reply(self, term: GhostTag, site, shape) -> dict:
         """A tag's JSON in posts' replies (`shape(term, site)`, apps.ghost_api.shapes.tag), made once
@@ -239,7 +257,20 @@ def _terms_json() -> RawSQL:
         "UNION ALL "
         f"SELECT 1, g.name, g.id, coalesce(c.id, g.id)::text, coalesce(c.name, g.name), g.slug, "
         f"coalesce(c.description, '') FROM {post_tags} x JOIN {tags} g ON g.id = x.tag_id "
-        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id) t)", [])
+        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id) t)::text", [])
+
+
+# A page's times, written by PostgreSQL in Ghost's form (apps.ghost_api.shapes.ghost_time, which
+# gives the same text from a datetime): read as text, a page's thirty dates are not made into
+# Python datetimes only to be written out again. Named `<field>_text` in the page's rows.
+_TIMES = ("created_at", "updated_at", "published_at")
+_GHOST_TIME_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"'
+
+
+def _ghost_times() -> dict[str, RawSQL]:
+    post = connection.ops.quote_name(Post._meta.db_table)
+    return {f"{field}_text": RawSQL(f"to_char({post}.{field} AT TIME ZONE 'UTC', '{_GHOST_TIME_FORMAT}')", [])
+            for field in _TIMES}
 
 
 def _published_total() -> RawSQL:
@@ -309,7 +340,8 @@ def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int):
     total = (_published_total() if filter_tree is None
              else Subquery(found.order_by().annotate(matches=Window(Count("*"))).values("matches")[:1]))
     page = (Post.objects.filter(id__in=Subquery(ids)).annotate(terms=_terms_json(), total=total)
-            .values(*POST_COLUMNS, "terms", "total").order_by(*ordering))
+            .values(*(name for name in POST_COLUMNS if name not in _TIMES), "terms", "total", **_ghost_times())
+            .order_by(*ordering))
     try:
         sql, params = page.query.get_compiler(using=page.db).as_sql()
     except EmptyResultSet:

@@ -14,7 +14,7 @@ from datetime import datetime, timezone as dt_timezone
 
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
-from apps.ghost_api.selectors import Author, GhostTag, Reads, post_terms
+from apps.ghost_api.selectors import Author, GhostTag, Reads
 from apps.media.storage import MediaUrls
 from tenants.addresses import tenant_base_url
 
@@ -27,6 +27,13 @@ def ghost_time(value: datetime | None) -> str | None:
     if value is None:
         return None
     return value.astimezone(dt_timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _row_time(row: dict, field: str) -> str | None:
+    """A post row's time in Ghost's form: as PostgreSQL wrote it (`<field>_text`, a page's rows:
+    apps.ghost_api.selectors._ghost_times) or from the datetime (a post read alone)."""
+    name = f"{field}_text"
+    return row[name] if name in row else ghost_time(row[field])
 
 
 # A post's content is the sanitiser's output (apps.core.html: nh3 escapes `<` and `>` in text and in
@@ -140,8 +147,8 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
     data = {
         "id": ghost_id, "uuid": str(row["id"]), "title": row["title"], "slug": row["slug"], "html": content,
         "comment_id": ghost_id, "feature_image": images.url(row["featured_image__storage_key"]),
-        "featured": False, "visibility": "public", "created_at": ghost_time(row["created_at"]),
-        "updated_at": ghost_time(row["updated_at"]), "published_at": ghost_time(row["published_at"]),
+        "featured": False, "visibility": "public", "created_at": _row_time(row, "created_at"),
+        "updated_at": _row_time(row, "updated_at"), "published_at": _row_time(row, "published_at"),
         "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
         "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.post_url(row["slug"]),
         "excerpt": row["excerpt"] or text.excerpt, "reading_time": text.reading_time, "access": True,
@@ -158,7 +165,7 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
     if "html" not in wanted.formats:
         del data["html"]
     if "tags" in wanted.include:
-        terms = [reads.tag_reply(term, site, tag) for term in post_terms(row)]
+        terms = reads.tags_reply(row["terms"], site, tag)
         data["tags"], data["primary_tag"] = terms, (terms[0] if terms else None)
     if "authors" in wanted.include:
         found = reads.author_by_id.get(row["author_id"])

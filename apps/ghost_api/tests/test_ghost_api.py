@@ -4,6 +4,7 @@ Ghost's shape, and the rules it shares with /api/v1 (key per company, rate limit
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from django_tenants.utils import schema_context
@@ -331,3 +332,24 @@ def test_a_browser_may_call_it_from_any_origin(tenant, ghost, blog):
     assert ghost.get("tags/").status_code == 200
     head = Api(tenant).http.head(f"/ghost/api/content/tags/?key={tenant.ghost_content_key}")
     assert head.status_code == 200
+
+
+def test_a_post_in_a_page_is_the_post_read_alone(tenant, ghost, blog):
+    """A page writes its times in SQL and shares its tags' lists between posts; a post read alone
+    shapes them in Python: both give Ghost's JSON of the post, to the byte, sub-millisecond
+    times and a time zone other than UTC included."""
+    with schema_context(tenant.schema_name):
+        Post.objects.filter(slug="second").update(
+            created_at=datetime(2024, 2, 29, 23, 59, 59, 999999, tzinfo=timezone(timedelta(hours=5))),
+            updated_at=datetime(2025, 1, 1, 0, 0, 0, 1000, tzinfo=UTC))
+    params = {"include": "tags,authors", "formats": "html,plaintext"}
+    page = ghost.get("posts/", {**params, "limit": "all"}).json()["posts"]
+    read = {slug: ghost.get(f"posts/slug/{slug}/", params).json()["posts"][0] for slug in
+            ("first", "second", "third", "fourth", "fifth")}
+    assert [post["slug"] for post in page] == ["fifth", "fourth", "third", "second", "first"]
+    for post in page:
+        assert post == read[post["slug"]]
+    second = read["second"]
+    assert second["created_at"] == "2024-02-29T18:59:59.999+00:00"
+    assert second["updated_at"] == "2025-01-01T00:00:00.001+00:00"
+    assert page[1]["tags"] == read["fourth"]["tags"] and [t["slug"] for t in page[1]["tags"]] == ["shared", "video"]
