@@ -35,6 +35,17 @@ def test_broker_down(root_api, db):
     assert checks["broker"] == "down" and checks["redis"] == "ok"
 
 
+def test_a_redis_broker_is_checked_without_kombu(root_api, db, monkeypatch):
+    """A web worker answers the probe without loading Celery's transport library: with kombu not
+    importable the Redis broker is still checked, up and down."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "kombu", None)  # `import kombu` raises ImportError
+    assert health(root_api)[1]["broker"] == "ok"
+    with override_settings(CELERY_BROKER_URL=f"redis://127.0.0.1:{closed_port()}/0"):
+        assert health(root_api)[1]["broker"] == "down"
+
+
 def test_storage_down(root_api, db, settings):
     s3 = {"BACKEND": "storages.backends.s3.S3Storage",
           "OPTIONS": {"bucket_name": "media", "endpoint_url": f"http://127.0.0.1:{closed_port()}",
