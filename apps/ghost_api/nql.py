@@ -23,8 +23,6 @@ from functools import lru_cache, reduce
 from operator import and_, or_
 
 from django.db.models import Q
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, VisitError
 
 MAX_LENGTH = 4000  # 100 ids of 24 hex digits in one `id:[...]` fit, with room
 MAX_DEPTH = 10
@@ -72,48 +70,53 @@ class Node:
 _OPS = {None: "=", "-": "!="}
 
 
-@v_args(inline=True)
-class _Tree(Transformer):
-    def quoted(self, token: Token):
-        text = token[1:-1]
-        return ("text", text.replace("\\'", "'").replace('\\"', '"').replace("\\\\", "\\"))
-
-    def bare(self, token: Token):
-        word = str(token)
-        lowered = word.lower()
-        if lowered in ("true", "false"):
-            return ("literal", lowered == "true")
-        if lowered == "null":
-            return ("literal", None)
-        return ("text", word)
-
-    def list(self, *values):
-        if len(values) > MAX_VALUES:
-            raise FilterError(f"A filter list takes at most {MAX_VALUES} values")
-        return ("list", values)
-
-    def comparison(self, field: Token, *rest):
-        op = str(rest[0]) if len(rest) == 2 else None
-        value = rest[-1]
-        if op not in _OPS and op not in (">", ">=", "<", "<="):
-            raise FilterError(f"The operator {op} is not supported")
-        op = _OPS.get(op, op)
-        if value[0] == "list":
-            if op not in ("=", "!="):
-                raise FilterError("A list takes no comparison operator")
-            return Comparison(str(field).lower(), op, tuple(v[1] for v in value[1]), True)
-        return Comparison(str(field).lower(), op, (value[1],), False)
-
-    def any_of(self, *items):
-        return Node("or", items)
-
-    def all_of(self, *items):
-        return Node("and", items)
-
-
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
+def _reader():
+    """The parser and the transformer of its trees, made when a worker reads its first filter:
+    lark (and the regex module it uses) is imported then, not by every web worker as it starts
+    (2.7 MB each; most companies' websites send no filter)."""
+    from lark import Lark, Transformer, v_args
+    from lark.exceptions import LarkError, VisitError
+
+    @v_args(inline=True)
+    class Tree(Transformer):
+        def quoted(self, token: str):
+            text = token[1:-1]
+            return ("text", text.replace("\\'", "'").replace('\\"', '"').replace("\\\\", "\\"))
+
+        def bare(self, token: str):
+            word = str(token)
+            lowered = word.lower()
+            if lowered in ("true", "false"):
+                return ("literal", lowered == "true")
+            if lowered == "null":
+                return ("literal", None)
+            return ("text", word)
+
+        def list(self, *values):
+            if len(values) > MAX_VALUES:
+                raise FilterError(f"A filter list takes at most {MAX_VALUES} values")
+            return ("list", values)
+
+        def comparison(self, field: str, *rest):
+            op = str(rest[0]) if len(rest) == 2 else None
+            value = rest[-1]
+            if op not in _OPS and op not in (">", ">=", "<", "<="):
+                raise FilterError(f"The operator {op} is not supported")
+            op = _OPS.get(op, op)
+            if value[0] == "list":
+                if op not in ("=", "!="):
+                    raise FilterError("A list takes no comparison operator")
+                return Comparison(str(field).lower(), op, tuple(v[1] for v in value[1]), True)
+            return Comparison(str(field).lower(), op, (value[1],), False)
+
+        def any_of(self, *items):
+            return Node("or", items)
+
+        def all_of(self, *items):
+            return Node("and", items)
+
+    return Lark(GRAMMAR, parser="lalr", maybe_placeholders=False), Tree, LarkError, VisitError
 
 
 def _check_shape(text: str) -> None:
@@ -146,8 +149,9 @@ def _check_shape(text: str) -> None:
 def parse(text: str) -> Node | Comparison:
     """The syntax tree of a filter (kept per worker: websites send the same few again and again)."""
     _check_shape(text)
+    parser, tree_of, LarkError, VisitError = _reader()  # noqa: N806 (the library's exception classes)
     try:
-        tree = _Tree().transform(_parser().parse(text))
+        tree = tree_of().transform(parser.parse(text))
     except VisitError as exc:
         if isinstance(exc.orig_exc, FilterError):
             raise exc.orig_exc from None

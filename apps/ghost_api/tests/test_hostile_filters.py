@@ -94,3 +94,16 @@ def test_the_limits_are_checked_before_parsing():
     with pytest.raises(nql.FilterError, match="nests"):
         nql.parse("(" * (nql.MAX_DEPTH + 1) + "a:b" + ")" * (nql.MAX_DEPTH + 1))
     assert nql.parse("(" * nql.MAX_DEPTH + "a:b" + ")" * nql.MAX_DEPTH) == nql.Comparison("a", "=", ("b",), False)
+
+
+def test_the_filter_grammar_is_loaded_by_the_first_filter_only():
+    """A web worker that never reads a filter never loads lark (the parser is made on first use)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    script = ("import sys; from apps.ghost_api import nql; assert 'lark' not in sys.modules, 'imported'; "
+              "nql.parse('tag:news'); assert 'lark' in sys.modules, 'not loaded'")
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
