@@ -51,11 +51,16 @@ PUBLIC_API_CACHE = Counter("cms_public_api_cache", "Public API replies by their 
 
 
 # --- requests: the WSGI layer ----------------------------------------------------------------------
+PUBLIC_ROUTES = frozenset({"public_api", "ghost_api"})  # a company's website's reads: its usage
+
+
 def route_group(path: str, host: str) -> str:
     """A bounded name for where a request went."""
     root = host.split(":")[0].lower() in (settings.ROOT_DOMAIN, f"www.{settings.ROOT_DOMAIN}")
     if path.startswith("/api/v1/") or path == "/api/v1":
         return "public_api"
+    if path.startswith("/ghost/api/"):
+        return "ghost_api"  # the Ghost-compatible routes: the public API's keys, limits and usage
     if path.rstrip("/") == "/api/health":
         return "health"
     if path.startswith("/api/auth/"):
@@ -111,7 +116,7 @@ def _observe(environ, seen: dict, seconds: float, on_public_api=None) -> None:
     method = environ.get("REQUEST_METHOD", "GET").upper()
     REQUESTS.labels(route, method if method in METHODS else "other", seen.get("status", "500")).inc()
     LATENCY.labels(route).observe(seconds)
-    if route == "public_api":
+    if route in PUBLIC_ROUTES:
         if seen.get("cache"):
             PUBLIC_API_CACHE.labels(str(seen["cache"]).lower()[:16]).inc()
         if on_public_api is not None:

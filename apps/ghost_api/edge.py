@@ -4,6 +4,7 @@ the key of a request, the surrogate keys of a reply, the version headers."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from urllib.parse import parse_qs
 
 from apps.core.edge_cache import post_tag
@@ -14,8 +15,10 @@ CONTENT_VERSION = "v5.0"  # answered to any Accept-Version, as Ghost answers wit
 VARY = "Accept-Version"
 
 
+@lru_cache(maxsize=1024)
 def query_key(query_string: str) -> str | None:
-    """The request's `key` when it is given exactly once (else None: Django answers)."""
+    """The request's `key` when it is given exactly once (else None: Django answers). Kept per
+    worker by query string: a website sends the same few again and again."""
     if "key=" not in query_string or not query_string.isascii():
         return None
     values = parse_qs(query_string, keep_blank_values=True).get("key") or []

@@ -128,6 +128,7 @@ def test_only_operators_scrapers_get_metrics(metered_server, make_tenant):
 
 @pytest.mark.parametrize("path, host, group", [
     ("/api/v1/posts", "acme.example.com", "public_api"), ("/api/posts", "acme.example.com", "dashboard_api"),
+    ("/ghost/api/content/posts/", "acme.example.com", "ghost_api"),
     ("/api/auth/login", "acme.example.com", "auth"), ("/api/health", "x", "health"),
     ("/api/auth/register-client", "testserver.local", "auth"), ("/api/companies", "testserver.local", "root_api"),
     ("/posts/123", "acme.example.com", "dashboard_page"), ("/feeds/rss.xml", "acme.example.com", "feeds"),
