@@ -20,6 +20,7 @@ import logging
 import os
 import time
 from datetime import timedelta
+from functools import lru_cache
 
 import redis
 from django.conf import settings
@@ -114,13 +115,26 @@ def _observe(environ, seen: dict, seconds: float, on_public_api=None) -> None:
     path = environ.get("PATH_INFO") or "/"
     route = route_group(path, environ.get("HTTP_HOST") or environ.get("SERVER_NAME") or "")
     method = environ.get("REQUEST_METHOD", "GET").upper()
-    REQUESTS.labels(route, method if method in METHODS else "other", seen.get("status", "500")).inc()
-    LATENCY.labels(route).observe(seconds)
+    counted, timed = _children(route, method if method in METHODS else "other", seen.get("status", "500"))
+    counted.inc()
+    timed.observe(seconds)
     if route in PUBLIC_ROUTES:
         if seen.get("cache"):
-            PUBLIC_API_CACHE.labels(str(seen["cache"]).lower()[:16]).inc()
+            _cache_child(str(seen["cache"]).lower()[:16]).inc()
         if on_public_api is not None:
             on_public_api(environ, seen.get("status", "500"))
+
+
+@lru_cache(maxsize=512)
+def _children(route: str, method: str, status: str):
+    """The request counter's and the latency histogram's series of these labels (the client
+    library's `labels()` builds and locks on each call; the series are the same objects)."""
+    return REQUESTS.labels(route, method, status), LATENCY.labels(route)
+
+
+@lru_cache(maxsize=64)
+def _cache_child(result: str):
+    return PUBLIC_API_CACHE.labels(result)
 
 
 # --- counters shared by every process (Redis) --------------------------------------------------------
