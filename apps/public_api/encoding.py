@@ -3,6 +3,7 @@ If-None-Match comparison. Both entry points and the builders of posts lists use 
 from __future__ import annotations
 
 import hashlib
+import json
 
 import orjson
 from django.core.serializers.json import DjangoJSONEncoder
@@ -20,7 +21,10 @@ def encode(data: dict) -> bytes:
     """The same bytes as json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False,
     separators=(",", ":")).encode() (apps/public_api/tests/test_encoding.py), several times
     faster on a large reply (a Ghost posts page with its HTML: 61 KB)."""
-    return orjson.dumps(data, default=_DJANGO.default, option=_OPTIONS)
+    try:
+        return orjson.dumps(data, default=_DJANGO.default, option=_OPTIONS)
+    except orjson.JSONEncodeError:  # what orjson does not write (a key that is no string, an int past 64 bits)
+        return json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def etag_of(body: bytes) -> str:

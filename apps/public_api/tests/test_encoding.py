@@ -61,3 +61,8 @@ def test_a_large_page_is_the_same_bytes():
                       for n in range(20)],
             "meta": {"pagination": {"page": 1, "limit": 20, "pages": 5, "total": 100, "next": 2, "prev": None}}}
     assert encode(page) == _reference(page)
+
+
+def test_what_orjson_does_not_write_is_written_as_before():
+    odd = {"counts": {1: "one", 2: "two"}, "huge": 2**70, "flag": {True: "yes", None: "none"}}
+    assert encode(odd) == _reference(odd)
