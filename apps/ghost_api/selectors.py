@@ -95,19 +95,17 @@ class Reads:
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
 
-    def tags_reply(self, terms, site, shape) -> list[dict]:
+    def tags_reply(self, terms: str, site, shape) -> list[dict]:
         """A post's tags' JSON from its `terms` column (post_terms), made once per distinct value
         for this Reads: the posts of a page share their lists with the posts of the pages before
         (replies are encoded, never changed)."""
         memo = self.__dict__.setdefault("_terms_replies", {})
-        key = (terms, site.base) if isinstance(terms, str) else None
-        found = memo.get(key) if key is not None else None
+        found = memo.get((terms, site.base))
         if found is None:
-            found = [self.tag_reply(term, site, shape) for term in post_terms({"terms": terms})]
-            if key is not None:
-                if len(memo) >= _TERMS_MEMO_MAX:
-                    memo.clear()
-                memo[key] = found
+            found = [self.tag_reply(term, site, shape) for term in post_terms(terms)]
+            if len(memo) >= _TERMS_MEMO_MAX:
+                memo.clear()
+            memo[(terms, site.base)] = found
         return found
 
     def tag_reply(self, term: GhostTag, site, shape) -> dict:
@@ -359,11 +357,11 @@ def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = N
     return found.annotate(terms=_terms_json()).values(*POST_COLUMNS, "terms").first()
 
 
-def post_terms(row: dict) -> list[GhostTag]:
-    """A post row's Ghost tags, one per slug (the first: its categories come before its tags)."""
+def post_terms(terms: str) -> list[GhostTag]:
+    """A post's Ghost tags from its `terms` column (_terms_json, text), one per slug (the first:
+    its categories come before its tags)."""
     seen, found = set(), []
-    terms = row["terms"]
-    for term in json.loads(terms) if isinstance(terms, str) else terms:
+    for term in json.loads(terms):
         if term["slug"] not in seen:
             seen.add(term["slug"])
             found.append(GhostTag(term["slug"], term["name"], term["description"] or "", term["id"]))
