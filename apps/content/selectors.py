@@ -70,14 +70,20 @@ def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple
     matches, united: the fields come from the rows each index scan reads anyway. `configs`: the
     text search configurations of the languages searched (each post's vector is made with its
     language's: apps.content.models.search_config), OR'd; the company's languages' when None."""
-    query = query.strip()
-    matches = Post.objects.filter(title__icontains=query).order_by().values(*fields)
-    words = _WORD.findall(query.lower())[:16]
-    if words:
-        configs = configs or company_search_configs()
-        matches = matches.union(
-            Post.objects.filter(search_vector=_prefix_query(words, configs)).order_by().values(*fields))
+    by_title, by_text = search_parts(query, configs)
+    matches = Post.objects.filter(by_title).order_by().values(*fields)
+    if by_text is not None:
+        matches = matches.union(Post.objects.filter(search_vector=by_text).order_by().values(*fields))
     return matches
+
+
+def search_parts(query: str, configs: tuple[str, ...] | None = None) -> tuple[Q, SearchQuery | None]:
+    """The two halves of a search (search_condition): a post matches when its title holds the
+    query, or when its full text has every word of it as a prefix (the full-text query; None when
+    the query has no word). `configs` as search_matches'."""
+    query = query.strip()
+    words = _WORD.findall(query.lower())[:16]
+    return Q(title__icontains=query), (_prefix_query(words, configs or company_search_configs()) if words else None)
 
 
 def company_search_configs() -> tuple[str, ...]:

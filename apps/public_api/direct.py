@@ -97,4 +97,7 @@ def build(wanted: public.ListQuery, *, schema: str, version: str | None, kind: s
                         count_key=made.filter_key, total=None if made.total_kept else made.counted)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
+    elif kept is not None and made.counted is not None and not made.total_kept:
+        # The cache off: the reply is not kept, its total is (for the content version, as with it on).
+        cache.Counts(schema, kept).set(made.filter_key, made.counted)
     return Built(body=body, etag=etag)

@@ -18,6 +18,7 @@ import functools
 
 import hashlib
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -238,6 +239,11 @@ class PostFilter:
     localized: bool = False
     status: str = "published"
     term_locale: str | None = None  # the language of terms' names and images' alt text (a locale asked)
+    # A search as a test of each post a walk of the date index reads (_search_test), with `where`
+    # and their parameters; and the number of posts of the status (the walk's choice: _walks).
+    search_walk_where: str | None = None
+    search_walk_params: tuple = ()
+    everything_sql: str = ""
 
 
 _CODE = re.compile(r"[A-Za-z0-9-]{1,35}")
@@ -300,7 +306,10 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
         where, params = f"{where} AND {language_where}", [*params, *language_params]
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
+    search_walk_where, search_walk_params = None, ()
     if searched:
+        test, test_params = _search_test(search.strip(), configs)
+        search_walk_where, search_walk_params = f"{where} AND {test}", (*params, *test_params)
         search_sql, search_params = _search_source(search.strip(), configs)
         source = f"({search_sql}) {_q(_POST)}"
         params = [*search_params, *params]
@@ -311,6 +320,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
     given = [(name, value) for name, value in terms.items() if value is not None]
     status_only = f" AND c.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    everything_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {_table(PostCount, schema)} c WHERE TRUE{status_only}"
     sizes_sql = walk_where = None
     if language_where:
         # Counted (and kept in Redis between pages): the trigger-kept counts are per status, not
@@ -320,8 +330,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     elif not searched and not given:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
-        count_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {_table(PostCount, schema)} c WHERE TRUE" + status_only
-        count_params = []
+        count_sql, count_params = everything_sql, []
     elif not searched and len(given) == 1:
         # The posts of one category or tag: from the per-term counts the link tables' and posts
         # table's triggers keep (migration content 0004), a row or two, however large the term.
@@ -335,8 +344,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
         else:
             count_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {counts} c WHERE c.{column} = %s" + status_only
         count_params = [value]
-        sizes_sql = (f"SELECT ({count_sql}), (SELECT coalesce(sum(c.total), 0)::bigint "
-                     f"FROM {_table(PostCount, schema)} c WHERE TRUE{status_only})")
+        sizes_sql = f"SELECT ({count_sql}), ({everything_sql})"
         walk_where, _ = _where(schema=schema, status=status, fenced=True, **terms)
     else:
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
@@ -346,7 +354,25 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
                       planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
                       sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status,
-                      term_locale=term_locale)
+                      term_locale=term_locale, search_walk_where=search_walk_where,
+                      search_walk_params=search_walk_params, everything_sql=everything_sql)
+
+
+@lru_cache(maxsize=1024)
+def _search_test(search: str, configs: tuple[str, ...]) -> tuple[str, tuple]:
+    """The content app's search (apps.content.selectors.search_parts) as a test of one post: its
+    title holds the query, or its full text matches the words. The full-text query is made once
+    per statement (an uncorrelated subquery), and the whole test is wrapped in IS TRUE, which no
+    index answers: a page walking the date index tests each post it reads and stops at its last."""
+    by_title, by_text = content.search_parts(search, configs)
+    query = Post.objects.filter(by_title).query
+    compiler = query.get_compiler(connection=connection)
+    sql, params = query.where.as_sql(compiler, connection)
+    if by_text is not None:
+        text_sql, text_params = compiler.compile(by_text.resolve_expression(query))
+        sql = f"{sql} OR {_q(_POST)}.{_q('search_vector')} @@ (SELECT {text_sql})"
+        params = [*params, *text_params]
+    return f"({sql}) IS TRUE", tuple(params)
 
 
 @lru_cache(maxsize=1024)
@@ -404,11 +430,17 @@ def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bo
     )
 
 
-def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple[list[tuple], int | None]:
+def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool,
+                    known: int | None = None) -> tuple[list[tuple], int | None]:
     """The page's rows in one prepared statement (apps.core.db), and the total (counted in the
-    same statement) when asked for, else None."""
+    same statement) when asked for, else None. `known`: the total, when the caller has it kept (a
+    search then chooses how to read its page: _walks)."""
     if found.sizes_sql is not None:
         return _term_page_rows(found, page, with_total=with_total)
+    if found.search_walk_where is not None and known is not None and not with_total and _walks(found, page, known):
+        sql = _page_sql(found.schema, _table(Post, found.schema), found.search_walk_where, "", False, False,
+                        page.limit, found.status if found.localized else None, found.term_locale)
+        return _fetch_public(found.schema, sql, [*found.search_walk_params, page.offset]), None
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
                     page.limit, found.status if found.localized else None, found.term_locale)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
@@ -437,6 +469,33 @@ def _term_page_rows(found: PostFilter, page: Page, *, with_total: bool) -> tuple
                     found.status if found.localized else None, found.term_locale)
     rows = _fetch_public(found.schema, sql, [*found.params, page.offset])
     return rows, (size if with_total else None)
+
+
+def _walks(found: PostFilter, page: Page, matches: int) -> bool:
+    """A search's page of a term with many matches walks the date index, testing each post
+    (_search_test), and stops at the page's last match: about (offset + limit) * all / matches
+    posts read, however large the table. Otherwise it reads every match (the indexes', then
+    sorted). As a category's page chooses (_term_page_rows), on the same costs per row (about a
+    microsecond either way, the post's `search_vector` read in its row: migration content 0013)."""
+    return (page.offset + page.limit) * _status_size(found.schema, found.everything_sql) < matches * matches
+
+
+SIZE_TTL = 60.0  # seconds a worker keeps the number of posts of a status (a choice of plan, not a reply)
+_sizes: dict[tuple[str, str], tuple[float, int]] = {}
+
+
+def _status_size(schema: str, everything_sql: str) -> int:
+    """The number of posts of a status in `schema` (the trigger-kept counts), kept SIZE_TTL
+    seconds per worker: it only chooses how a page is read, both ways give the same rows."""
+    now = time.monotonic()
+    kept = _sizes.get((schema, everything_sql))
+    if kept is not None and now - kept[0] < SIZE_TTL:
+        return kept[1]
+    size = _fetch_public(schema, everything_sql, [])[0][0]
+    if len(_sizes) >= 4096:
+        _sizes.clear()
+    _sizes[(schema, everything_sql)] = (now, size)
+    return size
 
 
 def _fetch_public(schema: str, sql: str, params: list) -> list[tuple]:

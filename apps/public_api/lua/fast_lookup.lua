@@ -40,8 +40,10 @@ local version = redis.call('GET', version_prefix .. schema) or '0'
 if not cached then
   if not build then return {MISS} end
   if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
-  -- the version too: with the cache off it still says when what a worker keeps per company changed
-  return {BUILD, schema, kind, version, false, limit}
+  -- the version too: with the cache off it still says when what a worker keeps per company changed,
+  -- and a list's total is still kept for it (a search's total is counted once per version)
+  return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
+          limit}
 end
 local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind .. query_suffix
 local etag = redis.call('HGET', response_key, 'e')

@@ -292,3 +292,26 @@ def test_an_empty_category_or_tag_page_is_left_to_django_and_counted_once(wsgi_a
     # The fast path's script counted it; Django did not count it again: one request is left.
     assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=7").status_code == 200
     assert wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="limit=8").status_code == 429
+
+
+def test_with_the_cache_off_a_search_is_counted_once_per_content_version(wsgi_app, api, tenant, content, settings,
+                                                                       django_capture_on_commit_callbacks):
+    """No reply is kept with the cache off, but a search's total is (for the company's content
+    version, as with the cache on): the next pages of the search do not count its matches again,
+    and a write makes the next one count them afresh."""
+    settings.PUBLIC_API_CACHE = False
+    _known_host(wsgi_app, tenant)
+    first = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="search=post&limit=5")
+    assert first.json()["data"]["pagination"]["total"] == 12
+    with CaptureQueriesContext(connection) as queries:
+        second = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="search=post&limit=5&page=2")
+    assert second.headers["x-cache"] == "MISS"
+    assert second.json()["data"]["pagination"]["total"] == 12
+    assert [post["slug"] for post in second.json()["data"]["posts"]] == [f"post-{n}" for n in range(5, 10)]
+    assert not any("count(" in query["sql"].lower() for query in queries), [q["sql"][:120] for q in queries]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.put(f"/api/posts/{content[0].id}", {"status": "draft"}).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        after = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=tenant.api_key, query="search=post&limit=5&page=2")
+    assert after.json()["data"]["pagination"]["total"] == 11
+    assert any("count(" in query["sql"].lower() for query in queries)

@@ -262,6 +262,45 @@ def test_posts_are_exactly_the_content_apps_post_objects(site, preview, tenant, 
     assert site.get("/api/v1/posts/slug/authored").json()["data"]["post"] == detail
 
 
+@pytest.mark.parametrize("status", ["published", "all"])
+def test_a_common_terms_pages_list_what_the_content_app_lists_when_they_walk_the_newest_posts(preview, tenant, status,
+                                                                                          monkeypatch):
+    """Once a search's total is kept (its first page counted it), a page of a term that most posts
+    match walks the newest posts and tests each (selectors._walks), deeper pages read every match:
+    either way the same posts in the same order as the content app, title and full-text matches,
+    drafts only where the status shows them."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.content import selectors as content_selectors
+    from apps.public_api import selectors
+
+    now = timezone.now()
+    for n in range(30):
+        title, body = [(f"Garden {n}", "<p>Soil</p>"), (f"Note {n}", "<p>Gardens and roses</p>"),
+                       (f"Kitchen {n}", "<p>Soup</p>")][n % 3]
+        make_post(tenant, title, slug=f"g{n}", content=body, status="draft" if n % 5 == 0 else "published",
+                  created_at=now - timedelta(minutes=n))
+    choices = []
+    real = selectors._walks
+    monkeypatch.setattr(selectors, "_walks", lambda *args: choices.append(real(*args)) or choices[-1])
+    with schema_context(tenant.schema_name):
+        expected = [str(post.id) for post in content_selectors.post_list(status=status, search="garden")]
+    connection.set_schema_to_public()
+    assert 12 <= len(expected) <= 20
+    listed, page = [], 1
+    while True:
+        reply = preview.get("/api/v1/posts", {"search": "garden", "status": status, "limit": 3, "page": page}).json()
+        assert reply["data"]["pagination"]["total"] == len(expected)
+        if not reply["data"]["posts"]:
+            break
+        listed += [post["id"] for post in reply["data"]["posts"]]
+        page += 1
+    assert listed == expected
+    assert True in choices and False in choices  # both ways were taken
+
+
 @pytest.mark.parametrize("query", ["tomato", "tomatoes basil", "Garden", "arden", "zz-nothing", "c++"])
 def test_search_finds_what_the_content_app_finds(preview, tenant, query):
     from apps.content import selectors as content_selectors
