@@ -7,7 +7,8 @@ computed once), on one cursor. Compared with the content app's ORM selectors (4 
 objects, then pydantic schemas) this is several times cheaper per request; the results are
 the same, which the tests check against the content app itself:
 - filters follow apps.content.selectors.post_list (status, search through its
-  `search_matches`, category, tag) and its order (newest first);
+  `search_matches`, or `search_parts` for a page that tests the newest posts one by one:
+  `_walks`, category, tag) and its order (newest first);
 - each post is exactly the content app's PostSummaryOut / PostOut, as JSON.
 Categories and tags count published posts only here: a website must not learn how many drafts
 a category holds.
