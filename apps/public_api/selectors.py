@@ -240,10 +240,12 @@ class PostFilter:
     localized: bool = False
     status: str = "published"
     term_locale: str | None = None  # the language of terms' names and images' alt text (a locale asked)
-    # A search as a test of each post a walk of the date index reads (_search_test), with `where`
-    # and their parameters; and the number of posts of the status (the walk's choice: _walks).
-    search_walk_where: str | None = None
-    search_walk_params: tuple = ()
+    # A search (stripped) and its configurations, `where`'s own parameters (without the search's):
+    # a page may test the newest posts one by one against it (_walks, _search_test); and the
+    # number of posts of the status, which that choice weighs.
+    search: str | None = None
+    configs: tuple = ()
+    where_params: tuple = ()
     everything_sql: str = ""
 
 
@@ -307,10 +309,8 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
         where, params = f"{where} AND {language_where}", [*params, *language_params]
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
-    search_walk_where, search_walk_params = None, ()
+    where_params = tuple(params)
     if searched:
-        test, test_params = _search_test(search.strip(), configs)
-        search_walk_where, search_walk_params = f"{where} AND {test}", (*params, *test_params)
         search_sql, search_params = _search_source(search.strip(), configs)
         source = f"({search_sql}) {_q(_POST)}"
         params = [*search_params, *params]
@@ -355,8 +355,8 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
                       planned=planned,
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
                       sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status,
-                      term_locale=term_locale, search_walk_where=search_walk_where,
-                      search_walk_params=search_walk_params, everything_sql=everything_sql)
+                      term_locale=term_locale, search=search.strip() if searched else None, configs=configs,
+                      where_params=where_params, everything_sql=everything_sql)
 
 
 @lru_cache(maxsize=1024)
@@ -438,10 +438,11 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool,
     search then chooses how to read its page: _walks)."""
     if found.sizes_sql is not None:
         return _term_page_rows(found, page, with_total=with_total)
-    if found.search_walk_where is not None and known is not None and not with_total and _walks(found, page, known):
-        sql = _page_sql(found.schema, _table(Post, found.schema), found.search_walk_where, "", False, False,
+    if found.search is not None and known is not None and not with_total and _walks(found, page, known):
+        test, test_params = _search_test(found.search, found.configs)  # compiled only for a walk
+        sql = _page_sql(found.schema, _table(Post, found.schema), f"{found.where} AND {test}", "", False, False,
                         page.limit, found.status if found.localized else None, found.term_locale)
-        return _fetch_public(found.schema, sql, [*found.search_walk_params, page.offset]), None
+        return _fetch_public(found.schema, sql, [*found.where_params, *test_params, page.offset]), None
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
                     page.limit, found.status if found.localized else None, found.term_locale)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
@@ -482,20 +483,20 @@ def _walks(found: PostFilter, page: Page, matches: int) -> bool:
 
 
 SIZE_TTL = 60.0  # seconds a worker keeps the number of posts of a status (a choice of plan, not a reply)
-_sizes: dict[tuple[str, str], tuple[float, int]] = {}
+_sizes: dict[str, tuple[float, int]] = {}  # by the statement that counts them (it names the schema)
 
 
 def _status_size(schema: str, everything_sql: str) -> int:
     """The number of posts of a status in `schema` (the trigger-kept counts), kept SIZE_TTL
     seconds per worker: it only chooses how a page is read, both ways give the same rows."""
     now = time.monotonic()
-    kept = _sizes.get((schema, everything_sql))
+    kept = _sizes.get(everything_sql)
     if kept is not None and now - kept[0] < SIZE_TTL:
         return kept[1]
     size = _fetch_public(schema, everything_sql, [])[0][0]
     if len(_sizes) >= 4096:
         _sizes.clear()
-    _sizes[(schema, everything_sql)] = (now, size)
+    _sizes[everything_sql] = (now, size)
     return size
 
 

@@ -37,13 +37,13 @@ else return {UNKNOWN} end
 if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted company)
 local build = buildable and (not needs_preview or kind == 'p')  -- else Django answers the 403
 local version = redis.call('GET', version_prefix .. schema) or '0'
+local count_key = count_prefix .. schema .. ':' .. version .. ':' .. filter_key
 if not cached then
   if not build then return {MISS} end
   if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
   -- the version too: with the cache off it still says when what a worker keeps per company changed,
   -- and a list's total is still kept for it (a search's total is counted once per version)
-  return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
-          limit}
+  return {BUILD, schema, kind, version, redis.call('GET', count_key), limit}
 end
 local response_key = response_prefix .. schema .. ':' .. version .. ':' .. kind .. query_suffix
 local etag = redis.call('HGET', response_key, 'e')
@@ -51,8 +51,7 @@ if not etag and not build then return {MISS} end
 -- the key's sliding-window counters (the previous window's, the current one's: GET, PTTL, INCRBY)
 if not acquire({limit_key .. '/-1', limit_key}, {limit, window, amount}) then return {RATE_LIMITED, limit} end
 if not etag then
-  return {BUILD, schema, kind, version, redis.call('GET', count_prefix .. schema .. ':' .. version .. ':' .. filter_key),
-          limit}
+  return {BUILD, schema, kind, version, redis.call('GET', count_key), limit}
 end
 -- The key's kind ('c' content, 'p' preview, 'g' Ghost content) and limit go with a cached reply: its surrogate keys
 -- differ by kind, and the cache tier in front learns the limit from the reply.
