@@ -86,6 +86,7 @@ with schema_context(tenant.schema_name), connection.cursor() as cursor:
     # visibility map set, so index-only reads need no heap.
     cursor.execute("VACUUM ANALYZE content_post")
     cursor.execute("VACUUM ANALYZE content_post_categories")
+    cursor.execute("VACUUM ANALYZE content_post_listing")  # kept by the posts table's triggers
     cursor.execute("SELECT language, count(*) FROM content_post GROUP BY language ORDER BY language")
     counts = dict(cursor.fetchall())
 connection.set_schema_to_public()

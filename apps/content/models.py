@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
@@ -317,3 +318,44 @@ class PostCount(models.Model):
 
     class Meta:
         db_table = "content_post_count"
+
+
+class PostGroup(models.Model):
+    """A translation group's lock row, kept by the posts table's listing triggers (migration
+    0014): a statement that changes which posts of a group are published locks its groups' rows
+    (in order) before it rewrites their listing rows, so two writers of one group take turns and
+    the second reads what the first committed. Row locks, not advisory locks: an import's one
+    statement may touch ten thousand groups. Never written by the app."""
+
+    id = models.UUIDField(primary_key=True)
+
+    class Meta:
+        db_table = "content_post_group"
+
+
+class PostListing(models.Model):
+    """The published posts as a list along a fallback chain reads them (docs/translations.md),
+    kept by PostgreSQL itself in the same transaction as every write (migration 0014): each
+    published post with the languages its group is published in (in order) and their slugs.
+    `?locale=fr` (fr -> en) shows a French post, and an English one whose group has no published
+    French: with the group's languages in the row, a page walks this index alone, however deep,
+    instead of looking up each English post's group (apps.public_api.selectors.
+    _listed_language_where), and a post's `translations` are read from its row. Never written by
+    the app, never backed up (lifecycle.backup: restoring the posts rebuilds it)."""
+
+    post_id = models.UUIDField(primary_key=True)
+    created_at = models.DateTimeField()
+    language = models.CharField(max_length=35)
+    translation_group = models.UUIDField()
+    group_published = ArrayField(models.CharField(max_length=35))
+    # The slugs of those posts, language by language: a post's `translations` without a look-up.
+    group_slugs = ArrayField(models.CharField(max_length=255))
+
+    class Meta:
+        db_table = "content_post_listing"
+        indexes = [
+            # A list's order (the posts table's), the filter's columns in the index.
+            models.Index(fields=["-created_at", "-post_id"], include=["language", "group_published"],
+                         name="content_post_listing_order_idx"),
+            models.Index(fields=["translation_group"], name="content_post_listing_group_idx"),
+        ]

@@ -326,7 +326,7 @@ def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> 
     (apps.core.languages.Languages)."""
     found = list_filter(wanted, schema=schema, company=company)
     rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=total is None, known=total)
-    posts = selectors.posts_page_summaries(rows, schema, localized=found.localized)
+    posts = selectors.posts_page_summaries(rows, schema, localized=found.localized, listed=found.listed)
     reply = posts_reply(posts, wanted.page.meta(total if total is not None else counted))
     return ListBody(reply, found.key, counted, found.total_kept, unsure=not rows and wanted.term is not None)
 

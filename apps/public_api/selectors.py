@@ -30,7 +30,7 @@ from apps.accounts.models import User
 from apps.content import selectors as content
 from apps.content import post_fields
 from apps.content.schemas import media_urls
-from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, Tag, public_q, public_sql
+from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, PostListing, Tag, public_q, public_sql
 from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
@@ -247,6 +247,8 @@ class PostFilter:
     configs: tuple = ()
     where_params: tuple = ()
     everything_sql: str = ""
+    # Read from the published posts' listing (_listing): a chain of two languages or more.
+    listed: bool = False
 
 
 _CODE = re.compile(r"[A-Za-z0-9-]{1,35}")
@@ -276,7 +278,6 @@ def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> 
     if len(chain) == 1:
         return f"{post}.language = {_literal(chain[0])}", []
     table = _table(Post, schema)
-    codes = ", ".join(_literal(code) for code in chain)
 
     def absent(code: str) -> str:
         found = (f"FROM {table} b WHERE b.translation_group = {post}.translation_group "
@@ -285,9 +286,31 @@ def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> 
             return f"(SELECT 1 {found}) IS NULL"
         return f"(SELECT b.status {found}) IS DISTINCT FROM '{_STATUS_LITERALS[status]}'"
 
+    return _ranked(chain, absent), []
+
+
+def _ranked(chain: tuple[str, ...], absent) -> str:
+    """A post of the chain's languages whose group has none of the earlier ones (`absent(code)`:
+    the condition that the post's group has no post of that language to show)."""
+    post = _q(_POST)
+    codes = ", ".join(_literal(code) for code in chain)
     ranks = " ".join(f"WHEN {_literal(code)} THEN {' AND '.join(absent(earlier) for earlier in chain[:at]) or 'TRUE'}"
                      for at, code in enumerate(chain))
-    return f"{post}.language IN ({codes}) AND CASE {post}.language {ranks} END", []
+    return f"{post}.language IN ({codes}) AND CASE {post}.language {ranks} END"
+
+
+def _listing(schema: str) -> str:
+    """The published posts with their groups' published languages (apps.content.models.PostListing,
+    kept by the posts table's triggers), named as the posts table so a filter applies as is."""
+    return (f"(SELECT l.post_id AS id, l.created_at, l.language, l.group_published "
+            f"FROM {_table(PostListing, schema)} l) {_q(_POST)}")
+
+
+def _listed_language_where(chain: tuple[str, ...]) -> str:
+    """_language_where for the published posts read from _listing: the group's languages are in
+    the row, so a page walks the listing's index alone, without a look-up per post."""
+    post = _q(_POST)
+    return _ranked(chain, lambda code: f"{_literal(code)} <> ALL ({post}.group_published)")
 
 
 @lru_cache(maxsize=1024)
@@ -303,12 +326,21 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     search configurations a search uses."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
     term_locale = chain[0] if locale is not None and chain else None
-    where, params = _where(schema=schema, status=status, term_locale=term_locale, **terms)
-    language_where, language_params = _language_where(schema, status, chain)
-    if language_where:
-        where, params = f"{where} AND {language_where}", [*params, *language_params]
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
+    # The published posts along a chain of two languages or more: from the listing, whose rows
+    # carry their groups' languages (a search reads its matches, each looked up; other statuses
+    # look up the posts table's index).
+    listed = bool(chain) and len(chain) > 1 and status == Post.Status.PUBLISHED.value and not searched
+    if listed:
+        where, params = _where(schema=schema, status="all", term_locale=term_locale, **terms)  # every row is published
+        language_where, language_params = _listed_language_where(chain), []
+        source = _listing(schema)
+    else:
+        where, params = _where(schema=schema, status=status, term_locale=term_locale, **terms)
+        language_where, language_params = _language_where(schema, status, chain)
+    if language_where:
+        where, params = f"{where} AND {language_where}", [*params, *language_params]
     where_params = tuple(params)
     if searched:
         search_sql, search_params = _search_source(search.strip(), configs)
@@ -356,7 +388,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
                       count_sql=count_sql, count_params=count_params, total_kept="count(*)" not in count_sql,
                       sizes_sql=sizes_sql, walk_where=walk_where, localized=locale is not None, status=status,
                       term_locale=term_locale, search=search.strip() if searched else None, configs=configs,
-                      where_params=where_params, everything_sql=everything_sql)
+                      where_params=where_params, everything_sql=everything_sql, listed=listed)
 
 
 @lru_cache(maxsize=1024)
@@ -401,17 +433,28 @@ def _localized(post: dict, language: str, translations) -> dict:
     return post
 
 
+def _listed_translations(languages: list[str], slugs: list[str]) -> list[dict]:
+    """A listed post's `translations` from its listing row (_localized_columns' JSON, the same
+    order: the listing keeps a group's published languages sorted as PostgreSQL sorts them)."""
+    return [{"locale": language, "slug": slug} for language, slug in zip(languages, slugs, strict=True)]
+
+
 @lru_cache(maxsize=512)
 def _page_sql(schema: str, source: str, where: str, count_sql: str, searched: bool, with_total: bool,
-              limit: int, localized_status: str | None = None, term_locale: str | None = None) -> str:
+              limit: int, localized_status: str | None = None, term_locale: str | None = None,
+              listed: bool = False) -> str:
     """The statement of a page. LIMIT is written into it (a checked int, 1 to 100): with it
     known, PostgreSQL's generic plan of the prepared statement walks the index as a custom plan
-    does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table."""
+    does, and is kept (no planning per request); with LIMIT as a parameter it sorts the table.
+    `listed`: a page of the listing (_listing), whose rows give each post's translations."""
     post, table = _q(_POST), _table(Post, schema)
-    rest = (f"JOIN {table} ON {post}.id = page.id {_joins(schema)} "
+    listing = f"JOIN {_table(PostListing, schema)} listed ON listed.post_id = page.id " if listed else ""
+    rest = (f"JOIN {table} ON {post}.id = page.id {listing}{_joins(schema)} "
             "ORDER BY page.created_at DESC, page.id DESC")
     columns = _summary_columns(schema, term_locale)
-    if localized_status is not None:
+    if localized_status is not None and listed:
+        columns = f"{columns}, {post}.language, listed.group_published, listed.group_slugs"
+    elif localized_status is not None:
         columns = f"{columns}, {_localized_columns(schema, localized_status)}"
     if searched:
         # A search's matches are found once (their total and their newest first come from the
@@ -444,7 +487,7 @@ def posts_page_rows(found: PostFilter, page: Page, *, with_total: bool,
                         page.limit, found.status if found.localized else None, found.term_locale)
         return _fetch_public(found.schema, sql, [*found.where_params, *test_params, page.offset]), None
     sql = _page_sql(found.schema, found.source, found.where, found.count_sql, found.searched, with_total,
-                    page.limit, found.status if found.localized else None, found.term_locale)
+                    page.limit, found.status if found.localized else None, found.term_locale, found.listed)
     counting = with_total and not found.searched  # the count's own subquery (a search counts its matches)
     params = [*(found.count_params if counting else []), *found.params, page.offset]
     fetch = (functools.partial(_fetch_search, planned=found.planned) if found.searched
@@ -522,8 +565,13 @@ def _fetch_search(sql: str, params: list, *, planned: bool) -> list[tuple]:
     return db.fetch_prepared(sql, params)
 
 
-def posts_page_summaries(rows: list[tuple], schema: str | None = None, *, localized: bool = False) -> list[dict]:
+def posts_page_summaries(rows: list[tuple], schema: str | None = None, *, localized: bool = False,
+                         listed: bool = False) -> list[dict]:
+    """`listed`: rows of a listed page (PostFilter.listed), whose translations are two arrays."""
     urls = _Urls(schema)
+    if localized and listed:
+        return [_localized(_summary(row, urls), row[_SUMMARY_WIDTH],
+                           _listed_translations(row[_SUMMARY_WIDTH + 1], row[_SUMMARY_WIDTH + 2])) for row in rows]
     if localized:
         return [_localized(_summary(row, urls), row[_SUMMARY_WIDTH], row[_SUMMARY_WIDTH + 1]) for row in rows]
     return [_summary(row, urls) for row in rows]
