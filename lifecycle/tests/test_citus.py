@@ -235,6 +235,25 @@ def test_content_search_public_api_and_revisions(stack):
         assert totals(company) == (3, 3, 3)
         assert len(company["site"].get("/api/v1/posts").json()["data"]["posts"]) == 3
 
+        # a second language: the French translation, once published, stands for its group in
+        # `?locale=fr` lists, read from the listing the posts table's triggers keep on the worker
+        languages = dash.put("/api/client/languages", json={"languages": ["en", "fr"], "defaultLanguage": "en"})
+        assert languages.status_code == 200, languages.text
+        french = dash.post(f"/api/posts/{ids[1]}/translations", json={"language": "fr"})
+        assert french.status_code == 201, french.text
+        french_id = french.json()["post"]["id"]
+        assert dash.put(f"/api/posts/{french_id}", json={"status": "published"}).status_code == 200
+        localized = company["site"].get("/api/v1/posts", params={"locale": "fr"}).json()["data"]
+        assert sorted(p["locale"] for p in localized["posts"]) == ["en", "en", "fr"]
+        assert localized["pagination"]["total"] == 3
+        translated = next(p for p in localized["posts"] if p["locale"] == "fr")
+        assert [t["locale"] for t in translated["translations"]] == ["en", "fr"]
+        # deleted, its group's English post stands for it again (the company as the tests below expect it)
+        assert dash.request("DELETE", f"/api/posts/{french_id}").status_code in (200, 204)
+        localized = company["site"].get("/api/v1/posts", params={"locale": "fr"}).json()["data"]["posts"]
+        assert [p["locale"] for p in localized] == ["en", "en", "en"]
+        assert all(p["translations"] == [{"locale": "en", "slug": p["slug"]}] for p in localized)
+
     # one company's key on the other's host: never its data
     crossed = Http(stack.web.base_url, two["host"], one["site"].headers).get("/api/v1/posts")
     assert crossed.status_code == 401
