@@ -2,9 +2,9 @@
 If-None-Match comparison. Both entry points and the builders of posts lists use these."""
 from __future__ import annotations
 
-import hashlib
 import json
 
+import blake3
 import orjson
 from django.core.serializers.json import DjangoJSONEncoder
 
@@ -28,9 +28,12 @@ def encode(data: dict) -> bytes:
 
 
 def etag_of(body: bytes) -> str:
-    """A strong ETag: the first 16 bytes of the body's SHA-256 (the processors this runs on hash
-    it in hardware: 34 us for a 61 KB Ghost page against 60 us with BLAKE2b)."""
-    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    """A strong ETag: the first 16 bytes of the body's BLAKE3. A worker keeps one copy of each
+    body by its ETag for every company it serves (core.Bodies), so the hash must be one no
+    company can match with a body of its own: a cryptographic one. BLAKE3 hashes a 61 KB Ghost
+    page in 15 us on any x86-64 processor (its vector instructions); SHA-256 took 34 us where the
+    processor hashes it in hardware and 175 us where it does not."""
+    return '"' + blake3.blake3(body).hexdigest(length=16) + '"'
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:
