@@ -340,7 +340,8 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     # look up the posts table's index).
     listed = bool(chain) and len(chain) > 1 and status == Post.Status.PUBLISHED.value and not searched
     if listed:
-        where, params = _where(schema=schema, status="all", term_locale=term_locale, **terms)  # every row is published
+        # every row of the listing is published: only the terms' conditions
+        where, params = _where(schema=schema, status="all", term_locale=term_locale, **terms)
         language_where, language_params = _listed_language_where(chain), []
         source = _listing(schema)
     else:
