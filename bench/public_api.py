@@ -126,7 +126,8 @@ MISS_START = "start = os.time()\ncounter = 0\n"
 MISS_SCRIPT = ROOT / ".data" / "bench-public-api-miss.lua"
 MISS_SCRIPT.parent.mkdir(exist_ok=True)
 MISS_SCRIPT.write_text(MISS_START + 'request = function()\n  counter = counter + 1\n'
-                       '  return wrk.format(nil, "/api/v1/posts?page=1&limit=10&v=" .. start .. "-" .. counter)\nend\n')
+                       '  return wrk.format(nil, "/api/v1/posts?page=1&limit=10&v=" .. start .. "-" .. counter)'
+                       '\nend\n')
 GHOST_MISS_SCRIPT = ROOT / ".data" / "bench-public-api-ghost-miss.lua"
 GHOST_MISS_SCRIPT.write_text(MISS_START + 'request = function()\n  counter = counter + 1\n'
                              f'  return wrk.format(nil, "{GHOST_LIST}&v=" .. start .. "-" .. counter)\nend\n')
