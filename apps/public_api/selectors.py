@@ -271,9 +271,9 @@ def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> 
     published list reads the listing: _listed_language_where). A post of the chain's first
     language is taken as it is; a later one looks up each earlier language of its group, one
     probe of the (translation_group, language) unique index that holds the status too (an
-    index-only read). Written as scalar subqueries in a CASE: a NOT EXISTS there is hashed over
-    every post of the earlier languages (3,000 rows read per page), and as an anti-join every
-    post probes, the first language's too."""
+    index-only read). Written as scalar subqueries after the language's comparison (_ranked): a
+    NOT EXISTS there is hashed over every post of the earlier languages (3,000 rows read per
+    page), and as an anti-join every post probes, the first language's too."""
     if not chain:
         return "", []
     post = _q(_POST)
@@ -292,13 +292,16 @@ def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> 
 
 
 def _ranked(chain: tuple[str, ...], absent) -> str:
-    """A post of the chain's languages whose group has none of the earlier ones (`absent(code)`:
-    the condition that the post's group has no post of that language to show)."""
+    """The rule of a list along a fallback chain, whichever way the group is read: a post of the
+    chain's first language, or of a later one whose group has none of the earlier ones
+    (`absent(code)`: the condition that the post's group has no post of that language to show).
+    One OR per language, the language compared first: a French post passes on its first
+    comparison and a look-up runs only for a later language's post (10 % cheaper a walk of the
+    listing than an IN and a CASE)."""
     post = _q(_POST)
-    codes = ", ".join(_literal(code) for code in chain)
-    ranks = " ".join(f"WHEN {_literal(code)} THEN {' AND '.join(absent(earlier) for earlier in chain[:at]) or 'TRUE'}"
-                     for at, code in enumerate(chain))
-    return f"{post}.language IN ({codes}) AND CASE {post}.language {ranks} END"
+    return "(" + " OR ".join(
+        " AND ".join([f"{post}.language = {_literal(code)}", *(absent(earlier) for earlier in chain[:at])])
+        for at, code in enumerate(chain)) + ")"
 
 
 def _listing(schema: str) -> str:
@@ -310,14 +313,9 @@ def _listing(schema: str) -> str:
 
 def _listed_language_where(chain: tuple[str, ...]) -> str:
     """_language_where for the published posts read from _listing: the group's languages are in
-    the row, so a page walks the listing's index alone, without a look-up per post. Written as
-    one OR per language (a French post passes on its first comparison; 10 % cheaper a walk than
-    the IN and CASE of _ranked)."""
+    the row, so a page walks the listing's index alone, without a look-up per post."""
     post = _q(_POST)
-    return "(" + " OR ".join(
-        " AND ".join([f"{post}.language = {_literal(code)}",
-                      *(f"{_literal(earlier)} <> ALL ({post}.group_published)" for earlier in chain[:at])])
-        for at, code in enumerate(chain)) + ")"
+    return _ranked(chain, lambda code: f"{_literal(code)} <> ALL ({post}.group_published)")
 
 
 @lru_cache(maxsize=1024)
