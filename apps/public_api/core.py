@@ -39,7 +39,7 @@ from apps.ghost_api import edge as ghost_edge
 from apps.public_api import cache, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
-from apps.public_api.encoding import encode, etag_matches, etag_of
+from apps.public_api.encoding import encode, etag_matches, etag_of, gzipped, weak
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,8 @@ class Ask:
     """A public GET as plain data. `host`: lower case, no port; `key`: the x-api-key header, or
     the Ghost routes' `key` parameter; `secure`: the request came over HTTPS (as Django's
     request.is_secure() tells); `origin`, `request_id`, `accept_version`: those request headers
-    (None when absent); `host_unknown`: the fast path found no host entry (Django's path records it)."""
+    (None when absent); `host_unknown`: the fast path found no host entry (Django's path records it);
+    `gzip`: its Accept-Encoding admits gzip (encoding.accepts_gzip)."""
 
     host: str
     path: str
@@ -64,6 +65,7 @@ class Ask:
     request_id: str = ""
     accept_version: str | None = None
     host_unknown: bool = False
+    gzip: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,7 @@ class Setup:
         self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
         self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
+        self.gzips = Gzips(settings.PUBLIC_API_LOCAL_CACHE_BYTES // 2)
         self.leases = Leases(settings.PUBLIC_API_LEASE_MS / 1000 if self.enabled else 0,
                              budget=max(settings.PUBLIC_API_LOCAL_CACHE_BYTES, 1024 * 1024))
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
@@ -183,6 +186,34 @@ class Bodies:
         if not held[1]:
             del self.bodies[etag]
             self.size -= len(held[0])
+
+
+class Gzips:
+    """The gzip of the replies this worker sent compressed last, by their ETag (a hash of the
+    uncompressed body, as in Bodies), the least recently sent dropped first past `budget` bytes:
+    a reply sent again is not compressed again."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.size = 0
+        self.held: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def of(self, etag: str, body: bytes) -> bytes:
+        with self.lock:
+            held = self.held.get(etag)
+            if held is not None:
+                self.held.move_to_end(etag)
+                return held
+        compressed = gzipped(body)
+        if len(compressed) <= self.budget // 4:
+            with self.lock:
+                if etag not in self.held:
+                    self.held[etag] = compressed
+                    self.size += len(compressed)
+                    while self.size > self.budget:
+                        self.size -= len(self.held.popitem(last=False)[1])
+        return compressed
 
 
 @dataclass(slots=True)
@@ -314,10 +345,39 @@ def _extra(setup: Setup, ask: Ask) -> list[tuple[str, str]]:
     return extra
 
 
+def encoded(ask: Ask, reply: Reply) -> Reply:
+    """The reply as sent to a client that accepts gzip (Ghost's own server compresses its replies
+    too): a 200 of the public reads with its body compressed (kept by its ETag: a reply sent again
+    is not compressed again) and its ETag weak, a 304 with its ETag weak; any other reply, and any
+    reply to a client that does not accept gzip, as it is. Both entry points send this."""
+    if not ask.gzip or reply.status not in (200, 304):
+        return reply
+    headers = []
+    etag = None
+    for name, value in reply.headers:
+        if name == "ETag":
+            etag = value
+            value = weak(value)
+        elif name == "Content-Length":
+            continue
+        headers.append((name, value))
+    if etag is None:  # not a reply of the cacheable reads
+        return reply
+    if reply.status == 304:
+        return Reply(304, headers)
+    body = current().gzips.of(etag, reply.body)
+    return Reply(200, [("Content-Encoding", "gzip"), ("Content-Length", str(len(body))), *headers], body)
+
+
 # --- the WSGI layer's path: key, limit and cache in one round trip -------------------------------
 def answer(ask: Ask, lists: Lists) -> Reply | Pass:
     """The reply of a public GET made without Django, or Pass. `lists`: the builder of the
     route family's posts lists."""
+    reply = _answer(ask, lists)
+    return encoded(ask, reply) if ask.gzip and isinstance(reply, Reply) else reply
+
+
+def _answer(ask: Ask, lists: Lists) -> Reply | Pass:
     if not ask.key:
         return PASS
     if not ask.ghost and (not ask.path.startswith(public.PREFIX) or public.is_preview(ask.path)):
@@ -447,8 +507,8 @@ def reply_of(ask: Ask, api_key: keys.ApiKey, body: bytes, etag: str, cache_statu
                                         reader=edge_reader, etag=etag) if cached else []
     headers = [*public.reply_headers(etag, cache_status, cached=cached), *edge_tags]
     if not modified:
-        return Reply(304, headers)
-    return Reply(200, [("Content-Type", "application/json"), *headers], body)
+        return encoded(ask, Reply(304, headers))
+    return encoded(ask, Reply(200, [("Content-Type", "application/json"), *headers], body))
 
 
 def cached(ask: Ask, api_key: keys.ApiKey, *, schema: str, tenant, build: Callable[[str | None], dict],

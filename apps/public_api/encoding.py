@@ -1,11 +1,13 @@
-"""The bytes of a public API reply: its JSON and its ETag (a hash of the body), and the
-If-None-Match comparison. Both entry points and the builders of posts lists use these."""
+"""The bytes of a public API reply: its JSON and its ETag (a hash of the body), the
+If-None-Match comparison, and its gzip for a client that accepts it. Both entry points and the
+builders of posts lists use these."""
 from __future__ import annotations
 
 import json
 
 import blake3
 import orjson
+from isal import isal_zlib
 from django.core.serializers.json import DjangoJSONEncoder
 
 _DJANGO = DjangoJSONEncoder()
@@ -44,3 +46,45 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
         if tag == "*" or (tag and tag == etag):
             return True
     return False
+
+
+# gzip (RFC 1952) through ISA-L at its fastest level: a 61 KB Ghost page in about 70 us to 9 KB,
+# where zlib takes 180 us at level 1 and 1 ms at its default level (for 7.5 KB).
+GZIP_LEVEL = 1
+_GZIP_WINDOW = 31  # zlib's wbits for a gzip container
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header (RFC 9110, 12.5.3) admits gzip: `gzip`, `x-gzip` or `*`
+    with a weight above 0, and no `gzip;q=0` refusing it by name."""
+    if not accept_encoding:
+        return False
+    named = star = None
+    for item in accept_encoding.split(","):
+        coding, _, params = item.partition(";")
+        coding = coding.strip().lower()
+        if coding not in ("gzip", "x-gzip", "*"):
+            continue
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value.strip())
+                except ValueError:
+                    weight = 0.0
+        if coding == "*":
+            star = weight > 0
+        else:
+            named = weight > 0 if named is None else named or weight > 0
+    return named if named is not None else bool(star)
+
+
+def gzipped(body: bytes) -> bytes:
+    return isal_zlib.compress(body, GZIP_LEVEL, wbits=_GZIP_WINDOW)
+
+
+def weak(etag: str) -> str:
+    """The ETag of a reply's gzip: the body's own, weak (as nginx and Varnish mark what they
+    compress); If-None-Match compares weakly (etag_matches), so either form of it matches."""
+    return etag if etag.startswith("W/") else f"W/{etag}"

@@ -43,6 +43,7 @@ from apps.ghost_api import edge as ghost_edge
 from apps.public_api import cache, core, direct, keys
 from apps.public_api.cache import Code
 from apps.public_api.core import Bodies as _Bodies  # noqa: F401 (the worker's copies of replies)
+from apps.public_api.encoding import accepts_gzip
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +85,9 @@ class PublicApiFastPath:
                        key=ghost_edge.query_key(query) if ghost else environ.get("HTTP_X_API_KEY"),
                        if_none_match=environ.get("HTTP_IF_NONE_MATCH", ""), ghost=ghost,
                        secure=environ_is_secure(environ), origin=environ.get("HTTP_ORIGIN") or None,
-                       request_id=environ.get("HTTP_X_REQUEST_ID", ""), accept_version=environ.get("HTTP_ACCEPT_VERSION"))
+                       request_id=environ.get("HTTP_X_REQUEST_ID", ""),
+                       accept_version=environ.get("HTTP_ACCEPT_VERSION"),
+                       gzip=accepts_gzip(environ.get("HTTP_ACCEPT_ENCODING")))
         reply = core.answer(ask, ghost_direct if ghost else direct)
         if isinstance(reply, core.Pass):
             if reply.counted:

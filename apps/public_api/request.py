@@ -57,7 +57,8 @@ PREVIEW_PREFIX = "/api/v1/preview/"
 LIST_PATH = "/api/v1/posts"
 TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
 DEFAULT_LIMIT, MAX_LIMIT = 10, 100
-VARY = "x-api-key"
+# A reply depends on the key, and is gzip for a client that accepts it (core.encoded).
+VARY = "x-api-key, Accept-Encoding"
 
 KEY_REQUIRED = "API key is required. Send it in the x-api-key header."
 KEY_INVALID = "Invalid API key"

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from django.http import HttpResponse, HttpResponseNotModified
 
 from apps.public_api import core, keys
+from apps.public_api.encoding import accepts_gzip
 from apps.public_api.encoding import encode, etag_matches, etag_of  # noqa: F401 (the names replies are made with)
 from apps.public_api.request import EdgeKeys
 
@@ -22,7 +23,8 @@ def ask_of(request) -> core.Ask:
     """The plain data the core reads of a request Django's middleware has put on a company."""
     return core.Ask(host=request.tenant.domain_url, path=request.path_info, query=request.META.get("QUERY_STRING", ""),
                     key=None, if_none_match=request.headers.get("If-None-Match", ""),
-                    host_unknown=bool(request.META.get(HOST_UNKNOWN)))
+                    host_unknown=bool(request.META.get(HOST_UNKNOWN)),
+                    gzip=accepts_gzip(request.headers.get("Accept-Encoding")))
 
 
 def http_response(reply: core.Reply) -> HttpResponse:

@@ -76,7 +76,19 @@ sub vcl_hash {
     return (lookup);
 }
 
+sub vcl_backend_fetch {
+    # The tier keeps a reply's uncompressed bytes and sends them as they are: the app is not asked
+    # for its gzip (Varnish would otherwise ask for it, and unzip it for every client that does
+    # not accept gzip), and the object is one for every client (Vary without Accept-Encoding).
+    if (bereq.url ~ "^/api/v1/") {
+        unset bereq.http.Accept-Encoding;
+    }
+}
+
 sub vcl_backend_response {
+    if (bereq.url ~ "^/api/v1/" && beresp.http.Vary) {
+        set beresp.http.Vary = regsub(beresp.http.Vary, ",\s*Accept-Encoding", "");
+    }
     if (bereq.url ~ "^/api/v1/" && beresp.http.X-RateLimit-Limit ~ "^[0-9]{1,9}$") {
         var.global_set("limit:" + bereq.http.host, beresp.http.X-RateLimit-Limit);
     }

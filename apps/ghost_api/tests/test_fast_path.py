@@ -235,3 +235,24 @@ def test_with_the_cache_off_a_built_list_keeps_the_company_by_its_content_versio
         content_version_bump(tenant.schema_name)
     renamed = get(wsgi_app, tenant, query=query).json()["posts"]
     assert renamed[0]["tags"][0]["name"] == "Headlines"
+
+
+def test_a_client_that_accepts_gzip_gets_the_page_compressed_as_from_ghost(wsgi_app, tenant, blog,  # noqa: F811
+                                                                          lookup_codes, settings):
+    """Ghost's own server compresses its replies, and its client asks for gzip (apps/public_api/tests/test_gzip.py)."""
+    import gzip
+    import json
+
+    settings.PUBLIC_API_LEASE_MS = 0
+    accepts = {"Accept-Encoding": "gzip, compress, deflate, br"}  # what Ghost's client (axios) sends from Node
+    plain = get(wsgi_app, tenant)  # Django builds it
+    built, hit = get(wsgi_app, tenant, query="include=tags,authors&limit=2", headers=accepts), get(
+        wsgi_app, tenant, headers=accepts)
+    assert lookup_codes[-1] == 2  # the hit answered before Django (its body from Redis)
+    assert hit.headers["content-encoding"] == "gzip" and gzip.decompress(hit.content) == plain.content
+    assert hit.headers["etag"] == f"W/{plain.headers['etag']}" and "Accept-Encoding" in hit.headers["vary"]
+    # A page built on a miss by the WSGI layer (another limit) is sent compressed too.
+    assert built.headers["x-cache"] == "MISS" and built.headers["content-encoding"] == "gzip"
+    assert len(json.loads(gzip.decompress(built.content))["posts"]) == 2
+    not_modified = get(wsgi_app, tenant, headers={**accepts, "If-None-Match": hit.headers["etag"]})
+    assert not_modified.status_code == 304

@@ -190,7 +190,10 @@ def test_dashboard_api(case, seeded, counter):
 @public_schema.parametrize()
 @_settings()
 def test_public_api(case, seeded, counter):
-    _run(case, counter, base_url=f"http://{seeded.host}", headers={"x-api-key": seeded.api_key}, ids=seeded.ids,
+    # schemathesis' WSGI transport sends requests' default `Accept-Encoding: gzip, deflate` but does
+    # not decode what it receives: it says what it can read (the gzip replies: test_gzip.py).
+    _run(case, counter, base_url=f"http://{seeded.host}",
+         headers={"x-api-key": seeded.api_key, "Accept-Encoding": "identity"}, ids=seeded.ids,
          slug_key=PUBLIC_SLUGS.get(case.operation.path))
 
 
