@@ -102,8 +102,11 @@ class Lists(Protocol):
 
 
 def _single_etag(if_none_match: str) -> str:
-    """The one strong ETag of a simple If-None-Match (checked inside Redis), else ""."""
+    """The one ETag of a simple If-None-Match (checked inside Redis), without its weak mark
+    (If-None-Match compares weakly: the W/ form a gzip reply carries names the same body), else ""."""
     value = if_none_match.strip()
+    if value.startswith("W/"):
+        value = value[2:]
     if value.startswith('"') and value.endswith('"') and "," not in value:
         return value
     return ""

@@ -4,6 +4,7 @@ builders of posts lists use these."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 import blake3
 import orjson
@@ -59,6 +60,12 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     with a weight above 0, and no `gzip;q=0` refusing it by name."""
     if not accept_encoding:
         return False
+    if len(accept_encoding) > 200:  # no client sends such a header: read, not remembered
+        return _accepts_gzip(accept_encoding)
+    return _accepts_gzip_seen(accept_encoding)
+
+
+def _accepts_gzip(accept_encoding: str) -> bool:
     named = star = None
     for item in accept_encoding.split(","):
         coding, _, params = item.partition(";")
@@ -78,6 +85,9 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
         else:
             named = weight > 0 if named is None else named or weight > 0
     return named if named is not None else bool(star)
+
+
+_accepts_gzip_seen = lru_cache(maxsize=256)(_accepts_gzip)  # a few client libraries send most requests
 
 
 def gzipped(body: bytes) -> bytes:
