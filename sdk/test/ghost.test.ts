@@ -54,6 +54,25 @@ describe('Ghost Content API client against the real server', { timeout: 120_000 
     }
   });
 
+  it('is sent its replies gzip-compressed, as Ghost sends them, and reads them', async () => {
+    // axios asks for gzip by itself and unzips what it is sent (removing Content-Encoding from the
+    // headers it hands on): the raw headers of the reply say what crossed the wire.
+    const encodings: string[] = [];
+    const interceptor = axios.interceptors.response.use((response: { request?: { res?: { rawHeaders?: string[] } } }) => {
+      const raw = response.request?.res?.rawHeaders ?? [];
+      for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'content-encoding') encodings.push(raw[i + 1]);
+      return response;
+    });
+    try {
+      const posts = (await ghost.posts.browse({ include: ['tags', 'authors'], limit: 2 })) as unknown as Page<PostOrPage>;
+      assert.equal(posts.length, 2);
+      assert.equal(typeof posts[0].html, 'string');
+    } finally {
+      axios.interceptors.response.eject(interceptor);
+    }
+    assert.deepEqual(encodings, ['gzip']);
+  });
+
   it('filters posts with NQL: a tag, a negated tag, an author', async () => {
     const all = (await ghost.posts.browse({ include: ['tags', 'authors'], limit: 'all' })) as unknown as Page<PostOrPage>;
     const tagged = all.find((post) => post.primary_tag);
