@@ -2,7 +2,7 @@
 
 Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema or host):
 - `{prefix}:papi:resp:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
-  {e: ETag, b: JSON body}, expiring after PUBLIC_API_CACHE_TTL. The content version
+  {e: ETag, b: the JSON body's gzip (encoding.packed; plain JSON in entries written before)}, expiring after PUBLIC_API_CACHE_TTL. The content version
   (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
   of the key, so a write makes every older entry of that tenant unreachable at once without a
   scan; they expire on their own.
@@ -34,6 +34,7 @@ from limits.storage.redis import RedisStorage
 from apps.analytics import buffer
 from apps.core import content_version, redis_conn
 from apps.public_api import redis_thread
+from apps.public_api.encoding import packed
 from apps.public_api.keys import host_fields
 
 class Code(IntEnum):
@@ -163,7 +164,8 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
     """Cache a reply (and, when given, the total of its list under `count_key`)."""
     counted = f"{_count_prefix()}{schema}:{version}:{count_key}" if total is not None else ""
     STORE.run(response_key=f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}", count_key=counted,
-              etag=etag, body=body, ttl=settings.PUBLIC_API_CACHE_TTL, total="" if total is None else total)
+              etag=etag, body=packed(etag, body), ttl=settings.PUBLIC_API_CACHE_TTL,
+              total="" if total is None else total)
 
 
 def _count_prefix() -> str:

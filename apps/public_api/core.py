@@ -39,7 +39,7 @@ from apps.ghost_api import edge as ghost_edge
 from apps.public_api import cache, keys
 from apps.public_api import request as public
 from apps.public_api.cache import Code
-from apps.public_api.encoding import encode, etag_matches, etag_of, gzipped, weak
+from apps.public_api.encoding import encode, etag_matches, etag_of, gzip_of, unpacked, weak
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +126,6 @@ class Setup:
         self.ghost_cache_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "HIT")[1:]))
         self.ghost_miss_headers = self.edge.with_vary(ghost_edge.with_vary(public.reply_headers("", "MISS")[1:]))
         self.bodies = Bodies(settings.PUBLIC_API_LOCAL_CACHE_BYTES)
-        self.gzips = Gzips(settings.PUBLIC_API_LOCAL_CACHE_BYTES // 2)
         self.leases = Leases(settings.PUBLIC_API_LEASE_MS / 1000 if self.enabled else 0,
                              budget=max(settings.PUBLIC_API_LOCAL_CACHE_BYTES, 1024 * 1024))
         # The 429 as Django's error handler writes it (apps.core.api.envelope), byte for byte.
@@ -189,34 +188,6 @@ class Bodies:
         if not held[1]:
             del self.bodies[etag]
             self.size -= len(held[0])
-
-
-class Gzips:
-    """The gzip of the replies this worker sent compressed last, by their ETag (a hash of the
-    uncompressed body, as in Bodies), the least recently sent dropped first past `budget` bytes:
-    a reply sent again is not compressed again."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.size = 0
-        self.held: OrderedDict[str, bytes] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def of(self, etag: str, body: bytes) -> bytes:
-        with self.lock:
-            held = self.held.get(etag)
-            if held is not None:
-                self.held.move_to_end(etag)
-                return held
-        compressed = gzipped(body)
-        if len(compressed) <= self.budget // 4:
-            with self.lock:
-                if etag not in self.held:
-                    self.held[etag] = compressed
-                    self.size += len(compressed)
-                    while self.size > self.budget:
-                        self.size -= len(self.held.popitem(last=False)[1])
-        return compressed
 
 
 @dataclass(slots=True)
@@ -368,7 +339,7 @@ def encoded(ask: Ask, reply: Reply) -> Reply:
         return reply
     if reply.status == 304:
         return Reply(304, headers)
-    body = current().gzips.of(etag, reply.body)
+    body = gzip_of(etag, reply.body)
     return Reply(200, [("Content-Encoding", "gzip"), ("Content-Length", str(len(body))), *headers], body)
 
 
@@ -442,7 +413,7 @@ def _answer(ask: Ask, lists: Lists) -> Reply | Pass:
         if body is None:  # dropped meanwhile by another thread: Django answers from the cache
             return PASS
     else:
-        body = found.body
+        body = unpacked(etag, found.body)
         setup.bodies.put(slot, found.etag, body)
     full = _full_headers(ask, found, headers, body)
     setup.leases.grant(slot, found.limit, etag, full, not_modified, body)
@@ -530,7 +501,8 @@ def cached(ask: Ask, api_key: keys.ApiKey, *, schema: str, tenant, build: Callab
         try:
             version, etag, body = cache.lookup(schema=schema, kind=kind, qhash=qhash, host=ask.host, client=tenant)
             if etag is not None and body is not None:
-                return reply_of(ask, api_key, body, etag.decode(), "HIT", edge_reader=edge_reader)
+                return reply_of(ask, api_key, unpacked(etag.decode(), body), etag.decode(), "HIT",
+                                edge_reader=edge_reader)
         except redis.RedisError as exc:
             redis_conn.failed(exc, "public API served uncached")
             version = None

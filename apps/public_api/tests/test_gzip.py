@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from apps.public_api import core
+from apps.public_api import cache, encoding
 from apps.public_api.encoding import accepts_gzip
 from apps.core.testing import Api
 from apps.public_api.tests.conftest import lookup_codes, wsgi_app, wsgi_call  # noqa: F401 (fixtures)
@@ -92,8 +92,8 @@ def test_either_form_of_the_etag_gets_a_304_in_the_form_the_client_is_sent(wsgi_
 def test_a_reply_sent_again_is_not_compressed_again(wsgi_app, tenant, content, monkeypatch, settings):  # noqa: F811
     settings.PUBLIC_API_LEASE_MS = 0
     calls = []
-    real = core.gzipped
-    monkeypatch.setattr(core, "gzipped", lambda body: calls.append(len(body)) or real(body))
+    real = encoding.gzipped
+    monkeypatch.setattr(encoding, "gzipped", lambda body: calls.append(len(body)) or real(body))
     bodies = {gzip.decompress(_get(wsgi_app, tenant, GZIP).content) for _ in range(4)}
     assert len(bodies) == 1 and len(calls) == 1
     # Another page is another body: compressed once too.
@@ -115,3 +115,40 @@ def test_the_reply_cache_off_and_errors(wsgi_app, tenant, other_tenant, content,
         denied = wsgi_call(wsgi_app, tenant, "/api/v1/posts", key=key, headers=GZIP)
         assert denied.status_code == 401 and denied.headers.get("content-encoding") is None
         assert denied.json()["success"] is False
+
+
+def test_the_reply_cache_keeps_the_gzip_and_every_client_reads_its_own_form(wsgi_app, tenant, content,  # noqa: F811
+                                                                            lookup_codes, settings):
+    """The cache keeps a reply's gzip (a fifth of its bytes here): a worker that has not seen the
+    reply unzips it once for a client that does not ask for gzip, and sends it as it is to one
+    that does; an entry written before (plain JSON) is still read."""
+    from apps.core import redis_conn
+
+    settings.PUBLIC_API_LEASE_MS = 0
+    miss = _get(wsgi_app, tenant)  # Django builds and stores it
+    etag = miss.headers["etag"]
+    client = redis_conn.client()
+    [entry] = [key for key in client.scan_iter(f"{cache._response_prefix()}{tenant.schema_name}:*")]
+    stored = client.hget(entry, "b")
+    assert stored[:2] == b"\x1f\x8b" and gzip.decompress(stored) == miss.content
+    assert len(stored) < len(miss.content) / 3
+    for headers, decode in ((None, lambda body: body), (GZIP, gzip.decompress)):
+        encoding._gzips = None  # another worker: none of the reply's forms held
+        core_setup_reset()
+        hit = _get(wsgi_app, tenant, headers)
+        assert lookup_codes[-1] == 2 and decode(hit.content) == miss.content  # the body crossed from Redis
+        assert hit.headers["etag"] in (etag, f"W/{etag}")
+    django = _django(tenant).get("/api/v1/posts?limit=5")  # Django's path reads the gzip entry too
+    assert django.content == miss.content and django["X-Cache"] == "HIT"
+    # An entry of the plain JSON (written before the cache kept gzip) is read as it is.
+    client.hset(entry, "b", miss.content)
+    core_setup_reset()
+    plain, zipped = _get(wsgi_app, tenant), _get(wsgi_app, tenant, GZIP)
+    assert plain.content == miss.content and gzip.decompress(zipped.content) == miss.content
+    assert _django(tenant).get("/api/v1/posts?limit=5").content == miss.content
+
+
+def core_setup_reset():
+    from apps.public_api import core
+
+    core._forget_setup()  # a new worker copy (core.Bodies) and leases
