@@ -161,7 +161,7 @@ def row(label: str, name: str, port: int, path: str, headers: dict[str, str], sc
 def drop_replies() -> None:
     """Before a miss row: the replies the rows before it stored (a miss row stores one per request,
     a Ghost page 61 KB), so that each miss row starts on the same Redis."""
-    fresh_redis(REDIS_URL, f"{PREFIX}:papi:resp")
+    fresh_redis(REDIS_URL, f"{PREFIX}:papi:gz")
 
 
 def ratio(a: dict, b: dict) -> float:

@@ -1,8 +1,8 @@
 """Redis side of the public API: cached responses and the host map of the fast path.
 
 Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema or host):
-- `{prefix}:papi:resp:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
-  {e: ETag, b: the JSON body's gzip (encoding.packed; plain JSON in entries written before)}, expiring after PUBLIC_API_CACHE_TTL. The content version
+- `{prefix}:papi:gz:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
+  {e: ETag, b: the JSON body's gzip (encoding.packed)}, expiring after PUBLIC_API_CACHE_TTL. The content version
   (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
   of the key, so a write makes every older entry of that tenant unreachable at once without a
   scan; they expire on their own.
@@ -142,7 +142,9 @@ def query_hash(path: str, query: str) -> str:
 
 
 def _response_prefix() -> str:
-    return redis_conn.tenant_key("papi:resp", "")
+    # `papi:gz`: the entries keep the body's gzip; the plain bodies of earlier releases were kept
+    # under `papi:resp`, so that during a rolling upgrade neither release reads the other's form.
+    return redis_conn.tenant_key("papi:gz", "")
 
 
 def host_key(host: str) -> str:

@@ -155,8 +155,8 @@ def packed(etag: str, body: bytes) -> bytes:
 
 
 def unpacked(etag: str, stored: bytes) -> bytes:
-    """A body read from the reply cache, uncompressed (entries written before bodies were kept
-    compressed are plain JSON); its gzip is kept for the clients that accept it."""
+    """A body read from the reply cache, uncompressed (an entry that holds plain JSON is read as
+    it is); its gzip is kept for the clients that accept it."""
     if stored[:2] != _GZIP_MAGIC:
         return stored
     gzips().keep(etag, stored)

@@ -7,7 +7,7 @@ local host_key = ARGV[1]         -- HMGET {prefix}:papi:host:{host}: s schema, c
                                  -- wc / wp / wg their rate-limit counters' keys
 local key_hash = ARGV[2]         -- the hash of the request's x-api-key
 local version_prefix = ARGV[3]   -- GET {prefix}:content-version:{schema}
-local response_prefix = ARGV[4]  -- HGET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash}
+local response_prefix = ARGV[4]  -- HGET {prefix}:papi:gz:{schema}:{version}:{kind}:{query hash}
 local query_suffix = ARGV[5]     -- ":" .. query hash
 local if_none_match = ARGV[6]    -- one strong ETag, or ""
 local window = ARGV[7]           -- seconds of the rate limit's sliding window

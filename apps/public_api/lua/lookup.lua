@@ -4,7 +4,7 @@
 -- Returns {version, ETag or false, body or false}.
 local version_key = KEYS[1]      -- GET  {prefix}:content-version:{schema}
 local host_key = KEYS[2]         -- HSET {prefix}:papi:host:{host} (if absent): the company's host entry
-local response_prefix = ARGV[1]  -- {prefix}:papi:resp:{schema}:
+local response_prefix = ARGV[1]  -- {prefix}:papi:gz:{schema}:
 local response_suffix = ARGV[2]  -- :{key kind}:{query hash}
 -- ARGV[3..10]: the host entry's fields s, c, p, l, wc, wp, g, wg (apps.public_api.keys.host_fields)
 local host_ttl = ARGV[11]
@@ -15,6 +15,6 @@ if redis.call('EXISTS', host_key) == 0 then
   redis.call('EXPIRE', host_key, host_ttl)
 end
 local version = redis.call('GET', version_key) or '0'
--- HMGET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash}: the cached reply
+-- HMGET {prefix}:papi:gz:{schema}:{version}:{kind}:{query hash}: the cached reply
 local entry = redis.call('HMGET', response_prefix .. version .. response_suffix, 'e', 'b')
 return {version, entry[1], entry[2]}

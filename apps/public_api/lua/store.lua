@@ -1,5 +1,5 @@
 -- A reply built on a miss (either path), and the total it counted.
-local response_key = KEYS[1]  -- HSET {prefix}:papi:resp:{schema}:{version}:{kind}:{query hash} {e: ETag, b: body}
+local response_key = KEYS[1]  -- HSET {prefix}:papi:gz:{schema}:{version}:{kind}:{query hash} {e: ETag, b: the body's gzip}
 local count_key = KEYS[2]     -- SET  {prefix}:papi:count:{schema}:{version}:{filter key}, or "" (no total)
 local etag = ARGV[1]
 local body = ARGV[2]

@@ -121,7 +121,7 @@ def test_the_reply_cache_keeps_the_gzip_and_every_client_reads_its_own_form(wsgi
                                                                             lookup_codes, settings):
     """The cache keeps a reply's gzip (a fifth of its bytes here): a worker that has not seen the
     reply unzips it once for a client that does not ask for gzip, and sends it as it is to one
-    that does; an entry written before (plain JSON) is still read."""
+    that does; an entry that holds plain JSON is read as it is."""
     from apps.core import redis_conn
 
     settings.PUBLIC_API_LEASE_MS = 0
@@ -140,7 +140,7 @@ def test_the_reply_cache_keeps_the_gzip_and_every_client_reads_its_own_form(wsgi
         assert hit.headers["etag"] in (etag, f"W/{etag}")
     django = _django(tenant).get("/api/v1/posts?limit=5")  # Django's path reads the gzip entry too
     assert django.content == miss.content and django["X-Cache"] == "HIT"
-    # An entry of the plain JSON (written before the cache kept gzip) is read as it is.
+    # An entry that holds plain JSON is read as it is.
     client.hset(entry, "b", miss.content)
     core_setup_reset()
     plain, zipped = _get(wsgi_app, tenant), _get(wsgi_app, tenant, GZIP)
