@@ -1,8 +1,8 @@
 """Public content API under load: requests/s and p50/p99 latency of the posts list (cached,
 uncached, 304), of search and of the same page through the Ghost-compatible routes (cached and
-uncached; and both as Ghost's client asks, gzip, each pair alternated), with 10,000 published posts (~2 KB HTML each), granian (as in the
-image) or gunicorn with 2 sync workers, on loopback and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance
-note, on the content web pool (WEB_ROUTES=content, as the deployments serve the public API); the
+uncached; and both as Ghost's client asks, gzip, each pair alternated), with 10,000 published
+posts (~2 KB HTML each), granian (as in the image) or gunicorn with 2 sync workers, on loopback
+and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance note, on the content web pool (WEB_ROUTES=content, as the deployments serve the public API); the
 dashboard's reference list, and the worker memory of a process with every route, on one with
 WEB_ROUTES=all. Anchors measured in the same run: a bare WSGI app returning the same bytes
 (bench/bare_wsgi.py) and a plain django-ninja list (bench/plain_ninja.py: ModelSchema, ORM,

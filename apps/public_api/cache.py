@@ -2,8 +2,8 @@
 
 Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema or host):
 - `{prefix}:papi:gz:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
-  {e: ETag, b: the JSON body's gzip (encoding.packed)}, expiring after PUBLIC_API_CACHE_TTL. The content version
-  (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
+  {e: ETag, b: the JSON body's gzip (encoding.packed)}, expiring after PUBLIC_API_CACHE_TTL. The
+  content version (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
   of the key, so a write makes every older entry of that tenant unreachable at once without a
   scan; they expire on their own.
 - `{prefix}:papi:count:{schema}:{content version}:{sha1(filter)}` -> the total of a post list,
