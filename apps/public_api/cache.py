@@ -2,7 +2,7 @@
 
 Keys (prefix = the cache KEY_PREFIX setting; every key names the tenant's schema or host):
 - `{prefix}:papi:gz:{schema}:{content version}:{key kind}:{sha1(path?query)}` -> hash
-  {e: ETag, b: the JSON body's gzip (encoding.packed)}, expiring after PUBLIC_API_CACHE_TTL. The
+  {e: ETag, b: the JSON body's gzip (encoding.gzip_of)}, expiring after PUBLIC_API_CACHE_TTL. The
   content version (apps.core.content_version, bumped by every write to posts, categories, tags or media) is part
   of the key, so a write makes every older entry of that tenant unreachable at once without a
   scan; they expire on their own.
@@ -34,7 +34,7 @@ from limits.storage.redis import RedisStorage
 from apps.analytics import buffer
 from apps.core import content_version, redis_conn
 from apps.public_api import redis_thread
-from apps.public_api.encoding import packed
+from apps.public_api.encoding import gzip_of
 from apps.public_api.keys import host_fields
 
 class Code(IntEnum):
@@ -166,7 +166,7 @@ def store(*, schema: str, version: str, kind: str, qhash: str, etag: str, body: 
     """Cache a reply (and, when given, the total of its list under `count_key`)."""
     counted = f"{_count_prefix()}{schema}:{version}:{count_key}" if total is not None else ""
     STORE.run(response_key=f"{_response_prefix()}{schema}:{version}:{kind}:{qhash}", count_key=counted,
-              etag=etag, body=packed(etag, body), ttl=settings.PUBLIC_API_CACHE_TTL,
+              etag=etag, body=gzip_of(etag, body), ttl=settings.PUBLIC_API_CACHE_TTL,
               total="" if total is None else total)
 
 
