@@ -23,6 +23,7 @@ from django.utils.cache import patch_vary_headers
 from apps.core.api import BROKER_DOWN, BROKER_RETRY_AFTER, is_broker_outage
 from apps.core.errors import ApplicationError
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
+from apps.core.text import TextRefused, input_text
 from apps.ghost_api import errors, ids, query, selectors, shapes
 from apps.ghost_api.edge import CONTENT_VERSION, VARY, edge_keys
 from apps.ghost_api.errors import GhostError
@@ -80,6 +81,8 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
         raise GhostError(403, errors.NO_KEY, context=errors.NO_KEY_CONTEXT)
     api_key = core.admit(tenant, keys[0], counted=bool(request.META.get(public_keys.COUNTED)), ghost=True)
     wanted = query.parse(resource, dict(request.GET.lists()))
+    for value in (ident, slug):
+        _must_name_a_row(resource, value)
     if ident is not None:
         ident = ident.lower()  # Ghost's validator takes either case
         if not ids.is_ghost_id(ident):
@@ -90,6 +93,17 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
     # the content version like a content write (apps.core.subscribers).
     return cached_json(request, lambda version: build_reply(resource, wanted, ident, slug, site, tenant),
                        edge_reader=edge_keys)
+
+
+def _must_name_a_row(resource: str, value: str | None) -> None:
+    """Ghost's 404 for a slug or id no row can have: text that PostgreSQL cannot hold (a NUL, an
+    unpaired surrogate; the input rule of apps.core.text) is never looked up."""
+    if value is None:
+        return
+    try:
+        input_text(value)
+    except TextRefused:
+        raise errors.not_found(NOT_FOUND.get(resource, errors.NOT_FOUND)) from None
 
 
 # --- the replies ---------------------------------------------------------------------------------
