@@ -22,6 +22,7 @@ A plan (settings.PLANS, by name) sets limits: `staff_seats`, `posts`, `media_byt
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -30,6 +31,8 @@ from django.utils.module_loading import import_string
 
 from apps.core.errors import ErrorCode, PermissionDenied
 from tenants.models import Client
+
+logger = logging.getLogger(__name__)
 
 # The counted limits: what each counts (a function of the company's schema, called once per company
 # and whenever the usage task checks the counters), and how people name it.
@@ -106,15 +109,63 @@ def plan_values(plan: str) -> dict:
     return values
 
 
+# The range of a limit's value (an operator's override; the console refuses anything else): a whole
+# number from LIMIT_MIN to LIMIT_MAX (media_bytes: to LIMIT_MAX_BYTES), or None, no limit. A rate
+# always has a number: no limit on a rate is LIMIT_MAX. Every value fits the counters' 64 bits.
+LIMIT_MAX = 1_000_000_000
+LIMIT_MAX_BYTES = 1024 ** 5  # 1 PB of media
+LIMIT_MIN = {"public_api_rpm": 1}  # 0 would shut the public API: suspending the company does that
+
+
+def limit_range(what: str) -> tuple[int, int]:
+    """The lowest and highest value a limit may be set to."""
+    if what not in LIMITS:
+        raise KeyError(f"Unknown plan limit {what!r}")
+    return LIMIT_MIN.get(what, 0), LIMIT_MAX_BYTES if what == "media_bytes" else LIMIT_MAX
+
+
+def limit_value_check(what: str, value: int | None) -> int | None:
+    """The value an override of `what` may take, or ValueError saying the range (the rule the
+    console's form applies). None is no limit."""
+    if value is None:
+        return None
+    low, high = limit_range(what)
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"A limit of {what} is a whole number from {low} to {high:,}, or 'unlimited'")
+    return value
+
+
+def _limit_read(what: str, stored, plan_value):
+    """A stored override as the rules read it, whatever was written to the row: a number above the
+    maximum is no limit (what such a number means; a rate gets the maximum), and a value that is
+    not a whole number in range (negative, text, a fraction) is ignored: the plan's value holds.
+    Never a number that does not fit the counters."""
+    low, high = limit_range(what)
+    if stored is None:
+        value = None
+    elif type(stored) is int and stored > high:
+        value = None
+    elif type(stored) is int and stored >= low:
+        value = stored
+    else:
+        logger.warning("ignoring the out-of-range %s override %r", what, stored)
+        value = plan_value
+    if value is None and what in RATES:
+        return high
+    return value
+
+
 def limits_of(company) -> dict:
-    """The company's limits: its plan's, with the operator's overrides."""
+    """The company's limits: its plan's, with the operator's overrides (read by _limit_read)."""
     values = plan_values(company.subscription_plan)
     overrides = company.plan_overrides or {}
     if isinstance(overrides, str):  # a row read without the ORM's converters (tenants.middleware)
         overrides = json.loads(overrides or "{}")
+    if not isinstance(overrides, dict):
+        overrides = {}
     for name in LIMITS:
         if name in overrides:
-            values[name] = overrides[name]
+            values[name] = _limit_read(name, overrides[name], values[name])
     if isinstance(overrides.get("features"), dict):
         values["features"].update(overrides["features"])
     return values

@@ -4,6 +4,7 @@ written to the operator audit log (OperatorAction) with who did it."""
 from __future__ import annotations
 
 import logging
+import re
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -108,19 +109,21 @@ def _locked(client: Client) -> Client:
 FEATURE_CHOICES = ("plan", "on", "off")  # the plan's value, or switched for this company
 
 
-def _limit_value(raw: str):
+def _limit_value(name: str, raw: str):
+    """A limit field of the form: empty (the plan's value: None), 'unlimited' or a whole number in
+    the limit's range (apps.plans.rules.limit_value_check, the one rule of a limit's value)."""
     raw = (raw or "").strip().lower()
     if raw == "":
         return None  # the plan's value
     if raw in ("none", "unlimited"):
         return "unlimited"
+    if not re.fullmatch(r"-?[0-9]+", raw):
+        raise ConsoleRefused(f"A limit is a whole number, 'unlimited' or empty: {raw[:40]!r} ({name})")
+    value = int(raw) if len(raw) <= 30 else (-1 if raw.startswith("-") else 10 ** 30)  # the range says why
     try:
-        value = int(raw)
+        return rules.limit_value_check(name, value)
     except ValueError as exc:
-        raise ConsoleRefused(f"A limit is a whole number, 'unlimited' or empty: {raw!r}") from exc
-    if value < 0:
-        raise ConsoleRefused("A limit cannot be negative")
-    return value
+        raise ConsoleRefused(str(exc)) from exc
 
 
 @transaction.atomic
@@ -134,7 +137,7 @@ def company_plan_set(*, operator, client: Client, plan: str, limits: dict[str, s
         raise ConsoleRefused(f"Unknown plan {plan!r}")
     overrides = {}
     for name in rules.LIMITS:
-        value = _limit_value(limits.get(name, ""))
+        value = _limit_value(name, limits.get(name, ""))
         if value is not None:
             overrides[name] = None if value == "unlimited" else value
     switched = {}

@@ -144,7 +144,8 @@ def company_detail(request, subdomain: str, *, error: str = "", status: int = 20
                     "override": "" if name not in overrides else ("unlimited" if overrides[name] is None
                                                                    else overrides[name])}
                    for name in rules.LIMITS],
-        "features": _features(client),
+        "features": _features(client), "limit_max": f"{rules.LIMIT_MAX:,}",
+        "limit_max_bytes": f"{rules.LIMIT_MAX_BYTES:,} ({rules.human_bytes(rules.LIMIT_MAX_BYTES)})",
         "backups": services.company_backups(client)[:10], "actions": selectors.actions(company=client.subdomain)[:20],
         "support_grant": grant, "support_users": users,
         "error": error, "requests_total": sum(day["api_requests"] for day in days)}, status=status)
