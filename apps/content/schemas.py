@@ -23,130 +23,13 @@ from apps.core.text import slugify
 from apps.core.validation import OptionalDateTime, clean_required, clean_url, text
 from apps.media.storage import MediaUrls
 
-# --- messages (spec §5 where the spec has one) ---------------------------------------------------
-TITLE_REQUIRED = "Title is required"
-CONTENT_REQUIRED = "Content is required"
-EXCERPT_REQUIRED = "Excerpt is required"
-CATEGORY_REQUIRED = "At least one category is required"
-FEATURED_REQUIRED = "Featured image is required"
-SEO_TITLE_REQUIRED = "SEO title is required"
-SEO_DESCRIPTION_REQUIRED = "SEO description is required"
-NAME_REQUIRED = "Name is required"
-SLUG_REQUIRED = "Slug is required"
-STATUS_INVALID = "Status must be one of " + ", ".join(POST_STATUSES)
-DATE_INVALID = "Please enter a valid date"
-VIDEO_INVALID = "Please enter a valid YouTube video URL or ID"
-CATEGORIES_INVALID = "Categories must be a list of category ids"
-TAGS_INVALID = "Tags must be a list of tag ids"
-IMAGE_INVALID = "Image must be a media id"
-
-_YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
-_YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com",
-                  "youtube-nocookie.com", "www.youtube-nocookie.com"}
-
-
-# --- field rules ---------------------------------------------------------------------------------
-def clean_max(value: str, maximum: int, label: str) -> str:
-    if len(value) > maximum:
-        raise ValueError(f"{label} must be at most {maximum} characters")
-    return value
-
-
-def clean_status(value) -> str:
-    value = text(value, STATUS_INVALID).strip().lower()
-    if not value:
-        return "draft"
-    if value not in POST_STATUSES:
-        raise ValueError(STATUS_INVALID)
-    return value
-
-
-def clean_id_list(value, message: str) -> list[str]:
-    """A JSON array of ids (strings or numbers; objects with an `id` are accepted too) -> unique
-    non-empty strings in the given order."""
-    if value is None:
-        return []
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(message)
-    ids: list[str] = []
-    for item in value:
-        if isinstance(item, dict):
-            item = item.get("id")
-        if isinstance(item, bool) or not isinstance(item, (str, int)):
-            raise ValueError(message)
-        item = str(item).strip()
-        if item and item not in ids:
-            ids.append(item)
-    return ids
-
-
-# A media id, or the `{id, ...}` object the API returns (documented as such in OpenAPI).
-MediaRef = str | dict
-
-
-def clean_media_ref(value, message: str = IMAGE_INVALID) -> str:
-    """A media id given as a string or as the `{id, ...}` object the API returns."""
-    if value is None:
-        return ""
-    if isinstance(value, dict):
-        value = value.get("id")
-        if value is None:
-            return ""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ValueError(message)
-    return str(value).strip()
-
-
-def clean_publish_date(value) -> datetime | None:
-    """An ISO date or date-time. A date alone means 00:00 UTC of that day; a date-time without
-    an offset is read as UTC."""
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        parsed = value
-    else:
-        value = text(value, DATE_INVALID).strip()
-        if not value:
-            return None
-        try:
-            parsed = parse_datetime(value.replace("z", "Z"))
-            if parsed is None:
-                day = parse_date(value)
-                if day is None:
-                    raise ValueError(DATE_INVALID)
-                parsed = datetime.combine(day, time.min)
-        except ValueError as exc:  # well-formed but impossible, e.g. 2025-02-30
-            raise ValueError(DATE_INVALID) from exc
-    if timezone.is_naive(parsed):
-        parsed = parsed.replace(tzinfo=dt_timezone.utc)
-    try:
-        # In UTC: PostgreSQL refuses offsets beyond ±15:59 (e.g. -16:30 was a 500).
-        return parsed.astimezone(dt_timezone.utc)
-    except (OverflowError, ValueError) as exc:  # shifted past year 1 or 9999
-        raise ValueError(DATE_INVALID) from exc
-
-
-def clean_video_id(value) -> str:
-    """A YouTube id from an 11-character id or a watch / youtu.be / embed / v / shorts URL."""
-    value = text(value, VIDEO_INVALID).strip()
-    if not value:
-        return ""
-    if _YOUTUBE_ID.match(value):
-        return value
-    candidate = ""
-    url = urlparse(value if "://" in value else f"https://{value}")
-    host = (url.hostname or "").lower()
-    parts = [part for part in url.path.split("/") if part]
-    if host in {"youtu.be", "www.youtu.be"} and parts:
-        candidate = parts[0]
-    elif host in _YOUTUBE_HOSTS:
-        if parts[:1] == ["watch"]:
-            candidate = (parse_qs(url.query).get("v") or [""])[0]
-        elif len(parts) >= 2 and parts[0] in {"embed", "v", "shorts", "live", "e"}:
-            candidate = parts[1]
-    if _YOUTUBE_ID.match(candidate):
-        return candidate
-    raise ValueError(VIDEO_INVALID)
+from apps.content.rules import (  # noqa: F401 - the field rules, re-exported for the schemas' users
+    CATEGORIES_INVALID, CATEGORY_REQUIRED, CONTENT_REQUIRED, DATE_INVALID, EXCERPT_REQUIRED, FEATURED_REQUIRED,
+    IMAGE_INVALID, NAME_REQUIRED, SEO_DESCRIPTION_REQUIRED, SEO_TITLE_REQUIRED, SLUG_REQUIRED, STATUS_INVALID,
+    TAGS_INVALID, TITLE_REQUIRED, VIDEO_INVALID, MediaRef, clean_id_list, clean_max, clean_media_ref,
+    clean_publish_date, clean_status, clean_video_id,
+)
+from apps.content.rules import POST_RULES, clean_canonical_url
 
 
 def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
@@ -463,19 +346,19 @@ def _trimmed(label: str, maximum: int):
 
 
 # `X | None` of these (an update, or an optional key): null means "not sent", nothing is checked.
-PostTitle = Annotated[str, BeforeValidator(lambda value: clean_max(clean_required(value, TITLE_REQUIRED), 500, "Title"))]
+PostTitle = Annotated[str, BeforeValidator(POST_RULES["title"].clean)]
 PostContent = Annotated[str, BeforeValidator(_content)]
 PostExcerpt = Annotated[str, BeforeValidator(lambda value: clean_required(value, EXCERPT_REQUIRED))]
-CustomSlug = Annotated[str, BeforeValidator(_trimmed("Slug", 255))]
+CustomSlug = Annotated[str, BeforeValidator(POST_RULES["custom_slug"].clean)]
 PostStatusIn = Annotated[str, BeforeValidator(lambda value: clean_status(value))]
 CategoryIds = Annotated[list[str], BeforeValidator(_category_ids)]
 TagIds = Annotated[list[str], BeforeValidator(lambda value: clean_id_list(value, TAGS_INVALID))]
 FeaturedRef = Annotated[MediaRef, BeforeValidator(_featured)]
 SeoTitle = Annotated[str, BeforeValidator(
-    lambda value: clean_max(clean_required(value, SEO_TITLE_REQUIRED), 500, "SEO title"))]
+    lambda value: POST_RULES["meta_title"].clean(clean_required(value, SEO_TITLE_REQUIRED)))]
 SeoDescription = Annotated[str, BeforeValidator(lambda value: clean_required(value, SEO_DESCRIPTION_REQUIRED))]
-CanonicalUrl = Annotated[str, BeforeValidator(lambda value: clean_max(clean_url(value), 2000, "Canonical URL"))]
-FocusKeyword = Annotated[str, BeforeValidator(_trimmed("Focus keyword", 500))]
+CanonicalUrl = Annotated[str, BeforeValidator(clean_canonical_url)]
+FocusKeyword = Annotated[str, BeforeValidator(POST_RULES["focus_keyword"].clean)]
 PublishDate = Annotated[datetime | None, BeforeValidator(clean_publish_date)]
 VideoId = Annotated[str, BeforeValidator(clean_video_id)]
 TermName = Annotated[str, BeforeValidator(lambda value: _clean_name(value))]
@@ -526,13 +409,13 @@ class _SocialFields(InSchema):
     @field_validator("ogTitle", "twitterTitle", mode="before")
     @classmethod
     def _social_title(cls, value, info):
-        return _optional_text(value, "Open Graph title" if info.field_name == "ogTitle" else "Twitter title", 500)
+        return None if value is None else POST_RULES["og_title" if info.field_name == "ogTitle" else "twitter_title"].clean(value)
 
     @field_validator("ogDescription", "twitterDescription", mode="before")
     @classmethod
     def _social_description(cls, value, info):
-        label = "Open Graph description" if info.field_name == "ogDescription" else "Twitter description"
-        return _optional_text(value, label)
+        name = "og_description" if info.field_name == "ogDescription" else "twitter_description"
+        return None if value is None else POST_RULES[name].clean(value)
 
     @field_validator("ogImageId", "twitterImageId", mode="before")
     @classmethod
