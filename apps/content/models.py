@@ -17,6 +17,8 @@ from django.db import models
 from django.db.models import Func, Q
 from django.db.models.functions import Upper
 
+from apps.content import kinds
+
 SEARCH_CONFIG = "english"  # the configuration of English, the language of a company that never chose
 # PostgreSQL's text search configurations (its snowball stemmers), by primary language subtag.
 SEARCH_CONFIGS = {
@@ -132,14 +134,27 @@ class PostQuerySet(models.QuerySet):
         """The posts a website may read (public_sql in raw statements)."""
         return self.filter(public_q())
 
+    def of_kind(self, kind: "str | kinds.Kind") -> "PostQuerySet":
+        """The rows of one content kind (apps.content.kinds): posts, or pages."""
+        return self.filter(kind=kinds.of(kind).name)
+
+    def having(self, flag: str) -> "PostQuerySet":
+        """The rows of the kinds for which `flag` is true (apps.content.kinds.having): `in_feeds`..."""
+        return self.filter(kind__in=kinds.having(flag))
+
 
 class Post(models.Model):
     Status = PostStatus
     objects = PostQuerySet.as_manager()
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # A post or a page (apps.content.kinds: what differs by kind is declared there). Set when the
+    # row is made (a translation takes its source's), never changed by an edit.
+    kind = models.CharField(max_length=8, choices=kinds.CHOICES, default=kinds.POST.name,
+                            db_default=kinds.POST.name)
     title = models.CharField(max_length=500)
-    # Unique per language (content_post_slug_language_uniq): `launch` in English and in French.
+    # Unique per language (content_post_slug_language_uniq), whatever the kind: posts and pages
+    # share one slug space (`/about` is a post or a page, not both); `launch` in English and in French.
     slug = models.CharField(max_length=255)
     # A BCP 47 code of the company's languages (apps.core.languages); a company that never chose
     # writes in English. The translations of one post share `translation_group` (a post alone is
@@ -203,13 +218,14 @@ class Post(models.Model):
     class Meta:
         ordering = ("-created_at",)
         indexes = [
-            models.Index(fields=["-created_at"], name="content_post_created_idx"),
+            # Every list is of one kind (posts, or pages): the kind leads each list's index.
+            models.Index(fields=["kind", "-created_at"], name="content_post_created_idx"),
             # Lists of a status, newest first; the language and group ride along so that a list
             # along a fallback chain walks the index alone (apps.public_api.selectors._language_where).
-            models.Index(fields=["status", "-created_at", "-id"], include=["language", "translation_group"],
+            models.Index(fields=["kind", "status", "-created_at", "-id"], include=["language", "translation_group"],
                          name="content_post_status_idx"),
             # the Ghost-compatible browse orders by published_at, then id (apps.ghost_api.selectors)
-            models.Index(fields=["status", "-published_at", "-id"], name="content_post_published_idx"),
+            models.Index(fields=["kind", "status", "-published_at", "-id"], name="content_post_published_idx"),
             models.Index(fields=["author", "-created_at"], name="content_post_author_idx"),
             models.Index(
                 fields=["scheduled_publish_date"], name="content_post_due_idx", condition=Q(publish_scheduled=True)
@@ -222,7 +238,7 @@ class Post(models.Model):
             # content_post_title_trgm_idx: GIN (UPPER(title) gin_trgm_ops), created by SQL in
             # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
             # A language's lists (newest first), and a group's translations.
-            models.Index(fields=["language", "status", "-created_at", "-id"], name="content_post_language_idx"),
+            models.Index(fields=["kind", "language", "status", "-created_at", "-id"], name="content_post_language_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["slug", "language"], name="content_post_slug_language_uniq"),
@@ -344,6 +360,7 @@ class PostListing(models.Model):
     the app, never backed up (lifecycle.backup: restoring the posts rebuilds it)."""
 
     post_id = models.UUIDField(primary_key=True)
+    kind = models.CharField(max_length=8, default=kinds.POST.name)  # the post's (apps.content.kinds)
     created_at = models.DateTimeField()
     language = models.CharField(max_length=35)
     translation_group = models.UUIDField()
@@ -354,8 +371,8 @@ class PostListing(models.Model):
     class Meta:
         db_table = "content_post_listing"
         indexes = [
-            # A list's order (the posts table's), the filter's columns in the index.
-            models.Index(fields=["-created_at", "-post_id"], include=["language", "group_published"],
+            # A list's order (the posts table's) within a kind, the filter's columns in the index.
+            models.Index(fields=["kind", "-created_at", "-post_id"], include=["language", "group_published"],
                          name="content_post_listing_order_idx"),
             models.Index(fields=["translation_group"], name="content_post_listing_group_idx"),
         ]
