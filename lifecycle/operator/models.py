@@ -1,6 +1,7 @@
 """The operator console's accounts and their audit log, in the public schema: platform staff, not
 users of any company (docs/operator-console.md)."""
 from django.db import models
+from django.utils import timezone
 
 
 class OperatorAccount(models.Model):
@@ -13,12 +14,42 @@ class OperatorAccount(models.Model):
     totp_secret = models.CharField(max_length=500)  # encrypted at rest (apps.accounts.two_factor.secret_seal)
     totp_last_step = models.BigIntegerField(default=0)  # a code works once
     active = models.BooleanField(default=True)
-    session_version = models.PositiveIntegerField(default=0)  # bumped: every open session ends
+    session_version = models.PositiveIntegerField(default=0)  # bumped: every open session ends (OperatorSession)
     created_at = models.DateTimeField(auto_now_add=True)
     last_login_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.email
+
+
+class OperatorSession(models.Model):
+    """One console session (lifecycle.operator.session): its browser's cookie holds a random key,
+    signed, of which only the SHA-256 is kept here. A `password` session is the short step between
+    the password and the authenticator code, used once; a `code` session is a signed-in console. A
+    session ends when revoked (signed out, its code step done, the password changed, signed out
+    everywhere), when it was not used for OPERATOR_SESSION_IDLE_SECONDS, at `expires_at`, or as soon
+    as the account's password, authenticator key or session version is not the one it was bound to."""
+
+    class Step(models.TextChoices):
+        PASSWORD = "password"
+        CODE = "code"
+
+    operator = models.ForeignKey(OperatorAccount, on_delete=models.CASCADE, related_name="sessions")
+    key_hash = models.CharField(max_length=64, unique=True)  # sha256 of the cookie's key (the key is not kept)
+    step = models.CharField(max_length=10, choices=Step.choices)
+    binding = models.CharField(max_length=64)  # the account's sign-in state it was started under
+    ip = models.CharField(max_length=45, blank=True, default="")
+    user_agent = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()  # the absolute end
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_why = models.CharField(max_length=30, blank=True, default="")
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes = [models.Index(fields=["operator", "revoked_at"], name="operator_session_open_idx"),
+                   models.Index(fields=["expires_at"], name="operator_session_expires_idx")]
 
 
 class OperatorAction(models.Model):

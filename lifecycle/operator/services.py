@@ -23,7 +23,8 @@ from apps.core import ratelimit
 from apps.core.errors import ApplicationError, ValidationFailed
 from apps.core.outbox import Busy, outbox_add
 from apps.media.storage import private_storage
-from lifecycle.operator.models import OperatorAccount, OperatorAction, OperatorBackup
+from lifecycle.operator import session
+from lifecycle.operator.models import OperatorAccount, OperatorAction, OperatorBackup, OperatorSession
 from apps.plans import rules
 from lifecycle import backup, deletion, verification
 from tenants.addresses import tenant_base_url
@@ -34,6 +35,7 @@ logger = logging.getLogger(__name__)
 
 SIGN_IN_FAILED = "Wrong email or password"
 CODE_WRONG = "Wrong or already used code"
+PASSWORD_MIN = 12
 _DUMMY = make_password("not-an-operator-password")
 
 
@@ -41,6 +43,13 @@ class ConsoleRefused(Exception):  # noqa: N818 - a refusal shown on the page
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+class SessionEnded(ConsoleRefused):
+    """The browser's session can no longer be used: sign in again."""
+
+    def __init__(self):
+        super().__init__("Your session has ended. Please sign in again.")
 
 
 def action_record(*, operator: OperatorAccount | None, action: str, company: str = "", detail: dict | None = None,
@@ -52,8 +61,8 @@ def action_record(*, operator: OperatorAccount | None, action: str, company: str
 # --- accounts and signing in -----------------------------------------------------------------------
 def operator_create(*, email: str, password: str, name: str = "") -> tuple[OperatorAccount, str]:
     """A new operator and the authenticator key to add to their app (returned once)."""
-    if len(password) < 12:
-        raise ValidationFailed("An operator's password has at least 12 characters", field="password")
+    if len(password) < PASSWORD_MIN:
+        raise ValidationFailed(f"An operator's password has at least {PASSWORD_MIN} characters", field="password")
     secret = two_factor.secret_new()
     account = OperatorAccount.objects.create(email=email.strip().lower(), name=name, password=make_password(password),
                                              totp_secret=two_factor.secret_seal(secret))
@@ -73,32 +82,89 @@ def _throttle(*, email: str, ip: str) -> None:
         raise ConsoleRefused(getattr(exc, "message", str(exc))) from exc
 
 
-def operator_sign_in(*, email: str, password: str, ip: str) -> OperatorAccount:
+def operator_sign_in(*, email: str, password: str, ip: str, user_agent: str = "",
+                     replaces: OperatorSession | None = None) -> tuple[OperatorSession, str]:
     """The first step: the password of an active operator account. Company users are not operators:
-    their addresses and passwords are refused like any wrong pair."""
+    their addresses and passwords are refused like any wrong pair. Starts the short password step
+    (OPERATOR_PASSWORD_STEP_SECONDS, used once by the code step) and returns it with its cookie's
+    key; the session the browser had (`replaces`) ends."""
     email = (email or "").strip().lower()
     _throttle(email=email, ip=ip)
     account = OperatorAccount.objects.filter(email=email, active=True).first()
     if not check_password(password or "", account.password if account else _DUMMY) or account is None:
         action_record(operator=None, action="sign_in_refused", ip=ip, email=email[:254])
         raise ConsoleRefused(SIGN_IN_FAILED)
-    return account
+    if replaces is not None:
+        session.session_revoke(replaces, why="replaced")
+    return session.session_start(account=account, step=session.PASSWORD, ip=ip, user_agent=user_agent)
 
 
-def operator_confirm_code(*, account: OperatorAccount, code: str, ip: str) -> OperatorAccount:
+def operator_confirm_code(*, pending: OperatorSession, code: str, ip: str, user_agent: str = "") -> tuple[
+        OperatorSession, str]:
     """The second step: a code of the operator's authenticator app, used once (the account's row is
-    locked while it is checked: two requests with one code, one succeeds)."""
+    locked while it is checked: two requests with one code, one succeeds). The password step is used
+    up by it (SessionEnded when it is no longer usable: sign in again) and a new session starts, the
+    signed-in console's, with a new key."""
+    account = pending.operator
     _throttle(email=account.email, ip=ip)
     with transaction.atomic():
-        account = OperatorAccount.objects.select_for_update().get(pk=account.pk)
+        pending = OperatorSession.objects.select_for_update().select_related("operator").get(pk=pending.pk)
+        if session.refusal(pending, step=session.PASSWORD):
+            raise SessionEnded()
+        account = OperatorAccount.objects.select_for_update().get(pk=pending.operator_id)
         step = two_factor.code_step(two_factor.secret_open(account.totp_secret), code, after=account.totp_last_step)
         if step is not None:
             account.totp_last_step, account.last_login_at = step, timezone.now()
             account.save(update_fields=["totp_last_step", "last_login_at"])
-            action_record(operator=account, action="signed_in", ip=ip)
-            return account
+            session.session_revoke(pending, why="code_confirmed")
+            row, key = session.session_start(account=account, step=session.CODE, ip=ip, user_agent=user_agent)
+            action_record(operator=account, action="signed_in", ip=ip, detail={"session": row.pk})
+            session.sessions_purge()
+            return row, key
     action_record(operator=account, action="code_refused", ip=ip)
     raise ConsoleRefused(CODE_WRONG)
+
+
+def operator_sign_out(*, current: OperatorSession, ip: str) -> None:
+    """End the browser's session (either step): its cookie, replayed, opens nothing. Audited when it
+    was still usable."""
+    usable = not session.refusal(current, step=current.step)
+    if session.session_revoke(current, why="signed_out") and usable:
+        action_record(operator=current.operator, action="signed_out", ip=ip,
+                      detail={"session": current.pk, "step": current.step})
+
+
+@transaction.atomic
+def operator_sign_out_everywhere(*, operator: OperatorAccount, ip: str) -> int:
+    """End every session of the operator, this browser's too. Audited with how many ended."""
+    ended = session.sessions_revoke_all(operator, why="signed_out_everywhere")
+    action_record(operator=operator, action="signed_out_everywhere", ip=ip, detail={"sessions": ended})
+    return ended
+
+
+def operator_password_change(*, current: OperatorSession, password: str, new_password: str, repeat: str,
+                             ip: str) -> OperatorSession:
+    """A new password, given the current one: every other session of the account ends (whatever
+    the session version says, the sessions are bound to the password), this one goes on, bound to
+    the new password. Audited with how many ended."""
+    account = current.operator
+    _throttle(email=account.email, ip=ip)
+    if not check_password(password or "", account.password):
+        action_record(operator=account, action="password_change_refused", ip=ip)
+        raise ConsoleRefused("The current password is wrong")
+    if len(new_password or "") < PASSWORD_MIN:
+        raise ConsoleRefused(f"The new password has at least {PASSWORD_MIN} characters")
+    if new_password != repeat:
+        raise ConsoleRefused("The new password and its repetition differ")
+    with transaction.atomic():
+        account = OperatorAccount.objects.select_for_update().get(pk=account.pk)
+        account.password = make_password(new_password)
+        account.save(update_fields=["password"])
+        ended = session.sessions_revoke_all(account, why="password_changed", keep=current)
+        OperatorSession.objects.filter(pk=current.pk).update(binding=session.binding_of(account))
+        action_record(operator=account, action="password_changed", ip=ip, detail={"sessionsEnded": ended})
+    current.refresh_from_db()
+    return current
 
 
 # --- companies ----------------------------------------------------------------------------------------

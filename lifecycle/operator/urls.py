@@ -8,6 +8,7 @@ urlpatterns = [
     path("login", views.sign_in, name="operator-login"),
     path("code", views.code, name="operator-code"),
     path("logout", views.sign_out, name="operator-logout"),
+    path("account", views.account, name="operator-account"),
     path("audit", views.audit, name="operator-audit"),
     path("companies/<str:subdomain>", views.company_detail, name="operator-company"),
     path("companies/<str:subdomain>/backups/<str:backup_id>", views.backup_download, name="operator-backup"),

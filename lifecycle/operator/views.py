@@ -16,9 +16,8 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.core.ratelimit import client_ip
-from lifecycle.operator import selectors, services
-from lifecycle.operator.services import ConsoleRefused
-from lifecycle.operator.session import CODE, PASSWORD, session_clear, session_get, session_set
+from lifecycle.operator import selectors, services, session
+from lifecycle.operator.services import ConsoleRefused, SessionEnded
 from apps.plans import rules
 from tenants.models import Client
 
@@ -33,18 +32,23 @@ CONSOLE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'
 
 
 def operator_required(view):
-    """A signed-in operator (password and code), or the sign-in page. Every console page is
-    CSRF-protected (its forms carry the token of the CSRF cookie this sets)."""
+    """A signed-in operator (password and code, a session open on the server), or the sign-in page.
+    Every console page is CSRF-protected (its forms carry the token of the CSRF cookie this sets)."""
     @wraps(view)
     @never_cache
     @csrf_protect
     def wrapped(request, *args, **kwargs):
-        request.operator = session_get(request, step=CODE)
-        if request.operator is None:
+        request.operator_session = session.session_get(request, step=session.CODE)
+        if request.operator_session is None:
             return HttpResponseRedirect("/operator/login")
+        request.operator = request.operator_session.operator
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+def _agent(request) -> str:
+    return request.META.get("HTTP_USER_AGENT", "")[:200]
 
 
 def _page(request, template: str, context: dict, status: int = 200):
@@ -63,13 +67,14 @@ def sign_in(request):
     error = ""
     if request.method == "POST":
         try:
-            account = services.operator_sign_in(email=request.POST.get("email", ""),
-                                                password=request.POST.get("password", ""), ip=client_ip(request))
+            row, key = services.operator_sign_in(
+                email=request.POST.get("email", ""), password=request.POST.get("password", ""),
+                ip=client_ip(request), user_agent=_agent(request), replaces=session.session_of(request))
         except ConsoleRefused as refused:
             error = refused.message
         else:
             response = HttpResponseRedirect("/operator/code")
-            session_set(response, account, PASSWORD)
+            session.cookie_set(response, row, key)
             return response
     return _page(request, "sign_in.html", {"error": error, "email": request.POST.get("email", "")},
                  status=400 if error else 200)
@@ -79,19 +84,24 @@ def sign_in(request):
 @csrf_protect
 @require_http_methods(["GET", "POST"])
 def code(request):
-    account = session_get(request, step=PASSWORD)
-    if account is None:
-        return HttpResponseRedirect("/operator/login")
+    pending = session.session_get(request, step=session.PASSWORD)
+    if pending is None:
+        signed_in = session.session_get(request, step=session.CODE) is not None
+        return HttpResponseRedirect("/operator/" if signed_in else "/operator/login")
     error = ""
     if request.method == "POST":
         try:
-            account = services.operator_confirm_code(account=account, code=request.POST.get("code", ""),
-                                                     ip=client_ip(request))
+            row, key = services.operator_confirm_code(pending=pending, code=request.POST.get("code", ""),
+                                                      ip=client_ip(request), user_agent=_agent(request))
+        except SessionEnded:
+            response = HttpResponseRedirect("/operator/login")
+            session.cookie_clear(response)
+            return response
         except ConsoleRefused as refused:
             error = refused.message
         else:
             response = HttpResponseRedirect("/operator/")
-            session_set(response, account, CODE)
+            session.cookie_set(response, row, key)
             return response
     return _page(request, "code.html", {"error": error}, status=400 if error else 200)
 
@@ -99,9 +109,40 @@ def code(request):
 @csrf_protect
 @require_POST
 def sign_out(request):
+    """End the browser's session on the server (either step), then its cookie."""
+    current = session.session_of(request)
+    if current is not None:
+        services.operator_sign_out(current=current, ip=client_ip(request))
     response = HttpResponseRedirect("/operator/login")
-    session_clear(response)
+    session.cookie_clear(response)
     return response
+
+
+@operator_required
+@require_http_methods(["GET", "POST"])
+def account(request):
+    """The operator's own account: the open sessions, a new password (every other session ends),
+    sign out everywhere."""
+    error, done = "", ""
+    if request.method == "POST":
+        if request.POST.get("action") == "sign-out-everywhere":
+            services.operator_sign_out_everywhere(operator=request.operator, ip=client_ip(request))
+            response = HttpResponseRedirect("/operator/login")
+            session.cookie_clear(response)
+            return response
+        try:
+            request.operator_session = services.operator_password_change(
+                current=request.operator_session, password=request.POST.get("password", ""),
+                new_password=request.POST.get("new_password", ""), repeat=request.POST.get("repeat", ""),
+                ip=client_ip(request))
+        except ConsoleRefused as refused:
+            error = refused.message
+        else:
+            done = "Password changed. Every other session of your account has ended."
+    return _page(request, "account.html", {
+        "error": error, "done": done, "current": request.operator_session,
+        "sessions": session.sessions_open(request.operator), "idle_seconds": settings.OPERATOR_SESSION_IDLE_SECONDS},
+        status=400 if error else 200)
 
 
 # --- companies ----------------------------------------------------------------------------------------

@@ -405,7 +405,15 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
 # --- The operator console (/operator/ on the root domain, lifecycle/operator) ----------------------------
 # Sign-in attempts (password and authenticator code steps) per client address and per email.
 OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
+# A console session (lifecycle/operator/session.py, kept on the server): it ends this long after its
+# sign-in at the latest, after OPERATOR_SESSION_IDLE_SECONDS without a request, and the step between
+# password and code lasts OPERATOR_PASSWORD_STEP_SECONDS (used once).
 OPERATOR_SESSION_SECONDS = env_int("OPERATOR_SESSION_SECONDS", 8 * 3600)
+OPERATOR_SESSION_IDLE_SECONDS = env_int("OPERATOR_SESSION_IDLE_SECONDS", 30 * 60)
+OPERATOR_PASSWORD_STEP_SECONDS = env_int("OPERATOR_PASSWORD_STEP_SECONDS", 5 * 60)
+for _name in ("OPERATOR_SESSION_SECONDS", "OPERATOR_SESSION_IDLE_SECONDS", "OPERATOR_PASSWORD_STEP_SECONDS"):
+    if globals()[_name] <= 0:
+        refuse_to_start(RefusedSetting(f"{_name} is a number of seconds above 0: {globals()[_name]!r}"))
 # Support access (apps/accounts/support.py): a company admin grants it for 1 to this many hours; an
 # operator's session as a user lasts at most SUPPORT_SESSION_SECONDS (and never past the grant);
 # the console's link that opens it works once, within SUPPORT_LINK_SECONDS.
