@@ -17,6 +17,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.analytics.models import DailyPostViews, DailyReferrerViews, DailyTotal, DailyVisitor, PageView
 from apps.analytics.services import company_today
+from apps.content import kinds
 from apps.content.models import Category, Post, Tag
 from apps.media.models import Media
 
@@ -124,7 +125,7 @@ def dashboard_stats(*, now=None) -> dict:
     this_start = datetime(this_month.year, this_month.month, 1, tzinfo=dt_timezone.utc)
     last_start = datetime(last_month.year, last_month.month, 1, tzinfo=dt_timezone.utc)
 
-    posts = Post.objects.aggregate(
+    posts = Post.objects.of_kind(kinds.POST).aggregate(  # posts, not pages (apps.content.kinds)
         total=Count("id"),
         published=Count("id", filter=Q(status=Post.Status.PUBLISHED)),
         draft=Count("id", filter=Q(status=Post.Status.DRAFT)),
@@ -141,7 +142,7 @@ def dashboard_stats(*, now=None) -> dict:
         .order_by("-post_count", "name")
         .values("name", "slug", "post_count")[:TOP_CATEGORIES]
     )
-    recent = Post.objects.order_by("-created_at", "-id").values("id", "title", "status", "published_at")[:RECENT_POSTS]
+    recent = Post.objects.of_kind(kinds.POST).order_by("-created_at", "-id").values("id", "title", "status", "published_at")[:RECENT_POSTS]
     return {
         "overview": {
             "totalPosts": posts["total"],

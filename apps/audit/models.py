@@ -28,6 +28,15 @@ ACTIONS = {
     "post.restored": "Revision restored",
     "post.review_requested": "Review requested",
     "post.review_returned": "Sent back from review",
+    "page.created": "Page created",
+    "page.updated": "Page updated",
+    "page.published": "Page published",
+    "page.unpublished": "Page unpublished",
+    "page.scheduled": "Page scheduled",
+    "page.deleted": "Page deleted",
+    "page.restored": "Page revision restored",
+    "page.review_requested": "Page review requested",
+    "page.review_returned": "Page sent back from review",
     "category.created": "Category created",
     "category.updated": "Category changed",
     "category.deleted": "Category deleted",
@@ -46,7 +55,7 @@ ACTIONS = {
     "support.ended": "Support session ended",
     "batch.completed": "Bulk change",  # one entry for a whole import or bulk action (apps.core.events.batch)
 }
-OBJECT_TYPES = ("user", "post", "category", "tag", "media", "company")
+OBJECT_TYPES = ("user", "post", "page", "category", "tag", "media", "company")
 
 
 class AuditEntry(models.Model):

@@ -17,6 +17,7 @@ from django.db import connection
 from django_tenants.utils import schema_context
 
 from apps.audit.services import audit_record, support_actor_name
+from apps.content import kinds
 from apps.core import events
 
 BATCH_ACTION = "batch.completed"
@@ -43,28 +44,31 @@ def entries(event) -> list[Entry]:
 
 @entries.register
 def _(event: events.PostChanged) -> list[Entry]:
+    """`post.*` entries of a post, `page.*` of a page (apps.content.kinds)."""
     change = event.change
+    post = event.post
+    kind = kinds.of(post.kind)
     if change == "created":
         after = event.after
-        actions = ["post.created", *(["post.published"] if after.public else ["post.scheduled"] if after.scheduled
-                                     else [])]
+        actions = ["created", *(["published"] if after.public else ["scheduled"] if after.scheduled else [])]
     else:
-        actions = ["post.restored" if event.restored else f"post.{change}"]
-    post = event.post
-    return [Entry(action, event.actor, "post", post.pk, post.title) for action in actions]
+        actions = ["restored" if event.restored else change]
+    return [Entry(kind.event(action), event.actor, kind.name, post.pk, post.title) for action in actions]
 
 
 @entries.register
 def _(event: events.PostsPublishedOnSchedule) -> list[Entry]:
-    return [Entry("post.published", None, "post", post.pk, f"{post.title} (on schedule)") for post in event.posts]
+    return [Entry(kinds.of(post.kind).event("published"), None, post.kind, post.pk, f"{post.title} (on schedule)")
+            for post in event.posts]
 
 
 @entries.register
 def _(event: events.PostReviewChanged) -> list[Entry]:
     post = event.post
+    kind = kinds.of(post.kind)
     if event.requested:
-        return [Entry("post.review_requested", event.actor, "post", post.pk, post.title)]
-    return [Entry("post.review_returned", event.actor, "post", post.pk, f"{post.title}: {event.note}")]
+        return [Entry(kind.event("review_requested"), event.actor, kind.name, post.pk, post.title)]
+    return [Entry(kind.event("review_returned"), event.actor, kind.name, post.pk, f"{post.title}: {event.note}")]
 
 
 @entries.register

@@ -286,10 +286,12 @@ class PostRevision(models.Model):
 
 class PostAutosave(models.Model):
     """The editor's unsaved copy of a post, one per (post, user); `post` is null for a post not
-    created yet (one per user). It never changes the post; saving the post clears it."""
+    created yet (one per user and kind: a new page's copy is not a new post's). It never changes
+    the post; saving the post clears it."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     post = models.ForeignKey(Post, null=True, blank=True, on_delete=models.CASCADE, related_name="autosaves")
+    kind = models.CharField(max_length=8, default=kinds.POST.name, db_default=kinds.POST.name)  # its post's
     user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="+")
     data = models.JSONField()  # the form's editable fields, as the dashboard sends them
     base_updated_at = models.DateTimeField(null=True, blank=True)  # the post's updatedAt it was made from
@@ -299,7 +301,7 @@ class PostAutosave(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["post", "user"], name="content_autosave_post_user_uniq",
                                     condition=Q(post__isnull=False)),
-            models.UniqueConstraint(fields=["user"], name="content_autosave_new_post_uniq",
+            models.UniqueConstraint(fields=["user", "kind"], name="content_autosave_new_post_uniq",
                                     condition=Q(post__isnull=True)),
         ]
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from pydantic import BeforeValidator, StrictBool, field_validator, model_validator
 
+from apps.accounts.profiles import author_fields_of
 from apps.content import post_fields
 from apps.content.models import POST_STATUSES
 from apps.content.selectors import post_translations, preview_token
@@ -47,8 +48,18 @@ def media_urls(schema: str | None = None):
 
 
 class AuthorOut(OutSchema):
+    """A post's author: `id` and `username`, then (+) their author profile (apps.accounts.profiles)."""
+
     id: str
     username: str
+    name: str  # (+) the display name, else the username
+    bio: str  # (+)
+    profileImage: str | None  # (+) absolute addresses
+    coverImage: str | None  # (+)
+    website: str  # (+)
+    location: str  # (+)
+    facebook: str  # (+) the profiles' addresses
+    twitter: str  # (+)
 
 
 class TermRefOut(OutSchema):
@@ -74,7 +85,7 @@ def _terms(items) -> list[TermRefOut]:
 
 
 def _author(post, urls) -> AuthorOut | None:
-    return AuthorOut(id=str(post.author.id), username=post.author.username) if post.author else None
+    return AuthorOut(**author_fields_of(post.author)) if post.author else None
 
 
 def _image(image, urls) -> FeaturedImageOut | None:
@@ -528,6 +539,22 @@ class PostUpdateIn(_SocialFields):
         if self.baseUpdatedAt is not None:
             changes["base_updated_at"] = self.baseUpdatedAt
         return changes
+
+
+# A page's categories (apps.content.kinds: none needed), checked as a post's otherwise.
+PageCategoryIds = Annotated[list[str], BeforeValidator(lambda value: clean_id_list(value, CATEGORIES_INVALID))]
+
+
+class PageCreateIn(PostCreateIn):
+    """(+) POST pages: a post's create payload; `categories` may be left out or empty."""
+
+    categories: PageCategoryIds = []
+
+
+class PageUpdateIn(PostUpdateIn):
+    """(+) PUT pages/{id}: a post's update payload; `categories` may become empty."""
+
+    categories: PageCategoryIds | None = None
 
 
 # --- input: categories and tags ------------------------------------------------------------------

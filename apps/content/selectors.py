@@ -17,6 +17,7 @@ from django.db.models.expressions import RawSQL
 from django.core import signing
 from django.utils import timezone
 
+from apps.content import kinds
 from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
                                  PostRevision, PreviewLink, Tag, search_configs)
 from apps.core.errors import NotFound, ValidationFailed
@@ -123,14 +124,16 @@ def post_list(
     with_content: bool = False,
     language: str | None = None,
     missing: str | None = None,
+    kind: str | kinds.Kind = kinds.POST,
 ) -> QuerySet[Post]:
-    """`review="waiting"`: only the posts waiting for review, longest waiting first.
+    """The rows of one `kind` (posts, or pages: apps.content.kinds).
+    `review="waiting"`: only the posts waiting for review, longest waiting first.
     `language`: the posts in that language; `missing`: the posts whose group has no translation
     in that language (with `language`, e.g. the English posts not translated to French)."""
     status = (status or "all").strip().lower()
     if status not in LIST_STATUSES:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
-    queryset = post_queryset(with_content=with_content)
+    queryset = post_queryset(with_content=with_content).of_kind(kind)
     if language is not None and language.strip():
         queryset = queryset.filter(language=_list_language(language, "language"))
     if missing is not None and missing.strip():
@@ -168,17 +171,20 @@ def post_translations(post: Post) -> list[Post]:
                 .only("id", "language", "slug", "title", "status", "publish_scheduled").order_by("language"))
 
 
-def post_get(post_id) -> Post:
-    return get_or_404(post_queryset(), post_id, POST_NOT_FOUND)
+def post_get(post_id, *, kind: str | kinds.Kind = kinds.POST) -> Post:
+    """A row of `kind` by id (a page's id asked for as a post's, or the other way round: 404)."""
+    kind = kinds.of(kind)
+    return get_or_404(post_queryset().of_kind(kind), post_id, kind.not_found)
 
 
-def post_get_by_slug(slug: str, *, published_only: bool = False) -> Post:
-    queryset = post_queryset().filter(slug=(slug or "").strip().lower())
+def post_get_by_slug(slug: str, *, published_only: bool = False, kind: str | kinds.Kind = kinds.POST) -> Post:
+    kind = kinds.of(kind)
+    queryset = post_queryset().of_kind(kind).filter(slug=(slug or "").strip().lower())
     if published_only:
         queryset = queryset.public()
     post = queryset.first()
     if post is None:
-        raise NotFound(POST_NOT_FOUND)
+        raise NotFound(kind.not_found)
     return post
 
 
@@ -255,7 +261,8 @@ def content_search(*, query: str | None, types: str | None = None, status: str |
 
     results: dict[str, list] = {"posts": [], "categories": [], "tags": []}
     if "posts" in chosen:
-        posts = post_queryset(with_content=False).filter(search_condition(query))
+        # the kinds a search finds (apps.content.kinds: posts; pages are not among them)
+        posts = post_queryset(with_content=False).having("in_search").filter(search_condition(query))
         if status != "all":
             posts = posts.filter(status=status)
         if date_range in DATE_RANGES:
@@ -290,9 +297,10 @@ def revision_get(post, revision_id):
 
 
 # --- autosaved copies ----------------------------------------------------------------------------
-def autosave_get(*, user, post) -> PostAutosave | None:
-    """The user's own unsaved copy of `post` (None: of the post not created yet), if any."""
-    return PostAutosave.objects.filter(post=post, user=user).first()
+def autosave_get(*, user, post, kind: str | kinds.Kind = kinds.POST) -> PostAutosave | None:
+    """The user's own unsaved copy of `post` (None: of the `kind` not created yet), if any."""
+    kind = post.kind if post is not None else kinds.of(kind).name
+    return PostAutosave.objects.filter(post=post, user=user, kind=kind).first()
 
 
 # --- preview links -------------------------------------------------------------------------------

@@ -25,15 +25,16 @@ from django.db.models import Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from apps.content import kinds
 from apps.content.models import Category, Post, PostAutosave, PostRevision, PreviewLink, Tag
-from apps.content.schemas import FEATURED_REQUIRED
+from apps.content.rules import FEATURED_REQUIRED, post_values
 from apps.content.selectors import CATEGORY_NOT_FOUND, POST_NOT_FOUND, TAG_NOT_FOUND, preview_token, preview_token_hash
 from apps.core import db, events
 from apps.core.errors import Conflict, ErrorCode, NotFound, PermissionDenied, ValidationFailed
 from apps.core.html import sanitize_html
 from apps.core.permissions import can, require
 from apps.core.text import slugify
-from apps.plans.rules import plan_release, plan_spend
+from apps.plans.rules import plan_check, plan_release, plan_spend
 from apps.media.models import Media
 from apps.core import languages as company_languages
 
@@ -230,47 +231,45 @@ def post_create(
     twitter_description: str = "",
     twitter_image_id: str | None = None,
     language: str | None = None,
+    kind: str | kinds.Kind = kinds.POST,
 ) -> Post:
-    """`language`: one of the company's (its default when None); the post is its own translation group."""
+    """`language`: one of the company's (its default when None); the post is its own translation group.
+    `kind`: a post or a page (apps.content.kinds: a page needs no category)."""
+    kind = kinds.of(kind)
+    values = post_values({
+        "title": title, "content": content, "excerpt": excerpt, "status": status or Post.Status.DRAFT,
+        "custom_slug": custom_slug, "allow_indexing": allow_indexing, "scheduled_publish_date": scheduled_publish_date,
+        "video_id": video_id, "meta_title": meta_title, "meta_description": meta_description,
+        "canonical_url": canonical_url, "focus_keyword": focus_keyword, "og_title": og_title,
+        "og_description": og_description, "twitter_title": twitter_title, "twitter_description": twitter_description,
+    })
     language = _language(language)
     categories = _lock_existing(
         Category._meta.db_table, _uuids(category_ids, UNKNOWN_CATEGORIES, "categories"), UNKNOWN_CATEGORIES,
         "categories",
     )
-    if not categories:
+    if not categories and kind.categories_required:
         raise ValidationFailed("At least one category is required", field="categories")
     tags = _lock_existing(Tag._meta.db_table, _uuids(tag_ids or [], UNKNOWN_TAGS, "tags"), UNKNOWN_TAGS, "tags")
     if not featured_image_id:
         raise ValidationFailed(FEATURED_REQUIRED, field="featuredMediaId")
+    status = values.pop("status")
     post = Post(
+        kind=kind.name,
         language=language,
-        title=title.strip(),
-        custom_slug=custom_slug.strip(),
-        excerpt=excerpt.strip(),
-        content=sanitize_html(content),
         author=author,
-        allow_indexing=allow_indexing,
-        scheduled_publish_date=scheduled_publish_date,
-        video_id=video_id,
-        meta_title=meta_title,
-        meta_description=meta_description,
-        canonical_url=canonical_url,
-        focus_keyword=focus_keyword,
-        og_title=og_title,
-        og_description=og_description,
-        twitter_title=twitter_title,
-        twitter_description=twitter_description,
+        **{**values, "content": sanitize_html(values["content"])},
         featured_image_id=_media_id(featured_image_id, message=UNKNOWN_FEATURED, field="featuredMediaId"),
         og_image_id=_media_id(og_image_id, message=UNKNOWN_IMAGE, field="ogImageId"),
         twitter_image_id=_media_id(twitter_image_id, message=UNKNOWN_IMAGE, field="twitterImageId"),
     )
     post.translation_group = post.id
-    _apply_status(post, actor=author, status=status or Post.Status.DRAFT, now=timezone.now())
+    _apply_status(post, actor=author, status=status, now=timezone.now())
     plan_spend("posts")
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     post.tags.set(tags)
-    autosave_clear(user=author, post=None)
+    autosave_clear(user=author, post=None, kind=kind)
     events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=author))
     return post
 
@@ -318,6 +317,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
                 **changes) -> Post:
     """Partial update: only the keyword arguments given change (names as in post_create).
     `base_updated_at`: the post's updatedAt the change was made from (409 when it moved on)."""
+    changes = post_values(changes)
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     _check_can_edit(actor, post)
     _check_not_stale(post, base_updated_at)
@@ -345,7 +345,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
             Category._meta.db_table, _uuids(changes["category_ids"], UNKNOWN_CATEGORIES, "categories"),
             UNKNOWN_CATEGORIES, "categories",
         )
-        if not categories:
+        if not categories and kinds.of(post.kind).categories_required:
             raise ValidationFailed("At least one category is required", field="categories")
     if "tag_ids" in changes:
         tags = _lock_existing(
@@ -407,7 +407,8 @@ def _check_can_delete(actor, post: Post) -> None:
     _check_can_change_live(actor, post, published=CANNOT_DELETE_LIVE, scheduled=CANNOT_DELETE_LIVE)
 
 
-_DELETE_FIELDS = ("id", "slug", "title", "author_id", "status", "publish_scheduled", "language", "translation_group")
+_DELETE_FIELDS = ("id", "kind", "slug", "title", "author_id", "status", "publish_scheduled", "language",
+                  "translation_group")
 
 
 @transaction.atomic
@@ -442,13 +443,14 @@ def post_delete(*, actor, post: Post, translations: str | None = None, promote: 
                            extra={"translations": [{"language": o.language, "id": str(o.pk), "slug": o.slug}
                                                    for o in others]})
     Post.objects.filter(pk=post.pk).delete()
-    plan_release("posts")
+    plan_release("posts")  # each deleted row gives back its post (a translation took one)
     events.publish(events.PostChanged(post=post, before=_state(post), after=None, actor=actor))
     if heir is not None:
         post_update(actor=actor, post=heir, language=post.language)
     elif translations == "delete":
         for other in others:
             Post.objects.filter(pk=other.pk).delete()
+            plan_release("posts")
             events.publish(events.PostChanged(post=other, before=_state(other), after=None, actor=actor))
 
 
@@ -462,6 +464,7 @@ def post_translation_check(*, actor, source: Post, language: str) -> str:
         raise ValidationFailed(SAME_LANGUAGE, field="language")
     if Post.objects.filter(translation_group=source.translation_group, language=language).exists():
         raise _translation_exists()
+    plan_check("posts")  # a translation is a post: refused before a machine translation is asked for
     return language
 
 
@@ -486,10 +489,11 @@ def post_translation_create(*, actor, source: Post, language: str, machine_made:
         "title", "excerpt", "content", "custom_slug", "allow_indexing", "video_id", "meta_title", "meta_description",
         "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
         "featured_image_id", "og_image_id", "twitter_image_id")}
-    copied.update(fields or {})
+    copied.update(post_values(fields or {}))
     copied["content"] = sanitize_html(copied["content"])
-    post = Post(language=language, translation_group=source.translation_group, author=actor,
+    post = Post(kind=source.kind, language=language, translation_group=source.translation_group, author=actor,
                 status=Post.Status.DRAFT, **copied)
+    plan_spend("posts")  # a translation is a post of the plan's limit (403 plan_limit)
     _save_with_unique_slug(post, post.custom_slug or source.slug, force_insert=True)
     post.categories.set(list(source.categories.values_list("pk", flat=True)))
     post.tags.set(list(source.tags.values_list("pk", flat=True)))
@@ -630,7 +634,8 @@ def revision_restore(*, actor, post: Post, revision: PostRevision) -> Post:
             changes[name] = datetime.fromisoformat(changes[name])
     changes["custom_slug"] = data.get("custom_slug") or data["slug"]
     categories = [str(pk) for pk in Category.objects.filter(pk__in=data["category_ids"]).values_list("id", flat=True)]
-    if categories:  # none left (all deleted since): the post keeps its own
+    # None left (all deleted since): a post keeps its own (a page may have none).
+    if categories or not kinds.of(post.kind).categories_required:
         changes["category_ids"] = categories
     changes["tag_ids"] = [str(pk) for pk in Tag.objects.filter(pk__in=data["tag_ids"]).values_list("id", flat=True)]
     images = {pk for pk in (data.get(n) for n in ("featured_image_id", "og_image_id", "twitter_image_id")) if pk}
@@ -665,32 +670,39 @@ def check_can_autosave(actor, post: Post | None) -> None:
         check_can_see_history(actor, post)
 
 
-def autosave_put(*, actor, post: Post | None, data: dict, base_updated_at: datetime | None) -> PostAutosave:
-    """Keep the editor's unsaved copy of `post` (None: a post not created yet), replacing their
+def _autosave_kind(post: Post | None, kind: str | kinds.Kind) -> str:
+    """The kind of an unsaved copy: its post's, or (a post not created yet) the one asked for."""
+    return post.kind if post is not None else kinds.of(kind).name
+
+
+def autosave_put(*, actor, post: Post | None, data: dict, base_updated_at: datetime | None,
+                 kind: str | kinds.Kind = kinds.POST) -> PostAutosave:
+    """Keep the editor's unsaved copy of `post` (None: a `kind` not created yet), replacing their
     previous one. The post itself is not changed. Parallel saves of one copy: the last wins."""
     check_can_autosave(actor, post)
     values = {"data": data, "base_updated_at": base_updated_at, "updated_at": timezone.now()}
-    mine = PostAutosave.objects.filter(post=post, user=actor)
+    kind = _autosave_kind(post, kind)
+    mine = PostAutosave.objects.filter(post=post, user=actor, kind=kind)
     for _attempt in range(3):
         if mine.update(**values):
             return mine.get()
         try:
             with transaction.atomic():
-                return PostAutosave.objects.create(post=post, user=actor, **values)
+                return PostAutosave.objects.create(post=post, user=actor, kind=kind, **values)
         except IntegrityError:  # made meanwhile by a parallel save: update it
             continue
     raise Conflict("The unsaved copy changed while it was being saved. Try again.")
 
 
-def autosave_clear(*, user, post: Post | None) -> None:
+def autosave_clear(*, user, post: Post | None, kind: str | kinds.Kind = kinds.POST) -> None:
     """Forget the user's unsaved copy (the post was saved, or the copy was discarded)."""
     if getattr(user, "pk", None) is not None:
-        PostAutosave.objects.filter(post=post, user=user).delete()
+        PostAutosave.objects.filter(post=post, user=user, kind=_autosave_kind(post, kind)).delete()
 
 
-def autosave_discard(*, actor, post: Post | None) -> None:
+def autosave_discard(*, actor, post: Post | None, kind: str | kinds.Kind = kinds.POST) -> None:
     check_can_autosave(actor, post)
-    autosave_clear(user=actor, post=post)
+    autosave_clear(user=actor, post=post, kind=kind)
 
 
 # --- preview links -------------------------------------------------------------------------------

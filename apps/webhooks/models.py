@@ -5,6 +5,7 @@ from django.db import models
 # Every event a company's website can subscribe to (docs/webhooks.md).
 EVENTS = (
     "post.published", "post.updated", "post.unpublished", "post.deleted", "post.scheduled",
+    "page.published", "page.updated", "page.unpublished", "page.deleted", "page.scheduled",
     "category.created", "category.updated", "category.deleted",
     "tag.created", "tag.updated", "tag.deleted",
     "media.created", "media.updated", "media.deleted",

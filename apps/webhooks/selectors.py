@@ -81,7 +81,7 @@ def media_public(media_id) -> dict | None:
 
 def event_object(kind: str, object_id) -> dict | None:
     """The JSON of a post, category, tag or media item as it is now (None when it is gone)."""
-    if kind == "post":
+    if kind in ("post", "page"):  # a page's JSON is a post's (apps.content.kinds)
         return post_public(object_id)
     if kind in ("category", "tag"):
         return _term_public(kind, object_id)

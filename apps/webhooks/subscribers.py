@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import singledispatch
 from typing import Any
 
+from apps.content import kinds
 from apps.core import events
 from apps.core.languages import current as current_languages
 from apps.webhooks.models import BATCH_EVENT, EVENTS
@@ -34,16 +35,18 @@ def emissions(event) -> list[Emission]:
 
 @emissions.register
 def _(event: events.PostChanged) -> list[Emission]:
+    """`post.*` events of a post, `page.*` of a page (apps.content.kinds)."""
     post, change = event.post, event.change
+    kind = kinds.of(post.kind)
     if change == "created":
         after = event.after
-        name = "post.published" if after.public else "post.scheduled" if after.scheduled else None
+        name = kind.event("published") if after.public else kind.event("scheduled") if after.scheduled else None
         return [Emission(name, post.pk)] if name else []
     if change == "deleted":  # the website had it only when it was published
-        return [Emission("post.deleted", data=_deleted(post))] if event.before.public else []
+        return [Emission(kind.event("deleted"), data=_deleted(post))] if event.before.public else []
     if change == "updated" and not event.after.public:  # an edit of a draft is not news to the website
         return []
-    return [Emission(f"post.{change}", post.pk)]
+    return [Emission(kind.event(change), post.pk)]
 
 
 def _deleted(post) -> dict:
@@ -56,7 +59,7 @@ def _deleted(post) -> dict:
 
 @emissions.register
 def _(event: events.PostsPublishedOnSchedule) -> list[Emission]:
-    return [Emission("post.published", post.pk) for post in event.posts]
+    return [Emission(kinds.of(post.kind).event("published"), post.pk) for post in event.posts]
 
 
 @emissions.register
