@@ -27,6 +27,9 @@ from apps.core.ratelimit import client_ip
 from apps.core.schemas import MessageOut
 from apps.plans import rules as plan_rules
 from apps.public_api.keys import limit_of
+from apps.site import selectors as site_selectors
+from apps.site import services as site_services
+from apps.site.schemas import SiteSettingsIn, SiteSettingsReply
 from lifecycle.deletion import CANNOT_DELETE, client_request_deletion
 from lifecycle import verification
 from tenants.models import Client
@@ -210,6 +213,23 @@ def update_client_info(request, payload: ClientInfoIn):
                                 time_zone=payload.timeZone, actor=request.auth)
     return ClientInfoOut(message="Client information updated successfully",
                          data=client_info_out(client, user=request.auth))
+
+
+# --- the site around the posts (apps.site, docs/company-settings.md#site-settings) ------------------------
+@router.get("/site", response=SiteSettingsReply)
+@requires(SIGNED_IN)
+def get_site_settings(request):
+    """(+) The site settings: title, description, images, accent color, navigation, social accounts,
+    website and post URL template (everyone signed in reads them)."""
+    return SiteSettingsReply(site=site_selectors.dashboard_settings(request.tenant))
+
+
+@router.put("/site", response=SiteSettingsReply)
+@requires("settings.manage", CANNOT_UPDATE)
+def update_site_settings(request, payload: SiteSettingsIn):
+    """(+) Admins: change the site settings (a field left out is kept)."""
+    site_services.site_settings_update(client=request.tenant, actor=request.auth, **payload.service_kwargs())
+    return SiteSettingsReply(message="Site settings saved", site=site_selectors.dashboard_settings(request.tenant))
 
 
 @router.post("/api-key/rotate", response=ApiKeyRotatedOut, operation_id="tenants_client_api_rotate_api_key")

@@ -6,7 +6,9 @@ from pydantic import BeforeValidator, PrivateAttr, field_validator, model_valida
 
 from apps.core.languages import clean_languages
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
-from apps.core.validation import Email, Password, Username, clean_min_length, clean_url, text
+from apps.core.validation import Email, Password, Username, clean_min_length, text
+# The website and post URL template rules are the site settings' (apps.site.rules), used here too.
+from apps.site.rules import PostUrlTemplate, WebsiteUrl
 
 _SUBDOMAIN = re.compile(r"^[a-z0-9-]+$")
 SUBDOMAIN_MAX = 50
@@ -49,35 +51,10 @@ def clean_subdomain(value) -> str:
     return value
 
 
-def clean_website(value) -> str | None:
-    if value is None:
-        return None
-    value = clean_url(value, WEBSITE_MESSAGE)
-    if len(value) > 500:
-        raise ValueError("Website must be at most 500 characters")
-    return value
-
-
-def clean_post_url_template(value) -> str | None:
-    if value is None:
-        return None
-    value = text(value, TEMPLATE_MESSAGE).strip()
-    if value:
-        if value.count("{slug}") != 1 or len(value) > 500:
-            raise ValueError(TEMPLATE_MESSAGE)
-        clean_url(value.replace("{slug}", "x").replace("{locale}", "en"), TEMPLATE_MESSAGE)
-    return value
-
-
-WEBSITE_MESSAGE = "Website must be a web address starting with http:// or https://"
-TEMPLATE_MESSAGE = "Post URL template must be a web address containing {slug} once, e.g. https://acme.com/blog/{slug}"
-
 CompanyName = Annotated[str, BeforeValidator(clean_company_name)]
 ContactName = Annotated[str, BeforeValidator(clean_contact_name)]
 Subdomain = Annotated[str, BeforeValidator(clean_subdomain)]
 TimeZone = Annotated[str | None, BeforeValidator(clean_time_zone)]
-WebsiteUrl = Annotated[str | None, BeforeValidator(clean_website)]
-PostUrlTemplate = Annotated[str | None, BeforeValidator(clean_post_url_template)]
 
 
 class RegisterClientIn(InSchema):

@@ -152,6 +152,28 @@ class Domain(DomainMixin):
     pass
 
 
+class SiteSettings(models.Model):
+    """The site around a company's posts (docs/company-settings.md#site-settings): beside its other
+    settings, one row per company (none until an admin or an import sets one: every value empty).
+    The rules of each value are apps.site.rules; the writes apps.site.services. Images are a media
+    id of the company's library or an http(s) address; social accounts the profiles' addresses
+    ({"twitter": "https://x.com/acme"}); navigations ordered lists of {label, url}."""
+
+    client = models.OneToOneField(Client, on_delete=models.CASCADE, primary_key=True, related_name="site_settings")
+    title = models.CharField(max_length=200, blank=True, default="")
+    description = models.CharField(max_length=500, blank=True, default="")
+    meta_title = models.CharField(max_length=300, blank=True, default="")
+    meta_description = models.CharField(max_length=500, blank=True, default="")
+    logo = models.CharField(max_length=2000, blank=True, default="")
+    icon = models.CharField(max_length=2000, blank=True, default="")
+    cover_image = models.CharField(max_length=2000, blank=True, default="")
+    accent_color = models.CharField(max_length=7, blank=True, default="")
+    social = models.JSONField(default=dict, blank=True)
+    navigation = models.JSONField(default=list, blank=True)
+    secondary_navigation = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
 class ProvisioningTemplate(models.Model):
     """The DDL of the migrated template schema, captured by `migrate_schemas`, from which
     every new tenant schema is created in one transaction."""

@@ -1,8 +1,10 @@
 from django.db import connection
 from ninja import Router
 
-from apps.accounts import selectors, services, two_factor
+from apps.accounts import profiles, selectors, services, two_factor
 from apps.accounts.schemas import (
+    AuthorProfileIn,
+    AuthorProfileReply,
     ForgotPasswordIn,
     LoginTwoFactorIn,
     RecoveryCodesOut,
@@ -187,6 +189,24 @@ def update_user(request, user_id: str, payload: UserUpdateIn):
         token, expires_in = token_issue(user=user, schema_name=connection.schema_name)
         fresh = {"token": token, "expiresIn": expires_in}
     return UserUpdatedOut(message="User updated successfully", user=UserOut.from_user(user), **fresh)
+
+
+@users_router.get("/{user_id}/profile", response=AuthorProfileReply)
+@requires(SIGNED_IN)  # your own profile, or any with users.manage (services.check_can_view)
+def get_author_profile(request, user_id: str):
+    """(+) The author profile readers see on the user's posts (docs/accounts.md#author-profile)."""
+    user = selectors.user_get(user_id)
+    services.check_can_view(request.auth, user)
+    return AuthorProfileReply(profile=profiles.profile_of(user))
+
+
+@users_router.put("/{user_id}/profile", response=AuthorProfileReply)
+@requires(SIGNED_IN)  # your own profile, or any with users.manage (profiles.check_can_edit_profile)
+def update_author_profile(request, user_id: str, payload: AuthorProfileIn):
+    """(+) Change an author profile: your own, or anyone's as an admin (a field left out is kept)."""
+    user = profiles.author_profile_update(actor=request.auth, user=selectors.user_get(user_id),
+                                          **payload.service_kwargs())
+    return AuthorProfileReply(message="Profile saved", profile=profiles.profile_of(user))
 
 
 @users_router.post("/{user_id}/2fa/reset", response=UserReplyOut)

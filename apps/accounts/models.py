@@ -33,6 +33,18 @@ class User(models.Model):
     two_factor_enabled_at = models.DateTimeField(null=True, blank=True)
     two_factor_recovery_codes = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     two_factor_last_step = models.BigIntegerField(default=0)
+    # The author profile (apps.accounts.profiles, docs/accounts.md#author-profile): what readers see
+    # of the author of a post (the public API's post `author`, Ghost's authors). Images are absolute
+    # addresses (a media item chosen in the library is stored as its address); facebook and
+    # twitter the profiles' addresses (apps.site.rules.clean_social).
+    display_name = models.CharField(max_length=191, blank=True, default="")
+    bio = models.CharField(max_length=250, blank=True, default="")
+    profile_image = models.CharField(max_length=2000, blank=True, default="")
+    cover_image = models.CharField(max_length=2000, blank=True, default="")
+    website = models.CharField(max_length=2000, blank=True, default="")
+    location = models.CharField(max_length=150, blank=True, default="")
+    facebook = models.CharField(max_length=500, blank=True, default="")
+    twitter = models.CharField(max_length=500, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -9,6 +9,7 @@ from apps.core.permissions import Role
 from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted, snake_case_fields
 from apps.core.validation import (Email, OptionalEmail, OptionalPassword, OptionalUsername, Password, Username,
                                   clean_email)
+from apps.site import rules as site_rules
 
 
 class LoginIn(InSchema):
@@ -312,3 +313,41 @@ class RecoveryCodesOut(SuccessOut):
 
     message: str
     recoveryCodes: list[str]
+
+
+# --- author profiles (apps.accounts.profiles, docs/accounts.md#author-profile) ------------------------
+class AuthorProfileIn(InSchema):
+    """PUT users/{id}/profile: a field left out is kept, "" clears it. Images are a media id of the
+    library (stored as its address) or an http(s) address; facebook and twitter a handle or a
+    profile's address."""
+
+    displayName: site_rules.DisplayName = None
+    bio: site_rules.Bio = None
+    profileImage: site_rules.ProfileImage = None
+    coverImage: site_rules.CoverImage = None
+    website: site_rules.ProfileWebsite = None
+    location: site_rules.Location = None
+    facebook: site_rules.Facebook = None
+    twitter: site_rules.Twitter = None
+
+    def service_kwargs(self) -> dict:
+        return snake_case_fields(self)
+
+
+class AuthorProfileOut(OutSchema):
+    name: str  # what readers see: the display name, else the username
+    displayName: str
+    bio: str
+    profileImage: str  # absolute addresses, "" when not set
+    coverImage: str
+    website: str
+    location: str
+    facebook: str  # the profiles' addresses
+    twitter: str
+
+
+class AuthorProfileReply(SuccessOut):
+    """GET and PUT users/{id}/profile"""
+
+    message: str = omitted()
+    profile: AuthorProfileOut

@@ -131,6 +131,9 @@ class UserChanged(Event):
     change: str
     actor: Any = None
     summary: str = ""  # what changed, for people: "sam: author -> editor"
+    # What readers see of the user changed (their author profile: apps.accounts.profiles), so the
+    # public replies that show them are stale.
+    public: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,8 +1,8 @@
 """The content version and the cache tier after a write (a subscriber of apps.core.events).
 
-- A post, category, tag or media write bumps the company's content version, which purges the cache
-  tier too: only the keys a post write changed (edge_cache.post_change_tags), the whole company for
-  the rest.
+- A post, category, tag or media write, or a change of an author's profile, bumps the company's
+  content version, which purges the cache tier too: only the keys a post write changed
+  (edge_cache.post_change_tags), the whole company for the rest.
 - A company whose keys or status changed, whose deletion was asked for or which is being deleted:
   its replies in the cache tier are purged. A company restored from a backup, or whose settings
   changed: its version is bumped.
@@ -59,6 +59,12 @@ def _(event: events.PostChanged) -> list:
 @_effects.register(events.MediaChanged)
 def _(event) -> list:
     return [_Bump()]
+
+
+@_effects.register
+def _(event: events.UserChanged) -> list:
+    # an author profile: posts show their author (the public API, Ghost's authors)
+    return [_Bump()] if event.public else []
 
 
 @_effects.register

@@ -8,7 +8,8 @@ Ghost's resources from ours (docs/coming-from-ghost.md):
   same slug are one tag, the category's); a post's tags are its categories, then its tags, each
   by name, and its primary tag is the first of them;
 - authors: the staff members with at least one published post (never the others, never an
-  email address), their slug the slug of their username (a clash: "-2", "-3" by sign-up order).
+  email address), their slug the slug of their username (a clash: "-2", "-3" by sign-up order),
+  with their author profile (apps.accounts.profiles).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_date, parse_datetime
 
 from apps.accounts.models import User
+from apps.accounts.profiles import PROFILE_FIELDS
 from apps.content.models import Category, Post, Tag, public_q
 from apps.core import db
 from apps.core.text import slugify
@@ -49,7 +51,7 @@ def authors(*, with_counts: bool = True) -> list[Author]:
     """Everyone with a published post, in sign-up order, each with a slug of its own (and the
     number of their published posts when `with_counts`; else 0)."""
     users = (User.objects.filter(Exists(Post.objects.public().filter(author=OuterRef("pk"))))
-             .order_by("created_at", "id").only("id", "username", "created_at"))
+             .order_by("created_at", "id").only("id", "username", "created_at", *PROFILE_FIELDS))
     if with_counts:
         users = users.annotate(published=Count("posts", filter=public_q("posts__")))
     taken: set[str] = set()

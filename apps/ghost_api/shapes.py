@@ -1,7 +1,7 @@
 """Ghost 5's JSON of each resource from ours (the field-by-field map is in
 docs/coming-from-ghost.md; the JSON Schemas of schemas/ describe the result).
 
-Fields Ghost has and the product does not (code injection, custom templates, accent colours,
+Fields Ghost has and the product does not (code injection, custom templates, a tag's accent color,
 newsletters, members) are sent as Ghost sends them unset: null, false or empty.
 """
 from __future__ import annotations
@@ -12,10 +12,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 
+from apps.accounts.profiles import author_name
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
 from apps.ghost_api.selectors import Author, GhostTag, Reads
 from apps.media.storage import MediaUrls
+from apps.site.rules import ghost_handle
+from apps.site.selectors import site_view
 from tenants.addresses import tenant_base_url
 
 WORDS_PER_MINUTE = 275  # Ghost's reading speed
@@ -101,9 +104,13 @@ def tag(term: GhostTag, site: Site, *, count: int | None = None) -> dict:
 
 
 def author(found: Author, site: Site, *, with_count: bool = False) -> dict:
+    """A staff member with published posts, with their author profile (apps.accounts.profiles)."""
+    user = found.user
     data = {
-        "id": ids.ghost_id(found.user.id), "name": found.user.username, "slug": found.slug, "profile_image": None,
-        "cover_image": None, "bio": None, "website": None, "location": None, "facebook": None, "twitter": None,
+        "id": ids.ghost_id(user.id), "name": author_name(user.display_name, user.username), "slug": found.slug,
+        "profile_image": user.profile_image or None, "cover_image": user.cover_image or None, "bio": user.bio or None,
+        "website": user.website or None, "location": user.location or None,
+        "facebook": ghost_handle("facebook", user.facebook), "twitter": ghost_handle("twitter", user.twitter),
         "meta_title": None, "meta_description": None, "url": site.author_url(found.slug),
     }
     if with_count:
@@ -181,13 +188,19 @@ def only(data: dict, wanted: GhostQuery) -> dict:
     return {name: value for name, value in data.items() if name in wanted.fields}
 
 
-def settings(client, site: Site) -> dict:
-    """Ghost's site settings from the company's settings (name, website, time zone)."""
+def settings(client, site: Site, view=None) -> dict:
+    """Ghost's site settings from the company's (its name and time zone, its site settings:
+    apps.site.selectors.site_view)."""
+    view = view or site_view(client)
+    row = view.row
     return {
-        "title": client.name, "description": "", "logo": None, "icon": None, "accent_color": None,
-        "cover_image": None, "facebook": None, "twitter": None, "lang": "en", "locale": "en",
+        "title": view.title, "description": row.description, "logo": view.images["logo"],
+        "icon": view.images["icon"], "accent_color": row.accent_color or None,
+        "cover_image": view.images["cover_image"], "facebook": view.ghost_handle("facebook"),
+        "twitter": view.ghost_handle("twitter"), "lang": view.language, "locale": view.language,
         "timezone": client.time_zone or "Etc/UTC", "codeinjection_head": None, "codeinjection_foot": None,
-        "navigation": [], "secondary_navigation": [], "meta_title": None, "meta_description": None,
+        "navigation": list(row.navigation or []), "secondary_navigation": list(row.secondary_navigation or []),
+        "meta_title": row.meta_title or None, "meta_description": row.meta_description or None,
         "og_image": None, "og_title": None, "og_description": None, "twitter_image": None, "twitter_title": None,
         "twitter_description": None, "members_support_address": "noreply", "members_enabled": False,
         "allow_self_signup": False, "members_invite_only": False, "members_signup_access": "none",

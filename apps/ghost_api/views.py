@@ -20,6 +20,7 @@ import logging
 
 from django.utils.cache import patch_vary_headers
 
+from apps.accounts.profiles import author_name
 from apps.core.api import BROKER_DOWN, BROKER_RETRY_AFTER, is_broker_outage
 from apps.core.errors import ApplicationError
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
@@ -124,7 +125,8 @@ def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Si
             lambda page: _tag_replies(page, wanted, site))
     if resource == "authors":
         return _rows("authors", wanted, ident, slug, reads.authors, lambda found: {
-            "slug": found.slug, "name": found.user.username, "id": ids.ghost_id(found.user.id)},
+            "slug": found.slug, "name": author_name(found.user.display_name, found.user.username),
+            "id": ids.ghost_id(found.user.id)},
             lambda page: [shapes.only(shapes.author(found, site, with_count="count.posts" in wanted.include), wanted)
                           for found in page])
     if resource == "settings":

@@ -6,6 +6,7 @@ GET  posts/category/{slug}   page, limit, status: posts of a category
 GET  posts/tag/{slug}        page, limit, status: posts of a tag
 GET  preview/{token}          the post of a preview link (a draft or scheduled post), never cached
 GET  categories, tags        with their published post counts
+GET  settings                the company's site settings (title, images, navigation, social accounts...)
 GET  redirects               old addresses of imported published posts -> their slugs (for 301s)
 POST analytics/track         a page view of the website (not rate limited; never an error
                              status for a well-formed body)
@@ -29,6 +30,8 @@ from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
 from apps.public_api.responses import cached_json, remember_host, uncached_json
 from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, RedirectsReply, TagsReply
+from apps.site.schemas import PublicSettingsReply
+from apps.site.selectors import public_settings
 
 router = Router(tags=["public content"], auth=api_key_auth)
 # The query is read by apps.public_api.request.parse_list (as the fast path reads it); these
@@ -87,6 +90,14 @@ def list_categories(request):
 def list_tags(request):
     locale = public.parse_locale(request.GET.get("locale"))
     return cached_json(request, lambda _: public.tags_reply(selectors.tags(), locale=locale))
+
+
+@router.get("/settings", response=PublicSettingsReply)
+def get_settings(request):
+    """(+) The site settings (docs/company-settings.md#site-settings), cached like every read."""
+    tenant = request.tenant
+    return cached_json(request, lambda _: {"success": True, "message": "Settings retrieved successfully",
+                                           "data": {"settings": public_settings(tenant)}})
 
 
 @router.get("/redirects", response=RedirectsReply)

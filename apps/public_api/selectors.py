@@ -27,6 +27,7 @@ from django.db import connection
 from django.db.models import Count, QuerySet
 
 from apps.accounts.models import User
+from apps.accounts.profiles import PROFILE_FIELDS, author_fields
 from apps.content import selectors as content
 from apps.content import post_fields
 from apps.content.schemas import media_urls
@@ -67,9 +68,12 @@ def _terms_sql(through, column: str, model, schema: str, locale: str | None = No
     )
 
 
+_AUTHOR_PROFILE = PROFILE_FIELDS  # the author's profile columns, after id and username
+
+
 def _author(values, urls) -> dict | None:
-    author_id, username = values
-    return {"id": str(author_id), "username": username} if author_id else None
+    author_id, username, *profile = values
+    return author_fields(id=author_id, username=username, **dict(zip(_AUTHOR_PROFILE, profile))) if author_id else None
 
 
 def _image(values, urls) -> dict | None:
@@ -96,7 +100,8 @@ def _first(values, urls):
 # The fields of apps.content.post_fields built from joins (or derived): their SQL, given the
 # schema, and their JSON from those columns.
 _JOINED = {
-    "author": (lambda schema, locale=None: ["author.id", "author.username"], _author),
+    "author": (lambda schema, locale=None: ["author.id", "author.username",
+                                            *(f"author.{_q(column)}" for column in _AUTHOR_PROFILE)], _author),
     "categories": (lambda schema, locale=None: [_terms_sql(Post.categories.through, "category_id", Category, schema,
                                                            locale)], _first),
     "tags": (lambda schema, locale=None: [_terms_sql(Post.tags.through, "tag_id", Tag, schema, locale)], _first),

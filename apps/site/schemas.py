@@ -1,0 +1,134 @@
+"""The site settings on the wire: the dashboard's GET/PUT /api/client/site and the public content
+API's GET /api/v1/settings (docs/company-settings.md#site-settings, docs/api/public.md)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted, snake_case_fields
+from apps.site import rules
+
+
+class NavigationLinkOut(OutSchema):
+    label: str
+    url: str  # an http(s) address, or a path of the site starting with "/"
+
+
+class SocialAccountsOut(OutSchema):
+    """The address of each social profile (null when not set)."""
+
+    facebook: str | None
+    twitter: str | None  # X
+    instagram: str | None
+    linkedin: str | None
+    youtube: str | None
+    tiktok: str | None
+    threads: str | None
+    bluesky: str | None
+    mastodon: str | None
+
+
+class SocialAccountsFormOut(OutSchema):
+    """As stored: the address of each social profile ("" when not set)."""
+
+    facebook: str
+    twitter: str
+    instagram: str
+    linkedin: str
+    youtube: str
+    tiktok: str
+    threads: str
+    bluesky: str
+    mastodon: str
+
+
+assert set(SocialAccountsOut.model_fields) == set(rules.NETWORKS) == set(SocialAccountsFormOut.model_fields)
+
+
+class SiteImageOut(OutSchema):
+    """An image of the settings: a media item of the library (`mediaId`) or an address (mediaId
+    null); `url` is its absolute address (null: the media item was deleted)."""
+
+    mediaId: str | None
+    url: str | None
+
+
+class SiteSettingsIn(InSchema):
+    """PUT /api/client/site: every field may be left out (kept as it is). Images are a media id of
+    the library or an http(s) address ("" removes one); `social` sets the networks it names ("" clears
+    one); navigations replace the whole list."""
+
+    title: rules.SiteTitle = None
+    description: rules.SiteDescription = None
+    metaTitle: rules.MetaTitle = None
+    metaDescription: rules.MetaDescription = None
+    logo: rules.Logo = None
+    icon: rules.Icon = None
+    coverImage: rules.CoverImage = None
+    accentColor: rules.AccentColor = None
+    navigation: rules.Navigation = None
+    secondaryNavigation: rules.SecondaryNavigation = None
+    social: rules.SocialAccounts = None
+    websiteUrl: rules.WebsiteUrl = None
+    postUrlTemplate: rules.PostUrlTemplate = None
+
+    def service_kwargs(self) -> dict:
+        return snake_case_fields(self)
+
+
+class SiteSettingsOut(OutSchema):
+    title: str  # "" while unset: the public title is then the company's name
+    description: str
+    metaTitle: str
+    metaDescription: str
+    logo: SiteImageOut | None
+    icon: SiteImageOut | None
+    coverImage: SiteImageOut | None
+    accentColor: str  # #rrggbb or ""
+    navigation: list[NavigationLinkOut]
+    secondaryNavigation: list[NavigationLinkOut]
+    social: SocialAccountsFormOut
+    websiteUrl: str
+    postUrlTemplate: str
+    language: str  # the company's default language (set with PUT /api/client/languages)
+    timeZone: str  # set with PUT /api/client/info
+    updatedAt: datetime | None
+
+
+class SiteSettingsReply(SuccessOut):
+    """GET and PUT /api/client/site"""
+
+    message: str = omitted()
+    site: SiteSettingsOut
+
+
+class PublicSettingsOut(OutSchema):
+    """The company's site settings, for the website built on the API."""
+
+    title: str  # the site's title, else the company's name
+    description: str
+    logo: str | None  # absolute addresses
+    icon: str | None
+    coverImage: str | None
+    accentColor: str | None  # #rrggbb
+    language: str  # the default language (BCP 47)
+    languages: list[str]  # every language the company writes in, the default among them
+    timeZone: str  # IANA name
+    url: str  # the company's website ("" when not set)
+    postUrlTemplate: str  # where a post lives on it, e.g. https://acme.com/blog/{slug} ("" when not set)
+    navigation: list[NavigationLinkOut]
+    secondaryNavigation: list[NavigationLinkOut]
+    social: SocialAccountsOut
+    metaTitle: str
+    metaDescription: str
+
+
+class PublicSettingsData(OutSchema):
+    settings: PublicSettingsOut
+
+
+class PublicSettingsReply(SuccessOut):
+    """GET /api/v1/settings"""
+
+    message: Literal["Settings retrieved successfully"]
+    data: PublicSettingsData
