@@ -55,6 +55,15 @@ export type PostUpdatePayload = Partial<{
   baseUpdatedAt: string;
 }>;
 
+/** Deleting a post in the company's default language that has translations needs to say what
+ * becomes of them (else 409 `translations_exist`): delete them too, or promote one language's
+ * translation to be the main post. */
+export interface PostDeleteArgs {
+  id: string;
+  translations?: 'delete';
+  promote?: string;
+}
+
 export type PostStatusFilter = 'published' | 'draft' | 'all';
 /** The list's filters: a status, or the posts waiting for review (`waiting`). */
 export type PostListFilter = PostStatusFilter | 'waiting';
@@ -107,9 +116,13 @@ export const postsApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: `posts/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [...one(id), ...POST_WIDE],
     }),
-    deletePost: build.mutation<Schemas['MessageOut'], string>({
-      query: (id) => ({ url: `posts/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_r, _e, id) => [...one(id), ...POST_WIDE],
+    deletePost: build.mutation<Schemas['MessageOut'], PostDeleteArgs>({
+      query: ({ id, translations, promote }) => ({
+        url: `posts/${id}`,
+        method: 'DELETE',
+        params: { ...(translations ? { translations } : {}), ...(promote ? { promote } : {}) },
+      }),
+      invalidatesTags: (_r, _e, { id }) => [...one(id), ...POST_WIDE],
     }),
     requestReview: build.mutation<Schemas['PostSavedOut'], string>({
       query: (id) => ({ url: `posts/${id}/review/request`, method: 'POST' }),

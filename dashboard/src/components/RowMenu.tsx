@@ -73,6 +73,9 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
               className={item.danger ? 'menu-item danger' : 'menu-item'}
               onClick={() => {
                 setOpen(false);
+                // The menu goes away: focus returns to its button first, so a dialog the item
+                // opens gives it back there when it closes.
+                button.current?.focus();
                 item.onSelect();
               }}
             >

@@ -19,6 +19,15 @@ export interface ApiError {
   challengeToken?: string;
   /** `two_factor_required`: seconds the challenge stays valid. */
   expiresIn?: number;
+  /** `translations_exist` (409 of deleting a default-language post): the post's translations. */
+  translations?: TranslationRef[];
+}
+
+/** One translation of a post named by a `translations_exist` refusal. */
+export interface TranslationRef {
+  language: string;
+  id: string;
+  slug: string;
 }
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
@@ -70,5 +79,12 @@ export function toApiError(status: ApiError['status'], body: unknown): ApiError 
     errors,
     ...(typeof env.challengeToken === 'string' ? { challengeToken: env.challengeToken } : {}),
     ...(typeof env.expiresIn === 'number' ? { expiresIn: env.expiresIn } : {}),
+    ...(Array.isArray(env.translations)
+      ? {
+          translations: (env.translations as TranslationRef[]).filter(
+            (t) => t && typeof t.language === 'string' && typeof t.id === 'string',
+          ),
+        }
+      : {}),
   };
 }

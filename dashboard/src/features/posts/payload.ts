@@ -129,13 +129,17 @@ export const SERVER_FIELD: Record<string, keyof PostFormValues> = {
 };
 
 /** Spec §8: the text shown when deleting a post fails, and whether the list should refresh. */
-export function deleteErrorMessage(status: number | string | undefined, message: string): { text: string; refresh: boolean } {
-  if (message.includes('Cannot delete post')) return { text: message, refresh: false };
+export function deleteErrorMessage(
+  status: number | string | undefined,
+  message: string,
+  noun = 'post',
+): { text: string; refresh: boolean } {
+  if (message.includes(`Cannot delete ${noun}`)) return { text: message, refresh: false };
   if (status === 403 || /forbidden/i.test(message)) {
-    return { text: "You don't have permission to delete this post", refresh: false };
+    return { text: `You don't have permission to delete this ${noun}`, refresh: false };
   }
-  if (status === 404 || /not found/i.test(message)) return { text: 'This post no longer exists', refresh: true };
-  return { text: 'Failed to delete post. Please try again.', refresh: false };
+  if (status === 404 || /not found/i.test(message)) return { text: `This ${noun} no longer exists`, refresh: true };
+  return { text: `Failed to delete ${noun}. Please try again.`, refresh: false };
 }
 
 /** The status the server stores: a post submitted for review is saved as a draft, then flagged. */
