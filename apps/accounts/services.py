@@ -17,6 +17,7 @@ from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
 from apps.accounts.models import Invitation, User
 from apps.accounts.passwords import CURRENT_PASSWORD_WRONG, password_confirms
 from apps.accounts.passwords import too_many as _too_many
+from apps.accounts.seats import seat_move, seats_check
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
 from apps.accounts.tokens import token_issue
 from apps.accounts.two_factor import CODE_REQUIRED, challenge_make
@@ -29,7 +30,6 @@ from apps.core.errors import (Conflict, ErrorCode, NotFound, PermissionDenied, U
 from apps.core.outbox import outbox_add
 from apps.core.permissions import Role, can
 from apps.core.selectors import get_or_404
-from apps.plans.rules import plan_check, plan_release, plan_spend
 from tenants.directory import directory_put, directory_remove
 
 EMAIL_TAKEN = "A user with this email already exists"
@@ -60,7 +60,7 @@ def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
 def user_create(*, username: str, email: str, password: str, role: str = Role.VIEWER,
                 status: str = User.Status.ACTIVE, actor=None) -> User:
     _check_unique(email=email, username=username)
-    plan_spend("staff_seats")
+    seat_move(before=None, after=status)  # the plan's staff seats (apps.accounts.seats)
     try:
         with transaction.atomic():
             user = User.objects.create(
@@ -139,6 +139,7 @@ def user_update(*, actor: User, user: User, username: str | None = None, email: 
     new_status = status or user.status
     if _would_leave_no_admin(user, admins, role=new_role, status=new_status):
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
+    seat_move(before=user.status, after=new_status)  # (re)activating takes a seat, deactivating frees it
 
     told = _user_changes(actor, user, username=new_username, email=new_email, password=bool(password),
                          role=new_role, status=new_status)
@@ -194,7 +195,7 @@ def user_delete(*, actor: User, user: User) -> None:
         raise Conflict(LAST_ADMIN, detail=ErrorCode.LAST_ADMIN)
     user_directory_sync(user=user, deleted=True)
     User.objects.filter(pk=user.pk).delete()
-    plan_release("staff_seats")  # (the object keeps its primary key for the event)
+    seat_move(before=user.status, after=None)  # gives back the seat it held, if any
     events.publish(events.UserChanged(user=user, change="deleted", actor=actor,
                                       summary=f"{user.username} ({user.role})"))
 
@@ -378,7 +379,7 @@ def invitation_create(*, actor: User, email: str, role: str) -> Invitation:
     if User.objects.filter(email=email).exists():
         raise Conflict(INVITE_EMAIL_TAKEN, errors=[{"field": "email", "message": INVITE_EMAIL_TAKEN}],
                        detail=ErrorCode.EMAIL_TAKEN)
-    plan_check("staff_seats")  # the seat is taken when the invitation is accepted
+    seats_check()  # the seat is taken when the invitation is accepted
     now = timezone.now()
     Invitation.objects.select_for_update().filter(
         email=email, accepted_at__isnull=True, revoked_at__isnull=True).update(revoked_at=now)
@@ -454,6 +455,7 @@ def _account_claim(invitation: Invitation, *, username: str, password: str) -> U
     if user is None or is_password_usable(user.password):
         raise ValidationFailed(INVITATION_INVALID, field="token", detail=ErrorCode.LINK_INVALID)
     _check_unique(email=user.email, username=username, exclude_id=user.pk)
+    seat_move(before=user.status, after=User.Status.ACTIVE)  # the seat is taken now (403 plan_limit if none)
     user.username, user.password, user.status = username, make_password(password), User.Status.ACTIVE
     user.save(update_fields=["username", "password", "status", "updated_at"])
     user_directory_sync(user=user)

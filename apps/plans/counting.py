@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from django.db.models import Sum
 
-from apps.accounts.models import User
+from apps.accounts.seats import seats_held
 from apps.content.models import Post
 from apps.media.models import Media
 from apps.webhooks.models import WebhookEndpoint
 
 
 def staff_seats() -> int:
-    return User.objects.count()
+    return seats_held()  # the accounts that take a seat (apps.accounts.seats: the rule)
 
 
 def posts() -> int:

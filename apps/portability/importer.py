@@ -42,6 +42,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
 from apps.content.models import Category, Post, Tag
 from apps.content.services import revisions_record_created
@@ -138,6 +139,13 @@ def _images_of(post: SourcePost, html: str) -> list[str]:
 
 
 # --- the dry run ----------------------------------------------------------------------------------
+def accounts_to_make(authors: list, *, known: set[str], emails: set[str]) -> int:
+    """The staff accounts an import makes for `authors`: those neither known from an earlier import
+    (source ids in `known`) nor matched by email, with an address (one account per address)."""
+    return len({author.email for author in authors
+                if author.source_id not in known and author.email not in emails and "@" in (author.email or "")})
+
+
 def blog_analyse(blog: Blog) -> dict:
     """What an import of `blog` would do here, counted per kind; nothing is written."""
     source = source_name(blog)
@@ -196,6 +204,7 @@ def blog_analyse(blog: Blog) -> dict:
         counts[kind]["skipped"] += 1
     return {
         "source": blog.source, "version": blog.version, "site": blog.site_url,
+        "staffSeats": accounts_to_make(blog.authors, known=known["author"], emails=emails),
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
@@ -232,6 +241,10 @@ class _Importer:
         by_email = {user.email: user for user in User.objects.all()}
         by_id = {user.pk: user for user in by_email.values()}
         names = {user.username.lower() for user in by_email.values()}
+        # The plan's staff seats: the accounts this import makes must fit, or it is refused here,
+        # before anything is written (403 plan_limit; the rule: apps.accounts.seats).
+        remembered = {source_id for source_id, pk in self.known["author"].items() if pk in by_id}
+        seats_check(accounts_to_make(self.blog.authors, known=remembered, emails=set(by_email)))
         for author in self.blog.authors:
             known = by_id.get(self.known["author"].get(author.source_id))
             if known is not None:
