@@ -138,6 +138,14 @@ class Client(TenantMixin):
             return f"{url}{'&' if '?' in url else '?'}locale={language}" if other else url
         return f"{self.website_url.rstrip('/')}/{language}/{slug}" if other else f"{self.website_url.rstrip('/')}/{slug}"
 
+    def page_url(self, slug: str, language: str | None = None) -> str:
+        """Where a page (apps.content.kinds: About, Contact) lives on the company's website: at its
+        root, `/{slug}`, whatever the posts' template; `/{locale}/{slug}` in another language than
+        the default."""
+        other = language is not None and language != (self.default_language or "en")
+        base = self.website_url.rstrip("/")
+        return f"{base}/{language}/{slug}" if other else f"{base}/{slug}"
+
     @property
     def email_verified(self) -> bool:
         return self.email_verified_at is not None

@@ -26,6 +26,10 @@ class Kind:
     in_search: bool  # the dashboard's search (GET /api/search)
     in_term_lists: bool  # the posts of a category or tag, and the counts categories and tags show publicly
     in_sitemap: bool  # sitemap.xml
+    # Where a row lives on the company's website: the name of the method that makes its address, on
+    # tenants.models.Client and apps.ghost_api.shapes.Site (post_url: the posts' template; page_url:
+    # the website's root, `/about`).
+    address: str
 
     @property
     def event_prefix(self) -> str:
@@ -50,13 +54,17 @@ class Kind:
         """The count keys of a status filter ("all": every status)."""
         return tuple(self.count_key(each) for each in (_STATUSES if status == "all" else (status,)))
 
+    def url(self, site, slug: str, *args) -> str:
+        """The address of a row of this kind on `site` (a Client, or the Ghost API's Site)."""
+        return getattr(site, self.address)(slug, *args)
+
 
 POST = Kind("post", "Post", "posts", categories_required=True, in_feeds=True, in_search=True, in_term_lists=True,
-            in_sitemap=True)
+            in_sitemap=True, address="post_url")
 # Pages (About, Contact): categories optional (tags too, as Ghost's pages have them); never among
 # the posts of a list, a feed, a search or a category's or tag's page; in the sitemap.
 PAGE = Kind("page", "Page", "pages", categories_required=False, in_feeds=False, in_search=False,
-            in_term_lists=False, in_sitemap=True)
+            in_term_lists=False, in_sitemap=True, address="page_url")
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (POST, PAGE)}
 CHOICES = [(kind.name, kind.label) for kind in KINDS.values()]

@@ -1,4 +1,5 @@
-"""What feeds and the sitemap list: published posts a company lets search engines index."""
+"""What feeds and the sitemap list: published posts a company lets search engines index (feeds:
+posts; the sitemap: posts and pages, as apps.content.kinds declares)."""
 from __future__ import annotations
 
 from django.db.models import Max, QuerySet
@@ -8,9 +9,14 @@ from apps.content.models import Category, Post, Tag
 from apps.core.errors import NotFound
 
 
-def syndicated_posts() -> QuerySet[Post]:
-    """Published and indexable (drafts, scheduled and archived posts are drafts or archived)."""
-    return Post.objects.filter(status=Post.Status.PUBLISHED, allow_indexing=True)
+def syndicated_posts(flag: str = "in_feeds") -> QuerySet[Post]:
+    """Published and indexable (drafts, scheduled and archived posts are drafts or archived), of the
+    kinds for which `flag` is true: `in_feeds` (posts), `in_sitemap` (posts and pages)."""
+    return Post.objects.having(flag).filter(status=Post.Status.PUBLISHED, allow_indexing=True)
+
+
+def sitemap_rows() -> QuerySet[Post]:
+    return syndicated_posts("in_sitemap")
 
 
 def latest_posts(*, limit: int, category: Category | None = None, tag: Tag | None = None,
@@ -29,7 +35,7 @@ def latest_posts(*, limit: int, category: Category | None = None, tag: Tag | Non
 
 def last_change():
     """When the syndicated content last changed (Last-Modified of feeds and the sitemap)."""
-    return syndicated_posts().aggregate(newest=Max("updated_at"))["newest"]
+    return sitemap_rows().aggregate(newest=Max("updated_at"))["newest"]
 
 
 def term_by_slug(model, slug: str, language: str | None = None):
@@ -43,7 +49,7 @@ def term_by_slug(model, slug: str, language: str | None = None):
 def alternates(groups) -> dict:
     """The syndicated translations of these translation groups: group -> [(language, slug)], by language."""
     found: dict = {}
-    for group, language, slug in (syndicated_posts().filter(translation_group__in=groups)
+    for group, language, slug in (sitemap_rows().filter(translation_group__in=groups)
                                   .order_by("translation_group", "language").values_list("translation_group", "language", "slug")):
         found.setdefault(group, []).append((language, slug))
     return found

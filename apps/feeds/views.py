@@ -27,6 +27,7 @@ from django.utils.encoding import iri_to_uri
 from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.http import http_date
 
+from apps.content import kinds
 from apps.content.models import Category, Tag
 from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
@@ -207,11 +208,11 @@ def _sitemap_page(tenant, number: int) -> bytes:
     size = settings.SITEMAP_MAX_URLS
     if not languages.of_client(tenant).single:
         return _translated_sitemap_page(tenant, number)
-    posts = (selectors.syndicated_posts().order_by("published_at", "id")
-             .values_list("slug", "updated_at")[(number - 1) * size:number * size])
+    posts = (selectors.sitemap_rows().order_by("published_at", "id")
+             .values_list("slug", "updated_at", "kind")[(number - 1) * size:number * size])
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}">']
-    for slug, updated_at in posts:
-        lines.append(f"<url><loc>{_loc(tenant.post_url(slug))}</loc>"
+    for slug, updated_at, kind in posts:
+        lines.append(f"<url><loc>{_loc(kinds.of(kind).url(tenant, slug))}</loc>"
                      f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod></url>")
     lines.append("</urlset>")
     return "\n".join(lines).encode()
@@ -223,20 +224,22 @@ def _translated_sitemap_page(tenant, number: int) -> bytes:
     (Google's sitemap form of hreflang)."""
     size = settings.SITEMAP_MAX_URLS
     default = languages.of_client(tenant).default
-    posts = list(selectors.syndicated_posts().order_by("published_at", "id")
-                 .values_list("slug", "updated_at", "language", "translation_group")[(number - 1) * size:number * size])
-    alternates = selectors.alternates({group for *_, group in posts})
+    posts = list(selectors.sitemap_rows().order_by("published_at", "id")
+                 .values_list("slug", "updated_at", "language", "translation_group", "kind")
+                 [(number - 1) * size:number * size])
+    alternates = selectors.alternates({group for *_, group, _kind in posts})
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">']
-    for slug, updated_at, language, group in posts:
+    for slug, updated_at, language, group, kind in posts:
+        kind = kinds.of(kind)  # a translation group is of one kind
         links = ""
         versions = alternates.get(group, [])
         if len(versions) > 1:
             links = "".join(f'<xhtml:link rel="alternate" hreflang="{escape(code)}" '
-                            f'href="{_loc(tenant.post_url(other, code))}"/>' for code, other in versions)
+                            f'href="{_loc(kind.url(tenant, other, code))}"/>' for code, other in versions)
             links += "".join(f'<xhtml:link rel="alternate" hreflang="x-default" '
-                             f'href="{_loc(tenant.post_url(other, code))}"/>' for code, other in versions
+                             f'href="{_loc(kind.url(tenant, other, code))}"/>' for code, other in versions
                              if code == default)
-        lines.append(f"<url><loc>{_loc(tenant.post_url(slug, language))}</loc>"
+        lines.append(f"<url><loc>{_loc(kind.url(tenant, slug, language))}</loc>"
                      f"<lastmod>{updated_at.isoformat(timespec='seconds')}</lastmod>{links}</url>")
     lines.append("</urlset>")
     return "\n".join(lines).encode()
@@ -244,7 +247,7 @@ def _translated_sitemap_page(tenant, number: int) -> bytes:
 
 def _sitemap(request, number: int | None = None):
     tenant = request.tenant
-    total = selectors.syndicated_posts().count()
+    total = selectors.sitemap_rows().count()
     pages = max(1, math.ceil(total / settings.SITEMAP_MAX_URLS))
     if number is None and pages == 1:
         return _sitemap_page(tenant, 1), "application/xml"

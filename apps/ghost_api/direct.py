@@ -1,7 +1,7 @@
 """Ghost posts lists that are not cached, built in the public API's WSGI layer
 (apps.public_api.fastpath), as apps.public_api.direct builds /api/v1's.
 
-For `GET /ghost/api/content/posts/` (what a website's list pages send) the query is read by the
+For `GET /ghost/api/content/posts/` and `.../pages/` (what a website's list pages send) the query is read by the
 same function as Django's (apps.ghost_api.query.parse), the fast path's Redis round trip checks the
 Ghost key against the host map and takes the rate-limit entry, and this module builds the body
 with the same function as Django's (apps.ghost_api.views.build_reply) on the host's schema,
@@ -33,7 +33,7 @@ from tenants.models import Client
 
 logger = logging.getLogger(__name__)
 
-_LIST_PATH = edge.PREFIX + "posts"
+_LIST_PATHS = {edge.PREFIX + "posts": "posts", edge.PREFIX + "pages": "pages"}  # pages are read as posts are
 _MAX_QUERY = 4096
 
 
@@ -41,13 +41,14 @@ _MAX_QUERY = 4096
 def listing(path: str, query_string: str) -> query.GhostQuery | None:
     """The posts list a request asks for, when this layer can build it; else None (kept per
     worker by path and query: a GhostQuery never changes)."""
-    if path.rstrip("/") != _LIST_PATH or len(query_string) > _MAX_QUERY or not query_string.isascii():
+    resource = _LIST_PATHS.get(path.rstrip("/"))
+    if resource is None or len(query_string) > _MAX_QUERY or not query_string.isascii():
         return None
     params: dict[str, list[str]] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
         params.setdefault(name, []).append(value)
     try:
-        return query.parse("posts", params)
+        return query.parse(resource, params)
     except GhostError:  # Django answers Ghost's 400 or 422
         return None
 
@@ -91,7 +92,7 @@ def build(wanted: query.GhostQuery, *, schema: str, version: str | None, kind: s
         client, reads = _company(schema, version or kept)
         if client is None:
             return None
-        reply = build_reply("posts", wanted, None, None, shapes.Site(client), client, reads=reads)
+        reply = build_reply(wanted.resource, wanted, None, None, shapes.Site(client), client, reads=reads)
         db.schema_visited(schema)
     except (GhostError, FilterError, ApplicationError):  # Django answers it, in Ghost's shape
         return None

@@ -30,9 +30,10 @@ def edge_keys(body: bytes) -> EdgeKeys:
     public post (`search-<host>`: its filters reach more than a posts list of /api/v1 does) and by
     its posts' own keys; every other reply with the company's."""
     data = json.loads(body)
-    if isinstance(data, dict) and isinstance(data.get("posts"), list):
-        return EdgeKeys("search", tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"]
-                                                      if isinstance(post.get("id"), str))))
+    for resource in ("posts", "pages"):  # a page's keys are a post's (apps.content.kinds)
+        if isinstance(data, dict) and isinstance(data.get(resource), list):
+            return EdgeKeys("search", tuple(dict.fromkeys(post_tag(post["id"]) for post in data[resource]
+                                                          if isinstance(post.get("id"), str))))
     return EdgeKeys(None, ())
 
 

@@ -37,7 +37,9 @@ ORDER_FIELDS = {
     "tags": {"name": "name", "slug": "slug"},
     "authors": {"name": "name", "slug": "slug"},
 }
-DEFAULT_ORDER = {"posts": (("published_at", True),), "tags": (("name", False),), "authors": (("name", False),)}
+ORDER_FIELDS["pages"] = ORDER_FIELDS["posts"]  # Ghost's pages are read as its posts are
+DEFAULT_ORDER = {"posts": (("published_at", True),), "pages": (("published_at", True),), "tags": (("name", False),),
+                 "authors": (("name", False),)}
 FORMATS = {"html", "plaintext"}
 
 

@@ -3,7 +3,8 @@ one visibility rule of the public API), each filter compiled from NQL to Q (apps
 over the fields each resource allows.
 
 Ghost's resources from ours (docs/coming-from-ghost.md):
-- posts: published posts; pages: none (the product has no pages);
+- posts: published posts; pages: published pages (apps.content.kinds; Ghost's page object is its
+  post object), each resource never showing the other's rows;
 - tags: the company's categories and tags, one Ghost tag per slug (a category and a tag of the
   same slug are one tag, the category's); a post's tags are its categories, then its tags, each
   by name, and its primary tag is the first of them;
@@ -29,6 +30,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from apps.accounts.models import User
 from apps.accounts.profiles import PROFILE_FIELDS
+from apps.content import kinds
 from apps.content.models import Category, Post, Tag, public_q
 from apps.core import db
 from apps.core.text import slugify
@@ -139,10 +141,13 @@ def term_posts_q(slug: str) -> Q:
 
 
 def tag_post_counts(slugs: list[str]) -> Counter:
-    """Published posts per Ghost tag (a post with the category and the tag of one slug counts once)."""
-    pairs = set(Post.categories.through.objects.filter(post__status=PUBLISHED, category__slug__in=slugs)
+    """Published posts per Ghost tag (a post with the category and the tag of one slug counts once;
+    pages are not counted: apps.content.kinds)."""
+    listed = kinds.having("in_term_lists")
+    pairs = set(Post.categories.through.objects.filter(post__status=PUBLISHED, post__kind__in=listed,
+                                                       category__slug__in=slugs)
                 .values_list("post_id", "category__slug"))
-    pairs |= set(Post.tags.through.objects.filter(post__status=PUBLISHED, tag__slug__in=slugs)
+    pairs |= set(Post.tags.through.objects.filter(post__status=PUBLISHED, post__kind__in=listed, tag__slug__in=slugs)
                  .values_list("post_id", "tag__slug"))
     return Counter(slug for _, slug in pairs)
 
@@ -202,7 +207,7 @@ def _uuid_q(value) -> Q:
         return NOTHING
 
 
-def post_fields(reads: Reads) -> nql.Fields:
+def post_fields(reads: Reads, kind: kinds.Kind = kinds.POST) -> nql.Fields:
     term = equality(lambda v: term_posts_q(_text(v)), name="tag")
     author = equality(lambda v: Q(author_id__in=reads.author_ids(_text(v))), name="author")
     fields = {
@@ -216,7 +221,7 @@ def post_fields(reads: Reads) -> nql.Fields:
         "featured": equality(_flag(NOTHING, EVERYTHING), name="featured"),
         "visibility": equality(_one_of("public"), name="visibility"),
         "status": equality(_one_of("published"), name="status"),
-        "type": equality(_one_of("post"), name="type"),
+        "type": equality(_one_of(kind.name), name="type"),
         "published_at": _ordered("published_at", name="published_at"),
         "updated_at": _ordered("updated_at", name="updated_at"),
         "created_at": _ordered("created_at", name="created_at"),
@@ -238,7 +243,7 @@ def _primary_tag_slug():
 # JSON (a correlated subquery: the categories, then the tags, each by name; a tag with a
 # category's slug is that category) and the total (the trigger-kept count of published posts
 # without a filter, as apps.public_api.selectors counts it; else a window count of the matches).
-POST_COLUMNS = ("id", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
+POST_COLUMNS = ("id", "kind", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
                 "canonical_url", "meta_title", "meta_description", "og_title", "og_description", "twitter_title",
                 "twitter_description", "author_id", "featured_image__storage_key", "featured_image__alt_text",
                 "og_image__storage_key", "twitter_image__storage_key")
@@ -273,20 +278,21 @@ def _ghost_times() -> dict[str, RawSQL]:
             for field in _TIMES}
 
 
-def _published_total() -> RawSQL:
-    """The number of published posts, from the counts the posts table's triggers keep (the public
-    API's total of a list filtered by status only)."""
-    found = public_selectors.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value)
+def _published_total(kind: kinds.Kind = kinds.POST) -> RawSQL:
+    """The number of published posts (or pages), from the counts the posts table's triggers keep
+    (the public API's total of a list filtered by status only)."""
+    found = public_selectors.posts_filter(schema=connection.schema_name, status=Post.Status.PUBLISHED.value,
+                                          kind=kind.name)
     return RawSQL(f"({found.count_sql})", found.count_params)
 
 
-def matching(reads: Reads, filter_tree=None) -> QuerySet:
-    """The published posts a parsed filter matches."""
-    found = Post.objects.public()
+def matching(reads: Reads, filter_tree=None, kind: kinds.Kind = kinds.POST) -> QuerySet:
+    """The published posts (or pages: `kind`) a parsed filter matches."""
+    found = Post.objects.public().of_kind(kind)
     if filter_tree is not None:
         if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
             found = found.annotate(ghost_primary_tag=_primary_tag_slug())
-        found = found.filter(nql._compile(filter_tree, post_fields(reads)))
+        found = found.filter(nql._compile(filter_tree, post_fields(reads, kind)))
     return found
 
 
@@ -299,7 +305,7 @@ _READS_FIELDS = frozenset({"author", "authors", "authors.slug", "primary_author"
 
 
 def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
-               limit: int = 15) -> tuple[list[dict], int]:
+               limit: int = 15, kind: kinds.Kind = kinds.POST) -> tuple[list[dict], int]:
     """A page of the posts a filter matches, in `order` (then newest first), as rows of
     POST_COLUMNS and `terms` (JSON), and the total of all matches: one prepared statement
     (apps.core.db: planned once per worker and filter shape). The page's ids come first (an index
@@ -309,12 +315,12 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
     search_path differs from its last run)."""
     key = None
     if filter_tree is None or not (_READS_FIELDS & nql.fields_of(filter_tree)):
-        key = (connection.schema_name, filter_tree, tuple(order), offset, limit)
+        key = (connection.schema_name, kind.name, filter_tree, tuple(order), offset, limit)
     if key is not None and key in _STATEMENTS:
         statement = _STATEMENTS[key]
         _STATEMENTS.move_to_end(key)
     else:
-        statement = _page_statement(reads, filter_tree, order, offset, limit)
+        statement = _page_statement(reads, filter_tree, order, offset, limit, kind)
         if key is not None:
             _STATEMENTS[key] = statement
             while len(_STATEMENTS) > _STATEMENTS_MAX:
@@ -327,17 +333,17 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
     rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, list(params))]
     if rows:
         return rows, rows[0]["total"]
-    return rows, matching(reads, filter_tree).count()  # past the last page: counted on its own
+    return rows, matching(reads, filter_tree, kind).count()  # past the last page: counted on its own
 
 
-def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int):
+def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int, kind: kinds.Kind = kinds.POST):
     """posts_page's statement: (SQL, parameters, column names), or None when it matches nothing."""
-    found = matching(reads, filter_tree)
+    found = matching(reads, filter_tree, kind)
     ordering = [f"-{field}" if descending else field for field, descending in order]
     ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
     ids = found.order_by(*ordering).values("id")[offset:offset + limit]
     # Without a filter the total is the trigger-kept count; with one, the matches counted once.
-    total = (_published_total() if filter_tree is None
+    total = (_published_total(kind) if filter_tree is None
              else Subquery(found.order_by().annotate(matches=Window(Count("*"))).values("matches")[:1]))
     page = (Post.objects.filter(id__in=Subquery(ids)).annotate(terms=_terms_json(), total=total)
             .values(*(name for name in POST_COLUMNS if name not in _TIMES), "terms", "total", **_ghost_times())
@@ -350,8 +356,9 @@ def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int):
     return sql, tuple(params), names
 
 
-def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None) -> dict | None:
-    found = Post.objects.public()
+def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None,
+              kind: kinds.Kind = kinds.POST) -> dict | None:
+    found = Post.objects.public().of_kind(kind)
     if ghost_id is not None:
         found = found.filter(ids.id_q(ghost_id))
     else:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 
 from apps.accounts.profiles import author_name
+from apps.content import kinds
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
 from apps.ghost_api.selectors import Author, GhostTag, Reads
@@ -70,6 +71,14 @@ class Site:
             if url.startswith(("http://", "https://")):
                 return url
         return f"{self.base}/{slug}/"
+
+    def page_url(self, slug: str) -> str:
+        """A page lives at the website's root, as Ghost's pages do: {website}/{slug}/."""
+        return f"{self.base}/{slug}/"
+
+    def url_of(self, row: dict) -> str:
+        """A row's address: a post's (post_url), or a page's (page_url), as its kind says."""
+        return kinds.of(row.get("kind") or kinds.POST.name).url(self, row["slug"])
 
     def tag_url(self, slug: str) -> str:
         return f"{self.base}/tag/{slug}/"
@@ -157,7 +166,7 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
         "featured": False, "visibility": "public", "created_at": _row_time(row, "created_at"),
         "updated_at": _row_time(row, "updated_at"), "published_at": _row_time(row, "published_at"),
         "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
-        "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.post_url(row["slug"]),
+        "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.url_of(row),
         "excerpt": row["excerpt"] or text.excerpt, "reading_time": text.reading_time, "access": True,
         "comments": False, "og_image": images.url(row["og_image__storage_key"]), "og_title": row["og_title"] or None,
         "og_description": row["og_description"] or None, "twitter_image": images.url(row["twitter_image__storage_key"]),

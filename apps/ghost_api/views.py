@@ -21,6 +21,7 @@ import logging
 from django.utils.cache import patch_vary_headers
 
 from apps.accounts.profiles import author_name
+from apps.content import kinds
 from apps.core.api import BROKER_DOWN, BROKER_RETRY_AFTER, is_broker_outage
 from apps.core.errors import ApplicationError
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
@@ -113,12 +114,8 @@ def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Si
     """The reply of a request (Django's path, and posts lists in the WSGI layer: apps.ghost_api.direct,
     which may give the `reads` it keeps for the company's content version)."""
     reads = reads or selectors.Reads(counts=resource == "authors" and "count.posts" in wanted.include)
-    if resource == "posts":
-        return _posts(wanted, ident, slug, site, reads)
-    if resource == "pages":
-        if ident is not None or slug is not None:
-            raise errors.not_found(NOT_FOUND["pages"])
-        return {"pages": [], "meta": {"pagination": wanted.pagination(0)}}
+    if resource in ("posts", "pages"):  # Ghost's page object is its post object (apps.content.kinds)
+        return _posts(wanted, ident, slug, site, reads, kinds.POST if resource == "posts" else kinds.PAGE)
     if resource == "tags":
         return _rows("tags", wanted, ident, slug, reads.tags, lambda term: {
             "slug": term.slug, "name": term.name, "id": ids.ghost_id(term.row_id)},
@@ -137,16 +134,17 @@ def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Si
     raise errors.not_found()
 
 
-def _posts(wanted, ident, slug, site, reads) -> dict:
+def _posts(wanted, ident, slug, site, reads, kind: kinds.Kind = kinds.POST) -> dict:
+    """Posts, or pages (`kind`): each resource reads its own rows only."""
     images = shapes.Images()
     if ident is not None or slug is not None:
-        row = selectors.post_read(reads, ghost_id=ident, slug=slug)
+        row = selectors.post_read(reads, ghost_id=ident, slug=slug, kind=kind)
         if row is None:
-            raise errors.not_found(NOT_FOUND["posts"])
-        return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
+            raise errors.not_found(NOT_FOUND[kind.plural])
+        return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
     rows, total = selectors.posts_page(reads, filter_tree=wanted.filter_tree, order=wanted.order,
-                                       offset=wanted.offset, limit=wanted.limit)
-    return {"posts": [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
+                                       offset=wanted.offset, limit=wanted.limit, kind=kind)
+    return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 
 

@@ -12,5 +12,6 @@ def import_list() -> QuerySet[ImportJob]:
 
 
 def redirects() -> QuerySet:
-    """(old address, slug) of every published post's old addresses, by address."""
-    return Redirect.objects.filter(public_q("post__")).order_by("old_path").values_list("old_path", "post__slug")
+    """(old address, slug, kind) of every published post's (or page's) old addresses, by address."""
+    return Redirect.objects.filter(public_q("post__")).order_by("old_path").values_list(
+        "old_path", "post__slug", "post__kind")

@@ -4,6 +4,8 @@ GET  posts                   page, limit (<= 100), status (published; others nee
 GET  posts/slug/{slug}       a published post (any status with the preview key)
 GET  posts/category/{slug}   page, limit, status: posts of a category
 GET  posts/tag/{slug}        page, limit, status: posts of a tag
+GET  pages                   page, limit, status, search: the pages (About, Contact...), never among posts
+GET  pages/slug/{slug}       a published page (any status with the preview key)
 GET  preview/{token}          the post of a preview link (a draft or scheduled post), never cached
 GET  categories, tags        with their published post counts
 GET  settings                the company's site settings (title, images, navigation, social accounts...)
@@ -29,7 +31,9 @@ from apps.public_api import request as public
 from apps.public_api import selectors
 from apps.public_api.auth import api_key_auth, tracking_key_auth
 from apps.public_api.responses import cached_json, remember_host, uncached_json
-from apps.public_api.schemas import CategoriesReply, PostReply, PostsReply, RedirectsReply, TagsReply
+from apps.content import kinds
+from apps.public_api.schemas import (CategoriesReply, PageReply, PagesReply, PostReply, PostsReply, RedirectsReply,
+                                     TagsReply)
 from apps.site.schemas import PublicSettingsReply
 from apps.site.selectors import public_settings
 
@@ -42,8 +46,8 @@ _PAGE_QUERY = {"parameters": query_parameters(public.PageQuery)}
 # documents their shape (apps.public_api.schemas).
 
 
-def _posts(request, term: tuple[str, str] | None = None):
-    wanted = public.parse_list(dict(request.GET.lists()), term=term)
+def _posts(request, term: tuple[str, str] | None = None, kind: str = kinds.POST.name):
+    wanted = public.parse_list(dict(request.GET.lists()), term=term, kind=kind)
     public.check_may_read(wanted, request.auth)
     return cached_json(request, lambda version: public.list_reply(wanted, schema=connection.schema_name,
                                                                   version=version))
@@ -54,12 +58,16 @@ def list_posts(request):
     return _posts(request)
 
 
-@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
-def get_post_by_slug(request, slug: str):
+def _by_slug(request, slug: str, kind: str):
     published_only = not request.auth.is_preview
     locale = public.parse_locale(request.GET.get("locale"))
     return cached_json(
-        request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only))
+        request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only, kind=kind))
+
+
+@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
+def get_post_by_slug(request, slug: str):
+    return _by_slug(request, slug, kinds.POST.name)
 
 
 @router.get("/posts/category/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
@@ -70,6 +78,19 @@ def list_posts_by_category(request, slug: str):
 @router.get("/posts/tag/{slug}", response=PostsReply, openapi_extra=_PAGE_QUERY)
 def list_posts_by_tag(request, slug: str):
     return _posts(request, ("tag", slug))
+
+
+@router.get("/pages", response=PagesReply, openapi_extra=_POSTS_QUERY)
+def list_pages(request):
+    """(+) The pages (apps.content.kinds): the posts' rules, their own list."""
+    return _posts(request, kind=kinds.PAGE.name)
+
+
+@router.get("/pages/slug/{slug}", response=PageReply,
+            openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
+def get_page_by_slug(request, slug: str):
+    """(+) A published page (any status with the preview key); `?locale=` as a post's."""
+    return _by_slug(request, slug, kinds.PAGE.name)
 
 
 @router.get("/preview/{token}", response=PostReply)

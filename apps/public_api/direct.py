@@ -2,8 +2,8 @@
 
 A website's first request for a page after a write, and every request with the reply cache off,
 would otherwise go through Django's middleware, the Host -> company lookup in PostgreSQL, ninja
-and the key check, which together cost more than the page's SQL. For `GET /api/v1/posts` and
-`/api/v1/posts/category/{slug}`, `/api/v1/posts/tag/{slug}` (what a site's list pages send) the
+and the key check, which together cost more than the page's SQL. For `GET /api/v1/posts`,
+`/api/v1/posts/category/{slug}`, `/api/v1/posts/tag/{slug}` and `/api/v1/pages` (what a site's list pages send) the
 query is read by the same function as Django's (apps.public_api.request.parse_list), the fast
 path's Redis round trip checks the key against the host map and takes the rate-limit entry as
 for a hit, and this module builds the body with the same function as Django's
@@ -46,16 +46,17 @@ def listing(path: str, query_string: str) -> public.ListQuery | None:
     worker by path and query (a website sends the same few again and again; the answer depends
     on nothing else, and a ListQuery never changes)."""
     path = path.rstrip("/")
-    term = public.term_of(path) if path != public.LIST_PATH else None
-    if path != public.LIST_PATH and term is None:
+    found = public.list_of(path)  # posts, pages, or a category's or tag's posts
+    if found is None:
         return None
+    kind, term = found
     if len(query_string) > _MAX_QUERY or not query_string.isascii() or not path.isascii():
         return None
     params: dict[str, list[str]] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):  # as Django's QueryDict
         params.setdefault(name, []).append(value)
     try:
-        wanted = public.parse_list(params, term=term)
+        wanted = public.parse_list(params, term=term, kind=kind)
     except (ApplicationError, ValidationError):  # Django answers the 400
         return None
     if wanted.search is not None and len(wanted.search) > MAX_SEARCH:

@@ -37,6 +37,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Schema
 from ninja.errors import ValidationError
 
+from apps.content import kinds
 from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
 from apps.content.schemas import CategoryOut, TagOut
 from apps.content.selectors import preview_post_id
@@ -55,6 +56,8 @@ from apps.public_api.cache import Counts
 PREFIX = "/api/v1/"
 PREVIEW_PREFIX = "/api/v1/preview/"
 LIST_PATH = "/api/v1/posts"
+# The lists of each content kind (apps.content.kinds): /api/v1/posts, /api/v1/pages.
+LIST_PATHS = {f"{PREFIX}{kind.plural}": kind.name for kind in kinds.KINDS.values()}
 TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
 DEFAULT_LIMIT, MAX_LIMIT = 10, 100
 # A reply depends on the key, and is gzip for a client that accepts it (core.encoded).
@@ -134,6 +137,7 @@ class ListQuery:
     search: str | None  # stripped; None when empty
     term: tuple[str, str] | None  # ("category" or "tag", slug as given): a category's or tag's posts
     locale: str | None = None  # a BCP 47 code (parse_locale); None: no locale asked
+    kind: str = kinds.POST.name  # the content kind listed (apps.content.kinds): posts, or pages
 
     @property
     def needs_preview(self) -> bool:
@@ -143,6 +147,8 @@ class ListQuery:
     def filters(self) -> dict:
         """The arguments of selectors.posts_filter (a term by its normalised slug)."""
         filters = {"status": self.status, "search": self.search}
+        if self.kind != kinds.POST.name:
+            filters["kind"] = self.kind
         if self.locale is not None:
             filters["locale"] = self.locale
         if self.term is not None:
@@ -168,10 +174,12 @@ class ListQuery:
 _PLAIN_NUMBER = re.compile(r"[0-9]{1,7}")
 
 
-def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = None) -> ListQuery:
-    """The posts list a query asks for (`params`: each name's values, as `request.GET.lists()`
-    gives them), or the 400 both paths answer (ValidationFailed, or ninja's ValidationError for
-    values that are not numbers, exactly as ninja answers for its own query parameters)."""
+def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = None,
+               kind: str = kinds.POST.name) -> ListQuery:
+    """The list of `kind` (posts, or pages) a query asks for (`params`: each name's values, as
+    `request.GET.lists()` gives them), or the 400 both paths answer (ValidationFailed, or ninja's
+    ValidationError for values that are not numbers, exactly as ninja answers for its own query
+    parameters)."""
     refuse_repeated(params.items())
     if any("\x00" in name or any("\x00" in value for value in values) for name, values in params.items()):
         raise ValidationFailed(NUL_MESSAGE)
@@ -195,7 +203,16 @@ def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = N
     if status not in STATUS_FILTERS:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     search = (search or "").strip() or None
-    return ListQuery(page=page, status=status, search=search, term=term, locale=locale)
+    return ListQuery(page=page, status=status, search=search, term=term, locale=locale, kind=kinds.of(kind).name)
+
+
+def list_of(path: str) -> tuple[str, tuple[str, str] | None] | None:
+    """(kind, term) of a list's path (no trailing slash): /api/v1/posts, /api/v1/pages, or a
+    category's or tag's posts (term_of); else None."""
+    if path in LIST_PATHS:
+        return LIST_PATHS[path], None
+    term = term_of(path)
+    return (kinds.POST.name, term) if term is not None else None
 
 
 def term_of(path: str) -> tuple[str, str] | None:
@@ -234,24 +251,28 @@ def identify(tenant, key: str | None, *, ghost: bool = False) -> keys.ApiKey:
 
 
 # --- bodies --------------------------------------------------------------------------------------
-def posts_reply(posts: list[dict], pagination: dict) -> dict:
-    return {"success": True, "message": "Posts retrieved successfully",
-            "data": {"posts": posts, "pagination": pagination}}
+def posts_reply(posts: list[dict], pagination: dict, kind: str = kinds.POST.name) -> dict:
+    """A list of `kind`: `data.posts`, or `data.pages`."""
+    kind = kinds.of(kind)
+    return {"success": True, "message": f"{kind.plural.capitalize()} retrieved successfully",
+            "data": {kind.plural: posts, "pagination": pagination}}
 
 
-def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool) -> dict:
-    """The reply of posts/slug/{slug}[?locale=] (docs/translations.md)."""
+def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool, kind: str = kinds.POST.name) -> dict:
+    """The reply of posts/slug/{slug}[?locale=] (docs/translations.md), or of pages/slug/{slug}."""
     company = current_languages()
     chosen = languages_for(locale, company)
     if locale is None:
-        return post_reply(selectors.post_by_slug(slug, published_only=published_only,
-                                                 default=None if company.single else company.default))
+        return post_reply(selectors.post_by_slug(slug, published_only=published_only, kind=kind,
+                                                 default=None if company.single else company.default), kind)
     return post_reply(selectors.post_by_slug(slug, published_only=published_only, chain=chosen.chain,
-                                             localized=True))
+                                             localized=True, kind=kind), kind)
 
 
-def post_reply(post: dict) -> dict:
-    return {"success": True, "message": "Post retrieved successfully", "data": {"post": post}}
+def post_reply(post: dict, kind: str = kinds.POST.name) -> dict:
+    """One row of `kind`: `data.post`, or `data.page`."""
+    kind = kinds.of(kind)
+    return {"success": True, "message": f"{kind.label} retrieved successfully", "data": {kind.name: post}}
 
 
 def is_preview(path: str) -> bool:
@@ -291,9 +312,9 @@ def categories_reply(categories, locale: str | None = None) -> dict:
 
 
 def redirects_reply(rows) -> dict:
-    """rows: (old path, slug) of published posts (apps.portability.selectors.redirects)."""
+    """rows: (old path, slug, kind) of published posts and pages (apps.portability.selectors.redirects)."""
     return {"success": True, "message": "Redirects retrieved successfully",
-            "data": {"redirects": [{"oldPath": old_path, "slug": slug} for old_path, slug in rows]}}
+            "data": {"redirects": [{"oldPath": old_path, "slug": slug, "kind": kind} for old_path, slug, kind in rows]}}
 
 
 def tags_reply(tags, locale: str | None = None) -> dict:
@@ -328,7 +349,7 @@ def list_body(wanted: ListQuery, *, schema: str, total: int | None, company) -> 
     found = list_filter(wanted, schema=schema, company=company)
     rows, counted = selectors.posts_page_rows(found, wanted.page, with_total=total is None, known=total)
     posts = selectors.posts_page_summaries(rows, schema, localized=found.localized, listed=found.listed)
-    reply = posts_reply(posts, wanted.page.meta(total if total is not None else counted))
+    reply = posts_reply(posts, wanted.page.meta(total if total is not None else counted), wanted.kind)
     return ListBody(reply, found.key, counted, found.total_kept, unsure=not rows and wanted.term is not None)
 
 
@@ -428,11 +449,13 @@ def _edge_tag_headers(host: str, kind: str, limit: int, body: bytes | None, read
 
 
 def _read_posts(body: bytes) -> EdgeKeys:
+    """A list of posts or pages (`data.posts`, `data.pages`: one scope, `posts`), or one of them."""
     data = json.loads(body).get("data") or {}
-    if isinstance(data.get("posts"), list):
-        return EdgeKeys("posts", tuple(dict.fromkeys(post_tag(post["id"]) for post in data["posts"])))
-    if isinstance(data.get("post"), dict):
-        return EdgeKeys(None, (post_tag(data["post"]["id"]),))
+    for kind in kinds.KINDS.values():
+        if isinstance(data.get(kind.plural), list):
+            return EdgeKeys("posts", tuple(dict.fromkeys(post_tag(post["id"]) for post in data[kind.plural])))
+        if isinstance(data.get(kind.name), dict):
+            return EdgeKeys(None, (post_tag(data[kind.name]["id"]),))
     return EdgeKeys(None, ())
 
 

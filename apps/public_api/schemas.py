@@ -59,6 +59,31 @@ class PostReply(SuccessOut):
     data: PostData
 
 
+class PagesData(OutSchema):
+    """(+) A page is a post's object (apps.content.kinds)."""
+
+    pages: list[PostSummaryOut]
+    pagination: PaginationOut
+
+
+class PagesReply(SuccessOut):
+    """(+) GET pages (request.posts_reply of pages)"""
+
+    message: Literal["Pages retrieved successfully"]
+    data: PagesData
+
+
+class PageData(OutSchema):
+    page: PostOut
+
+
+class PageReply(SuccessOut):
+    """(+) GET pages/slug/{slug} (request.post_reply of a page)"""
+
+    message: Literal["Page retrieved successfully"]
+    data: PageData
+
+
 class CategoriesData(OutSchema):
     categories: list[CategoryOut]
 
@@ -87,6 +112,7 @@ class RedirectOut(OutSchema):
 
     oldPath: str  # noqa: N815
     slug: str
+    kind: Literal["post", "page"]  # (+) a post's address, or a page's (apps.content.kinds)
 
 
 class RedirectsData(OutSchema):

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from apps.accounts.models import User
 from apps.accounts.profiles import PROFILE_FIELDS, author_fields
+from apps.content import kinds
 from apps.content import selectors as content
 from apps.content import post_fields
 from apps.content.schemas import media_urls
@@ -38,7 +39,8 @@ from apps.core.errors import NotFound
 from apps.core.pagination import Page
 from apps.media.models import Media
 
-PUBLISHED = public_q("posts__")
+# The posts a category or tag counts publicly: published, of the kinds its lists show (posts).
+PUBLISHED = public_q("posts__") & Q(posts__kind__in=kinds.having("in_term_lists"))
 TRIGRAM = 3  # pg_trgm's unit: a title pattern shorter than this cannot use the title's index
 _STATUS_LITERALS = {status.value: status.value for status in Post.Status}
 _POST = Post._meta.db_table
@@ -171,13 +173,20 @@ def _detail_joins(schema: str) -> str:
     )
 
 
+def _kind_literal(kind: str) -> str:
+    """A kind written into a statement (one of apps.content.kinds', checked): it leads the lists' indexes."""
+    return f"'{kinds.of(kind).name}'"
+
+
 def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
-           tag_slug=None, fenced: bool = False, term_locale: str | None = None) -> tuple[str, list]:
-    """`fenced`: the category/tag condition is checked post by post (OFFSET 0 keeps PostgreSQL
-    from turning it into a join), so a page walks the date index and stops at its last row."""
+           tag_slug=None, fenced: bool = False, term_locale: str | None = None,
+           kind: str = kinds.POST.name) -> tuple[str, list]:
+    """The rows of `kind` (apps.content.kinds: posts, or pages). `fenced`: the category/tag
+    condition is checked post by post (OFFSET 0 keeps PostgreSQL from turning it into a join), so
+    a page walks the date index and stops at its last row."""
     post = _q(_POST)
     fence = " OFFSET 0" if fenced else ""
-    parts, params = [], []
+    parts, params = [f"{post}.kind = {_kind_literal(kind)}"], []
     if status != "all":
         # Written into the statement (one of a fixed few): each status gets a plan of its own.
         parts.append(f"{post}.status = '{_STATUS_LITERALS[status]}'")
@@ -312,7 +321,7 @@ def _ranked(chain: tuple[str, ...], absent) -> str:
 def _listing(schema: str) -> str:
     """The published posts with their groups' published languages (apps.content.models.PostListing,
     kept by the posts table's triggers), named as the posts table so a filter applies as is."""
-    return (f"(SELECT l.post_id AS id, l.created_at, l.language, l.group_published "
+    return (f"(SELECT l.post_id AS id, l.kind, l.created_at, l.language, l.group_published "
             f"FROM {_table(PostListing, schema)} l) {_q(_POST)}")
 
 
@@ -326,15 +335,18 @@ def _listed_language_where(chain: tuple[str, ...]) -> str:
 @lru_cache(maxsize=1024)
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
                  category_slug: str | None = None, tag_slug: str | None = None, locale: str | None = None,
-                 chain: tuple[str, ...] | None = None, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> PostFilter:
-    """The filter of a listing in `schema`: by status, and a search, or posts of a category or a
+                 chain: tuple[str, ...] | None = None, configs: tuple[str, ...] = (SEARCH_CONFIG,),
+                 kind: str = kinds.POST.name) -> PostFilter:
+    """The filter of a listing of `kind` (posts, or pages: apps.content.kinds) in `schema`: by
+    status, and a search, or posts of a category or a
     tag (by id, or by slug: posts of a slug no category has are simply none). Built once per
     listing and worker (it depends on its arguments only); callers never change its lists.
     Languages (docs/translations.md): `chain` (apps.public_api.request.ListQuery.languages_of) is
     the languages it shows, best first, one post per translation group (None: every post, a
     company with one language); `locale`, as asked, names the listing; `configs`: the text
     search configurations a search uses."""
-    terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug}
+    terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug,
+             "kind": kind}
     term_locale = chain[0] if locale is not None and chain else None
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
@@ -362,8 +374,11 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     # (and its content version, which a change of its languages moves on).
     template, term_params = _where(schema="", status=status, **terms)
     key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
-    given = [(name, value) for name, value in terms.items() if value is not None]
-    status_only = f" AND c.status = '{_STATUS_LITERALS[status]}'" if status != "all" else ""
+    given = [(name, value) for name, value in terms.items() if value is not None and name != "kind"]
+    # The counts' rows of this kind and status (apps.content.kinds.Kind.count_key).
+    keys = kinds.of(kind).count_keys(status if status == "all" else _STATUS_LITERALS[status])
+    quoted = ", ".join(f"'{key}'" for key in keys)
+    status_only = f" AND c.status = {quoted}" if len(keys) == 1 else f" AND c.status IN ({quoted})"
     everything_sql = f"SELECT coalesce(sum(c.total), 0)::bigint FROM {_table(PostCount, schema)} c WHERE TRUE{status_only}"
     sizes_sql = walk_where = None
     if language_where:
@@ -423,7 +438,7 @@ def _search_test(search: str, configs: tuple[str, ...]) -> tuple[str, tuple]:
 def _search_source(search: str, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> tuple[str, tuple]:
     """The content app's search (each index's matches, united), with the columns the page needs
     read by those same scans; compiled once per term (the ORM takes about a millisecond)."""
-    fields = ("id", "created_at", "status", "language", "translation_group")
+    fields = ("id", "kind", "created_at", "status", "language", "translation_group")
     matches = content.search_matches(search, fields=fields, configs=configs)
     sql, params = matches.query.get_compiler(connection=connection).as_sql()
     return sql, tuple(params)
@@ -589,8 +604,9 @@ def posts_page_summaries(rows: list[tuple], schema: str | None = None, *, locali
 
 
 def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain: tuple[str, ...] | None = None,
-                 localized: bool = False, default: str | None = None) -> dict:
-    """The full post (PostOut) of a slug; NotFound as the content app's post_get_by_slug.
+                 localized: bool = False, default: str | None = None, kind: str = kinds.POST.name) -> dict:
+    """The full post (PostOut) of a slug, of `kind` (a page's slug is no post's: apps.content.kinds);
+    NotFound as the content app's post_get_by_slug.
     `replica=False`: a read that must see the caller's own write (on the primary).
     Languages (docs/translations.md): with `chain` (a `?locale=`), the post of that slug (in the
     chain's languages first), then the best translation of its group along the chain; with
@@ -598,6 +614,7 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
     company of several languages, a slug that two languages use is the default language's."""
     post = _q(_POST)
     value = (slug or "").strip().lower()
+    of_kind = _kind_literal(kind)
     if chain:
         public = public_sql("h") + " AND " + public_sql("c") if published_only else "TRUE"
         def rank(alias: str) -> str:
@@ -606,10 +623,11 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
 
         where = (f"{post}.id = (SELECT c.id FROM {_table(Post, connection.schema_name)} h "
                  f"JOIN {_table(Post, connection.schema_name)} c ON c.translation_group = h.translation_group "
-                 f"WHERE h.slug = %s AND {public} ORDER BY {rank('h')}, {rank('c')}, (c.id = h.id) DESC LIMIT 1)")
+                 f"WHERE h.slug = %s AND h.kind = {of_kind} AND {public} "
+                 f"ORDER BY {rank('h')}, {rank('c')}, (c.id = h.id) DESC LIMIT 1)")
         params: list = [value]
     else:
-        where = f"{post}.slug = %s"
+        where = f"{post}.slug = %s AND {post}.kind = {of_kind}"
         params = [value]
         if published_only:
             where += f" AND {public_sql(post)}"
@@ -617,7 +635,7 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
             where += f" ORDER BY ({post}.language = {_literal(default)}) DESC"
     status = "published" if published_only else "all"
     return _one_post(where, params, replica=replica, localized_status=status if localized else None,
-                     term_locale=chain[0] if localized and chain else None)
+                     term_locale=chain[0] if localized and chain else None, not_found=kinds.of(kind).not_found)
 
 
 def post_by_id(post_id, *, localized: bool = False) -> dict:
@@ -629,7 +647,7 @@ def post_by_id(post_id, *, localized: bool = False) -> dict:
 
 
 def _one_post(where: str, params: list, *, replica: bool, localized_status: str | None = None,
-              term_locale: str | None = None) -> dict:
+              term_locale: str | None = None, not_found: str = content.POST_NOT_FOUND) -> dict:
     schema = connection.schema_name
     detail = ", ".join(_columns(post_fields.DETAIL, schema, term_locale))
     if localized_status is not None:
@@ -639,7 +657,7 @@ def _one_post(where: str, params: list, *, replica: bool, localized_status: str 
         f"{_detail_joins(schema)} WHERE {where} LIMIT 1",
         params, replica=schema if replica else None)
     if not rows:
-        raise NotFound(content.POST_NOT_FOUND)
+        raise NotFound(not_found)
     row = rows[0]
     urls = _Urls()
     post = _read(row[_SUMMARY_WIDTH:], _DETAIL_READER, urls, into=_summary(row, urls))
