@@ -1,9 +1,11 @@
-"""Celery tasks of the core app: the outbox relay, outgoing email, edge-cache purges."""
+"""Celery tasks of the core app: the outbox relay, outgoing email, edge-cache purges, content
+version bumps that Redis missed."""
 from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
 
+from apps.core import content_version
 from apps.core import email as mail
 from apps.core import outbox
 from apps.core.edge_cache import PURGE_TASK, purge_nodes
@@ -32,3 +34,10 @@ def edge_purge(tags: list[str], urls: list[str], tries: int = 0) -> None:
     if failed and tries < settings.EDGE_PURGE_MAX_RETRIES:
         raise outbox.Later.after(min(2 ** tries, 60), error=f"not purged on {', '.join(failed)}",
                                  args=[tags, failed], kwargs={"tries": tries + 1})
+
+
+@shared_task(name=content_version.BUMP_TASK, acks_late=True, ignore_result=True)
+def content_version_bump(schema_name: str, edge_tags: list[str] | None = None) -> None:
+    """A content version bump that Redis missed when its write committed (a bump done twice is
+    harmless); tried again later while Redis does not answer."""
+    content_version.content_version_bump_relayed(schema_name=schema_name, edge_tags=edge_tags)

@@ -84,6 +84,9 @@ class Script:
     """A Lua script of this folder's lua/ (package data), read and loaded once per process (and
     into Redis once per server: EVALSHA, SCRIPT LOAD after a NOSCRIPT).
 
+    `version`: the script reads the company's content version with `content_version(key)`
+    (apps.core.content_version.VERSION_LUA, prepended).
+
     `keys` and `args` name the script's KEYS and ARGV in order: a call gives them by name
     (`run`), and the script declares each as `local <name> = KEYS[n]` / `ARGV[n]` (or, for the
     host entry's fields, `'<field>', ARGV[n]` in its HSET, named `host:<field>` here);
@@ -91,7 +94,7 @@ class Script:
     `Code`, with the host entry's fields or with the `limits` library's script."""
 
     def __init__(self, name: str, *, keys: tuple[str, ...] = (), args: tuple[str, ...] = (), rest: bool = False,
-                 codes: bool = False, acquire: bool = False) -> None:
+                 codes: bool = False, acquire: bool = False, version: bool = False) -> None:
         self.name, self.keys, self.args, self.rest, self.codes = name, keys, args, rest, codes
         self.text = (Path(__file__).with_name("lua") / f"{name}.lua").read_text()
         source = self.text
@@ -99,6 +102,8 @@ class Script:
             source = source.replace(ACQUIRE_MARK, ACQUIRE_SOURCE)
         if codes:
             source = "".join(f"local {code.name} = {code.value}\n" for code in Code) + source
+        if version:  # content_version(key): the company's version, made when Redis has none
+            source = content_version.VERSION_LUA + source
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()  # noqa: S324 (Redis names scripts so)
 
@@ -120,9 +125,9 @@ PREVIOUS_WINDOW = "/-1"  # the previous window's counter: the current one's key 
 HOST_FIELDS = ("s", "c", "p", "l", "wc", "wp", "g", "wg")  # keys.host_fields, in the scripts' order
 _HOST_ARGS = tuple(f"host:{name}" for name in HOST_FIELDS)
 
-LOOKUP = Script("lookup", keys=("version_key", "host_key"),
+LOOKUP = Script("lookup", version=True, keys=("version_key", "host_key"),
                 args=("response_prefix", "response_suffix", *_HOST_ARGS, "host_ttl"))
-FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True, args=(
+FAST_LOOKUP = Script("fast_lookup", codes=True, acquire=True, version=True, args=(
     "host_key", "key_hash", "version_prefix", "response_prefix", "query_suffix", "if_none_match", "window",
     "worker_etag", "buildable", "count_prefix", "filter_key", "needs_preview", "cached", "ghost", "amount"))
 STORE = Script("store", keys=("response_key", "count_key"), args=("etag", "body", "ttl", "total"))

@@ -6,7 +6,7 @@ local host_key = ARGV[1]         -- HMGET {prefix}:papi:host:{host}: s schema, c
                                  -- the content / preview / Ghost content key, l the rate limit,
                                  -- wc / wp / wg their rate-limit counters' keys
 local key_hash = ARGV[2]         -- the hash of the request's x-api-key
-local version_prefix = ARGV[3]   -- GET {prefix}:content-version:{schema}
+local version_prefix = ARGV[3]   -- {prefix}:content-version:{schema}: content_version() reads (or makes) it
 local response_prefix = ARGV[4]  -- HGET {prefix}:papi:gz:{schema}:{version}:{kind}:{query hash}
 local query_suffix = ARGV[5]     -- ":" .. query hash
 local if_none_match = ARGV[6]    -- one strong ETag, or ""
@@ -36,7 +36,7 @@ elseif key_hash == entry[3] then kind, limit_key = 'p', entry[6]
 else return {UNKNOWN} end
 if not limit_key then return {UNKNOWN} end  -- a tombstone (suspended or deleted company)
 local build = buildable and (not needs_preview or kind == 'p')  -- else Django answers the 403
-local version = redis.call('GET', version_prefix .. schema) or '0'
+local version = content_version(version_prefix .. schema)  -- made when missing (apps.core.content_version)
 local count_key = count_prefix .. schema .. ':' .. version .. ':' .. filter_key
 if not cached then
   if not build then return {MISS} end

@@ -180,25 +180,38 @@ class PrivateReplica(PrivatePostgres):
 
 # --- Redis ---------------------------------------------------------------------------------------
 class PrivateRedis:
+    """A redis-server without persistence: stopped and started again, it comes back empty, unless
+    stopped with `keep_data` (it saves a snapshot first and loads it when started again, as a
+    server restarted from its snapshot does)."""
+
     def __init__(self, port: int | None = None):
         self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen | None = None
+        self.dir: Path | None = None  # its working directory (a kept snapshot)
 
     def start(self) -> "PrivateRedis":
         binary = shutil.which("redis-server")
         if not binary:
             raise RuntimeError("redis-server is not installed")
+        if self.dir is None:
+            self.dir = Path(tempfile.mkdtemp(prefix="cms-private-redis-"))
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.dir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
         _wait(lambda: redis.Redis.from_url(self.url, socket_timeout=0.5).ping(), 15, "private redis-server")
         return self
 
-    def stop(self) -> None:
+    def stop(self, *, keep_data: bool = False) -> None:
+        if keep_data:
+            self.client().save()
         _stop_group(self.process)
         _wait(lambda: not port_open(self.port), 10, "redis-server to stop")
+        if not keep_data and self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = None
 
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url, socket_timeout=2)
