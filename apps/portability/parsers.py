@@ -10,8 +10,10 @@ message names the line (XML) or the key (JSON) that failed.
 """
 from __future__ import annotations
 
+import html as html_lib
 import io
 import json
+import math
 import posixpath
 import re
 import zipfile
@@ -19,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone as dt_timezone
 from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XMLParseError
+
+from apps.core.text import TextRefused, input_text
 
 WXR_VERSIONS = ("1.0", "1.1", "1.2")
 WORDPRESS, GHOST = "wordpress", "ghost"
@@ -44,6 +48,9 @@ class SourceAuthor:
     email: str
     name: str
     login: str = ""
+    # The author profile (PROFILE_KEYS): display_name, bio, website, location, profile_image,
+    # cover_image (addresses, or paths inside a Ghost zip), facebook, twitter (handles or addresses)
+    profile: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,6 +79,7 @@ class SourcePost:
     author: str = ""  # the author's source id
     categories: list[str] = field(default_factory=list)  # source ids
     tags: list[str] = field(default_factory=list)  # source ids
+    parent: str = ""  # a WordPress page's parent page (its source id): pages are imported flat, this is reported
     featured_image: str = ""  # URL, or a path inside a Ghost zip
     featured_alt: str = ""
     seo: dict[str, str] = field(default_factory=dict)  # meta_title, og_image (a URL), ...
@@ -91,6 +99,9 @@ class Blog:
     image_alts: dict[str, str] = field(default_factory=dict)  # image address -> alt text (our own exports)
     # WordPress attachments: id -> (url, alt text, id of the post it belongs to), for [gallery]
     attachments: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    # The site's settings (SETTINGS_KEYS): text, except navigation and secondary_navigation (lists of
+    # {"label", "url"} of text); images are addresses or paths inside a Ghost zip
+    settings: dict[str, object] = field(default_factory=dict)
 
 
 def parse_export(data: bytes, *, file_name: str = "", max_bytes: int) -> Blog:
@@ -98,6 +109,8 @@ def parse_export(data: bytes, *, file_name: str = "", max_bytes: int) -> Blog:
     if len(data) > max_bytes:
         raise ParseFailed(f"The file is larger than the limit of {max_bytes // (1024 * 1024) or 1} MB", where="size")
     head = data[:512].lstrip()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # a byte order mark of UTF-16 (XML in UTF-16: WordPress)
+        head = data[2:512].decode("utf-16-le" if data[:1] == b"\xff" else "utf-16-be", "replace").lstrip().encode()
     if data[:4] == b"PK\x03\x04" or file_name.lower().endswith(".zip"):
         return parse_ghost_zip(data, max_bytes=max_bytes)
     if head.startswith((b"{", b"\xef\xbb\xbf{")):
@@ -147,10 +160,45 @@ def _wp_date(value: str) -> datetime | None:
         return None
 
 
+# The encodings an export may be written in: expat's own (UTF-8, UTF-16, ISO-8859-1, US-ASCII) and
+# the single-byte code pages WordPress sites were set to (Windows-125x, ISO-8859-x, KOI8, Mac). Any
+# other (UTF-7, the multi-byte Asian encodings, the codecs Python names that are no text encodings)
+# is refused by name before the parser sees it.
+_XML_ENCODINGS = re.compile(r"utf-8|utf-8-sig|utf-16|utf-16-[lb]e|ascii|iso8859-\d{1,2}|cp125[0-8]|cp874|tis-620"
+                            r"|koi8-[ru]|mac-(?:roman|latin2|cyrillic|greek|turkish|iceland)")
+_XML_DECLARATION = re.compile(r"\s*<\?xml\s[^>]{0,200}?\bencoding\s*=\s*[\"']([^\"']{0,80})[\"']")
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The encoding the XML declaration names, or None."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        head = data[2:600].decode("utf-16-le" if data[:1] == b"\xff" else "utf-16-be", "replace")
+    else:
+        head = data[3:600] if data.startswith(b"\xef\xbb\xbf") else data[:600]
+        head = head.decode("latin-1")
+    match = _XML_DECLARATION.match(head)
+    return match.group(1) if match else None
+
+
+def _xml_encoding_refused(name: str) -> ParseFailed:
+    return ParseFailed(f"The XML declares the encoding {name[:80]}, which is not supported: export the file "
+                       "as UTF-8 (or UTF-16, ISO-8859-1, Windows-1252)", where="line 1")
+
+
 def _xml_root(data: bytes) -> Element:
+    import codecs
+
     import defusedxml.ElementTree as safe_xml
     from defusedxml import DefusedXmlException
 
+    encoding = _declared_encoding(data)
+    if encoding is not None:
+        try:
+            known = codecs.lookup(encoding).name
+        except LookupError:
+            known = ""
+        if not _XML_ENCODINGS.fullmatch(known):
+            raise _xml_encoding_refused(encoding)
     try:
         return safe_xml.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
@@ -160,6 +208,8 @@ def _xml_root(data: bytes) -> Element:
         line, column = exc.position
         raise ParseFailed(f"The XML is not well-formed at line {line}, column {column + 1}",
                           where=f"line {line}") from exc
+    except (ValueError, LookupError) as exc:  # an encoding the parser cannot read after all
+        raise _xml_encoding_refused(encoding or "(undeclared)") from exc
 
 
 # WordPress statuses: publish, future (scheduled), draft, pending (waiting for review), private, trash,
@@ -257,6 +307,9 @@ def parse_wxr(data: bytes) -> Blog:
             published_at=_wp_date(_text(f, "wp", "post_date_gmt")),
         )
         post.created_at = post.published_at
+        parent = _text(f, "wp", "post_parent")
+        if post_type == "page" and parent not in ("", "0"):
+            post.parent = parent
         for element in f.get(("", "category"), []):
             domain, slug = element.get("domain", ""), element.get("nicename", "")
             name = (element.text or "").strip()
@@ -282,48 +335,187 @@ def parse_wxr(data: bytes) -> Blog:
                 post.old_urls.append(url)
         blog.posts.append(post)
     blog.terms = list(categories_by_slug.values()) + list(tags_by_slug.values())
+    _wxr_site(blog, head)
     return blog
 
 
 # --- Ghost ----------------------------------------------------------------------------------------
-def _ghost_date(value, key: str) -> datetime | None:
-    if value in (None, "", "None"):
-        return None
-    if isinstance(value, (int, float)):
-        return datetime.fromtimestamp(value / 1000, tz=dt_timezone.utc)
-    try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise ParseFailed(f"{key} is not a date: {str(value)[:40]!r}", where=key) from exc
-
-
-def _s(value) -> str:
-    """A Ghost string field (None, and the 1.x exports' "None", are empty)."""
-    if value is None or value == "None":
-        return ""
-    return str(value).strip()
-
-
-def _rows(data: dict, table: str) -> list[dict]:
-    rows = data.get(table) or []
-    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
-        raise ParseFailed(f"db[0].data.{table} must be a list of objects", where=f"db[0].data.{table}")
-    return rows
-
-
+# Every value read from a Ghost export is checked against the type of its column, where the table
+# is read (`_rows`), so that the Blog this parser returns holds only what its fields say: text is
+# a str (a number written where text is expected is its digits; a list, an object or a boolean is
+# refused), an order an int, a time an aware datetime in UTC (a NaN, an infinity or a time Python
+# cannot hold is refused). Text follows the product's input rule (apps.core.text: a NUL or an
+# unpaired surrogate, which PostgreSQL cannot hold, is refused). Every refusal names its key path.
+_TEXT, _ORDER, _TIME, _DOCUMENT, _FLAG = "text", "order", "time", "document", "flag"
 _GHOST_STATUS = {"published": "published", "draft": "draft", "scheduled": "scheduled", "sent": "published"}
 _GHOST_SEO = ("meta_title", "meta_description", "og_title", "og_description", "og_image", "twitter_title",
               "twitter_description", "twitter_image", "canonical_url", "focus_keyword")
+_POST_COLUMNS = {
+    **dict.fromkeys(("id", "title", "slug", "type", "status", "html", "custom_excerpt", "feature_image", "author_id",
+                     "feature_image_alt", *_GHOST_SEO), _TEXT),
+    "page": _FLAG, "mobiledoc": _DOCUMENT, "lexical": _DOCUMENT,
+    **dict.fromkeys(("published_at", "created_at", "updated_at"), _TIME),
+}
+# The tables read, and of each the columns read (any other column is not looked at).
+_GHOST_TABLES: dict[str, dict[str, str]] = {
+    "users": dict.fromkeys(("id", "email", "name", "slug"), _TEXT),
+    "tags": dict.fromkeys(("id", "name", "slug", "description", "visibility"), _TEXT),
+    "categories": dict.fromkeys(("id", "name", "slug", "description"), _TEXT),  # our own exports
+    "media": dict.fromkeys(("path", "alt_text"), _TEXT),  # our own exports
+    "posts_tags": {"post_id": _TEXT, "tag_id": _TEXT, "sort_order": _ORDER},
+    "posts_categories": {"post_id": _TEXT, "category_id": _TEXT, "sort_order": _ORDER},  # our own exports
+    "posts_authors": {"post_id": _TEXT, "author_id": _TEXT, "sort_order": _ORDER},
+    "posts_meta": dict.fromkeys(("post_id", "feature_image_alt", *_GHOST_SEO), _TEXT),
+    "posts_cms": {"post_id": _TEXT, **{k: v for k, v in _POST_COLUMNS.items() if k != "id"}},  # our own exports
+    "posts": _POST_COLUMNS,
+}
+LEXICAL_DEPTH_MAX = 64  # levels of nodes in a lexical document (Ghost's editor nests a few)
+_JSON_DEPTH_SHOWN = 64  # where a JSON document nested too deeply is said to go too deep
+_LONG_NUMBER = re.compile(r"-?\d{4000,}")
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*:?|[\[\]{},]')
+
+
+def _shown(value) -> str:
+    """A short description of a value for a message (never the whole of a long or nested one)."""
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value if not isinstance(value, str) else value[:40])[:60]
+
+
+def _text_value(value, where: str) -> str:
+    """A text column: None (and the 1.x exports' "None") is empty; a number is its digits."""
+    if value is None or value == "None":
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
+            isinstance(value, float) and not math.isfinite(value)):
+        raise ParseFailed(f"{where} must be text, not {_shown(value)}", where=where)
+    return _clean(value if isinstance(value, str) else str(value), where).strip()
+
+
+def _clean(text: str, where: str) -> str:
+    """`text` under the product's input rule (apps.core.text.input_text), a refusal as ParseFailed."""
+    try:
+        return input_text(text)
+    except TextRefused as exc:
+        raise ParseFailed(f"{where}: {exc}", where=where) from exc
+
+
+def _order_value(value, where: str) -> int:
+    if value is None or value == "":
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value, re.ASCII):
+        return int(value)
+    raise ParseFailed(f"{where} must be a number, not {_shown(value)}", where=where)
+
+
+def _ghost_date(value, where: str) -> datetime | None:
+    """A time of a Ghost export (ISO 8601, or milliseconds since 1970) in UTC; a time without an
+    offset is UTC (Ghost writes UTC)."""
+    if value in (None, "", "None"):
+        return None
+    try:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                raise ValueError(value)
+            return datetime.fromtimestamp(value / 1000, tz=dt_timezone.utc)
+        if not isinstance(value, str):
+            raise ValueError(value)
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=dt_timezone.utc)).astimezone(dt_timezone.utc)
+    except (ValueError, OverflowError, OSError) as exc:
+        raise ParseFailed(f"{where} is not a date: {_shown(value)}", where=where) from exc
+
+
+def _document_value(value, where: str):
+    """A mobiledoc or lexical column: its JSON text, or (as some tools write it) the document itself."""
+    if value is None or value == "None":
+        return ""
+    if not isinstance(value, (str, dict)):
+        raise ParseFailed(f"{where} must be a JSON document in a string, not {_shown(value)}", where=where)
+    return value
+
+
+def _flag_value(value, where: str) -> bool:
+    return value in (True, 1, "1", "true")
+
+
+_READERS = {_TEXT: _text_value, _ORDER: _order_value, _TIME: _ghost_date, _DOCUMENT: _document_value,
+            _FLAG: _flag_value}
+
+
+def _rows(data: dict, table: str) -> list[dict]:
+    """The rows of a table, each with the columns read (`_GHOST_TABLES`) of the type each must have."""
+    rows = data.get(table) or []
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise ParseFailed(f"db[0].data.{table} must be a list of objects", where=f"db[0].data.{table}")
+    columns = _GHOST_TABLES[table]
+    return [{name: _READERS[kind](row[name], f"db[0].data.{table}[{index}].{name}")
+             for name, kind in columns.items() if name in row}
+            for index, row in enumerate(rows)]
+
+
+def _json(text: str, *, where: str = ""):
+    """A JSON document (the export's, `where` empty; or a mobiledoc or lexical in one, at `where`):
+    every failure is a ParseFailed naming the line, or the key path."""
+    subject = where or "The JSON"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseFailed(f"{subject} is not valid{' JSON' if where else ''} at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                          where=where or f"line {exc.lineno}") from exc
+    except RecursionError:
+        path, line = _too_deep(text)
+        raise ParseFailed(f"{subject} is nested too deeply: arrays or objects more than {_JSON_DEPTH_SHOWN} "
+                          f"levels deep at line {line}", where=_joined(where, path) or f"line {line}") from None
+    except ValueError as exc:  # a number of more digits than Python reads
+        found = _LONG_NUMBER.search(text)
+        line = text.count("\n", 0, found.start()) + 1 if found else 1
+        raise ParseFailed(f"{subject} holds a number of too many digits at line {line}",
+                          where=where or f"line {line}") from exc
+
+
+def _joined(where: str, path: str) -> str:
+    return f"{where}{path}" if path.startswith("[") or not where else f"{where}.{path}" if path else where
+
+
+def _too_deep(text: str) -> tuple[str, int]:
+    """The key path and line where a JSON document first nests deeper than _JSON_DEPTH_SHOWN (read
+    only when the parser has given up on it: not on the way of any export that parses)."""
+    stack: list[list] = []  # [is a list, its index or the object's current key]
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == '"':
+            if token[-1] == ":" and stack and not stack[-1][0]:
+                try:
+                    stack[-1][1] = json.loads(token[:-1].rstrip())
+                except ValueError:
+                    stack[-1][1] = "?"
+        elif token in "[{":
+            stack.append([token == "[", 0 if token == "[" else ""])
+            if len(stack) > _JSON_DEPTH_SHOWN:
+                parts = [f"[{key}]" if is_list else f".{key}" for is_list, key in stack[:-1]][:8]
+                path = "".join(parts).lstrip(".") + ("..." if len(stack) > 9 else "")
+                return path, text.count("\n", 0, match.start()) + 1
+        elif token in "]}":
+            if stack:
+                stack.pop()
+        elif stack and stack[-1][0]:  # a comma in a list
+            stack[-1][1] += 1
+    return "", 1
 
 
 def parse_ghost_json(data: bytes) -> Blog:
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParseFailed("The JSON file is not UTF-8 text", where=f"byte {exc.start}") from exc
-    except json.JSONDecodeError as exc:
-        raise ParseFailed(f"The JSON is not valid at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-                          where=f"line {exc.lineno}") from exc
+    document = _json(text)
     if not isinstance(document, dict):
         raise ParseFailed("A Ghost export is a JSON object", where="(root)")
     if "db" in document:
@@ -335,152 +527,239 @@ def parse_ghost_json(data: bytes) -> Blog:
     meta, data_ = database.get("meta"), database.get("data")
     if not isinstance(meta, dict) or not isinstance(data_, dict):
         raise ParseFailed("A Ghost export has db[0].meta and db[0].data objects", where="db[0].data")
-    version = _s(meta.get("version"))
-    major = version.split(".")[0]
-    if not major.isdigit() or not 1 <= int(major) <= 5:
-        raise ParseFailed(f"Ghost version {version or '(missing)'} is not supported (1.x to 5.x)",
+    version = _text_value(meta.get("version"), "db[0].meta.version")
+    major = re.match(r"(\d{1,4})(?:\.|$)", version, re.ASCII)
+    if major is None or not 1 <= int(major.group(1)) <= 5:
+        raise ParseFailed(f"Ghost version {version[:40] or '(missing)'} is not supported (1.x to 5.x)",
                           where="db[0].meta.version")
-    blog = Blog(source=GHOST, version=f"Ghost {version}")
-    for index, row in enumerate(_rows(data_, "users")):
-        blog.authors.append(SourceAuthor(source_id=_s(row.get("id")), email=_s(row.get("email")).lower(),
-                                         name=_s(row.get("name")) or _s(row.get("slug")), login=_s(row.get("slug"))))
+    blog = Blog(source=GHOST, version=f"Ghost {version[:32]}")  # ImportJob.source_version holds 40
+    for row in _rows(data_, "users"):
+        blog.authors.append(SourceAuthor(source_id=row.get("id", ""), email=row.get("email", "").lower(),
+                                         name=row.get("name") or row.get("slug", ""), login=row.get("slug", "")))
     tags = {}
     for index, row in enumerate(_rows(data_, "tags")):
-        if not _s(row.get("id")) or not _s(row.get("name")):
+        if not row.get("id") or not row.get("name"):
             raise ParseFailed("A tag needs an id and a name", where=f"db[0].data.tags[{index}]")
-        if _s(row.get("visibility")) == "internal" or _s(row.get("name")).startswith("#"):
-            blog.skipped.append(("tag", _s(row.get("name")), "internal Ghost tag (#...)"))
+        if row.get("visibility") == "internal" or row["name"].startswith("#"):
+            blog.skipped.append(("tag", row["name"], "internal Ghost tag (#...)"))
             continue
-        tag = SourceTerm(kind="tag", source_id=_s(row["id"]), name=_s(row["name"]), slug=_s(row.get("slug")),
-                         description=_s(row.get("description")))
+        tag = SourceTerm(kind="tag", source_id=row["id"], name=row["name"], slug=row.get("slug", ""),
+                         description=row.get("description", ""))
         tags[tag.source_id] = tag
     # Our own exports (apps.portability.exporter) add tables Ghost has none of: categories, media.
     categories = {}
     for index, row in enumerate(_rows(data_, "categories")):
-        if not _s(row.get("id")) or not _s(row.get("name")):
+        if not row.get("id") or not row.get("name"):
             raise ParseFailed("A category needs an id and a name", where=f"db[0].data.categories[{index}]")
-        categories[_s(row["id"])] = SourceTerm(kind="category", source_id=_s(row["id"]), name=_s(row["name"]),
-                                               slug=_s(row.get("slug")), description=_s(row.get("description")))
+        categories[row["id"]] = SourceTerm(kind="category", source_id=row["id"], name=row["name"],
+                                           slug=row.get("slug", ""), description=row.get("description", ""))
     for row in _rows(data_, "media"):
-        if _s(row.get("path")):
-            blog.image_alts[_s(row["path"])] = _s(row.get("alt_text"))
+        if row.get("path"):
+            blog.image_alts[row["path"]] = row.get("alt_text", "")
     post_categories: dict[str, list[tuple[int, str]]] = {}
     for row in _rows(data_, "posts_categories"):
-        if _s(row.get("category_id")) in categories:
-            post_categories.setdefault(_s(row.get("post_id")), []).append(
-                (int(row.get("sort_order") or 0), _s(row["category_id"])))
+        if row.get("category_id") in categories:
+            post_categories.setdefault(row.get("post_id", ""), []).append((row.get("sort_order", 0), row["category_id"]))
     blog.terms = list(categories.values()) + list(tags.values())
     post_tags: dict[str, list[tuple[int, str]]] = {}
     for row in _rows(data_, "posts_tags"):
-        if _s(row.get("tag_id")) in tags:
-            post_tags.setdefault(_s(row.get("post_id")), []).append((int(row.get("sort_order") or 0), _s(row["tag_id"])))
+        if row.get("tag_id") in tags:
+            post_tags.setdefault(row.get("post_id", ""), []).append((row.get("sort_order", 0), row["tag_id"]))
     post_authors: dict[str, list[tuple[int, str]]] = {}
     for row in _rows(data_, "posts_authors"):
-        post_authors.setdefault(_s(row.get("post_id")), []).append((int(row.get("sort_order") or 0), _s(row.get("author_id"))))
-    posts_meta = {_s(row.get("post_id")): row for row in _rows(data_, "posts_meta")}
+        post_authors.setdefault(row.get("post_id", ""), []).append((row.get("sort_order", 0), row.get("author_id", "")))
+    posts_meta = {row.get("post_id", ""): row for row in _rows(data_, "posts_meta")}
     # Our own exports: the values cut to Ghost's lengths in posts and posts_meta, whole.
-    whole = {_s(row.get("post_id")): {k: v for k, v in row.items() if k != "post_id" and _s(v)}
+    whole = {row.get("post_id", ""): {k: v for k, v in row.items() if k != "post_id" and v not in ("", None)}
              for row in _rows(data_, "posts_cms")}
     for index, row in enumerate(_rows(data_, "posts")):
         where = f"db[0].data.posts[{index}]"
-        source_id = _s(row.get("id"))
+        source_id = row.get("id", "")
         if not source_id:
             raise ParseFailed("A post needs an id", where=f"{where}.id")
         row = {**row, **whole.get(source_id, {})}
         meta = {**(posts_meta.get(source_id) or {}), **whole.get(source_id, {})}
-        title = _s(row.get("title")) or "(untitled)"
-        kind = "page" if _s(row.get("type")) == "page" or row.get("page") in (True, 1, "1", "true") else "post"
-        status = _GHOST_STATUS.get(_s(row.get("status")))
+        title = row.get("title") or "(untitled)"
+        kind = "page" if row.get("type") == "page" or row.get("page") else "post"
+        status = _GHOST_STATUS.get(row.get("status", ""))
         if status is None:
-            blog.skipped.append((kind, title, f"status {_s(row.get('status')) or '(none)'} is not imported"))
+            blog.skipped.append((kind, title, f"status {row.get('status') or '(none)'} is not imported"))
             continue
-        html = row.get("html")
-        if not _s(html):
+        html = row.get("html", "")
+        if not html:
             html = _html_of_mobiledoc(row.get("mobiledoc"), where=f"{where}.mobiledoc") \
                 or _html_of_lexical(row.get("lexical"), where=f"{where}.lexical")
         post = SourcePost(
-            source_id=source_id, kind=kind, title=title, slug=_s(row.get("slug")), html=_s(html),
-            excerpt=_s(row.get("custom_excerpt")), status=status,
-            published_at=_ghost_date(row.get("published_at"), f"{where}.published_at"),
-            created_at=_ghost_date(row.get("created_at"), f"{where}.created_at"),
-            updated_at=_ghost_date(row.get("updated_at"), f"{where}.updated_at"),
-            featured_image=_s(row.get("feature_image")),
-            featured_alt=_s(meta.get("feature_image_alt")),
+            source_id=source_id, kind=kind, title=title, slug=row.get("slug", ""), html=html.strip(),
+            excerpt=row.get("custom_excerpt", ""), status=status, published_at=row.get("published_at"),
+            created_at=row.get("created_at"), updated_at=row.get("updated_at"),
+            featured_image=row.get("feature_image", ""), featured_alt=meta.get("feature_image_alt", ""),
         )
         authors = sorted(post_authors.get(source_id, []))
-        post.author = authors[0][1] if authors else _s(row.get("author_id"))
+        post.author = authors[0][1] if authors else row.get("author_id", "")
         post.tags = [tag_id for _, tag_id in sorted(post_tags.get(source_id, []))]
         post.categories = [category_id for _, category_id in sorted(post_categories.get(source_id, []))]
-        seo_source = {**row, **{k: v for k, v in meta.items() if _s(v)}}
-        post.seo = {name: _s(seo_source.get(name)) for name in _GHOST_SEO if _s(seo_source.get(name))}
+        seo_source = {**row, **{k: v for k, v in meta.items() if v}}
+        post.seo = {name: seo_source[name] for name in _GHOST_SEO if seo_source.get(name)}
         post.old_urls = [f"/{post.slug}/"] if post.slug else []
         blog.posts.append(post)
+    _ghost_site(blog, data_)
     return blog
 
 
-def _html_of_mobiledoc(value, *, where: str) -> str:
-    """Ghost 1.x-4.x's mobiledoc without `html`: its markdown and html cards, and its paragraphs'
-    text, as HTML (the rest of the document is listed in the report by the caller's count)."""
-    if not _s(value):
-        return ""
-    try:
-        document = json.loads(value) if isinstance(value, str) else value
-    except json.JSONDecodeError as exc:
-        raise ParseFailed(f"mobiledoc is not valid JSON: {exc.msg}", where=where) from exc
-    import html as html_lib
+def _document(value, *, where: str):
+    """A mobiledoc or lexical document (an object), or None for none."""
+    if not value or (isinstance(value, str) and not value.strip()):
+        return None
+    document = _json(value, where=where) if isinstance(value, str) else value
+    if not isinstance(document, dict):
+        raise ParseFailed(f"{where} must be a JSON object, not {_shown(document)}", where=where)
+    return document
 
-    parts = []
-    cards = document.get("cards") or []
-    for section in document.get("sections") or []:
-        if section and section[0] == 10 and len(section) > 1 and section[1] < len(cards):
-            name, payload = cards[section[1]][0], cards[section[1]][1] if len(cards[section[1]]) > 1 else {}
-            if name == "html":
-                parts.append(str(payload.get("html", "")))
-            elif name == "markdown":
-                parts.append("".join(f"<p>{html_lib.escape(line)}</p>"
-                                     for line in str(payload.get("markdown", "")).split("\n\n") if line.strip()))
-            elif name == "image" and payload.get("src"):
-                parts.append(f'<figure><img src="{html_lib.escape(payload["src"])}" '
-                             f'alt="{html_lib.escape(payload.get("alt", ""))}"></figure>')
-        elif section and section[0] == 1 and len(section) > 2:
-            tag = section[1] if section[1] in ("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote") else "p"
-            text = "".join(str(marker[3]) for marker in section[2] if len(marker) > 3)
-            parts.append(f"<{tag}>{html_lib.escape(text)}</{tag}>")
-    if not cards and not document.get("sections"):
+
+def _list_at(parent: dict, key: str, where: str) -> list:
+    value = parent.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ParseFailed(f"{where}.{key} must be a list, not {_shown(value)}", where=f"{where}.{key}")
+    return value
+
+
+def _string_at(parent: dict, key: str, where: str) -> str:
+    value = parent.get(key)
+    if value is None:
         return ""
-    return "\n".join(parts)
+    if not isinstance(value, str):
+        raise ParseFailed(f"{where}.{key} must be text, not {_shown(value)}", where=f"{where}.{key}")
+    return value
+
+
+def _is_index(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _html_of_mobiledoc(value, *, where: str) -> str:
+    """Ghost 1.x-4.x's mobiledoc without `html`: its markdown, html and image cards, and its
+    paragraphs' and headings' text, as HTML (the rest of the document is listed in the report by
+    the caller's count). A document of another shape than mobiledoc's is refused where it differs."""
+    document = _document(value, where=where)
+    if document is None:
+        return ""
+    cards, sections = _list_at(document, "cards", where), _list_at(document, "sections", where)
+    atoms = _list_at(document, "atoms", where)
+    if not cards and not sections:
+        return ""
+    parts = []
+    for index, section in enumerate(sections):
+        at = f"{where}.sections[{index}]"
+        if not isinstance(section, list) or not section or not _is_index(section[0]):
+            raise ParseFailed(f"{at} must be a list that starts with its type (a number), not {_shown(section)}",
+                              where=at)
+        if section[0] == 10:  # a card: [10, index of the card]
+            if len(section) < 2 or not _is_index(section[1]) or not 0 <= section[1] < len(cards):
+                raise ParseFailed(f"{at} must name a card by its index (0 to {len(cards) - 1})", where=at)
+            part = _mobiledoc_card(cards[section[1]], f"{where}.cards[{section[1]}]")
+            if part is not None:
+                parts.append(part)
+        elif section[0] == 1:  # a paragraph or heading: [1, tag name, markers]
+            if len(section) < 3 or not isinstance(section[1], str) or not isinstance(section[2], list):
+                raise ParseFailed(f"{at} must be [1, a tag name, a list of markers]", where=at)
+            tag = section[1].lower() if section[1].lower() in ("p", "h1", "h2", "h3", "h4", "h5", "h6",
+                                                                "blockquote") else "p"
+            text = "".join(_mobiledoc_marker(marker, atoms, f"{at}[2][{n}]") for n, marker in enumerate(section[2]))
+            parts.append(f"<{tag}>{html_lib.escape(text)}</{tag}>")
+    return _clean("\n".join(parts), where)
+
+
+def _mobiledoc_card(card, at: str) -> str | None:
+    """A card ([name, payload]) as HTML; None for a card that is not read."""
+    if not isinstance(card, list) or not card or not isinstance(card[0], str):
+        raise ParseFailed(f"{at} must be a list of a card name and its payload, not {_shown(card)}", where=at)
+    payload = card[1] if len(card) > 1 else {}
+    if payload is None:
+        payload = {}
+    if not isinstance(payload, dict):
+        raise ParseFailed(f"{at}'s payload must be an object, not {_shown(payload)}", where=f"{at}[1]")
+    name = card[0]
+    if name == "html":
+        return _string_at(payload, "html", f"{at}[1]")
+    if name == "markdown":
+        markdown = _string_at(payload, "markdown", f"{at}[1]")
+        return "".join(f"<p>{html_lib.escape(line)}</p>" for line in markdown.split("\n\n") if line.strip())
+    if name == "image":
+        src = _string_at(payload, "src", f"{at}[1]")
+        if src:
+            alt = _string_at(payload, "alt", f"{at}[1]")
+            return f'<figure><img src="{html_lib.escape(src)}" alt="{html_lib.escape(alt)}"></figure>'
+    return None
+
+
+def _mobiledoc_marker(marker, atoms: list, at: str) -> str:
+    """A marker's text: [0 (text), opened markups, closed markups, text] or [1 (atom), ..., atom index]."""
+    if not isinstance(marker, list) or len(marker) < 4 or not _is_index(marker[0]):
+        raise ParseFailed(f"{at} must be a marker [type, opened, closed, value], not {_shown(marker)}", where=at)
+    if marker[0] == 1:
+        index = marker[3]
+        if not _is_index(index) or not 0 <= index < len(atoms):
+            raise ParseFailed(f"{at} must name an atom by its index (0 to {len(atoms) - 1})", where=at)
+        atom = atoms[index]
+        return atom[1] if isinstance(atom, list) and len(atom) > 1 and isinstance(atom[1], str) else ""
+    if not isinstance(marker[3], str):
+        raise ParseFailed(f"{at}'s text must be text, not {_shown(marker[3])}", where=at)
+    return marker[3]
 
 
 def _html_of_lexical(value, *, where: str) -> str:
-    """Ghost 5.x's lexical without `html`: paragraphs, headings, quotes and images."""
-    if not _s(value):
+    """Ghost 5.x's lexical without `html`: paragraphs, headings, quotes, images and html cards. A
+    document of another shape than lexical's (or nested deeper than LEXICAL_DEPTH_MAX) is refused
+    where it differs."""
+    document = _document(value, where=where)
+    if document is None:
         return ""
-    try:
-        document = json.loads(value) if isinstance(value, str) else value
-    except json.JSONDecodeError as exc:
-        raise ParseFailed(f"lexical is not valid JSON: {exc.msg}", where=where) from exc
-    import html as html_lib
-
-    def text_of(node) -> str:
-        if node.get("type") == "text":
-            return html_lib.escape(str(node.get("text", "")))
-        return "".join(text_of(child) for child in node.get("children") or [])
-
+    root = document.get("root")
+    if root is None:
+        return ""
+    if not isinstance(root, dict):
+        raise ParseFailed(f"{where}.root must be an object, not {_shown(root)}", where=f"{where}.root")
     parts = []
-    for node in (document.get("root") or {}).get("children") or []:
+    for index, node in enumerate(_list_at(root, "children", f"{where}.root")):
+        at = f"{where}.root.children[{index}]"
+        if not isinstance(node, dict):
+            raise ParseFailed(f"{at} must be an object, not {_shown(node)}", where=at)
         kind = node.get("type")
         if kind == "heading":
             tag = node.get("tag") if node.get("tag") in ("h1", "h2", "h3", "h4", "h5", "h6") else "h2"
-            parts.append(f"<{tag}>{text_of(node)}</{tag}>")
+            parts.append(f"<{tag}>{_lexical_text(node, at)}</{tag}>")
         elif kind == "quote":
-            parts.append(f"<blockquote>{text_of(node)}</blockquote>")
-        elif kind == "image" and node.get("src"):
-            parts.append(f'<figure><img src="{html_lib.escape(node["src"])}" alt="{html_lib.escape(node.get("alt", ""))}"></figure>')
+            parts.append(f"<blockquote>{_lexical_text(node, at)}</blockquote>")
+        elif kind == "image":
+            src = _string_at(node, "src", at)
+            if src:
+                alt = _string_at(node, "alt", at)
+                parts.append(f'<figure><img src="{html_lib.escape(src)}" alt="{html_lib.escape(alt)}"></figure>')
         elif kind == "html":
-            parts.append(str(node.get("html", "")))
+            parts.append(_string_at(node, "html", at))
         else:
-            parts.append(f"<p>{text_of(node)}</p>")
-    return "\n".join(parts)
+            parts.append(f"<p>{_lexical_text(node, at)}</p>")
+    return _clean("\n".join(parts), where)
+
+
+def _lexical_text(node: dict, at: str) -> str:
+    """The text of a node and its children, in order, escaped (walked without recursion)."""
+    found, stack = [], [(node, at, 0)]
+    while stack:
+        node, where, depth = stack.pop()
+        if not isinstance(node, dict):
+            raise ParseFailed(f"{where} must be an object, not {_shown(node)}", where=where)
+        if node.get("type") == "text":
+            found.append(html_lib.escape(_string_at(node, "text", where)))
+            continue
+        children = _list_at(node, "children", where)
+        if children and depth >= LEXICAL_DEPTH_MAX:
+            raise ParseFailed(f"{at} nests more than {LEXICAL_DEPTH_MAX} levels of nodes", where=at)
+        stack.extend((child, f"{where}.children[{n}]", depth + 1) for n, child in reversed(list(enumerate(children))))
+    return "".join(found)
 
 
 def parse_ghost_zip(data: bytes, *, max_bytes: int) -> Blog:
@@ -528,3 +807,99 @@ def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, budget: int)
     if len(content) > budget:
         raise ParseFailed(f"{member.filename} is larger than the limit once unpacked", where=f"zip:{member.filename}")
     return content
+
+# --- the site's settings and the author profiles (docs/import-export.md) -------------------------
+# Read after the posts, from the same rows, each value checked for its type here (text, or a list
+# of links); whether a value follows the product's rules (apps.site.rules) is the importer's check.
+PROFILE_KEYS = ("display_name", "bio", "website", "location", "profile_image", "cover_image", "facebook", "twitter")
+SETTINGS_KEYS = ("title", "description", "logo", "icon", "cover_image", "accent_color", "navigation",
+                 "secondary_navigation", "facebook", "twitter", "locale", "meta_title", "meta_description")
+_SITE_TEXT_MAX = 65535  # a longer value is no setting or profile (refused by the rules anyway)
+_SITE_LINKS_MAX = 1000  # links read of one navigation (the rules keep 50)
+
+
+def _site_text(value, where: str) -> str:
+    """A setting's or a profile's text: None (and "None") is empty, a number its digits; a list, an
+    object or a boolean is refused; text PostgreSQL cannot hold (NUL, unpaired surrogates) too."""
+    if value is None or value == "None":
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
+            isinstance(value, float) and value != value):
+        raise ParseFailed(f"{where} must be text", where=where)
+    value = str(value).strip()[:_SITE_TEXT_MAX]
+    if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise ParseFailed(f"{where} holds characters text cannot hold (NUL or unpaired surrogates)", where=where)
+    return value
+
+
+def _site_links(value, where: str) -> list[dict]:
+    """Ghost's navigation: a JSON text (or the list itself) of {label, url}; other keys dropped."""
+    if value in (None, "", "None"):
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise ParseFailed(f"{where} is not a JSON list of links", where=where) from exc
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value[:_SITE_LINKS_MAX]):
+        raise ParseFailed(f"{where} must be a list of links ({{label, url}})", where=where)
+    return [{"label": _site_text(item.get("label"), f"{where}[{n}].label"),
+             "url": _site_text(item.get("url"), f"{where}[{n}].url")} for n, item in enumerate(value[:_SITE_LINKS_MAX])]
+
+
+def _wxr_site(blog: Blog, head: dict) -> None:
+    """A WordPress channel's title and description; each author's display name (else first and
+    last name)."""
+    blog.settings = {key: value for key, value in (("title", _text(head, "", "title")),
+                                                    ("description", _text(head, "", "description"))) if value}
+    by_login = {author.login: author for author in blog.authors}
+    for element in head.get(("wp", "author"), []):
+        f = _fields(element)
+        author = by_login.get(_text(f, "wp", "author_login"))
+        if author is None:
+            continue
+        full = " ".join(part for part in (_text(f, "wp", "author_first_name"), _text(f, "wp", "author_last_name"))
+                        if part)
+        name = _text(f, "wp", "author_display_name") or full
+        if name:
+            author.profile["display_name"] = name
+
+
+_GHOST_PROFILE = {"name": "display_name", "bio": "bio", "website": "website", "location": "location",
+                  "profile_image": "profile_image", "cover_image": "cover_image", "facebook": "facebook",
+                  "twitter": "twitter"}
+_GHOST_SETTINGS = {**{key: key for key in SETTINGS_KEYS}, "lang": "locale"}  # Ghost before 4: lang
+
+
+def _ghost_site(blog: Blog, data: dict) -> None:
+    """Ghost's `settings` rows (key, value) and its users' profile columns."""
+    rows = data.get("settings") or []
+    if not isinstance(rows, list):
+        raise ParseFailed("db[0].data.settings must be a list of objects", where="db[0].data.settings")
+    settings: dict[str, object] = {}
+    for index, row in enumerate(rows):
+        where = f"db[0].data.settings[{index}]"
+        if not isinstance(row, dict):
+            raise ParseFailed(f"{where} must be an object", where=where)
+        key = _GHOST_SETTINGS.get(row.get("key")) if isinstance(row.get("key"), str) else None
+        if key is None or (key in settings and row.get("key") == "lang"):
+            continue
+        if key in ("navigation", "secondary_navigation"):
+            value = _site_links(row.get("value"), f"{where}.value")
+        else:
+            value = _site_text(row.get("value"), f"{where}.value")
+        if value:
+            settings[key] = value
+    blog.settings = settings
+    by_id = {author.source_id: author for author in blog.authors}
+    users = data.get("users") or []
+    for index, row in enumerate(users if isinstance(users, list) else []):
+        if not isinstance(row, dict):
+            continue
+        author = by_id.get(_site_text(row.get("id"), f"db[0].data.users[{index}].id"))
+        if author is None:
+            continue
+        for column, key in _GHOST_PROFILE.items():
+            value = _site_text(row.get(column), f"db[0].data.users[{index}].{column}")
+            if value:
+                author.profile[key] = value
