@@ -39,8 +39,11 @@ def seats_check(amount: int = 1) -> None:
 def seat_move(*, before: str | None, after: str | None) -> None:
     """One account's status goes from `before` to `after` (None: it does not exist, a create or a
     delete): take its seat (or refuse, 403 `plan_limit`) or give it back. Call it inside the write's
-    transaction, before the write, on the locked row's status."""
+    transaction, before the write, on the locked row's status. An account made inactive takes no
+    seat but is checked, as an invitation is."""
     if takes_seat(after) and not takes_seat(before):
         plan_spend(SEATS)
     elif takes_seat(before) and not takes_seat(after):
         plan_release(SEATS)
+    elif before is None and after is not None:
+        seats_check()

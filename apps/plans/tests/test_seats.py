@@ -139,3 +139,12 @@ def test_the_seat_counter_is_the_count_of_the_accounts_that_hold_one(tenant, api
     assert used == seats_held(tenant) == 3  # the admin, "a" and user0
     with schema_context(tenant.schema_name):
         assert plan_recount(Client.objects.get(pk=tenant.pk), "staff_seats") == used
+
+
+def test_an_account_made_inactive_is_checked_as_an_invitation_and_takes_no_seat(tenant, plans):
+    plans["trial"]["staff_seats"] = 1  # the admin holds it
+    with pytest.raises(PlanLimitReached):
+        testing.create_user(tenant, status="inactive")
+    plans["trial"]["staff_seats"] = 2
+    testing.create_user(tenant, status="inactive")
+    assert seats_used(tenant) == 1 == seats_held(tenant)
