@@ -4,8 +4,10 @@ export (`db[0].meta`, `db[0].data.posts`, `tags`, `posts_tags`, `users`, `posts_
 what Ghost has no table for, in tables of their own that Ghost skips (`categories`,
 `posts_categories`, `media`, `posts_cms`); and the media files under
 `content/images/<media id>/<file name>`, the addresses the posts' HTML, featured and social images
-point to. Users go without password hashes, two-factor secrets or recovery codes: name, slug,
-email, role and status only.
+point to. Users go without password hashes, two-factor secrets or recovery codes: name (the display
+name, else the username), slug, email, role, status and their author profile. The site settings are
+Ghost's `settings` rows (title, description, images, accent color, navigation, Facebook and X,
+meta title and description, locale, time zone, url).
 
 What Ghost's importer requires of each table (required fields, lengths, allowed values) is written
 down as a JSON Schema, `apps/portability/schemas/ghost-import.schema.json`; the export is checked
@@ -18,18 +20,25 @@ import io
 import json
 import posixpath
 import re
+import uuid
 import zipfile
 from datetime import datetime
 from datetime import timezone as dt_timezone
 
+from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.profiles import author_name
+from apps.content import kinds
 from apps.content.models import Category, Post, Tag
 from apps.core.email import company_of_connection
 from apps.media import storage
 from apps.media.models import Media
 from apps.media.storage import MediaUrls
+from apps.site.rules import ghost_handle, media_id_of
+from apps.site.selectors import site_view
+from tenants.models import Client
 
 GHOST_VERSION = "5.0.0"  # the Ghost export format followed
 IMAGE_ROOT = "content/images"
@@ -76,6 +85,34 @@ def _ghost_status(post: Post) -> tuple[str, datetime | None]:
     return "draft", None
 
 
+def _profile(user: User, by_address: dict[str, str]) -> dict:
+    """A user's author profile in Ghost's users columns (an image of the library: its path in the zip)."""
+    return {"bio": user.bio or None, "website": user.website or None, "location": user.location or None,
+            "profile_image": by_address.get(user.profile_image, user.profile_image) or None,
+            "cover_image": by_address.get(user.cover_image, user.cover_image) or None,
+            "facebook": ghost_handle("facebook", user.facebook), "twitter": ghost_handle("twitter", user.twitter)}
+
+
+def _settings(base_url: str, media_paths: dict) -> list[dict]:
+    """The site settings as Ghost's `settings` rows (an image of the library: its path in the zip)."""
+    view = site_view(Client.objects.get(schema_name=connection.schema_name))
+    row = view.row
+
+    def image(ref: str) -> str | None:
+        media_id = media_id_of(ref)
+        return (media_paths.get(uuid.UUID(media_id)) if media_id else ref) or None
+
+    values = {
+        "title": view.title, "description": row.description or None, "logo": image(row.logo), "icon": image(row.icon),
+        "cover_image": image(row.cover_image), "accent_color": row.accent_color or None,
+        "navigation": json.dumps(row.navigation or []), "secondary_navigation": json.dumps(row.secondary_navigation or []),
+        "facebook": view.ghost_handle("facebook"), "twitter": view.ghost_handle("twitter"),
+        "meta_title": row.meta_title or None, "meta_description": row.meta_description or None,
+        "locale": view.language, "timezone": view.client.time_zone or "Etc/UTC", "url": base_url,
+    }
+    return [{"key": key, "value": value} for key, value in values.items()]
+
+
 def blog_export() -> tuple[bytes, dict]:
     """The zip of the current company, and how many of each kind it holds."""
     media = list(Media.objects.order_by("uploaded_at", "id"))
@@ -102,7 +139,8 @@ def blog_export() -> tuple[bytes, dict]:
         data["posts"].append(_fit("posts", {
             "id": str(post.pk), "uuid": str(post.pk), "title": post.title, "slug": post.slug, "html": local(post.content),
             "mobiledoc": None, "lexical": None, "feature_image": media_paths.get(post.featured_image_id),
-            "type": "post", "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
+            # Ghost's type: post or page (apps.content.kinds)
+            "type": post.kind, "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
             "canonical_url": post.canonical_url or None, "created_at": _iso(post.created_at),
             "updated_at": _iso(post.updated_at), "published_at": _iso(published_at),
         }, whole))
@@ -137,9 +175,9 @@ def blog_export() -> tuple[bytes, dict]:
         # Never a password hash, two-factor secret or recovery code (Ghost gives imported staff a
         # random password and locks them until they reset it).
         data["users"].append(_fit("users", {
-            "id": str(user.pk), "name": user.username, "slug": user.username.lower(),
+            "id": str(user.pk), "name": author_name(user.display_name, user.username), "slug": user.username.lower(),
             "email": user.email, "status": "active" if user.is_active else "inactive", "visibility": "public",
-            "cms_role": user.role, "created_at": _iso(user.created_at)}, {}))
+            "cms_role": user.role, "created_at": _iso(user.created_at), **_profile(user, by_address)}, {}))
         role = GHOST_ROLES.get(user.role, "Contributor")
         roles.setdefault(role, f"role-{role.lower()}")
         data["roles_users"].append({"id": f"{roles[role]}-{user.pk}", "role_id": roles[role], "user_id": str(user.pk)})
@@ -148,8 +186,8 @@ def blog_export() -> tuple[bytes, dict]:
         data["media"].append({"id": str(item.pk), "path": "/" + image_path(item), "file_name": item.file_name,
                               "file_type": item.file_type, "file_size": item.file_size, "alt_text": item.alt_text,
                               "width": item.width, "height": item.height})
-    name, base_url = company_of_connection()
-    data["settings"] = [{"key": "title", "value": name}, {"key": "url", "value": base_url}]
+    _, base_url = company_of_connection()
+    data["settings"] = _settings(base_url, media_paths)
     document = {"db": [{"meta": {"exported_on": int(timezone.now().timestamp() * 1000), "version": GHOST_VERSION},
                         "data": data}]}
     out = io.BytesIO()
@@ -157,6 +195,8 @@ def blog_export() -> tuple[bytes, dict]:
         archive.writestr("export.json", json.dumps(document, ensure_ascii=False, indent=1))
         for item in media:
             archive.writestr(image_path(item), storage.read_bytes(item.storage_key), compress_type=zipfile.ZIP_STORED)
-    counts = {"posts": len(posts), "tags": len(data["tags"]), "categories": len(data["categories"]),
+    pages = sum(1 for post in posts if post.kind == kinds.PAGE.name)
+    counts = {"posts": len(posts) - pages, "pages": pages, "tags": len(data["tags"]),
+              "categories": len(data["categories"]),
               "users": len(data["users"]), "media": len(media)}
     return out.getvalue(), counts

@@ -19,7 +19,9 @@ Mapping (docs/import-export.md):
   renditions made here (so the import's one content change covers them: no renditions task
   follows, and none bumps the content version again), and every address rewritten; an image
   that cannot be brought is reported, never fatal;
-- old addresses: one Redirect per old URL (WordPress link and guid; Ghost `/slug/`).
+- old addresses: one Redirect per old URL (WordPress link and guid; Ghost `/slug/`);
+- the site's settings and the authors' profiles fill what the company and its users have not set
+  (apps.portability.site_import).
 
 Every item is recognised by (source, kind, source id) in SourceItem: running the same file again
 updates what changed and creates nothing twice."""
@@ -57,6 +59,7 @@ from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
 from apps.portability.models import Redirect, SourceItem
 from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
+from apps.portability.site_import import site_import
 
 logger = logging.getLogger(__name__)
 PAGES_CATEGORY = ("Pages", "pages")
@@ -537,6 +540,24 @@ class _Importer:
         self.progress("images", done + 1, total)
         return done + 1
 
+    def image_media(self, url: str) -> Media | None:
+        """An image of the site's settings or of a profile (apps.portability.site_import) as media of
+        the company: one this import brought already, else one in the zip, or fetched when this
+        import fetches images; None otherwise (or when it cannot be brought: reported)."""
+        media = Media.objects.filter(pk=self.known["image"].get(url)).first() if url in self.known["image"] else None
+        if media is not None or (re.match(r"^https?://", url) and self.fetch is None):
+            return media
+        try:
+            media = media_create_processed(processed=self._image_processed(url), alt_text="", uploaded_by=self.actor,
+                                           file_name=posixpath.basename(urlsplit(url).path) or "image")
+        except Exception as exc:  # noqa: BLE001 - a missing image is reported, never fatal
+            self.report.count("image", "missing")
+            self.report.note("image", url, "missing", getattr(exc, "message", None) or str(exc) or exc.__class__.__name__)
+            return None
+        self.remember("image", url, media.pk)
+        self.report.count("image", "created")
+        return media
+
     def _image_processed(self, url: str) -> ProcessedImage:
         """An image's bytes, checked and with its renditions (run in a thread: no database)."""
         return media_process(data=self._image_bytes(url), renditions=True)
@@ -574,6 +595,7 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
         terms = importer.terms()
         written = importer.posts(users, terms)
         importer.images(written)
+        site_import(blog=blog, users=users, image=importer.image_media, report=importer.report, actor=actor)
         revisions_record_created(posts=importer.created, actor=actor)
         SourceItem.objects.bulk_create(importer.new_items, batch_size=1000, ignore_conflicts=True)
         for kind, item, reason in blog.skipped:
