@@ -298,6 +298,10 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"user_id": str(u.id)}, {"username": u.username, "email": u.email, "role": "viewer", "status": "active"}))(
         w.user())),
     ("DELETE", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    # an author profile: the person's own, or anyone's for an admin (another user's here)
+    ("GET", "/api/users/{user_id}/profile"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    ("PUT", "/api/users/{user_id}/profile"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"user_id": str(w.user().id)}, {"bio": "Writes here"})),
     ("GET", "/api/invitations"): Route(TOKEN, only("admin")),
     ("POST", "/api/invitations"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={
         "email": f"invite-{_unique()}@example.com", "role": "viewer"})),
@@ -320,6 +324,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         "name": "Renamed Company", "contactName": "Contact", "contactEmail": "contact@example.com"})),
     ("POST", "/api/client/api-key/rotate"): Route(TOKEN, only("admin")),
     ("GET", "/api/client/languages"): Route(TOKEN, everyone()),
+    ("GET", "/api/client/site"): Route(TOKEN, everyone()),
+    ("PUT", "/api/client/site"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
+        "title": "Site title", "navigation": [{"label": "Home", "url": "/"}]})),
     ("PUT", "/api/client/languages"): Route(TOKEN, only("admin"), lambda w, who: Call(body={"languages": ["en", "fr"]})),
     ("GET", "/api/client/two-factor-policy"): Route(TOKEN, only("admin")),
     ("PUT", "/api/client/two-factor-policy"): Route(TOKEN, only("admin"), lambda w, who: Call(body={
@@ -475,6 +482,7 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("GET", "/api/v1/categories"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/tags"): Route(KEY, {"content": 200, "preview": 200}),
     ("GET", "/api/v1/redirects"): Route(KEY, {"content": 200, "preview": 200}),
+    ("GET", "/api/v1/settings"): Route(KEY, {"content": 200, "preview": 200}),
     ("POST", "/api/v1/analytics/track"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={
         "pageUrl": "https://example.com/blog/hello", "postSlug": w.ids["slug"]})),
 }
