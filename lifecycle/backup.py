@@ -28,6 +28,7 @@ from django_tenants.utils import quote_schema_name, schema_context
 from apps.core import events
 from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
+from apps.plans import rules as plan_rules
 from tenants.models import Client, Domain
 from lifecycle.provisioning import (applied_migrations_digest, schema_create_from_template, sequence_catch_up,
                                     template_current)
@@ -188,5 +189,10 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
             if storage.exists(key):
                 storage.delete(key)
             storage.save(key, ContentFile(data))
+        # Its plan counters (posts, seats, media...) count what the backup holds, not what was
+        # there before: the rows came back behind the services' back.
+        for what in plan_rules.COUNTED:
+            with transaction.atomic():
+                plan_rules.plan_recount(client, what)
     events.publish(events.CompanyChanged(client=client, change="restored"))  # its cached replies go
     return client

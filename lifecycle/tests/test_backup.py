@@ -114,3 +114,24 @@ def test_restore_over_the_same_company_brings_back_the_backed_up_state(make_tena
     call_command("tenant_restore", str(path), "--replace", stdout=io.StringIO())
     assert snapshot(source.schema_name) == expected_rows
     assert files(source.schema_name) == expected_files
+
+
+def test_restore_over_the_same_company_counts_its_plan_usage_again(make_tenant, tmp_path):
+    from apps.content.models import Post
+    from apps.plans.rules import plan_spend
+    from apps.plans.rules import _used
+
+    source = make_tenant()
+    populate(source)
+    path = tmp_path / "backup.tar.gz"
+    tenant_backup(client=source, path=path)
+    with schema_context(source.schema_name):
+        for n in range(3):  # three more posts, through the plan's counter, after the backup
+            Post.objects.create(title=f"Later {n}", slug=f"later-{n}", excerpt="x", content="<p>x</p>")
+            plan_spend("posts")
+    call_command("tenant_restore", str(path), "--replace", stdout=io.StringIO())
+    source.refresh_from_db()
+    with schema_context(source.schema_name):
+        assert Post.objects.count() == 1
+    with schema_context(source.schema_name):
+        assert _used(source, "posts") == 1  # the backup's one post, not the four before the restore
