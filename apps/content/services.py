@@ -524,6 +524,30 @@ def publish_due_posts(*, now: datetime | None = None) -> list[uuid.UUID]:
     return [pk for pk, _ in due]
 
 
+def pages_from_category(*, category: Category, actor=None) -> int:
+    """The posts of `category` made pages (apps.content.kinds), each with its translations (a
+    translation group is of one kind), and the category taken off them; the category is deleted
+    once nothing uses it. For the pages earlier imports kept as posts of a "Pages" category
+    (manage.py pages_from_category). One batch scope: one audit entry, one webhook, one content
+    version bump; each page keeps a revision of the change. Returns how many rows became pages."""
+    with events.batch(summary=f'Pages from the category "{category.name}"', actor=actor):
+        category = _locked(Category.objects, category.pk, CATEGORY_NOT_FOUND)
+        links = Post.categories.through.objects.filter(category_id=category.pk)
+        groups = Post.objects.filter(pk__in=links.values("post_id")).values("translation_group")
+        rows = list(Post.objects.select_for_update().defer("search_vector")
+                    .filter(translation_group__in=groups).exclude(kind=kinds.PAGE.name).order_by("pk"))
+        Post.objects.filter(pk__in=[row.pk for row in rows]).update(kind=kinds.PAGE.name, updated_at=timezone.now())
+        links.filter(post_id__in=[row.pk for row in rows]).delete()
+        for row in rows:
+            row.kind = kinds.PAGE.name
+            state = _state(row)
+            # moved: it left the posts' lists for the pages' (the cached replies are purged)
+            events.publish(events.PostChanged(post=row, before=state, after=state, actor=actor, moved=True))
+        if not links.exists():
+            _term_delete(category, actor=actor)
+    return len(rows)
+
+
 # --- review ---------------------------------------------------------------------------------------
 @transaction.atomic
 def post_review_request(*, actor, post: Post) -> Post:

@@ -9,7 +9,8 @@ Mapping (docs/import-export.md):
   (converted by apps.portability.html and sanitised like the editor's), excerpt (text), status
   (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft),
   dates (published, created, updated) as in the source, author, categories, tags, SEO fields;
-- pages: posts in the category "Pages" (slug `pages`);
+- pages: pages (apps.content.kinds: WordPress `page` items, Ghost `type: page` rows), with no
+  category needed; a WordPress page's parent is not kept (pages are flat) and is named in the report;
 - a post without a category: the category "Uncategorized" (slug `uncategorized`), as WordPress does;
 - categories: flat (the model has no parents; a WordPress parent is named in the report); tags;
 - authors: matched by email, else created as `author` accounts with no usable password, invited by
@@ -46,6 +47,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
+from apps.content import kinds
 from apps.content.models import Category, Post, Tag
 from apps.content.services import revisions_record_created
 from apps.core import events
@@ -62,6 +64,8 @@ from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
 from apps.portability.site_import import site_import
 
 logger = logging.getLogger(__name__)
+# Where imports before pages were a kind of their own put pages (manage.py pages_from_category
+# turns those posts into pages).
 PAGES_CATEGORY = ("Pages", "pages")
 DEFAULT_CATEGORY = ("Uncategorized", "uncategorized")
 SLUG_MAX = 200
@@ -174,12 +178,10 @@ def blog_analyse(blog: Blog) -> dict:
             counts[term.kind]["matched"] += 1
         else:
             counts[term.kind]["create"] += 1
-    # The categories an import adds when it needs them: "Pages" for pages, "Uncategorized" for posts without one.
+    # The category an import adds when it needs it: "Uncategorized" for posts without one (pages need none).
     needed = set()
     for post in blog.posts:
-        if post.kind == "page":
-            needed.add(PAGES_CATEGORY[1])
-        elif not post.categories:
+        if kinds.of(_post_kind(post)).categories_required and not post.categories:
             needed.add(DEFAULT_CATEGORY[1])
     counts["category"]["create"] += len(needed - slugs["category"] - {slugify(t.slug or t.name) for t in blog.terms
                                                                        if t.kind == "category"})
@@ -292,8 +294,6 @@ class _Importer:
         by_id = {kind: {obj.pk: obj for obj in objs.values()} for kind, objs in existing.items()}
         terms = list(self.blog.terms)
         needed = set()
-        if any(post.kind == "page" for post in self.blog.posts):
-            needed.add(PAGES_CATEGORY)
         for term in terms:
             model = models[term.kind]
             obj = by_id[term.kind].get(self.known[term.kind].get(term.source_id))
@@ -327,7 +327,8 @@ class _Importer:
                 self.report.note(term.kind, term.name, "flattened", f"parent category {term.parent} (categories here have no parents)")
             found[(term.kind, term.source_id)] = obj
             self.step("terms")
-        if any(post.kind != "page" and not any(("category", c) in found for c in post.categories)
+        if any(kinds.of(_post_kind(post)).categories_required and not any(("category", c) in found
+                                                                          for c in post.categories)
                for post in self.blog.posts):
             needed.add(DEFAULT_CATEGORY)
         for name, slug in needed:
@@ -351,6 +352,7 @@ class _Importer:
             existing_ids.update(self.known[kind].values())
         existing = {post.pk: post for post in Post.objects.filter(pk__in=existing_ids).prefetch_related("categories", "tags")}
         written: list[tuple[Post, SourcePost, str]] = []
+        parents = {source.source_id: source.title for source in self.blog.posts if source.kind == "page"}
         redirects = dict(Redirect.objects.values_list("old_path", "post_id"))
         new_redirects: list[Redirect] = []
         for start in range(0, len(self.blog.posts), CHUNK):
@@ -358,6 +360,10 @@ class _Importer:
             creates: list[tuple[Post, SourcePost, list, list]] = []
             for source in chunk:
                 kind = _post_kind(source)
+                if source.parent:
+                    parent = parents.get(source.parent, source.parent)
+                    self.report.note(kind, source.title, "flattened",
+                                     f"parent page {parent[:100]!r} is not kept (pages here have no parents)")
                 converted = _convert(self.blog, source)
                 for name in converted.unsupported:
                     self.report.note(kind, source.title, "kept as text", f"shortcode [{name}] is not supported")
@@ -411,6 +417,7 @@ class _Importer:
             "twitter_title": source.seo.get("twitter_title", "")[:500],
             "twitter_description": source.seo.get("twitter_description", ""),
         }
+        fields["kind"] = kinds.of(_post_kind(source)).name  # a re-import of an earlier import's page makes it one
         if source.status == "published":
             fields.update(status=Post.Status.PUBLISHED, published_at=source.published_at or now,
                           publish_scheduled=False, scheduled_publish_date=None)
@@ -425,10 +432,10 @@ class _Importer:
         return fields
 
     def _categories(self, source: SourcePost, terms: dict) -> list:
-        if source.kind == "page":
-            return [terms[("special", PAGES_CATEGORY[1])].pk]
-        ids = [terms[("category", c)].pk for c in source.categories if ("category", c) in terms]
-        return list(dict.fromkeys(ids)) or [terms[("special", DEFAULT_CATEGORY[1])].pk]
+        ids = list(dict.fromkeys(terms[("category", c)].pk for c in source.categories if ("category", c) in terms))
+        if ids or not kinds.of(_post_kind(source)).categories_required:  # a page may have none
+            return ids
+        return [terms[("special", DEFAULT_CATEGORY[1])].pk]
 
     def _update(self, post: Post, fields: dict, categories: list, tags: list) -> bool:
         before = events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)

@@ -51,6 +51,9 @@ def _company_a(tenant, admin):
     make_post(tenant, "Coming soon", slug="coming-soon", status="draft", author=admin, categories=[howto],
               publish_scheduled=True, scheduled_publish_date=timezone.now() + timedelta(days=3), excerpt="")
     make_post(tenant, "A draft", slug="a-draft", status="draft", categories=[news, howto], excerpt="")
+    # A page (apps.content.kinds): no category, a tag as Ghost's pages may have
+    make_post(tenant, "About", slug="about", status="published", kind="page", author=admin, tags=[python],
+              excerpt="Who we are")
 
 
 def _export(tenant, api) -> tuple[dict, bytes]:
@@ -72,7 +75,7 @@ def _export(tenant, api) -> tuple[dict, bytes]:
 def test_export_then_import_into_a_new_company_gives_the_same_blog(tenant, make_tenant, admin, api):
     _company_a(tenant, admin)
     job, data = _export(tenant, api)
-    assert job["counts"] == {"posts": 3, "tags": 2, "categories": 2, "users": 1, "media": 3}
+    assert job["counts"] == {"posts": 3, "pages": 1, "tags": 2, "categories": 2, "users": 1, "media": 3}
     archive = zipfile.ZipFile(io.BytesIO(data))
     document = json.loads(archive.read("export.json"))
     exported = json.dumps(document)
@@ -82,7 +85,8 @@ def test_export_then_import_into_a_new_company_gives_the_same_blog(tenant, make_
     assert document["db"][0]["meta"]["version"].startswith("5.")
     assert len([n for n in archive.namelist() if n.startswith("content/images/")]) == 3
     blog = parse_export(data, file_name="export.zip", max_bytes=10**8)  # our own reader takes it as Ghost's
-    assert blog.source == "ghost" and len(blog.posts) == 3
+    assert blog.source == "ghost" and len(blog.posts) == 4
+    assert {row["slug"]: row["type"] for row in document["db"][0]["data"]["posts"]}["about"] == "page"  # Ghost's
 
     b = make_tenant()
     b_admin = testing.tenant_admin(b)
@@ -110,7 +114,7 @@ def test_export_then_import_into_a_new_company_gives_the_same_blog(tenant, make_
                 image = (lambda pk: (media[pk].file_name, media[pk].width, media[pk].height, media[pk].alt_text)
                          if pk else None)
                 posts[post.slug] = {
-                    "title": post.title, "excerpt": post.excerpt, "content": content, "status": post.status,
+                    "kind": post.kind, "title": post.title, "excerpt": post.excerpt, "content": content, "status": post.status,
                     "publish_scheduled": post.publish_scheduled,
                     "scheduled": post.scheduled_publish_date and post.scheduled_publish_date.replace(microsecond=0),
                     "published_at": post.published_at and post.published_at.isoformat(timespec="milliseconds"),
@@ -130,12 +134,13 @@ def test_export_then_import_into_a_new_company_gives_the_same_blog(tenant, make_
 
     a_posts, a_terms, a_media = snapshot(tenant)
     b_posts, b_terms, b_media = snapshot(b)
-    assert set(b_posts) == set(a_posts) == {"launch", "coming-soon", "a-draft"}
+    assert set(b_posts) == set(a_posts) == {"launch", "coming-soon", "a-draft", "about"}
+    assert b_posts["about"]["kind"] == "page" and b_posts["about"]["categories"] == []  # our export's page stays one
     for slug in a_posts:
         for name, value in a_posts[slug].items():
             assert b_posts[slug][name] == value, (slug, name)
     assert b_terms[1] == a_terms[1]
-    assert b_terms[0] == a_terms[0]  # no "Uncategorized" added: every post of A has a category
+    assert b_terms[0] == a_terms[0]  # no "Uncategorized" (every post of A has a category) nor "Pages" added
     assert b_media == a_media
 
 

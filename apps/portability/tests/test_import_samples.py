@@ -69,8 +69,12 @@ def test_wordpress_sample_dry_run_then_import_accounts_for_every_item(tenant, ap
         assert Post.objects.filter(status="published").count() == 77
         scheduled = Post.objects.get(publish_scheduled=True)
         assert scheduled.status == "draft" and scheduled.scheduled_publish_date.year == 2030
-        pages = Post.objects.filter(categories__slug="pages")
-        assert pages.count() == 21
+        # Pages are pages (apps.content.kinds), in no category; no "Pages" category is made for them.
+        assert Post.objects.filter(kind="page").count() == 21 and Post.objects.filter(kind="post").count() == 58
+        assert not Post.objects.filter(kind="page", categories__isnull=False).exists()
+        assert not Category.objects.filter(slug="pages").exists()
+        about = Post.objects.get(kind="page", title="About The Tests")
+        assert about.status == "published" and Redirect.objects.filter(post=about).exists()
         post = Post.objects.get(slug="keyboard-navigation")
         assert post.published_at.isoformat() == "2018-10-21T03:03:48+00:00"
         assert post.created_at == post.published_at  # the source's date, kept
@@ -92,6 +96,12 @@ def test_wordpress_sample_dry_run_then_import_accounts_for_every_item(tenant, ap
         entries = AuditEntry.objects.filter(action="batch.completed")
         assert entries.count() == 1 and "Import of wordpress-theme-unit-test.xml" in entries.get().summary
         assert not AuditEntry.objects.filter(action="post.created").exists()
+
+    # A page's parent page is not kept (pages are flat): each one is named in the report.
+    flattened = [i for i in job["report"]["items"] if i["outcome"] == "flattened" and i["kind"] == "page"]
+    assert len(flattened) == 13
+    assert {"kind": "page", "item": "Level 3", "outcome": "flattened",
+            "reason": "parent page 'Level 2' is not kept (pages here have no parents)"} in flattened
 
     csv = api.get(f"/api/imports/{job['id']}/report")
     assert csv.status_code == 200 and csv.json()["fileName"].endswith(".csv")
