@@ -339,6 +339,10 @@ CASES: dict[str, tuple] = {
     "user_update_own_password": ("editor", "put", "/api/users/{user:editor}",
                                  {"password": "another-pass-123", "currentPassword": PASSWORD}),
     "user_delete": ("admin", "delete", "/api/users/{user:viewer}", None),
+    "author_profile_get": ("editor", "get", "/api/users/{user:editor}/profile", None),
+    "author_profile_update": ("admin", "put", "/api/users/{user:author}/profile",
+                              {"displayName": "Ann Author", "bio": "Writes the news", "twitter": "@ann",
+                               "website": "https://ann.example"}),
     # content
     "posts_list": ("admin", "get", "/api/posts", None),
     "posts_list_filtered": ("admin", "get", "/api/posts?status=published&limit=1&category=news&tag=python", None),
@@ -410,6 +414,10 @@ CASES: dict[str, tuple] = {
     "client_info_update": ("admin", "put", "/api/client/info",
                            {"name": "Golden Company", "contactName": "Jo Golden", "contactEmail": "JO@golden.example"}),
     "client_api_key_rotate": ("admin", "post", "/api/client/api-key/rotate", None),
+    "site_get": ("viewer", "get", "/api/client/site", None),
+    "site_update": ("admin", "put", "/api/client/site",
+                    {"title": "Golden Journal", "accentColor": "#123456", "navigation": [{"label": "Home", "url": "/"}],
+                     "social": {"twitter": "@golden"}, "coverImage": "https://images.example.com/cover.jpg"}),
     "client_delete": ("admin", "post", "/api/client/delete", {"confirmSubdomain": SUBDOMAIN, "password": PASSWORD}),
     # audit log
     "audit_list": ("admin", "get", "/api/audit", None),
