@@ -1,6 +1,7 @@
 """Host -> tenant -> search_path. The tenant comes from the Host header only.
 
-- The root domain gets the public URLconf (sign-up, health, the SPA).
+- The root domain gets the public URLconf (sign-up, health, the SPA); so do the health routes on
+  any host (apps.core.health: they need no company, and no database to find one).
 - `{subdomain}.{ROOT_DOMAIN}` (or another Domain row) gets that tenant's URLconf.
 - Unknown hosts: a JSON 404 under /api, the SPA's 404 page elsewhere.
 - A suspended tenant's API answers 403; its SPA still loads (and shows the API's error).
@@ -19,6 +20,7 @@ from django_tenants.utils import get_public_schema_name
 from apps.core import db
 from apps.core.api import envelope
 from apps.core.errors import ErrorCode
+from apps.core.health import is_health_path
 from apps.core.logging import bind_tenant
 from apps.core.spa import spa_response
 from tenants.models import Client, Domain
@@ -85,14 +87,13 @@ class TenantMiddleware(TenantMainMiddleware):
             connection.set_schema_to_public()
             return envelope(400, "Invalid host", "bad_request") if _is_api(request.path_info) else None
 
-        if hostname in (settings.ROOT_DOMAIN, f"www.{settings.ROOT_DOMAIN}"):
+        # The health routes need no company: a database outage must not fail the liveness probe.
+        if hostname in (settings.ROOT_DOMAIN, f"www.{settings.ROOT_DOMAIN}") or is_health_path(request.path_info):
             return self._route_public(request)
 
         domain = _domain_lookup(hostname)
         if domain is None or domain.tenant.is_deleting:
             connection.set_schema_to_public()
-            if request.path_info.rstrip("/") == "/api/health":
-                return self._route_public(request)
             if _is_api(request.path_info):
                 return envelope(404, "No company is registered at this address", "not_found")
             return spa_response(request, tenant=None, status=404)

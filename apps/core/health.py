@@ -1,11 +1,27 @@
-"""GET /api/health: does each dependency answer? Every check has a short timeout and reports
-only its state (and the exception's class), never a trace or a secret.
+"""Health of a web process, as three questions (served on every host, by every web pool):
 
-Anyone gets the overall status (200 ok / 503 degraded: what probes and load balancers read). The
-per-dependency detail tells an attacker what the company runs and what is down, so it goes only to
-an operator: a caller sending HEALTH_DETAIL_TOKEN (`Authorization: Bearer <token>` or
-`X-Health-Token`, compared in constant time), or a caller whose address (apps.core.ratelimit.
-client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is in HEALTH_DETAIL_NETWORKS.
+- GET /api/health/live, liveness: the process answers. No dependency is asked (not even the
+  company of the host: apps.core.health paths skip that lookup), since restarting a web process
+  brings back no database and no Redis. Always 200. What Kubernetes' liveness probe reads.
+- GET /api/health/ready, readiness: the process can serve. The database decides: it answers, 200;
+  it does not, 503 with Retry-After (take the process out of the load balancer until it does).
+  Redis and the broker are accelerators (apps.core.redis_conn: without them every request is
+  still served, uncached, unthrottled, page views straight to PostgreSQL, outgoing work waiting in
+  the outbox): down, they make the status "degraded", still 200. What the readiness probes and the
+  Compose healthchecks read.
+- GET /api/health, the report for monitors (and the clients that read it before the two above
+  existed; its meaning is unchanged): the database, Redis, the broker and the media storage; 200
+  "ok" when every one answers, else 503 "degraded". Not a probe: a Redis outage the API serves
+  through would take every web process out of service.
+
+Every check has a short timeout (HEALTH_CHECK_TIMEOUT; the checks of one request run at the same
+time) and reports only its state (and the exception's class), never a trace or a secret.
+
+Anyone gets the overall status. The per-dependency detail tells an attacker what the company runs
+and what is down, so it goes only to an operator: a caller sending HEALTH_DETAIL_TOKEN
+(`Authorization: Bearer <token>` or `X-Health-Token`, compared in constant time), or a caller whose
+address (apps.core.ratelimit.client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is
+in HEALTH_DETAIL_NETWORKS.
 """
 from __future__ import annotations
 
@@ -16,15 +32,24 @@ from concurrent.futures import TimeoutError as FutureTimeout
 import redis
 from django.conf import settings
 from django.db import connection, connections
+from django.http import HttpResponse
 from ninja import Router
 
-from apps.core.content_version import redis_client
-from apps.core.permissions import PUBLIC, requires
+from apps.core import redis_conn
+from apps.core.middleware import DATABASE_RETRY_AFTER
 from apps.core.operator_access import operator_caller
-from apps.core.schemas import ErrorOut, HealthOut
+from apps.core.permissions import PUBLIC, requires
+from apps.core.schemas import ErrorOut, HealthLiveOut, HealthOut, HealthReadyOut
 
 router = Router(tags=["health"])
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
+
+PATHS = frozenset({"/api/health", "/api/health/live", "/api/health/ready"})
+
+
+def is_health_path(path: str) -> bool:
+    """A request for one of the health routes (it needs no company: the host's is not looked up)."""
+    return path.rstrip("/") in PATHS
 
 
 def _database() -> None:
@@ -34,7 +59,7 @@ def _database() -> None:
 
 
 def _redis() -> None:
-    redis_client().ping()
+    redis_conn.client().ping()
 
 
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -74,24 +99,57 @@ def _storage() -> None:
 
 
 CHECKS = {"database": _database, "redis": _redis, "broker": _broker, "storage": _storage}
+READY_CHECKS = ("database", "redis", "broker")  # the database decides; the others make it "degraded"
 
 
-def _run(name: str, fn) -> dict:
+def _timed(fn) -> float:
     started = time.perf_counter()
+    fn()
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def _outcome(answer) -> dict:
     try:
-        if name == "database":  # Django connections belong to the request's thread
-            fn()
-        else:
-            _pool.submit(fn).result(timeout=settings.HEALTH_CHECK_TIMEOUT)
-        return {"status": "ok", "ms": round((time.perf_counter() - started) * 1000, 1)}
+        return {"status": "ok", "ms": answer()}
     except FutureTimeout:
         return {"status": "down", "error": "Timeout"}
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         return {"status": "down", "error": exc.__class__.__name__}
 
 
+def _checks(names) -> dict[str, dict]:
+    """Each named check's outcome; they run at the same time, each within HEALTH_CHECK_TIMEOUT
+    (the database's in the request's thread: Django connections belong to their thread)."""
+    deadline = time.monotonic() + settings.HEALTH_CHECK_TIMEOUT
+    running = {name: _pool.submit(_timed, CHECKS[name]) for name in names if name != "database"}
+    done = {"database": _outcome(lambda: _timed(_database))} if "database" in names else {}
+    for name, future in running.items():
+        done[name] = _outcome(lambda future=future: future.result(timeout=max(0.0, deadline - time.monotonic())))
+    return {name: done[name] for name in names}
+
+
 def may_see_detail(request) -> bool:
     return operator_caller(request, token=settings.HEALTH_DETAIL_TOKEN, networks=settings.HEALTH_DETAIL_NETWORKS)
+
+
+@router.get("/health/live", auth=None, response=HealthLiveOut)
+@requires(PUBLIC)
+def live(request):
+    return HealthLiveOut()
+
+
+@router.get("/health/ready", auth=None, response={200: HealthReadyOut, 503: HealthReadyOut})
+@requires(PUBLIC)
+def ready(request, response: HttpResponse):
+    checks = _checks(READY_CHECKS)
+    serving = checks["database"]["status"] == "ok"
+    healthy = all(check["status"] == "ok" for check in checks.values())
+    body = {"success": serving, "status": "ok" if healthy else "degraded" if serving else "unavailable"}
+    if may_see_detail(request):
+        body["checks"] = checks
+    if not serving:
+        response["Retry-After"] = DATABASE_RETRY_AFTER
+    return (200 if serving else 503), body
 
 
 # 503: the checks' report; or the error envelope when the database is down on a tenant host (the
@@ -99,7 +157,7 @@ def may_see_detail(request) -> bool:
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
 @requires(PUBLIC)
 def health(request):
-    checks = {name: _run(name, fn) for name, fn in CHECKS.items()}
+    checks = _checks(CHECKS)
     healthy = all(check["status"] == "ok" for check in checks.values())
     body = {"success": healthy, "status": "ok" if healthy else "degraded"}
     if may_see_detail(request):

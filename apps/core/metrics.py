@@ -33,6 +33,7 @@ from prometheus_client import multiprocess
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from apps.core import redis_conn
+from apps.core.health import is_health_path
 from apps.core.models import OutboxMessage
 from apps.core.operator_access import operator_caller
 from apps.core.outbox import STATES, state_filters
@@ -62,7 +63,7 @@ def route_group(path: str, host: str) -> str:
         return "public_api"
     if path.startswith("/ghost/api/"):
         return "ghost_api"  # the Ghost-compatible routes: the public API's keys, limits and usage
-    if path.rstrip("/") == "/api/health":
+    if is_health_path(path):
         return "health"
     if path.startswith("/api/auth/"):
         return "auth"

@@ -133,7 +133,7 @@ _HTTPS = PUBLIC_SCHEME == "https"
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if _HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _HTTPS)
-SECURE_REDIRECT_EXEMPT = [r"^api/health/?$"]
+SECURE_REDIRECT_EXEMPT = [r"^api/health(?:/live|/ready)?/?$"]  # (apps.core.health.PATHS)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("TRUST_X_FORWARDED_PROTO") else None
 # Asking browsers to put the root domain and every subdomain on their built-in HTTPS-only list
 # cannot be undone quickly: the operator decides (SECURE_HSTS_PRELOAD=1).

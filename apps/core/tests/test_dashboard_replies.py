@@ -486,6 +486,8 @@ CASES: dict[str, tuple] = {
     "support_session_end": ("support", "post", "/api/client/support-access/end", None),
     # core
     "health": (None, "get", "/api/health", None),
+    "health_live": (None, "get", "/api/health/live", None),
+    "health_ready": (None, "get", "/api/health/ready", None),
     "outgoing_get": ("admin", "get", "/api/outgoing", None),
     "outgoing_email_retry": ("admin", "post", "/api/outgoing/emails/{email:failed}/retry", None),
     # root host

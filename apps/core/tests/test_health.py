@@ -1,9 +1,18 @@
-"""GET /api/health with each dependency down: 503, the failing check named, the others ok."""
+"""GET /api/health with each dependency down: 503, the failing check named, the others ok.
+GET /api/health/live and /api/health/ready (the probes): live answers whatever is down; ready
+answers 200 while the database does, "degraded" when Redis or the broker does not, and 503 with
+Retry-After when the database does not; both on every host and in every web pool."""
 import socket
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
+import yaml
+from django.conf import settings
 from django.db import connection
-from django.test import override_settings
+from django.test import Client, override_settings
+
+from apps.core import testing
 
 
 def closed_port() -> int:
@@ -131,3 +140,109 @@ def test_behind_a_trusted_proxy_the_client_address_decides(root_api, db, setting
 def test_the_summary_is_documented(root_api, db):
     schema = root_api.get("/api/openapi.json").json()["components"]["schemas"]["HealthOut"]
     assert set(schema["required"]) == SUMMARY_KEYS
+
+
+# --- liveness and readiness ----------------------------------------------------------------------
+
+def _hosts(tenant):
+    """Callers from outside (no detail) on the root domain, a company's host and an unknown host."""
+    unknown = testing.Api(None)
+    unknown.http = Client(HTTP_HOST=f"nobody.{settings.ROOT_DOMAIN}")
+    return {"root": testing.Api(None), "company": testing.Api(tenant), "unknown": unknown}
+
+
+@contextmanager
+def database_down():
+    connection.close()
+    original = connection.settings_dict["PORT"]
+    connection.settings_dict["PORT"] = closed_port()
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["PORT"] = original
+
+
+def test_ready_with_everything_up(root_api, db):
+    response = root_api.get("/api/health/ready")
+    assert response.status_code == 200
+    assert response.json() == {"success": True, "status": "ok", "checks": {
+        "database": {"status": "ok", "ms": response.json()["checks"]["database"]["ms"]},
+        "redis": {"status": "ok", "ms": response.json()["checks"]["redis"]["ms"]},
+        "broker": {"status": "ok", "ms": response.json()["checks"]["broker"]["ms"]}}}
+
+
+def test_redis_and_the_broker_down_leave_the_process_ready_but_degraded(tenant, root_api):
+    """Without Redis the API serves every request (uncached): the readiness probe must not take the
+    process out of service. /api/health still reports the outage (503) to monitors."""
+    down = f"redis://127.0.0.1:{closed_port()}/0"
+    with override_settings(REDIS_URL=down, CELERY_BROKER_URL=down):
+        for name, client in _hosts(tenant).items():
+            response = client.get("/api/health/ready", **OUTSIDE)
+            assert (response.status_code, response.json()) == (200, {"success": True, "status": "degraded"}), name
+            assert "Retry-After" not in response
+        detail = root_api.get("/api/health/ready").json()["checks"]
+        assert [detail[name]["status"] for name in ("database", "redis", "broker")] == ["ok", "down", "down"]
+        assert root_api.get("/api/health").status_code == 503
+        assert root_api.get("/api/health/live").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_down_makes_the_process_unready_but_alive(make_tenant):
+    tenant = make_tenant()
+    hosts = _hosts(tenant)
+    with database_down():
+        for name, client in hosts.items():
+            response = client.get("/api/health/ready", **OUTSIDE)
+            assert response.status_code == 503, (name, response.content)
+            assert response.json() == {"success": False, "status": "unavailable"}, name
+            assert response["Retry-After"] == "5"
+            live = client.get("/api/health/live", **OUTSIDE)
+            assert (live.status_code, live.json()) == (200, {"success": True, "status": "ok"}), name
+        detail = testing.Api(None).get("/api/health/ready").json()["checks"]
+        assert detail["database"]["status"] == "down" and detail["redis"]["status"] == "ok"
+    assert hosts["company"].get("/api/health/ready").status_code == 200  # and it recovers without a restart
+
+
+def test_live_and_ready_are_answered_by_a_content_process(tenant, db, settings):
+    settings.ROOT_URLCONF = settings.PUBLIC_SCHEMA_URLCONF = "config.urls_content"
+    for name, client in _hosts(tenant).items():
+        for path in ("/api/health/live", "/api/health/ready", "/api/health/live/"):
+            response = client.get(path, **OUTSIDE)
+            assert (response.status_code, response.json()["status"]) == (200, "ok"), (name, path)
+
+
+def test_the_probes_are_documented(root_api, db):
+    document = root_api.get("/api/openapi.json").json()
+    assert set(document["paths"]) >= {"/api/health", "/api/health/live", "/api/health/ready"}
+    ready = document["paths"]["/api/health/ready"]["get"]["responses"]
+    assert {"200", "503"} <= set(ready)
+    schema = document["components"]["schemas"]["HealthReadyOut"]
+    assert set(schema["required"]) == SUMMARY_KEYS
+    assert schema["properties"]["status"]["enum"] == ["ok", "degraded", "unavailable"]
+
+
+def test_the_deployments_probe_live_and_ready():
+    """Kubernetes restarts a web process only when it does not answer, and takes it out of service
+    only when the database does not: a Redis outage the API serves through changes neither. The
+    Compose healthchecks wait for a process that can serve."""
+    root = Path(__file__).resolve().parents[3]
+    pools = [doc["spec"]["template"]["spec"]["containers"][0]
+             for doc in yaml.safe_load_all((root / "deploy/k8s/30-web.yaml").read_text())
+             if doc and doc["kind"] == "Deployment"]
+    assert len(pools) == 2  # every route, and the content pool
+    for container in pools:
+        assert container["readinessProbe"]["httpGet"]["path"] == "/api/health/ready", container["name"]
+        assert container["livenessProbe"]["httpGet"]["path"] == "/api/health/live", container["name"]
+    compose = yaml.safe_load((root / "docker-compose.yml").read_text())["services"]
+    for name in ("web", "content", "nginx"):
+        assert "/api/health/ready" in " ".join(compose[name]["healthcheck"]["test"]), name
+
+
+def test_the_probes_are_answered_over_plain_http_when_https_is_enforced(tenant, db):
+    """Probes call the pods directly, without TLS: the health routes are not redirected."""
+    with override_settings(SECURE_SSL_REDIRECT=True):
+        client = testing.Api(tenant)
+        for path in ("/api/health", "/api/health/live", "/api/health/ready", "/api/health/ready/"):
+            assert client.get(path, **OUTSIDE).status_code == 200, path
+        assert client.get("/api/posts", **OUTSIDE).status_code == 301

@@ -346,6 +346,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     # health (tenant host and root domain)
     ("GET", "/api/health"): Route(PUBLIC, {"anonymous": 200}),
     ("GET", "root:/api/health"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
+    ("GET", "/api/health/live"): Route(PUBLIC, {"anonymous": 200}),
+    ("GET", "root:/api/health/live"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
+    ("GET", "/api/health/ready"): Route(PUBLIC, {"anonymous": 200}),
+    ("GET", "root:/api/health/ready"): Route(PUBLIC, {"anonymous": 200}, root_host=True),
     ("POST", "root:/api/auth/find-companies"): Route(PUBLIC, {"anonymous": 200}, lambda w, who: Call(body={
         "email": f"someone-{_unique()}@example.com"}), root_host=True),
     ("POST", "root:/api/auth/register-client"): Route(PUBLIC, {"anonymous": 201}, lambda w, who: (lambda s: Call(body={
