@@ -152,8 +152,8 @@ def ready(request, response: HttpResponse):
     return (200 if serving else 503), body
 
 
-# 503: the checks' report; or the error envelope when the database is down on a tenant host (the
-# company cannot be looked up before the checks run).
+# 503: the checks' report (the contract names the error envelope too, as for every route of the
+# APIs; the health routes look no company up, so a database outage answers with the report).
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
 @requires(PUBLIC)
 def health(request):
