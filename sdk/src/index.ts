@@ -8,7 +8,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
-import type { Category, Post, PostsPage, Tag, TrackReply } from './replies.js';
+import type { Category, Post, PostsPage, SiteSettings, Tag, TrackReply } from './replies.js';
 
 export type * from './replies.js';
 export type { components, paths } from './schema.js';
@@ -132,6 +132,13 @@ export class ContentClient {
   async listTags(): Promise<Result<Tag[]>> {
     const reply = await this.run(cacheKey('/api/v1/tags'), (headers) => this.raw.GET('/api/v1/tags', { headers }));
     return reply.ok ? { ...reply, data: reply.data.tags } : reply;
+  }
+
+  /** GET settings: the company's site settings (title, description, logo, icon and cover image as
+   * addresses, accent color, languages, navigation, social accounts, website and post URL template). */
+  async getSettings(): Promise<Result<SiteSettings>> {
+    const reply = await this.run(cacheKey('/api/v1/settings'), (headers) => this.raw.GET('/api/v1/settings', { headers }));
+    return reply.ok ? { ...reply, data: reply.data.settings } : reply;
   }
 
   /** POST analytics/track: a page view of the website. */

@@ -9,6 +9,7 @@ import type { components } from './schema.js';
 type Schemas = components['schemas'];
 
 export type TermRef = Schemas['TermRefOut'];
+/** A post's author: `id`, `username`, then their profile (`name`, `bio`, `profileImage`, ...). */
 export type Author = Schemas['AuthorOut'];
 /** An image of a post (featured, OG, Twitter): `link`/`cdnUrl` are addresses, `spacesKey` is the storage key. */
 export type PostImage = Schemas['FeaturedImageOut'];
@@ -25,3 +26,7 @@ export type Tag = Schemas['TagOut'];
 export type CategoriesData = Schemas['CategoriesData'];
 export type TagsData = Schemas['TagsData'];
 export type TrackReply = Schemas['TrackOut'];
+/** The company's site settings (GET settings): title, images, navigation, social accounts... */
+export type SiteSettings = Schemas['PublicSettingsOut'];
+export type NavigationLink = Schemas['NavigationLinkOut'];
+export type SocialAccounts = Schemas['SocialAccountsOut'];

@@ -40,6 +40,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pages
+         * @description (+) The pages (apps.content.kinds): the posts' rules, their own list.
+         */
+        get: operations["apps_public_api_api_list_pages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pages/slug/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Page By Slug
+         * @description (+) A published page (any status with the preview key); `?locale=` as a post's.
+         */
+        get: operations["apps_public_api_api_get_page_by_slug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts": {
         parameters: {
             query?: never;
@@ -142,6 +182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Settings
+         * @description (+) The site settings (docs/company-settings.md#site-settings), cached like every read.
+         */
+        get: operations["apps_public_api_api_get_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tags": {
         parameters: {
             query?: never;
@@ -163,12 +223,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** AuthorOut */
+        /**
+         * AuthorOut
+         * @description A post's author: `id` and `username`, then (+) their author profile (apps.accounts.profiles).
+         */
         AuthorOut: {
+            /** Bio */
+            bio: string;
+            /** Coverimage */
+            coverImage: string | null;
+            /** Facebook */
+            facebook: string;
             /** Id */
             id: string;
+            /** Location */
+            location: string;
+            /** Name */
+            name: string;
+            /** Profileimage */
+            profileImage: string | null;
+            /** Twitter */
+            twitter: string;
             /** Username */
             username: string;
+            /** Website */
+            website: string;
         };
         /** CategoriesData */
         CategoriesData: {
@@ -263,6 +342,17 @@ export interface components {
             /** Locale */
             locale?: string | null;
         };
+        /** NavigationLinkOut */
+        NavigationLinkOut: {
+            /** Label */
+            label: string;
+            /** Url */
+            url: string;
+        };
+        /** PageData */
+        PageData: {
+            page: components["schemas"]["PostOut"];
+        };
         /** PageQuery */
         PageQuery: {
             /** Limit */
@@ -273,6 +363,51 @@ export interface components {
             page?: number | null;
             /** Status */
             status?: string | null;
+        };
+        /**
+         * PageReply
+         * @description (+) GET pages/slug/{slug} (request.post_reply of a page)
+         */
+        PageReply: {
+            data: components["schemas"]["PageData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Page retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
+        /**
+         * PagesData
+         * @description (+) A page is a post's object (apps.content.kinds).
+         */
+        PagesData: {
+            /** Pages */
+            pages: components["schemas"]["PostSummaryOut"][];
+            pagination: components["schemas"]["PaginationOut"];
+        };
+        /**
+         * PagesReply
+         * @description (+) GET pages (request.posts_reply of pages)
+         */
+        PagesReply: {
+            data: components["schemas"]["PagesData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Pages retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
         };
         /**
          * PaginationOut
@@ -468,12 +603,76 @@ export interface components {
              */
             success: true;
         };
+        /** PublicSettingsData */
+        PublicSettingsData: {
+            settings: components["schemas"]["PublicSettingsOut"];
+        };
+        /**
+         * PublicSettingsOut
+         * @description The company's site settings, for the website built on the API.
+         */
+        PublicSettingsOut: {
+            /** Accentcolor */
+            accentColor: string | null;
+            /** Coverimage */
+            coverImage: string | null;
+            /** Description */
+            description: string;
+            /** Icon */
+            icon: string | null;
+            /** Language */
+            language: string;
+            /** Languages */
+            languages: string[];
+            /** Logo */
+            logo: string | null;
+            /** Metadescription */
+            metaDescription: string;
+            /** Metatitle */
+            metaTitle: string;
+            /** Navigation */
+            navigation: components["schemas"]["NavigationLinkOut"][];
+            /** Posturltemplate */
+            postUrlTemplate: string;
+            /** Secondarynavigation */
+            secondaryNavigation: components["schemas"]["NavigationLinkOut"][];
+            social: components["schemas"]["SocialAccountsOut"];
+            /** Timezone */
+            timeZone: string;
+            /** Title */
+            title: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * PublicSettingsReply
+         * @description GET /api/v1/settings
+         */
+        PublicSettingsReply: {
+            data: components["schemas"]["PublicSettingsData"];
+            /**
+             * Message
+             * @constant
+             */
+            message: "Settings retrieved successfully";
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
         /**
          * RedirectOut
          * @description An old address of an imported post (a path of the old site, with its query) and the post's
          *     slug now (docs/import-export.md).
          */
         RedirectOut: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "post" | "page";
             /** Oldpath */
             oldPath: string;
             /** Slug */
@@ -501,6 +700,30 @@ export interface components {
              * @constant
              */
             success: true;
+        };
+        /**
+         * SocialAccountsOut
+         * @description The address of each social profile (null when not set).
+         */
+        SocialAccountsOut: {
+            /** Bluesky */
+            bluesky: string | null;
+            /** Facebook */
+            facebook: string | null;
+            /** Instagram */
+            instagram: string | null;
+            /** Linkedin */
+            linkedin: string | null;
+            /** Mastodon */
+            mastodon: string | null;
+            /** Threads */
+            threads: string | null;
+            /** Tiktok */
+            tiktok: string | null;
+            /** Twitter */
+            twitter: string | null;
+            /** Youtube */
+            youtube: string | null;
         };
         /** TagOut */
         TagOut: {
@@ -720,6 +943,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CategoriesReply"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_public_api_api_list_pages: {
+        parameters: {
+            query?: {
+                page?: number | null;
+                limit?: number | null;
+                status?: string | null;
+                search?: string | null;
+                locale?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagesReply"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_public_api_api_get_page_by_slug: {
+        parameters: {
+            query?: {
+                locale?: string | null;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageReply"];
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
@@ -1286,6 +1699,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RedirectsReply"];
+                };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The company's trial ended more than the grace period ago (code plan_expired) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_public_api_api_get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSettingsReply"];
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag) */

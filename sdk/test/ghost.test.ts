@@ -115,6 +115,23 @@ describe('Ghost Content API client against the real server', { timeout: 120_000 
     const settings = await ghost.settings.browse();
     assert.equal(settings.title, 'Demo Company');
     assert.equal(settings.url, 'https://demo.example.com/');
+    assert.equal(settings.description, 'Notes, guides and news from the demo company.');
+    assert.deepEqual(settings.navigation, [{ label: 'Home', url: '/' }, { label: 'Blog', url: '/blog/' }]);
+    assert.deepEqual(settings.secondary_navigation, [{ label: 'RSS', url: '/feeds/rss.xml' }]);
+    assert.equal(settings.twitter, '@demo');
+    assert.equal(settings.lang, 'en');
+  });
+
+  it("reads an author's profile, and posts carry it", async () => {
+    const author = await ghost.authors.read({ slug: 'admin' });
+    assert.equal(author.name, 'Demo Admin');
+    assert.equal(author.bio, "Writes the demo company's posts.");
+    assert.equal(author.profile_image, 'https://demo.example.com/images/demo-admin.png');
+    assert.equal(author.location, 'Lisbon');
+    assert.equal(author.cover_image, null);
+    const [post] = (await ghost.posts.browse({ filter: 'author:admin', include: 'authors', limit: 1 })) as unknown as Page<PostOrPage>;
+    assert.equal(post.primary_author?.name, 'Demo Admin');
+    assert.equal(post.primary_author?.bio, author.bio);
   });
 
   it('walks every post once, page by page', async () => {

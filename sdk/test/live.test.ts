@@ -2,13 +2,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  type Author,
   ContentClient,
   ContentErrorException,
   type EtagCache,
+  type NavigationLink,
   type Post,
   type PostImage,
   type PostsPage,
   type PostStatus,
+  type SiteSettings,
 } from '../src/index.js';
 import { loopbackFetch, startServer, type LiveServer } from './server.js';
 
@@ -106,6 +109,36 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     assert.ok(categories.some((c) => c.slug === category.slug && c.postCount >= 1));
     const tags = ok(await client.listTags());
     assert.ok(tags.some((t) => t.slug === tag.slug && t.postCount >= 1));
+  });
+
+  it('reads the site settings, typed, cached like every read', async () => {
+    const settings: SiteSettings = ok(await client.getSettings());
+    assert.equal(settings.title, 'Demo Company', 'no site title set: the company name');
+    assert.equal(settings.description, "Notes, guides and news from the demo company.");
+    const navigation: NavigationLink[] = settings.navigation;
+    assert.deepEqual(navigation, [{ label: 'Home', url: '/' }, { label: 'Blog', url: '/blog/' }]);
+    assert.equal(settings.social.twitter, 'https://x.com/demo');
+    assert.equal(settings.social.facebook, null);
+    assert.equal(settings.url, 'https://demo.example.com');
+    assert.equal(settings.language, 'en');
+    assert.equal(settings.logo, null);
+    const cache = new Map<string, { etag: string; data: unknown }>();
+    const cached = clientWith(server.apiKey, cache);
+    const first = await cached.getSettings();
+    const again = await cached.getSettings();
+    assert.ok(first.ok && again.ok && again.status === 304 && again.fromCache);
+    assert.deepEqual(again.data, first.data);
+  });
+
+  it("gives each post's author with their profile, id and username kept", async () => {
+    const { posts } = ok(await client.listPosts({ limit: 100 }));
+    const author: Author | null = posts.find((post) => post.author?.username === 'admin')?.author ?? null;
+    assert.ok(author, 'the demo admin wrote posts');
+    assert.equal(typeof author.id, 'string');
+    assert.equal(author.name, 'Demo Admin');
+    assert.equal(author.bio, "Writes the demo company's posts.");
+    assert.equal(author.profileImage, 'https://demo.example.com/images/demo-admin.png');
+    assert.equal(author.coverImage, null);
   });
 
   it('searches posts', async () => {

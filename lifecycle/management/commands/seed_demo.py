@@ -5,6 +5,9 @@ from django.core.management.base import BaseCommand
 from django.utils.module_loading import import_string
 from django_tenants.utils import tenant_context
 
+from apps.accounts.models import User
+from apps.accounts.profiles import author_profile_fill
+from apps.site.services import site_settings_fill
 from tenants.models import Client
 from tenants.addresses import tenant_base_url
 from lifecycle.services import client_register
@@ -20,6 +23,24 @@ DEMO = {
 }
 
 
+# The demo site's settings and its admin's author profile (set where still empty: a demo edited in
+# the dashboard keeps its changes when the command runs again).
+DEMO_SITE = {
+    "description": "Notes, guides and news from the demo company.",
+    "navigation": [{"label": "Home", "url": "/"}, {"label": "Blog", "url": "/blog/"}],
+    "secondary_navigation": [{"label": "RSS", "url": "/feeds/rss.xml"}],
+}
+DEMO_PROFILE = {"display_name": "Demo Admin", "bio": "Writes the demo company's posts.", "location": "Lisbon",
+                "profile_image": "https://demo.example.com/images/demo-admin.png"}
+
+
+def _seed_site(client) -> None:
+    site_settings_fill(client=client, values=DEMO_SITE, social={"twitter": "@demo"})
+    admin = User.objects.filter(email=DEMO["admin_email"]).first()
+    if admin is not None:
+        author_profile_fill(user=admin, values=DEMO_PROFILE)
+
+
 class Command(BaseCommand):
     help = "Create (or keep) the demo tenant and its sample content."
 
@@ -32,6 +53,7 @@ class Command(BaseCommand):
             client.save(update_fields=["website_url", "post_url_template"])
             self.stdout.write(self.style.SUCCESS("Created the demo company"))
         with tenant_context(client):
+            _seed_site(client)
             for hook in settings.DEMO_SEED_HOOKS:
                 import_string(hook)(client)
         self.stdout.write(
