@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useFeatureEnabled, type PlanFeature } from '@/api/company';
+import { USAGE_PATH } from './PlanNotice';
 
 const TEXT: Record<PlanFeature, string> = {
   aiWriting: 'Your plan does not include AI writing. Ask us for a plan that includes it.',
@@ -15,7 +16,7 @@ export function FeatureOff({ feature }: { feature: PlanFeature }) {
   return (
     <div className="notice notice-warning" role="status" data-testid={`feature-off-${feature}`}>
       {TEXT[feature]}{' '}
-      <Link to="/dashboard/settings#usage" style={{ color: 'inherit', fontWeight: 600, textDecoration: 'underline' }}>
+      <Link to={USAGE_PATH} style={{ color: 'inherit', fontWeight: 600, textDecoration: 'underline' }}>
         See your plan and usage
       </Link>
     </div>

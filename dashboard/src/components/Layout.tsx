@@ -21,6 +21,7 @@ import { useCapabilities, type Capability } from '@/api/session';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut, selectUser } from '@/lib/session';
 import { useFocusTrap } from './focus';
+import { ToastNavigation } from './notify';
 import { SupportBanner } from './SupportBanner';
 import { TrialBanner } from './TrialBanner';
 import { VerificationBanner } from './VerificationBanner';
@@ -86,6 +87,7 @@ export function Layout({ banner }: { banner?: ReactNode } = {}) {
 
   return (
     <div className="shell">
+      <ToastNavigation />
       <a className="skip-link" href="#main">
         Skip to main content
       </a>

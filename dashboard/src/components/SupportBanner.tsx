@@ -2,10 +2,10 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { sessionApi } from '@/api/session';
 import { useEndSupportSessionMutation } from '@/api/support';
-import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedOut } from '@/lib/session';
+import { toastError } from './notify';
 
 /** A support session (opened from the operator console): who is signed in, by whom, until when, and
  *  "End support session". Everything done meanwhile is in the company's activity log as done by support. */
@@ -23,7 +23,7 @@ export function SupportBanner() {
       await end().unwrap();
       toast.success('The support session has ended');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not end the support session'));
+      toastError(err, 'Could not end the support session');
     }
     dispatch(loggedOut());
     navigate('/login', { replace: true });

@@ -1,9 +1,9 @@
 import { toast } from 'sonner';
 import { useGetVerificationQuery, useResendVerificationMutation } from '@/api/company';
-import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
 import { Spinner } from './Spinner';
+import { toastError } from './notify';
 
 /** Until the company's email is verified: what is waiting, and "Resend" for admins. */
 export function VerificationBanner() {
@@ -16,7 +16,7 @@ export function VerificationBanner() {
     try {
       toast.success((await resend().unwrap()).message);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not send the email. Please try again.'));
+      toastError(err, 'Could not send the email. Please try again.');
     }
   }
 

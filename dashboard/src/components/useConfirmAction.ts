@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { toastFailure } from './notify';
 
 interface Options<T, R> {
   /** The success toast when the reply has no message. */
@@ -30,7 +31,7 @@ export function useConfirmAction<T, R extends { message?: string } | undefined>(
       toast.success(reply?.message || done);
       then?.(reply, item);
     } catch (error) {
-      toast.error(failed(error));
+      toastFailure(error, failed(error));
     } finally {
       setBusy(false);
       setItem(null);

@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import type { ClientInfo } from '@/api/company';
 
 export const CATEGORIES = [
   { id: 'c1', name: 'News', slug: 'news', description: 'Company news', postCount: 3 },
@@ -94,3 +95,55 @@ export const LANGUAGES_EN_FR_DE = {
   defaultLanguage: 'en',
   fallbacks: {},
 };
+
+/** GET client/info of the demo company (an admin's view: the API key is shown). */
+export const CLIENT_INFO: ClientInfo = {
+  company: {
+    uuid: '6f1c2a9e-0000-4000-8000-000000000001',
+    name: 'Demo Company',
+    contactName: 'Dana Demo',
+    contactEmail: 'dana@demo.test',
+    subdomain: 'demo',
+    status: 'active',
+    subscriptionPlan: 'trial',
+    subscriptionStatus: 'trialing',
+    trialEndsAt: '2024-02-15T00:00:00Z',
+    createdAt: '2024-01-15T00:00:00Z',
+    websiteUrl: '',
+    postUrlTemplate: '',
+    feedsEnabled: true,
+    features: { aiWriting: true, webhooks: true },
+    timeZone: 'UTC',
+  },
+  apiInfo: {
+    baseUrl: 'http://demo.localhost:8000/api/v1',
+    authentication: { method: 'API Key', header: 'x-api-key', apiKey: 'cms_live_abcdef1234567890', note: 'Keep it secret' },
+    endpoints: {
+      posts: { list: '/posts', getBySlug: '/posts/slug/{slug}', getByCategory: '/posts/category/{slug}', getByTag: '/posts/tag/{slug}' },
+      categories: '/categories',
+      tags: '/tags',
+      trackPageView: '/analytics/track',
+    },
+    exampleRequests: {
+      getAllPosts: { url: 'http://demo.localhost:8000/api/v1/posts?page=1&limit=10' },
+      getPostsByCategory: { url: 'http://demo.localhost:8000/api/v1/posts/category/news' },
+      getPostsByTag: { url: 'http://demo.localhost:8000/api/v1/posts/tag/react' },
+      getPostBySlug: { url: 'http://demo.localhost:8000/api/v1/posts/slug/hello' },
+    },
+    rateLimit: { requests: 1000, windowSeconds: 3600 },
+    feeds: { rss: '', atom: '', sitemap: '' },
+    ghost: {
+      url: 'http://demo.localhost:8000',
+      contentApiKey: '0123456789abcdef0123456789',
+      version: 'v5.0',
+      baseUrl: 'http://demo.localhost:8000/ghost/api/content/',
+    },
+  },
+};
+
+/** Handlers the Settings screen needs besides its cards under test (an admin's view). */
+export const settingsHandlers = [
+  http.get('*/api/client/info', () => HttpResponse.json({ success: true, data: CLIENT_INFO })),
+  http.get('*/api/client/support-access', () => HttpResponse.json({ success: true, message: '', grant: null, sessions: [], maxHours: 24 })),
+  http.get('*/api/outgoing', () => HttpResponse.json({ success: true, kinds: [], emails: [] })),
+];

@@ -35,6 +35,14 @@ if (!('ResizeObserver' in window)) {
   };
 }
 
+// jsdom has no pointer capture; sonner captures the pointer pressed on a toast (to swipe it away),
+// so a click on a link inside a toast needs these.
+if (!Element.prototype.setPointerCapture) {
+  Element.prototype.setPointerCapture = () => {};
+  Element.prototype.releasePointerCapture = () => {};
+  Element.prototype.hasPointerCapture = () => false;
+}
+
 // Screens are lazy chunks: the first render of one in a worker can take a while.
 configure({ asyncUtilTimeout: 10_000 });
 

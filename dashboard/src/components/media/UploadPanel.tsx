@@ -3,6 +3,7 @@ import { UploadCloud } from 'lucide-react';
 import { toast } from 'sonner';
 import { useUploadMediaMutation, type Media } from '@/api/media';
 import { errorMessage } from '@/lib/errors';
+import { toastFailure } from '../notify';
 import { validateUpload } from './upload';
 
 interface Props {
@@ -52,7 +53,7 @@ export function UploadPanel({ onUploaded }: Props) {
     } catch (err) {
       const msg = errorMessage(err, 'Upload failed');
       patch(key, { state: 'failed', error: msg });
-      toast.error(many ? `${file.name}: ${msg}` : msg);
+      toastFailure(err, many ? `${file.name}: ${msg}` : msg);
       return false;
     } finally {
       clearInterval(timer);

@@ -8,6 +8,7 @@ import { Card } from '@/components/Card';
 import { FeatureOff } from '@/components/FeatureOff';
 import { Field } from '@/components/Field';
 import { capitalized, SelectField } from '@/components/form';
+import { toastFailure } from '@/components/notify';
 import { PageHeader } from '@/components/PageHeader';
 import { Spinner } from '@/components/Spinner';
 import { saveAiDraft, type AiDraft } from '@/lib/aiDraft';
@@ -97,7 +98,7 @@ export function AiGenerator() {
       toast.success('Blog content generated successfully!');
     } catch (err) {
       if (isApiError(err)) {
-        toast.error(typeof err.status === 'number' ? err.message || 'Error generating content' : 'Network error. Please try again.');
+        toastFailure(err, typeof err.status === 'number' ? err.message || 'Error generating content' : 'Network error. Please try again.');
       } else {
         toast.error(err instanceof Error && err.message ? err.message : 'Failed to generate blog content');
       }

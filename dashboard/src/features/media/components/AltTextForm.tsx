@@ -6,7 +6,7 @@ import { useUpdateMediaMutation, type Media } from '@/api/media';
 import { useOtherLanguages } from '@/api/translations';
 import { Field } from '@/components/Field';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 
 /** As the server checks it (apps/media/schemas.py ALT_TEXT_MAX). */
 const ALT_TEXT_MAX = 500;
@@ -46,7 +46,7 @@ export function AltTextForm({ media, canEdit }: { media: Media; canEdit: boolean
       toast.success('Alt text saved');
       reset(valuesOf(reply.media));
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to save the alt text'));
+      toastError(err, 'Failed to save the alt text');
     }
   }
 

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { mediaDeleteError, mediaThumbnail, mediaUrl, useDeleteMediaMutation, type Media } from '@/api/media';
 import { useCapabilities } from '@/api/session';
 import { Dialog } from '@/components/Dialog';
+import { toastFailure } from '@/components/notify';
 import { Spinner } from '@/components/Spinner';
 import { copyText } from '@/lib/clipboard';
 import { formatDateTime, formatFileSize } from '@/lib/format';
@@ -31,7 +32,7 @@ export function MediaDetailsDialog({ media, onClose }: { media: Media | null; on
       toast.success(reply?.message || 'Media deleted successfully');
       onClose();
     } catch (err) {
-      toast.error(mediaDeleteError(err));
+      toastFailure(err, mediaDeleteError(err));
       setConfirming(false);
     }
   }

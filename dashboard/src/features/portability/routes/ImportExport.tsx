@@ -15,8 +15,9 @@ import {
 import { EmptyState } from '@/components/EmptyState';
 import { LoadingState } from '@/components/LoadingState';
 import { PageHeader } from '@/components/PageHeader';
+import { PlanNotice } from '@/components/PlanNotice';
 import { useAppDispatch } from '@/lib/hooks';
-import { errorMessage } from '@/lib/errors';
+import { errorMessage, isPlanRefusal } from '@/lib/errors';
 
 type Counts = Record<string, Record<string, number>>;
 interface Item {
@@ -254,7 +255,9 @@ export function ImportExport() {
                   Import
                 </button>
               </div>
-              {startError ? (
+              {isPlanRefusal(starting.error) ? (
+                <PlanNotice error={starting.error} />
+              ) : startError ? (
                 <p role="alert" className="notice notice-danger">
                   {startError}
                 </p>

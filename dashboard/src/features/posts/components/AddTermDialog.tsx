@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Dialog } from '@/components/Dialog';
 import { TextAreaField, TextField } from '@/components/form';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { slugify } from '@/lib/slug';
 
 /** "Add New" beside a post's categories or tags: name, slug (from the name until edited) and, for
@@ -40,7 +40,7 @@ export function AddTermDialog({
       });
       toast.success(`${noun} created successfully`);
     } catch (err) {
-      toast.error(errorMessage(err, `Failed to create ${kind}`));
+      toastError(err, `Failed to create ${kind}`);
     } finally {
       setBusy(false);
     }

@@ -4,6 +4,7 @@ import { useDeletePostMutation, type PostDeleteArgs } from '@/api/posts';
 import { useGetLanguagesQuery } from '@/api/translations';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
+import { toastFailure } from '@/components/notify';
 import { Spinner } from '@/components/Spinner';
 import { errorCode, isApiError, type TranslationRef } from '@/lib/errors';
 import { deleteErrorMessage } from '../payload';
@@ -46,7 +47,7 @@ export function DeletePostDialog({ postId, onClose, onDeleted, onGone, noun = 'p
         return;
       }
       const { text, refresh } = deleteErrorMessage(isApiError(err) ? err.status : undefined, isApiError(err) ? err.message : '', noun);
-      toast.error(text);
+      toastFailure(err, text);
       if (refresh) onGone?.();
     }
     close();

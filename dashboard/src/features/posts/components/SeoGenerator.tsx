@@ -3,7 +3,7 @@ import { Check, RefreshCw, Sparkles, X } from 'lucide-react';
 import { toast } from 'sonner';
 import { useAiResult, useGenerateSeoMutation } from '@/api/ai';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { stripHtml } from '@/lib/format';
 
 export interface SeoResult {
@@ -45,7 +45,7 @@ export function SeoGenerator({ getSource, onApply }: Props) {
       }
       setResult({ metaTitle: data.metaTitle, metaDescription: data.metaDescription, keywords });
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to generate SEO content. Please try again.'));
+      toastError(err, 'Failed to generate SEO content. Please try again.');
     } finally {
       setGenerating(false);
     }

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Plus, RefreshCw } from 'lucide-react';
-import { toast } from 'sonner';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { slugify } from '@/lib/slug';
 import { AddTermDialog } from './AddTermDialog';
 
@@ -44,7 +43,7 @@ export function TermMultiSelect({ kind, label, terms, loading, value, onChange, 
       const created = await onCreate({ name, slug: slugify(name) });
       onChange(value.includes(created.id) ? value : [...value, created.id]);
     } catch (err) {
-      toast.error(errorMessage(err, `Failed to create ${kind}`));
+      toastError(err, `Failed to create ${kind}`);
     } finally {
       setCreating(null);
     }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useCreatePostMutation, useRequestReviewMutation } from '@/api/posts';
 import { LoadingState } from '@/components/LoadingState';
+import { toastFailure } from '@/components/notify';
 import { PageHeader } from '@/components/PageHeader';
 import { discardAiDraft, peekAiDraft, type AiDraft } from '@/lib/aiDraft';
 import { isApiError } from '@/lib/errors';
@@ -80,7 +81,7 @@ export function PostCreate() {
       return undefined;
     } catch (err) {
       const message = isApiError(err) ? err.message : '';
-      toast.error(message ? rewriteSaveError(message) : 'Failed to create post');
+      toastFailure(err, message ? rewriteSaveError(message) : 'Failed to create post');
       return isApiError(err) ? err.errors : undefined;
     }
   }

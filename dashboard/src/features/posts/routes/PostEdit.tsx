@@ -9,6 +9,7 @@ import {
   type Post,
 } from '@/api/posts';
 import { useCapabilities } from '@/api/session';
+import { toastFailure } from '@/components/notify';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { isApiError } from '@/lib/errors';
@@ -63,7 +64,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
         return undefined;
       }
       const message = isApiError(err) ? err.message : '';
-      toast.error(message ? rewriteSaveError(message) : 'Failed to update post. Please try again.');
+      toastFailure(err, message ? rewriteSaveError(message) : 'Failed to update post. Please try again.');
       return isApiError(err) ? err.errors : undefined;
     }
   }

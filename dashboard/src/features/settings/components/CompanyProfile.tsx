@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { useUpdateClientInfoMutation, type ClientInfo } from '@/api/company';
 import { Badge } from '@/components/Badge';
 import { Card, CardRow } from '@/components/Card';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { formatDate } from '@/lib/format';
 import { apiDown } from '../status';
 
@@ -28,7 +28,7 @@ function TimeZoneRow({ company, editable }: { company: Company; editable: boolea
       const reply = await save({ name, contactName, contactEmail, timeZone: value }).unwrap();
       toast.success(reply.message || 'Client information updated successfully');
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update company settings'));
+      toastError(err, 'Failed to update company settings');
     }
   }
 

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { useCan } from '@/api/session';
 import { useGetLanguagesQuery, useUpdateLanguagesMutation, type Languages } from '@/api/translations';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 
 /** The languages the company writes in (BCP 47 codes, checked by the server), its default, and each
  * language's fallback chain (where a reader asking for it is served from when a post lacks it). */
@@ -23,7 +23,7 @@ function LanguagesForm({ data, editable }: { data: Languages; editable: boolean 
       setCodes(reply.languages.map((language) => language.code));
       toast.success(reply.message || 'Languages saved');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not save the languages'));
+      toastError(err, 'Could not save the languages');
     }
   }
 

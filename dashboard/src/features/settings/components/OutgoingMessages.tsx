@@ -5,7 +5,7 @@ import { useCan } from '@/api/session';
 import { Badge } from '@/components/Badge';
 import { Card } from '@/components/Card';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { formatDateTime } from '@/lib/format';
 
 function counts(kind: OutgoingKind): string {
@@ -31,7 +31,7 @@ export function OutgoingMessages() {
       const reply = await retry(id).unwrap();
       toast.success(reply.message || 'Queued');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not send the email again'));
+      toastError(err, 'Could not send the email again');
     }
   }
 

@@ -5,8 +5,8 @@ import { toast } from 'sonner';
 import { useRotateApiKeyMutation, type ClientInfo } from '@/api/company';
 import { Card } from '@/components/Card';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { toastError } from '@/components/notify';
 import { copyText } from '@/lib/clipboard';
-import { errorMessage } from '@/lib/errors';
 import { buildApiGuide } from '../guide';
 
 /** "Download API Guide": the plain-text guide as a file. */
@@ -43,7 +43,7 @@ export function QuickActions({ info, canManage, onRefresh }: Props) {
       const reply = await rotate().unwrap();
       toast.success(reply?.message || 'API key rotated');
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update client information'));
+      toastError(err, 'Failed to update client information');
     } finally {
       setConfirmRotate(false);
     }

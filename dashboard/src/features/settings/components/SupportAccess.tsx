@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { useCan } from '@/api/session';
 import { useGetSupportAccessQuery, useGrantSupportAccessMutation, useRevokeSupportAccessMutation } from '@/api/support';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import { formatDateTime } from '@/lib/format';
 
 const HOURS = [1, 2, 4, 8, 12, 24];
@@ -23,7 +23,7 @@ export function SupportAccess() {
     try {
       toast.success((await grant({ hours }).unwrap()).message || 'Support access granted');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not grant support access'));
+      toastError(err, 'Could not grant support access');
     }
   }
 
@@ -31,7 +31,7 @@ export function SupportAccess() {
     try {
       toast.success((await revoke().unwrap()).message || 'Support access revoked');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not revoke support access'));
+      toastError(err, 'Could not revoke support access');
     }
   }
 

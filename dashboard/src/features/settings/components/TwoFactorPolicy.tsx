@@ -4,7 +4,7 @@ import { useCan } from '@/api/session';
 import { useGetTwoFactorPolicyQuery, useUpdateTwoFactorPolicyMutation } from '@/api/twoFactor';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 
 /** Admins: "Require two-factor sign-in" for every user of the company. Users without it can then only
  *  set it up (the server answers everything else with 403 `two_factor_setup_required`). */
@@ -21,7 +21,7 @@ export function TwoFactorPolicy() {
       const reply = await update({ required }).unwrap();
       toast.success(reply.message || 'Saved');
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not change the setting'));
+      toastError(err, 'Could not change the setting');
     }
     setAsking(false);
   }

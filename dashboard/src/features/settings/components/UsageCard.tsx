@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { PlanLimit, UsageDay } from '@/api/usage';
 import { useGetUsageQuery } from '@/api/usage';
 import { useCan } from '@/api/session';
@@ -101,12 +102,21 @@ function RequestsChart({ days }: { days: UsageDay[] }) {
 
 /** Settings → Usage (admins): the plan, each limit with what the company uses, and its public API
  *  requests per day. */
-export function UsageCard() {
+export function UsageCard({ arrivedAt = false }: { arrivedAt?: boolean } = {}) {
   const allowed = useCan('usage.read');
   const usage = useGetUsageQuery(DAYS, { skip: !allowed, refetchOnMountOrArgChange: true });
+  const loaded = usage.isSuccess;
+  // `arrivedAt`: the screen was opened on this card (a plan refusal's link to Settings → Usage):
+  // it is scrolled to and focused once its figures are in.
+  useEffect(() => {
+    if (!arrivedAt || !loaded) return;
+    const card = document.getElementById('usage')?.closest('section');
+    card?.scrollIntoView?.({ block: 'start' });
+    card?.focus({ preventScroll: true });
+  }, [arrivedAt, loaded]);
   if (!allowed) return null;
   return (
-    <Card title="Usage" titleId="usage" style={{ marginTop: 16 }} aria-labelledby="usage">
+    <Card title="Usage" titleId="usage" style={{ marginTop: 16 }} aria-labelledby="usage" tabIndex={-1}>
       <QueryState query={usage} compact loading="Loading usage" error="Failed to load usage">
         {(data) => (
           <>

@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { useGetClientInfoQuery } from '@/api/company';
 import { useCan } from '@/api/session';
@@ -21,6 +22,7 @@ export function Settings() {
   const isAdmin = useCan('settings.manage');
   const canDeleteCompany = useCan('company.delete');
   const info = useGetClientInfoQuery();
+  const { hash } = useLocation();
 
   async function refresh() {
     const result = await info.refetch();
@@ -54,7 +56,7 @@ export function Settings() {
               <IntegrationGuide apiInfo={data.apiInfo} />
             </div>
             <LanguagesCard />
-            <UsageCard />
+            <UsageCard arrivedAt={hash === '#usage'} />
             <TwoFactorPolicy />
             <SupportAccess />
             <OutgoingMessages />

@@ -7,7 +7,8 @@ import { useOtherLanguages, type Language } from '@/api/translations';
 import { LoadingState } from '@/components/LoadingState';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { toastError } from '@/components/notify';
+import { isApiError } from '@/lib/errors';
 import { capitalize } from '@/lib/format';
 import { TermForm, type TermValues } from '../components/TermForm';
 import { CATEGORY, TAG, type TermScreens } from '../kinds';
@@ -51,7 +52,7 @@ function useSave(screens: TermScreens, verb: 'create' | 'update', save: (body: T
       toast.success(reply?.message || `${capitalize(screens.one)} ${verb}d successfully`);
       navigate(screens.path);
     } catch (err) {
-      toast.error(errorMessage(err, `Failed to ${verb} ${screens.one}`));
+      toastError(err, `Failed to ${verb} ${screens.one}`);
     }
   };
 }

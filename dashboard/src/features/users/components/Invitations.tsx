@@ -16,6 +16,7 @@ import { Field } from '@/components/Field';
 import { PlanNotice } from '@/components/PlanNotice';
 import { QueryState } from '@/components/QueryState';
 import { Spinner } from '@/components/Spinner';
+import { toastError } from '@/components/notify';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage, fieldMessage, isPlanRefusal } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
@@ -58,7 +59,7 @@ export function Invitations() {
       const field = fieldMessage(err, 'email');
       if (field) setError(field);
       else if (isPlanRefusal(err)) setRefused(err);
-      else toast.error(errorMessage(err, 'Could not send the invitation'));
+      else toastError(err, 'Could not send the invitation');
     }
   }
 
@@ -67,7 +68,7 @@ export function Invitations() {
     try {
       toast.success((await resend(invitation.id).unwrap()).message);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not send the invitation again'));
+      toastError(err, 'Could not send the invitation again');
     } finally {
       setBusy(null);
     }

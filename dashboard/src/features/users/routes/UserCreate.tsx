@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { useCreateUserMutation } from '@/api/users';
 import { bind, PasswordField, SelectField, TextField } from '@/components/form';
 import { PageHeader } from '@/components/PageHeader';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 import type { Role } from '@/lib/session';
 import { UserFormActions } from '../components/UserFormActions';
 import { createUserSchema, ROLE_OPTIONS, type CreateUserValues } from '../schemas';
@@ -25,7 +25,7 @@ export function UserCreate() {
       toast.success(reply?.message || 'User created successfully');
       navigate('/dashboard/users');
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to create user'));
+      toastError(err, 'Failed to create user');
     }
   }
 

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { useCapabilities } from '@/api/session';
 import { useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
 import { bind, PasswordField, SelectField, TextField } from '@/components/form';
+import { toastFailure } from '@/components/notify';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { errorMessage, fieldMessage, isApiError } from '@/lib/errors';
@@ -88,7 +89,7 @@ export function UserEdit({ self = false }: { self?: boolean }) {
       toast.success(reply.message || 'User updated successfully');
       navigate(back);
     } catch (err) {
-      toast.error(isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
+      toastFailure(err, isApiError(err) ? errorMessage(err, 'Failed to update user') : 'An error occurred while updating the user');
       const wrongCurrent = fieldMessage(err, 'currentPassword');
       if (wrongCurrent) setError('currentPassword', { message: wrongCurrent }, { shouldFocus: true });
     }

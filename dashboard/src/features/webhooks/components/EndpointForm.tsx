@@ -2,8 +2,9 @@ import { useId, useState, type FormEvent } from 'react';
 import type { EndpointBody, WebhookEndpoint } from '@/api/webhooks';
 import { Dialog } from '@/components/Dialog';
 import { Field } from '@/components/Field';
+import { PlanNotice } from '@/components/PlanNotice';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { errorMessage, isApiError, isPlanRefusal } from '@/lib/errors';
 import { groupEvents } from '../events';
 
 interface Props {
@@ -31,6 +32,7 @@ function OpenForm({ endpoint, events, busy, onCancel, onSave }: Omit<Props, 'ope
   const [active, setActive] = useState(endpoint?.active ?? true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState('');
+  const [refused, setRefused] = useState<unknown>(null);
 
   function toggle(event: string) {
     setChosen((list) => (list.includes(event) ? list.filter((e) => e !== event) : [...list, event]));
@@ -47,6 +49,7 @@ function OpenForm({ endpoint, events, busy, onCancel, onSave }: Omit<Props, 'ope
     if (chosen.length === 0) found.events = 'Choose at least one event';
     setErrors(found);
     setFormError('');
+    setRefused(null);
     if (Object.keys(found).length) return;
     try {
       await onSave({ url: url.trim(), description: description.trim(), events: chosen, active });
@@ -54,7 +57,8 @@ function OpenForm({ endpoint, events, busy, onCancel, onSave }: Omit<Props, 'ope
       const fields: Record<string, string> = {};
       if (isApiError(err)) for (const f of err.errors ?? []) fields[f.field] = f.message;
       setErrors(fields);
-      if (!Object.keys(fields).length) setFormError(errorMessage(err, 'Failed to save the endpoint'));
+      if (isPlanRefusal(err)) setRefused(err);
+      else if (!Object.keys(fields).length) setFormError(errorMessage(err, 'Failed to save the endpoint'));
     }
   }
 
@@ -77,6 +81,7 @@ function OpenForm({ endpoint, events, busy, onCancel, onSave }: Omit<Props, 'ope
       }
     >
       <form id={formId} className="stack" onSubmit={submit} noValidate>
+        <PlanNotice error={refused} />
         {formError ? (
           <p className="notice notice-danger" role="alert">
             {formError}

@@ -17,7 +17,8 @@ import { FeatureOff } from '@/components/FeatureOff';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage, isApiError } from '@/lib/errors';
+import { toastError } from '@/components/notify';
+import { isApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 import { useAppSelector } from '@/lib/hooks';
 import { selectUser } from '@/lib/session';
@@ -52,7 +53,7 @@ export function WebhookDeliveries() {
       await redeliver({ id, deliveryId: delivery.id }).unwrap();
       toast.success('Delivery queued again');
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to redeliver'));
+      toastError(err, 'Failed to redeliver');
     } finally {
       setBusy(null);
     }
@@ -64,7 +65,7 @@ export function WebhookDeliveries() {
       toast.success('Test event queued');
       setPage(1);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to send the test event'));
+      toastError(err, 'Failed to send the test event');
     }
   }
 

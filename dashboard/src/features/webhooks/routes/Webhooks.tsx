@@ -19,6 +19,7 @@ import { DataTable, type Column } from '@/components/DataTable';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
+import { toastError } from '@/components/notify';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
 import { useAppSelector } from '@/lib/hooks';
@@ -79,7 +80,7 @@ export function Webhooks() {
       await sendTest(endpoint.id).unwrap();
       toast.success('Test event queued. See the delivery log.');
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to send the test event'));
+      toastError(err, 'Failed to send the test event');
     }
   }
 

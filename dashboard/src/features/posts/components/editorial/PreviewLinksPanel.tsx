@@ -8,8 +8,8 @@ import {
 } from '@/api/previewLinks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Spinner } from '@/components/Spinner';
+import { toastError } from '@/components/notify';
 import { copyText } from '@/lib/clipboard';
-import { errorMessage } from '@/lib/errors';
 import { formatDateTime } from '@/lib/format';
 
 /** The request a website (or a person with the content key) sends to read the draft. */
@@ -85,7 +85,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
               const reply = await create(postId).unwrap();
               toast.success(reply.message || 'Preview link created');
             } catch (err) {
-              toast.error(errorMessage(err, 'Could not create a preview link'));
+              toastError(err, 'Could not create a preview link');
             }
           }}
         >
@@ -126,7 +126,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
             const reply = await revoke({ id: postId, linkId: confirming.id }).unwrap();
             toast.success(reply.message || 'Preview link revoked');
           } catch (err) {
-            toast.error(errorMessage(err, 'Could not revoke the link'));
+            toastError(err, 'Could not revoke the link');
           } finally {
             setRevoking(null);
           }

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import type { Post } from '@/api/posts';
 import { useCan } from '@/api/session';
 import { useAddTranslationMutation, useGetLanguagesQuery, useTranslateWithAiMutation } from '@/api/translations';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 
 /** The post's language switcher (companies with more than one language): every translation of its
  * group with its status, and the company's other languages with "Add translation" (a draft copy)
@@ -33,7 +33,7 @@ export function TranslationsPanel({ post }: { post: Post }) {
       toast.success(withAi ? 'Machine-made draft created. Review it before publishing.' : 'Translation created');
       navigate(`/dashboard/posts/edit/${id}`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not create the translation'));
+      toastError(err, 'Could not create the translation');
     }
   }
 

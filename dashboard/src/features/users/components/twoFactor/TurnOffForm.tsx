@@ -3,7 +3,8 @@ import { toast } from 'sonner';
 import { useDisableTwoFactorMutation } from '@/api/twoFactor';
 import { Field } from '@/components/Field';
 import { PasswordInput } from '@/components/PasswordInput';
-import { errorMessage, fieldMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
+import { fieldMessage } from '@/lib/errors';
 import { FormButtons } from './FormButtons';
 
 /** "Turn off": the password and a code from the app (or a recovery code). */
@@ -28,7 +29,7 @@ export function TurnOffForm({ onCancel, onDone }: { onCancel: () => void; onDone
     } catch (err) {
       const byField = { code: fieldMessage(err, 'code'), password: fieldMessage(err, 'password') };
       if (byField.code || byField.password) setErrors(byField);
-      else toast.error(errorMessage(err, 'Could not turn it off. Please try again.'));
+      else toastError(err, 'Could not turn it off. Please try again.');
     }
   }
 

@@ -1,7 +1,6 @@
-import { toast } from 'sonner';
 import { useSetupTwoFactorMutation, type TwoFactorSetup } from '@/api/twoFactor';
 import { Spinner } from '@/components/Spinner';
-import { errorMessage } from '@/lib/errors';
+import { toastError } from '@/components/notify';
 
 /** Two-factor sign-in is off: what it is, and "Set up two-factor sign-in" (which fetches a new key). */
 export function TwoFactorOff({ onStarted }: { onStarted: (setup: TwoFactorSetup) => void }) {
@@ -11,7 +10,7 @@ export function TwoFactorOff({ onStarted }: { onStarted: (setup: TwoFactorSetup)
     try {
       onStarted(await startSetup().unwrap());
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not start the setup. Please try again.'));
+      toastError(err, 'Could not start the setup. Please try again.');
     }
   }
 
