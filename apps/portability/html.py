@@ -11,12 +11,15 @@ from dataclasses import dataclass, field
 
 from apps.core.html import sanitize_html
 
-_BLOCK_COMMENT = re.compile(r"<!--\s*/?wp:[\s\S]*?-->")
-_MORE = re.compile(r"<!--\s*(?:more|nextpage|noteaser)\b[\s\S]*?-->")
-_CAPTION = re.compile(r"\[(caption|wp_caption)([^\]]*)\]([\s\S]*?)\[/\1\]", re.IGNORECASE)
-_GALLERY = re.compile(r"\[gallery([^\]]*)\]", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r'(\w+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
-_SHORTCODE = re.compile(r"\[(/?)([a-zA-Z][\w-]*)(?:\s[^\]]*)?\]")
+# The openings of what is rewritten; each is closed by the first closing that follows it, found
+# with str.find (not a lazy regex: a regex tries each unclosed opening to the end of the text, and
+# a text of many unclosed openings takes minutes; here an opening without a closing ends the work).
+_BLOCK_COMMENT = re.compile(r"<!--\s*/?wp:")
+_MORE = re.compile(r"<!--\s*(?:more|nextpage|noteaser)\b")
+_CAPTION = re.compile(r"\[(caption|wp_caption)(?=[\s\]])", re.IGNORECASE)
+_GALLERY = re.compile(r"\[(gallery)(?=[\s\]])", re.IGNORECASE)
+_ATTRIBUTE = re.compile(r'\b(\w+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
+_SHORTCODE = re.compile(r"\[(/?)([a-zA-Z][\w-]*)(?=[\s\]])")
 _BLOCK_START = re.compile(r"^\s*<(?:p|div|h[1-6]|ul|ol|li|blockquote|figure|table|pre|hr|iframe|dl|address|section)\b",
                           re.IGNORECASE)
 _IMG_SRC = re.compile(r'(<img\b[^>]*?\ssrc=")([^"]*)(")', re.IGNORECASE)
@@ -50,9 +53,52 @@ def _autop(text: str) -> str:
     return "\n".join(out)
 
 
-def _caption(match: re.Match) -> str:
-    attributes = _attributes(match.group(2))
-    inner = match.group(3).strip()
+def _without(text: str, opening: re.Pattern, closing: str) -> str:
+    """`text` without each span from an `opening` to the first `closing` after it."""
+    out, position = [], 0
+    while (found := opening.search(text, position)) is not None:
+        end = text.find(closing, found.end())
+        if end < 0:
+            break
+        out.append(text[position:found.start()])
+        position = end + len(closing)
+    out.append(text[position:])
+    return "".join(out)
+
+
+def _shortcodes(text: str, opening: re.Pattern, replace: Callable[[str, str, str], str | None]) -> str:
+    """`text` with each shortcode `[name attributes]` that `opening` finds (with, for a caption,
+    what follows it up to its `[/name]`) replaced by `replace(name, attributes, inner)`; None keeps
+    it. A `[name` without its `]` ends the work (no `]` follows any later one either)."""
+    out, position, unclosed = [], 0, set()
+    while (found := opening.search(text, position)) is not None:
+        close = text.find("]", found.end())
+        if close < 0:
+            break
+        name, attributes = found.group(1).lower(), text[found.end():close]
+        inner, end = "", close + 1
+        if name in _ENCLOSING:
+            closing = re.compile(r"\[/" + re.escape(name) + r"\]", re.IGNORECASE) if name not in unclosed else None
+            after = closing.search(text, end) if closing is not None else None
+            if after is None:  # no closing: no later one of this name has one either
+                unclosed.add(name)
+                out.append(text[position:end])
+                position = end
+                continue
+            inner, end = text[end:after.start()], after.end()
+        replaced = replace(name, attributes, inner)
+        out.append(text[position:found.start()] + (text[found.start():end] if replaced is None else replaced))
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+_ENCLOSING = {"caption", "wp_caption"}
+
+
+def _caption(name: str, attributes_text: str, inner: str) -> str:
+    attributes = _attributes(attributes_text)
+    inner = inner.strip()
     caption = attributes.get("caption", "")
     image_end = max(inner.rfind("</a>"), -1)
     if image_end >= 0:
@@ -67,19 +113,31 @@ def _caption(match: re.Match) -> str:
 def convert_wordpress(html: str, *, gallery: Callable[[dict[str, str]], list[tuple[str, str]]]) -> Converted:
     """WordPress post content as the editor's HTML. `gallery(attributes)`: the (url, alt) of the
     images a [gallery] shows."""
-    text = _MORE.sub("", _BLOCK_COMMENT.sub("", html or ""))
-    text = _CAPTION.sub(_caption, text)
+    text = _without(_without(html or "", _BLOCK_COMMENT, "-->"), _MORE, "-->")
+    text = _shortcodes(text, _CAPTION, _caption)
 
-    def _gallery(match: re.Match) -> str:
-        images = gallery(_attributes(match.group(1)))
+    def _gallery(name: str, attributes: str, inner: str) -> str:
+        images = gallery(_attributes(attributes))
         if not images:
             return ""
         items = "".join(f'<img src="{html_lib.escape(url)}" alt="{html_lib.escape(alt)}">' for url, alt in images)
         return f"<figure>{items}</figure>"
 
-    text = _GALLERY.sub(_gallery, text)
-    unsupported = sorted({m.group(2).lower() for m in _SHORTCODE.finditer(text) if not m.group(1)})
-    return Converted(html=sanitize_html(_autop(text)), unsupported=unsupported)
+    text = _shortcodes(text, _GALLERY, _gallery)
+    return Converted(html=sanitize_html(_autop(text)), unsupported=_unsupported(text))
+
+
+def _unsupported(text: str) -> list[str]:
+    """The names of the shortcodes left in `text` (`[name]` or `[name attributes]`)."""
+    names, position = set(), 0
+    while (found := _SHORTCODE.search(text, position)) is not None:
+        close = text.find("]", found.end())
+        if close < 0:
+            break
+        if not found.group(1):
+            names.add(found.group(2).lower())
+        position = close + 1
+    return sorted(names)
 
 
 def convert_ghost(html: str) -> Converted:

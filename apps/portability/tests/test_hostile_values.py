@@ -6,6 +6,7 @@ line) that failed, nothing kept; never a 500."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -165,3 +166,16 @@ def test_a_version_that_is_no_version_is_named(tenant, api, version):
     data = json.dumps({"db": [{"meta": {"version": version}, "data": {"posts": []}}]}).encode()
     body = _refused(api, data, "version.json")
     assert body["errors"][0]["field"] == "db[0].meta.version", body
+
+
+# --- WordPress: content that made the conversion slow --------------------------------------------
+def test_content_of_many_unclosed_shortcodes_and_comments_is_read_at_once(tenant, api):
+    """Openings never closed ([caption, <!-- wp:, [gallery, [name ...) took the dry run minutes (each
+    was looked for to the end of the text); they are left as text, and the upload answers at once."""
+    content = "[caption]x" * 30_000 + "<!-- wp:x " * 30_000 + "[gallery " * 30_000 + "[a " * 30_000
+    data = wxr("UTF-8").replace(b"<p>Cr\xc3\xa8me br\xc3\xbbl\xc3\xa9e</p>", content.encode())
+    started = time.monotonic()
+    reply = upload_bytes(api, data, "slow.xml")
+    assert reply.status_code == 201, reply.content[:300]
+    assert time.monotonic() - started < 10
+    assert reply.json()["job"]["plan"]["counts"]["post"] == {"create": 1}
