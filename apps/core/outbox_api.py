@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import connection
 from ninja import Router
 
+from apps.core import content_version
 from apps.core import email as mail
 from apps.core import outbox
 from apps.core.permissions import requires
@@ -15,7 +16,8 @@ router = Router(tags=["outgoing"])
 CANNOT_VIEW = "Only administrators can see outgoing messages"
 EMAIL_QUEUED = "The email will be sent again"
 LABELS = {mail.SEND_TASK: "Emails", "webhooks.deliver": "Webhook deliveries", "core.edge_purge": "Cache purges",
-          "media.make_renditions": "Image sizes", "media.delete_files": "File removals"}
+          "media.make_renditions": "Image sizes", "media.delete_files": "File removals",
+          content_version.BUMP_TASK: "Content API refreshes"}
 
 
 @router.get("", response=OutgoingOut)

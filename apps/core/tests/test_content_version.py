@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from apps.core import content_version, redis_conn
+from apps.core import content_version, redis_conn, testing
 from apps.core.models import OutboxMessage
 from apps.core.outbox import Later
 from apps.core.tasks import content_version_bump as bump_task
@@ -59,3 +59,12 @@ def test_a_version_number_is_not_used_again_after_redis_lost_it(schema):
     content_version.content_version_bump(schema)
     after.add(content_version.content_version_get(schema))
     assert not after & seen and min(after) > max(seen)
+
+
+def test_admins_see_the_waiting_refresh_among_outgoing_messages(tenant, schema, django_capture_on_commit_callbacks):
+    with _redis_down(), django_capture_on_commit_callbacks(execute=True):
+        content_version.content_version_bump(schema)
+    admin = testing.Api(tenant, user=testing.tenant_admin(tenant))
+    kinds = admin.get("/api/outgoing").json()["kinds"]
+    assert [(kind["label"], kind["waiting"] + kind["sending"]) for kind in kinds
+            if kind["kind"] == content_version.BUMP_TASK] == [("Content API refreshes", 1)]
