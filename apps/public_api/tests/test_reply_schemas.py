@@ -16,6 +16,7 @@ from django_tenants.utils import schema_context
 
 from apps.content.models import Post
 from apps.portability.models import Redirect
+from apps.site.services import site_settings_update
 from apps.content.tests.factories import make_category, make_media, make_post, make_tag
 from apps.core.management.commands.openapi_export import default_directory
 from apps.public_api.tests.conftest import wsgi_call
@@ -70,6 +71,7 @@ SUCCESSES = [
     ("api_key", "/api/v1/categories", "/api/v1/categories", ""),
     ("api_key", "/api/v1/tags", "/api/v1/tags", ""),
     ("api_key", "/api/v1/redirects", "/api/v1/redirects", ""),
+    ("api_key", "/api/v1/settings", "/api/v1/settings", ""),
 ]
 
 
@@ -80,6 +82,19 @@ def test_every_reply_has_the_documented_shape(document, wsgi_app, tenant, conten
         response = wsgi_call(app, tenant, path, key=key, query=query)
         assert response.status_code == 200, response.content
         _validate(document, template, "get", 200, response.json())
+
+
+def test_the_site_settings_reply_is_documented_with_every_value_set(document, wsgi_app, tenant, content):
+    logo = make_media(tenant)
+    with schema_context(tenant.schema_name):
+        site_settings_update(client=tenant, title="Acme", logo=str(logo.pk), icon="https://cdn.example.com/i.png",
+                             accent_color="#00ff00", navigation=[{"label": "Home", "url": "/"}],
+                             social={"twitter": "https://x.com/acme"}, meta_title="Acme")
+    for app in (wsgi_app, WSGIHandler(), wsgi_app):
+        response = wsgi_call(app, tenant, "/api/v1/settings", key=tenant.api_key)
+        assert response.status_code == 200, response.content
+        assert response.json()["data"]["settings"]["logo"].startswith("http")
+        _validate(document, "/api/v1/settings", "get", 200, response.json())
 
 
 def test_image_objects_are_documented_with_their_addresses(document, wsgi_app, tenant, content):
