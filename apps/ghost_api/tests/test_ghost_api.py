@@ -257,7 +257,8 @@ def test_authors_are_people_with_published_posts(tenant, ghost, blog):
     assert ghost.get("authors/slug/nobody-yet/").status_code == 404
 
 
-def test_pages_are_none(ghost, blog):
+def test_a_blog_without_pages_has_none_and_a_post_is_no_page(ghost, blog):
+    """(Pages are a content kind of their own now: apps/ghost_api/tests/test_pages.py.)"""
     assert ghost.get("pages/").json() == {"pages": [], "meta": {"pagination": {
         "page": 1, "limit": 15, "pages": 1, "total": 0, "next": None, "prev": None}}}
     assert ghost.get("pages/slug/first/").status_code == 404

@@ -73,6 +73,11 @@ def seed_tenant(tenant=None, *, marker: str | None = None) -> Seeded:
         )
         post.categories.set([category])
         post.tags.set([tag])
+        page = Post.objects.create(  # a page (apps.content.kinds): /api/pages, /api/v1/pages
+            kind="page", title=f"Page {marker}", slug=f"page-{marker}", excerpt="About", content="<p>About</p>",
+            status=Post.Status.PUBLISHED, published_at=timezone.now(), author=seeded.users["author"],
+            featured_image=media,
+        )
         job = GenerationJob.objects.create(
             kind=GenerationJob.Kind.SEO, input={"title": "t"}, status=GenerationJob.Status.SUCCEEDED,
             result={"metaTitle": "t", "metaDescription": "d", "keywords": []}, created_by=seeded.users["admin"],
@@ -81,6 +86,7 @@ def seed_tenant(tenant=None, *, marker: str | None = None) -> Seeded:
         "post_id": str(post.id), "category_id": str(category.id), "tag_id": str(tag.id),
         "media_id": str(media.id), "user_id": str(seeded.users["viewer"].id), "job_id": str(job.id),
         "slug": post.slug, "category_slug": category.slug, "tag_slug": tag.slug,
+        "page_id": str(page.id), "page_slug": page.slug,
     }
     connection.set_schema_to_public()
     return seeded

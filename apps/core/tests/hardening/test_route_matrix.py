@@ -105,13 +105,16 @@ class World:
                                         uploaded_by=self.owner)
         return self._in(make)
 
-    def post(self):
+    def post(self, kind: str = "post"):
         from apps.content.models import Post
 
         n = next(_n)
         return self._in(lambda: Post.objects.create(
-            title=f"Matrix post {n}", slug=f"matrix-post-{n}", excerpt="e", content="<p>c</p>", status="published",
-            published_at=timezone.now(), author=self.owner))
+            kind=kind, title=f"Matrix {kind} {n}", slug=f"matrix-{kind}-{n}", excerpt="e", content="<p>c</p>",
+            status="published", published_at=timezone.now(), author=self.owner))
+
+    def page(self):
+        return self.post("page")
 
     def multilingual(self) -> None:
         """The company writes in English and French (translation routes need a second language)."""
@@ -119,20 +122,20 @@ class World:
 
         Client.objects.filter(pk=self.tenant.pk).update(languages=["en", "fr"])
 
-    def draft(self, *, waiting: bool = False):
+    def draft(self, *, waiting: bool = False, kind: str = "post"):
         """A draft of `owner`; `waiting`: marked ready for review."""
         from apps.content.models import Post
 
         n = next(_n)
         return self._in(lambda: Post.objects.create(
-            title=f"Matrix draft {n}", slug=f"matrix-draft-{n}", excerpt="e", content="<p>c</p>", status="draft",
-            author=self.owner, review_requested_at=timezone.now() if waiting else None))
+            kind=kind, title=f"Matrix draft {n}", slug=f"matrix-draft-{n}", excerpt="e", content="<p>c</p>",
+            status="draft", author=self.owner, review_requested_at=timezone.now() if waiting else None))
 
-    def preview_link(self):
+    def preview_link(self, kind: str = "post"):
         """A draft (of `owner`) and a preview link of it."""
         from apps.content.services import preview_link_create
 
-        post = self.draft()
+        post = self.draft(kind=kind)
         return post, self._in(lambda: preview_link_create(actor=self.owner, post=post))
 
     def preview_token(self) -> str:
@@ -167,11 +170,11 @@ class World:
             email=f"invited-{n}@example.com", role="viewer", token_hash=f"{n:064d}", sent_at=timezone.now(),
             expires_at=timezone.now() + timedelta(days=1)))
 
-    def revision(self):
+    def revision(self, kind: str = "post"):
         """A post (of `owner`) and its first revision."""
         from apps.content.services import revision_record
 
-        post = self.post()
+        post = self.post(kind)
         return post, self._in(lambda: revision_record(post=post, actor=self.owner, action="create"))
 
     def revive(self) -> None:
@@ -242,6 +245,12 @@ def _post_body(world: World, who: str) -> dict:
     return {"postTitle": f"Matrix {_unique()}", "postContent": "<p>Body</p>", "postExcerpt": "Excerpt",
             "postStatus": "draft", "categories": [world.ids["category_id"]], "tags": [world.ids["tag_id"]],
             "featuredMediaId": world.ids["media_id"]}
+
+
+def _page_body(world: World, who: str) -> dict:
+    """A page's create payload: a post's, without categories (apps.content.kinds)."""
+    return {"postTitle": f"Matrix page {_unique()}", "postContent": "<p>Body</p>", "postExcerpt": "Excerpt",
+            "postStatus": "draft", "featuredMediaId": world.ids["media_id"]}
 
 
 def _upload(world: World, who: str) -> Call:
@@ -392,6 +401,39 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"post_id": str(w.draft().id)})),
     ("DELETE", "/api/posts/{post_id}/preview-links/{link_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
         lambda pl: Call({"post_id": str(pl[0].id), "link_id": str(pl[1].id)}))(w.preview_link())),
+    # pages (apps.content.kinds): the posts' routes, permissions and answers, the kind bound
+    ("GET", "/api/pages"): Route(TOKEN, everyone()),
+    ("POST", "/api/pages"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: Call(body=_page_body(w, who))),
+    ("POST", "/api/pages/upload"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: Call(body=_page_body(w, who))),
+    ("GET", "/api/pages/slug/{slug}"): Route(TOKEN, everyone(), lambda w, who: Call({"slug": w.ids["page_slug"]})),
+    ("GET", "/api/pages/{page_id}"): Route(TOKEN, everyone(), lambda w, who: Call({"page_id": w.ids["page_id"]})),
+    ("PUT", "/api/pages/{page_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.page().id)}, {"title": "Changed title"})),
+    ("DELETE", "/api/pages/{page_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call({"page_id": str(w.page().id)})),
+    ("POST", "/api/pages/{page_id}/review/request"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)})),
+    ("POST", "/api/pages/{page_id}/review/return"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(waiting=True, kind="page").id)}, {"note": "Please add sources"})),
+    ("GET", "/api/pages/{page_id}/revisions"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.page().id)})),
+    ("GET", "/api/pages/{page_id}/revisions/{revision_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pr: Call({"page_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision("page"))),
+    ("POST", "/api/pages/{page_id}/revisions/{revision_id}/restore"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pr: Call({"page_id": str(pr[0].id), "revision_id": str(pr[1].id)}))(w.revision("page"))),
+    ("GET", "/api/pages/{page_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)})),
+    ("PUT", "/api/pages/{page_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)}, {"fields": {"title": "Unsaved"}})),
+    ("DELETE", "/api/pages/{page_id}/autosave"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)})),
+    ("POST", "/api/pages/{page_id}/translations"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: (
+        w.multilingual(), Call({"page_id": str(w.page().id)}, {"language": "fr"}))[1]),
+    ("GET", "/api/pages/{page_id}/preview-links"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)})),
+    ("POST", "/api/pages/{page_id}/preview-links"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(
+        {"page_id": str(w.draft(kind="page").id)})),
+    ("DELETE", "/api/pages/{page_id}/preview-links/{link_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: (
+        lambda pl: Call({"page_id": str(pl[0].id), "link_id": str(pl[1].id)}))(w.preview_link("page"))),
     # categories
     ("GET", "/api/categories"): Route(TOKEN, everyone()),
     ("POST", "/api/categories/add"): Route(TOKEN, only(*WRITERS, ok=201), lambda w, who: (lambda u: Call(body={
@@ -481,6 +523,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"slug": w.ids["category_slug"]})),
     ("GET", "/api/v1/posts/tag/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
         {"slug": w.ids["tag_slug"]})),
+    ("GET", "/api/v1/pages"): Route(KEY, {"content": 200, "preview": 200}),
+    ("GET", "/api/v1/pages/slug/{slug}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
+        {"slug": w.ids["page_slug"]})),
     ("GET", "/api/v1/preview/{token}"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(
         {"token": w.preview_token()})),
     ("GET", "/api/v1/categories"): Route(KEY, {"content": 200, "preview": 200}),
