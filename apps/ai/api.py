@@ -72,7 +72,7 @@ def translate_post(request, payload: TranslateIn, query: Query[AsyncQuery]):
     """(+) "Translate with AI": a draft translation of the post in another of the company's languages,
     made on the worker queue (docs/translations.md). What "Add translation" would refuse is refused
     here before the job is queued (404, 403, 400, 409 `translation_exists`); never published."""
-    source = content_selectors.post_get(payload.postId)
+    source = content_selectors.post_get(payload.postId, kind=None)  # a post or a page (apps.content.kinds)
     language = post_translation_check(actor=request.auth, source=source, language=payload.language)
     job = services.generation_job_create(
         user=request.auth, plan=request.tenant.subscription_plan, kind=GenerationJob.Kind.TRANSLATE,

@@ -168,7 +168,7 @@ def _translate(job: GenerationJob, provider) -> dict:
     fields, the content app makes the draft in the post's translation group (as "Add translation"
     does, by the job's author and with their rights). Never published here."""
     data = job.input or {}
-    source = content_selectors.post_get(data.get("postId"))
+    source = content_selectors.post_get(data.get("postId"), kind=None)  # a post or a page
     target = data.get("language", "")
     content.post_translation_check(actor=job.created_by, source=source, language=target)
     translated = provider.translate_post(TranslateRequest(

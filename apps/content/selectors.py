@@ -171,8 +171,11 @@ def post_translations(post: Post) -> list[Post]:
                 .only("id", "language", "slug", "title", "status", "publish_scheduled").order_by("language"))
 
 
-def post_get(post_id, *, kind: str | kinds.Kind = kinds.POST) -> Post:
-    """A row of `kind` by id (a page's id asked for as a post's, or the other way round: 404)."""
+def post_get(post_id, *, kind: str | kinds.Kind | None = kinds.POST) -> Post:
+    """A row of `kind` by id (a page's id asked for as a post's, or the other way round: 404);
+    `kind=None`: a post or a page (what works on either, e.g. a machine translation)."""
+    if kind is None:
+        return get_or_404(post_queryset(), post_id, POST_NOT_FOUND)
     kind = kinds.of(kind)
     return get_or_404(post_queryset().of_kind(kind), post_id, kind.not_found)
 

@@ -235,3 +235,12 @@ def test_posts_of_a_pages_category_become_pages_and_the_empty_category_goes(tena
         assert list(Post.objects.get(pk=about.pk).categories.values_list("slug", flat=True)) == ["company"]
         assert PostRevision.objects.filter(post_id__in=[about.pk, contact.pk]).count() == 2
         assert Post.objects.get(pk=news.pk).categories.count() == 1
+
+
+def test_translate_with_ai_takes_a_page_as_a_post(api, tenant, media):
+    """The AI translation reads a post or a page (its checks run before any job is queued)."""
+    Client.objects.filter(pk=tenant.pk).update(languages=["en", "fr"])
+    page = api.post("/api/pages", page_payload(media)).json()["post"]
+    assert api.post(f"/api/pages/{page['id']}/translations", {"language": "fr"}).status_code == 201
+    again = api.post("/api/ai/translate-post", {"postId": page["id"], "language": "fr"})
+    assert again.status_code == 409 and again.json()["code"] == "translation_exists"
