@@ -1,8 +1,8 @@
 """Per-company backup and restore.
 
 A backup is a .tar.gz holding:
-- manifest.json: the company's fields, its schema, the migration digest, each table's columns
-  and row count, the list of media files;
+- manifest.json: the company's fields, its site settings, its schema, the migration digest, each
+  table's columns and row count, the list of media files;
 - data/<table>.copy: every row of every table of the schema, in PostgreSQL's COPY text format,
   read in one REPEATABLE READ transaction (a consistent snapshot);
 - media/<key without the schema prefix>: every file the company has in media storage.
@@ -29,7 +29,7 @@ from apps.core import events
 from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
 from apps.plans import rules as plan_rules
-from tenants.models import Client, Domain
+from tenants.models import Client, Domain, SiteSettings
 from lifecycle.provisioning import (applied_migrations_digest, schema_create_from_template, sequence_catch_up,
                                     template_current)
 from tenants.addresses import tenant_host
@@ -73,6 +73,24 @@ class BackupSummary:
     files: int
 
 
+_SITE_FIELDS = ("title", "description", "meta_title", "meta_description", "logo", "icon", "cover_image",
+                "accent_color", "social", "navigation", "secondary_navigation")
+
+
+def _site_of(client: Client) -> dict | None:
+    row = SiteSettings.objects.filter(client_id=client.pk).first()
+    return None if row is None else {field: getattr(row, field) for field in _SITE_FIELDS}
+
+
+def _site_restore(client: Client, site: dict | None) -> None:
+    """The backed-up site settings (their media ids name media restored with the schema)."""
+    if site is None:
+        SiteSettings.objects.filter(client_id=client.pk).delete()
+    else:
+        SiteSettings.objects.update_or_create(client_id=client.pk, defaults={
+            field: site[field] for field in _SITE_FIELDS if field in site})
+
+
 def tenant_backup(*, client: Client, path: Path) -> BackupSummary:
     schema = client.schema_name
     quoted = quote_schema_name(schema)
@@ -83,6 +101,9 @@ def tenant_backup(*, client: Client, path: Path) -> BackupSummary:
             "subdomain": client.subdomain, "status": client.status, "subscriptionPlan": client.subscription_plan,
             "trialEndsAt": client.trial_ends_at.isoformat() if client.trial_ends_at else None,
         },
+        # The site settings (tenants.SiteSettings: kept beside the company, in the public schema);
+        # null: none set. A backup without the key (older) leaves a restored company's as they are.
+        "site": _site_of(client),
         "schema": schema,
         "migrations": applied_migrations_digest(schema),
         "tables": {},
@@ -178,6 +199,8 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
                 sequence_catch_up(cursor, f'{quoted}."{table}"', column)
         files = {name: archive.extractfile(f"media/{name}").read() for name in manifest["files"]}
         directory_rebuild(subdomains=[client.subdomain])  # its users, restored behind the services' back
+        if "site" in manifest:
+            _site_restore(client, manifest["site"])
 
     storage = media_storage()
     with schema_context(client.schema_name):

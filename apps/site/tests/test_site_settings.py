@@ -189,3 +189,22 @@ def test_a_companys_settings_never_come_from_another_host_or_key(tenant, other_t
     other_admin = testing.Api(other_tenant, user=testing.tenant_admin(other_tenant))
     assert other_admin.get("/api/client/site").json()["site"]["title"] == ""
     assert site(tenant).get("/api/v1/settings").json()["data"]["settings"]["title"] == "Only for A"
+
+
+@pytest.mark.django_db
+def test_a_backup_restores_the_site_settings(tenant, api, tmp_path, settings):
+    from lifecycle.backup import tenant_backup, tenant_restore
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    logo = _logo(tenant)
+    api.put("/api/client/site", {**EVERYTHING, "logo": str(logo.pk)})
+    path = tmp_path / "backup.tar.gz"
+    tenant_backup(client=tenant, path=path)
+    api.put("/api/client/site", {"title": "Changed after the backup", "navigation": []})
+
+    restored = tenant_restore(path=path, subdomain="restored-site")
+    copy = testing.Api(restored, user=testing.tenant_admin(restored)).get("/api/client/site").json()["site"]
+    assert copy["title"] == "Acme Journal" and copy["navigation"] == EVERYTHING["navigation"]
+    assert copy["logo"]["mediaId"] == str(logo.pk) and copy["logo"]["url"].startswith("http")
+    tenant_restore(path=path, replace=True)  # over the same company: the backed-up state
+    assert api.get("/api/client/site").json()["site"]["title"] == "Acme Journal"
