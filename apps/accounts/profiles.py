@@ -46,7 +46,8 @@ def author_fields(*, id, username: str, display_name: str = "", bio: str = "", p
 
 
 def author_fields_of(user: User) -> dict:
-    return author_fields(id=user.id, username=user.username, **{field: getattr(user, field) for field in PROFILE_FIELDS})
+    return author_fields(id=user.id, username=user.username,
+                         **{field: getattr(user, field) for field in PROFILE_FIELDS})
 
 
 def profile_of(user: User) -> dict:

@@ -105,7 +105,8 @@ def _settings(base_url: str, media_paths: dict) -> list[dict]:
     values = {
         "title": view.title, "description": row.description or None, "logo": image(row.logo), "icon": image(row.icon),
         "cover_image": image(row.cover_image), "accent_color": row.accent_color or None,
-        "navigation": json.dumps(row.navigation or []), "secondary_navigation": json.dumps(row.secondary_navigation or []),
+        "navigation": json.dumps(row.navigation or []),
+        "secondary_navigation": json.dumps(row.secondary_navigation or []),
         "facebook": view.ghost_handle("facebook"), "twitter": view.ghost_handle("twitter"),
         "meta_title": row.meta_title or None, "meta_description": row.meta_description or None,
         "locale": view.language, "timezone": view.client.time_zone or "Etc/UTC", "url": base_url,

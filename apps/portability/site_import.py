@@ -135,8 +135,9 @@ def _profiles(blog: Blog, users: dict[str, User], images: _Images, report, actor
                 continue  # the username again: nothing to add
             if value:
                 values[field] = value
-        if len(values.get("profile_image", "")) > rules.IMAGE_MAX or len(values.get("cover_image", "")) > rules.IMAGE_MAX:
-            values = {field: value for field, value in values.items() if len(value) <= rules.IMAGE_MAX}
+        # an address longer than a profile holds is left out
+        values = {field: value for field, value in values.items()
+                  if field not in ("profile_image", "cover_image") or len(value) <= rules.IMAGE_MAX}
         changed = author_profile_fill(user=user, values=values, actor=actor)
         if changed:
             report.count("profile", "set")

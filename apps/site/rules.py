@@ -243,7 +243,10 @@ def _optional(clean):
 
 
 def _text_type(name: str, maximum: int):
-    return Annotated[str | None, BeforeValidator(_optional(lambda value: clean_text(value, name=name, maximum=maximum)))]
+    def clean(value):
+        return clean_text(value, name=name, maximum=maximum)
+
+    return Annotated[str | None, BeforeValidator(_optional(clean))]
 
 
 def _image_type(name: str):

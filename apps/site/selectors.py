@@ -32,7 +32,8 @@ def image_addresses(refs: Iterable[str]) -> dict[str, str | None]:
     one query; an address as it is; a media id not in the library: None)."""
     refs = [ref for ref in refs if ref]
     ids = {media_id_of(ref) for ref in refs} - {None}
-    keys = {str(pk): key for pk, key in Media.objects.filter(pk__in=ids).values_list("pk", "storage_key")} if ids else {}
+    found_keys = Media.objects.filter(pk__in=ids).values_list("pk", "storage_key") if ids else []
+    keys = {str(pk): key for pk, key in found_keys}
     urls = MediaUrls.current() if keys else None
     found = {}
     for ref in refs:

@@ -24,7 +24,8 @@ FIELDS = {
     "accent_color": ("accentColor", "accent color"), "navigation": ("navigation", "navigation"),
     "secondary_navigation": ("secondaryNavigation", "secondary navigation"),
 }
-CLIENT_FIELDS = {"website_url": ("websiteUrl", "website"), "post_url_template": ("postUrlTemplate", "post URL template")}
+CLIENT_FIELDS = {"website_url": ("websiteUrl", "website"),
+                 "post_url_template": ("postUrlTemplate", "post URL template")}
 IMAGE_NAMES = {"logo": "Logo", "icon": "Icon", "cover_image": "Cover image"}
 
 

@@ -43,7 +43,8 @@ def test_a_person_edits_their_own_profile(tenant, author):
     assert profile["name"] == "Sam Writer" and profile["bio"] == "Writes about tools."
     # a media item of the library is stored as its address
     assert profile["profileImage"].startswith("http") and profile["profileImage"].endswith(photo.storage_key)
-    assert profile["facebook"] == "https://www.facebook.com/samwrites" and profile["twitter"] == "https://x.com/samwrites"
+    assert profile["facebook"] == "https://www.facebook.com/samwrites"
+    assert profile["twitter"] == "https://x.com/samwrites"
     # a field left out is kept, "" clears one; the username is not touched
     me.put(f"/api/users/{author.pk}/profile", {"location": ""})
     again = me.get(f"/api/users/{author.pk}/profile").json()["profile"]
