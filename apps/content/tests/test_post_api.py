@@ -38,7 +38,9 @@ def test_create_returns_the_full_post(api, payload, admin, category, tag, media)
     assert post["excerpt"] == "A short excerpt"
     assert post["content"] == "<p>Some <strong>content</strong></p>"
     assert post["status"] == "draft" and post["publishedAt"] is None and post["isScheduled"] is False
-    assert post["author"] == {"id": str(admin.id), "username": admin.username}
+    assert post["author"] == {"id": str(admin.id), "username": admin.username, "name": admin.username, "bio": "",
+                              "profileImage": None, "coverImage": None, "website": "", "location": "",
+                              "facebook": "", "twitter": ""}  # (+) the author profile, none set
     assert post["categories"] == [{"id": str(category.id), "name": "News", "slug": "news"}]
     assert post["tags"] == [{"id": str(tag.id), "name": "Python", "slug": "python"}]
     assert post["featuredImage"]["id"] == str(media.id)
