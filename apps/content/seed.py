@@ -1,5 +1,6 @@
 """Demo content for the demo tenant (settings.DEMO_SEED_HOOKS; run by `manage.py seed_demo`
-inside the tenant's schema). Does nothing when the tenant already has categories or posts."""
+inside the tenant's schema): categories, tags, posts and an About page. Does nothing when the
+tenant already has categories or posts."""
 from __future__ import annotations
 
 import io
@@ -43,6 +44,17 @@ POSTS = [
         "excerpt": "A draft of what comes next.",
         "content": "<p style=\"text-align:center\">This is a <em>draft</em>: only staff can see it.</p>",
         "categories": ["product"], "tags": [], "status": "draft",
+    },
+]
+# Pages (apps.content.kinds): the site around the posts, no category needed.
+PAGES = [
+    {
+        "title": "About",
+        "slug": "about",
+        "excerpt": "Who writes this blog, and how to reach us.",
+        "content": "<h2>About us</h2><p>This page was created for you: pages hold what is not a post, such as "
+                   "an About or a Contact page. Websites read them from <code>/api/v1/pages</code>.</p>",
+        "status": "published",
     },
 ]
 
@@ -96,4 +108,10 @@ def seed_demo_content(client) -> None:
                 featured_image_id=image_id,
                 meta_title=post["title"],
                 meta_description=post["excerpt"],
+            )
+        for page in PAGES:
+            services.post_create(
+                kind="page", author=author, title=page["title"], custom_slug=page["slug"], content=page["content"],
+                excerpt=page["excerpt"], status=page["status"], category_ids=[], featured_image_id=image_id,
+                meta_title=page["title"], meta_description=page["excerpt"],
             )

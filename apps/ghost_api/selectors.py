@@ -54,8 +54,8 @@ def authors(*, with_counts: bool = True) -> list[Author]:
     number of their published posts when `with_counts`; else 0)."""
     users = (User.objects.filter(Exists(Post.objects.public().filter(author=OuterRef("pk"))))
              .order_by("created_at", "id").only("id", "username", "created_at", *PROFILE_FIELDS))
-    if with_counts:
-        users = users.annotate(published=Count("posts", filter=public_q("posts__")))
+    if with_counts:  # their posts (a page of theirs makes them an author, counted in no post count)
+        users = users.annotate(published=Count("posts", filter=public_q("posts__") & Q(posts__kind=kinds.POST.name)))
     taken: set[str] = set()
     found = []
     for user in users:

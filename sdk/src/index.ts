@@ -8,7 +8,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
-import type { Category, Post, PostsPage, SiteSettings, Tag, TrackReply } from './replies.js';
+import type { Category, Page, PagesPage, Post, PostsPage, SiteSettings, Tag, TrackReply } from './replies.js';
 
 export type * from './replies.js';
 export type { components, paths } from './schema.js';
@@ -80,12 +80,24 @@ export class ContentClient {
   readonly raw: Client<paths>;
   private readonly cache?: EtagCache;
 
+  /**
+   * The company's pages (About, Contact: GET pages, GET pages/slug/{slug}), as `pages.list()` and
+   * `pages.bySlug()`. Called as a function it is the page iterator of a posts list (below), as it
+   * always was: `for await (const page of client.pages((q) => client.listPosts(q)))`.
+   */
+  readonly pages: PageIterator & PagesApi;
+
   constructor(options: ContentClientOptions) {
     this.cache = options.cache;
     this.raw = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: { 'x-api-key': options.apiKey, Accept: 'application/json' },
       fetch: options.fetch,
+    });
+    const iterate: PageIterator = (list, query) => this.eachPageOf(list, query);
+    this.pages = Object.assign(iterate, {
+      list: (query: PostsQuery = {}) => this.listPages(query),
+      bySlug: (slug: string, query: LocaleQuery = {}) => this.getPage(slug, query),
     });
   }
 
@@ -118,6 +130,23 @@ export class ContentClient {
     return this.run(cacheKey(`/api/v1/posts/tag/${encodeURIComponent(slug)}`, query), (headers) =>
       this.raw.GET('/api/v1/posts/tag/{slug}', { params: { path: { slug }, query }, headers }),
     );
+  }
+
+  /** GET pages: published pages (any status with the preview key), newest first; `search`, `locale`,
+   * `page` and `limit` as a posts list's. Pages are never in a posts list, nor posts in this one. */
+  listPages(query: PostsQuery = {}): Promise<Result<PagesPage>> {
+    return this.run(cacheKey('/api/v1/pages', query), (headers) =>
+      this.raw.GET('/api/v1/pages', { params: { query }, headers }),
+    );
+  }
+
+  /** GET pages/slug/{slug}: one published page (any status with the preview key), a post's object;
+   * `locale` as getPost's. A post's slug is 404 here (and a page's on getPost). */
+  async getPage(slug: string, query: LocaleQuery = {}): Promise<Result<Page>> {
+    const reply = await this.run(cacheKey(`/api/v1/pages/slug/${encodeURIComponent(slug)}`, query), (headers) =>
+      this.raw.GET('/api/v1/pages/slug/{slug}', { params: { path: { slug }, query }, headers }),
+    );
+    return reply.ok ? { ...reply, data: reply.data.page } : reply;
   }
 
   /** GET categories, with their published post counts. */
@@ -157,7 +186,7 @@ export class ContentClient {
    * `for await (const page of client.pages((q) => client.listPosts(q), { limit: 50 }))`.
    * A failed call ends the loop with a thrown ContentErrorException carrying the typed error.
    */
-  async *pages<Q extends PageQuery>(
+  private async *eachPageOf<Q extends PageQuery>(
     list: (query: Q) => Promise<Result<PostsPage>>,
     query: Q = {} as Q,
   ): AsyncGenerator<PostsPage, void, unknown> {
@@ -176,7 +205,7 @@ export class ContentClient {
     list: (query: Q) => Promise<Result<PostsPage>>,
     query: Q = {} as Q,
   ): AsyncGenerator<PostsPage['posts'][number], void, unknown> {
-    for await (const page of this.pages(list, query)) yield* page.posts;
+    for await (const page of this.eachPageOf(list, query)) yield* page.posts;
   }
 
   /** One GET: If-None-Match from the cache, a 304 answered from it, the reply's `data` kept with its ETag. */
@@ -198,6 +227,20 @@ export class ContentClient {
       return { ok: false, error: { ...toError(0, undefined), message: String(cause) } };
     }
   }
+}
+
+/** The page iterator of a posts list (ContentClient.pages called as a function). */
+export type PageIterator = <Q extends PageQuery>(
+  list: (query: Q) => Promise<Result<PostsPage>>,
+  query?: Q,
+) => AsyncGenerator<PostsPage, void, unknown>;
+
+/** The company's pages (ContentClient.pages.list, ContentClient.pages.bySlug). */
+export interface PagesApi {
+  /** GET pages (ContentClient.listPages). */
+  list(query?: PostsQuery): Promise<Result<PagesPage>>;
+  /** GET pages/slug/{slug} (ContentClient.getPage). */
+  bySlug(slug: string, query?: LocaleQuery): Promise<Result<Page>>;
 }
 
 /** The cache key of a GET: its path and its query (sorted). */

@@ -21,6 +21,12 @@ export type Post = Schemas['PostOut'];
 export type Pagination = Schemas['PaginationOut'];
 export type PostsPage = Schemas['PostsData'];
 export type PostData = Schemas['PostData'];
+/** A page (About, Contact): a post's object, listed on its own (GET pages), never among posts. */
+export type Page = Schemas['PostOut'];
+export type PageSummary = Schemas['PostSummaryOut'];
+/** GET pages: `pages` and their `pagination`. */
+export type PagesPage = Schemas['PagesData'];
+export type PageData = Schemas['PageData'];
 export type Category = Schemas['CategoryOut'];
 export type Tag = Schemas['TagOut'];
 export type CategoriesData = Schemas['CategoriesData'];

@@ -99,6 +99,22 @@ describe('Ghost Content API client against the real server', { timeout: 120_000 
     assert.equal(byId.title, first.title);
   });
 
+  it('browses and reads pages with pages.browse() and pages.read(), never among the posts', async () => {
+    const pages = (await ghost.pages.browse({ include: ['tags', 'authors'] })) as unknown as Page<PostOrPage>;
+    assert.deepEqual(pages.map((page) => page.slug), ['about'], 'the demo company has an About page');
+    assert.equal(pages.meta.pagination.total, 1);
+    const [about] = pages;
+    assert.match(about.id, /^[0-9a-f]{24}$/);
+    assert.equal(about.url, 'https://demo.example.com/about/', "a page lives at the website's root");
+    assert.equal(about.primary_author?.slug, 'admin');
+    const bySlug = await ghost.pages.read({ slug: 'about' });
+    assert.equal(bySlug.id, about.id);
+    assert.equal((await ghost.pages.read({ id: about.id })).slug, 'about');
+    const posts = (await ghost.posts.browse({ limit: 'all', fields: 'slug' })) as unknown as Page<PostOrPage>;
+    assert.ok(posts.every((post) => post.slug !== 'about'), 'no page among the posts');
+    await assert.rejects(ghost.posts.read({ slug: 'about' }), (error: Error) => error.name === 'NotFoundError');
+  });
+
   it('lists tags and authors with count.posts', async () => {
     const tags = (await ghost.tags.browse({ include: 'count.posts', limit: 'all' })) as unknown as Page<{ slug: string; count: { posts: number } }>;
     assert.ok(tags.length >= 1);

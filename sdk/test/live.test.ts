@@ -7,6 +7,8 @@ import {
   ContentErrorException,
   type EtagCache,
   type NavigationLink,
+  type Page,
+  type PagesPage,
   type Post,
   type PostImage,
   type PostsPage,
@@ -139,6 +141,26 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     assert.equal(author.bio, "Writes the demo company's posts.");
     assert.equal(author.profileImage, 'https://demo.example.com/images/demo-admin.png');
     assert.equal(author.coverImage, null);
+  });
+
+  it('reads the pages with pages.list() and pages.bySlug(), never among the posts', async () => {
+    const list: PagesPage = ok(await client.pages.list());
+    assert.deepEqual(list.pages.map((page) => page.slug), ['about'], 'the demo company has an About page');
+    assert.equal(list.pagination.total, 1);
+    const about: Page = ok(await client.pages.bySlug('about'));
+    assert.equal(about.title, 'About');
+    assert.deepEqual(about.categories, [], 'a page needs no category');
+    assert.ok(about.content.includes('/api/v1/pages'));
+    assert.deepEqual(ok(await client.getPage('about')), about);
+    assert.deepEqual(ok(await client.listPages({ search: 'about' })).pages.map((page) => page.slug), ['about']);
+    const { posts } = ok(await client.listPosts({ limit: 100 }));
+    assert.ok(posts.length > 0 && posts.every((post) => post.slug !== 'about'), 'no page in the posts list');
+    const notAPost = await client.getPost('about');
+    assert.ok(!notAPost.ok && notAPost.error.status === 404 && notAPost.error.error === 'not_found');
+    const notAPage = await client.pages.bySlug(posts[0].slug);
+    assert.ok(!notAPage.ok && notAPage.error.status === 404);
+    const drafts = await client.pages.list({ status: 'draft' });
+    assert.ok(!drafts.ok && drafts.error.code === 'preview_key_required');
   });
 
   it('searches posts', async () => {

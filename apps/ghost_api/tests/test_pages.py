@@ -56,6 +56,14 @@ def test_posts_never_show_a_page_and_pages_never_a_post(ghost, blog, pages):
     assert photo["count"]["posts"] == 2
 
 
+def test_an_authors_count_is_of_posts_and_a_page_names_its_author(ghost, blog, pages):
+    alice = ghost.get("authors/slug/alice-writer/", {"include": "count.posts"}).json()["authors"][0]
+    assert alice["count"]["posts"] == 3  # first, second and fifth: her pages are not counted
+    assert len(ghost.get("posts/", {"filter": "author:alice-writer"}).json()["posts"]) == 3
+    about = ghost.get("pages/slug/about/", {"include": "authors"}).json()["pages"][0]
+    assert about["primary_author"]["slug"] == "alice-writer"
+
+
 def test_pages_filter_order_and_page_as_posts(ghost, blog, pages):
     assert _slugs(ghost.get("pages/", {"order": "title asc"})) == ["about", "contact"]
     assert _slugs(ghost.get("pages/", {"order": "published_at asc"})) == ["contact", "about"]
