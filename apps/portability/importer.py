@@ -49,6 +49,7 @@ from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
 from apps.content import kinds
 from apps.content.models import Category, Post, Tag
+from apps.content.rules import post_values_repaired
 from apps.content.services import revisions_record_created
 from apps.core import events
 from apps.core.html import html_to_text
@@ -407,16 +408,21 @@ class _Importer:
         if author is None and source.author:
             self.report.note(_post_kind(source), source.title, "no author",
                              f"the author {source.author[:100]!r} is not among the file's authors")
-        fields = {
-            "title": source.title[:500], "content": html, "excerpt": html_to_text(source.excerpt).strip(),
-            "author_id": author.pk if author else None, "allow_indexing": True,
-            "meta_title": source.seo.get("meta_title", "")[:500], "meta_description": source.seo.get("meta_description", ""),
-            "canonical_url": source.seo.get("canonical_url", "")[:2000],
-            "focus_keyword": source.seo.get("focus_keyword", "")[:500],
-            "og_title": source.seo.get("og_title", "")[:500], "og_description": source.seo.get("og_description", ""),
-            "twitter_title": source.seo.get("twitter_title", "")[:500],
+        # The editor's rule of each field (apps.content.rules), a value that breaks it repaired or
+        # left out and reported: an import stores nothing the editor would refuse.
+        fields, repairs = post_values_repaired({
+            "title": source.title, "content": html, "excerpt": html_to_text(source.excerpt).strip(),
+            "allow_indexing": True,
+            "meta_title": source.seo.get("meta_title", ""), "meta_description": source.seo.get("meta_description", ""),
+            "canonical_url": source.seo.get("canonical_url", ""),
+            "focus_keyword": source.seo.get("focus_keyword", ""),
+            "og_title": source.seo.get("og_title", ""), "og_description": source.seo.get("og_description", ""),
+            "twitter_title": source.seo.get("twitter_title", ""),
             "twitter_description": source.seo.get("twitter_description", ""),
-        }
+        })
+        for wire, what in repairs:
+            self.report.note(_post_kind(source), source.title, "field changed", f"{wire}: {what}")
+        fields["author_id"] = author.pk if author else None
         fields["kind"] = kinds.of(_post_kind(source)).name  # a re-import of an earlier import's page makes it one
         if source.status == "published":
             fields.update(status=Post.Status.PUBLISHED, published_at=source.published_at or now,
