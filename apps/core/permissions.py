@@ -27,7 +27,8 @@ ADMIN, EDITOR, AUTHOR, VIEWER = Role.ADMIN, Role.EDITOR, Role.AUTHOR, Role.VIEWE
 EVERYONE = frozenset(Role)
 
 CAPABILITIES: dict[str, frozenset[str]] = {
-    # content
+    # content. The post.* capabilities are those of every content kind (apps.content.kinds): a page
+    # is created, edited, published, reviewed and deleted with them, as a post is (no page.* here).
     "content.read": EVERYONE,
     "post.create": frozenset({ADMIN, EDITOR, AUTHOR}),
     "post.edit_own": frozenset({ADMIN, EDITOR, AUTHOR}),
