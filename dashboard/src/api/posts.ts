@@ -3,7 +3,26 @@ import type { components } from '@/lib/api-types/dashboard';
 
 type Schemas = components['schemas'];
 
-/** A post as listed and as read in full: aliases of the generated OpenAPI schemas. */
+/**
+ * The API's collections of content rows: posts and pages are kinds of one content model with the
+ * same shapes (apps.content.kinds), under `/api/posts` and `/api/pages`.
+ */
+export type ContentCollection = 'posts' | 'pages';
+
+/** A row of content: a post's id, or the id of a row of a given collection. */
+export type ContentRef = string | { kind: ContentCollection; id: string };
+
+export function refOf(ref: ContentRef): { kind: ContentCollection; id: string } {
+  return typeof ref === 'string' ? { kind: 'posts', id: ref } : ref;
+}
+
+/** A row's address under the API (`posts/<id>`, `pages/<id>`). */
+export function rowPath(ref: ContentRef): string {
+  const { kind, id } = refOf(ref);
+  return `${kind}/${id}`;
+}
+
+/** A post (or page) as listed and as read in full: aliases of the generated OpenAPI schemas. */
 export type PostSummary = Schemas['DashboardPostSummaryOut'];
 export type Post = Schemas['DashboardPostOut'];
 export type PostBySlug = Schemas['PostBySlugOut'];
@@ -60,6 +79,7 @@ export type PostUpdatePayload = Partial<{
  * translation to be the main post. */
 export interface PostDeleteArgs {
   id: string;
+  kind?: ContentCollection;
   translations?: 'delete';
   promote?: string;
 }
@@ -77,14 +97,24 @@ export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPosts: build.query<
       PostList,
-      { page: number; limit: number; status: PostListFilter; language?: string; missing?: string }
+      {
+        page: number;
+        limit: number;
+        status: PostListFilter;
+        language?: string;
+        missing?: string;
+        /** Over title and content (the list's own search: pages are not in the dashboard's search). */
+        search?: string;
+        kind?: ContentCollection;
+      }
     >({
-      query: ({ status, language, missing, ...params }) => ({
-        url: 'posts',
+      query: ({ status, language, missing, search, kind = 'posts', ...params }) => ({
+        url: kind,
         params: {
           ...(status === 'waiting' ? { ...params, status: 'all', review: 'waiting' } : { ...params, status }),
           ...(language ? { language } : {}),
           ...(missing ? { missing } : {}),
+          ...(search ? { search } : {}),
         },
       }),
       transformResponse: (r: Schemas['PostListOut']) => ({
@@ -99,37 +129,37 @@ export const postsApi = api.injectEndpoints({
         ...(result?.posts ?? []).map((p) => ({ type: 'Post' as const, id: p.id })),
       ],
     }),
-    getPost: build.query<Post, string>({
-      query: (id) => `posts/${id}`,
+    getPost: build.query<Post, ContentRef>({
+      query: (ref) => rowPath(ref),
       transformResponse: (r: Schemas['PostReplyOut']) => r.post,
-      providesTags: (result, _e, id) => [{ type: 'Post', id: result?.id ?? id }],
+      providesTags: (result, _e, ref) => [{ type: 'Post', id: result?.id ?? refOf(ref).id }],
     }),
     getPostBySlug: build.query<PostBySlug, string>({
       query: (slug) => `posts/slug/${encodeURIComponent(slug)}`,
       providesTags: (result) => (result ? [{ type: 'Post', id: result.id }] : []),
     }),
-    createPost: build.mutation<Schemas['PostSavedOut'], PostCreatePayload>({
-      query: (body) => ({ url: 'posts/upload', method: 'POST', body }),
+    createPost: build.mutation<Schemas['PostSavedOut'], PostCreatePayload & { kind?: ContentCollection }>({
+      query: ({ kind = 'posts', ...body }) => ({ url: `${kind}/upload`, method: 'POST', body }),
       invalidatesTags: [{ type: 'Post', id: 'LIST' }, ...POST_WIDE],
     }),
-    updatePost: build.mutation<Schemas['PostSavedOut'], { id: string; body: PostUpdatePayload }>({
-      query: ({ id, body }) => ({ url: `posts/${id}`, method: 'PUT', body }),
+    updatePost: build.mutation<Schemas['PostSavedOut'], { id: string; body: PostUpdatePayload; kind?: ContentCollection }>({
+      query: ({ id, body, kind = 'posts' }) => ({ url: rowPath({ kind, id }), method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [...one(id), ...POST_WIDE],
     }),
     deletePost: build.mutation<Schemas['MessageOut'], PostDeleteArgs>({
-      query: ({ id, translations, promote }) => ({
-        url: `posts/${id}`,
+      query: ({ id, kind = 'posts', translations, promote }) => ({
+        url: rowPath({ kind, id }),
         method: 'DELETE',
         params: { ...(translations ? { translations } : {}), ...(promote ? { promote } : {}) },
       }),
       invalidatesTags: (_r, _e, { id }) => [...one(id), ...POST_WIDE],
     }),
-    requestReview: build.mutation<Schemas['PostSavedOut'], string>({
-      query: (id) => ({ url: `posts/${id}/review/request`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => one(id),
+    requestReview: build.mutation<Schemas['PostSavedOut'], ContentRef>({
+      query: (ref) => ({ url: `${rowPath(ref)}/review/request`, method: 'POST' }),
+      invalidatesTags: (_r, _e, ref) => one(refOf(ref).id),
     }),
-    returnReview: build.mutation<Schemas['PostSavedOut'], { id: string; note: string }>({
-      query: ({ id, note }) => ({ url: `posts/${id}/review/return`, method: 'POST', body: { note } }),
+    returnReview: build.mutation<Schemas['PostSavedOut'], { id: string; note: string; kind?: ContentCollection }>({
+      query: ({ id, note, kind = 'posts' }) => ({ url: `${rowPath({ kind, id })}/review/return`, method: 'POST', body: { note } }),
       invalidatesTags: (_r, _e, { id }) => one(id),
     }),
   }),

@@ -1,5 +1,6 @@
 import { api } from '@/lib/api';
 import type { components } from '@/lib/api-types/dashboard';
+import { refOf, rowPath, type ContentCollection, type ContentRef } from './posts';
 
 type Schemas = components['schemas'];
 
@@ -8,17 +9,17 @@ export type PreviewLink = Schemas['PreviewLinkOut'];
 
 export const previewLinksApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getPreviewLinks: build.query<PreviewLink[], string>({
-      query: (id) => `posts/${id}/preview-links`,
+    getPreviewLinks: build.query<PreviewLink[], ContentRef>({
+      query: (ref) => `${rowPath(ref)}/preview-links`,
       transformResponse: (r: Schemas['PreviewLinkListOut']) => r.links,
-      providesTags: (_r, _e, id) => [{ type: 'PreviewLink', id }],
+      providesTags: (_r, _e, ref) => [{ type: 'PreviewLink', id: refOf(ref).id }],
     }),
-    createPreviewLink: build.mutation<Schemas['PreviewLinkSavedOut'], string>({
-      query: (id) => ({ url: `posts/${id}/preview-links`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'PreviewLink', id }],
+    createPreviewLink: build.mutation<Schemas['PreviewLinkSavedOut'], ContentRef>({
+      query: (ref) => ({ url: `${rowPath(ref)}/preview-links`, method: 'POST' }),
+      invalidatesTags: (_r, _e, ref) => [{ type: 'PreviewLink', id: refOf(ref).id }],
     }),
-    revokePreviewLink: build.mutation<Schemas['PreviewLinkSavedOut'], { id: string; linkId: string }>({
-      query: ({ id, linkId }) => ({ url: `posts/${id}/preview-links/${linkId}`, method: 'DELETE' }),
+    revokePreviewLink: build.mutation<Schemas['PreviewLinkSavedOut'], { id: string; linkId: string; kind?: ContentCollection }>({
+      query: ({ id, linkId, kind = 'posts' }) => ({ url: `${rowPath({ kind, id })}/preview-links/${linkId}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'PreviewLink', id }],
     }),
   }),

@@ -1,5 +1,6 @@
 import { api } from '@/lib/api';
 import type { components } from '@/lib/api-types/dashboard';
+import { rowPath, type ContentCollection } from './posts';
 
 type Schemas = components['schemas'];
 export type Languages = Schemas['LanguagesOut'];
@@ -27,8 +28,8 @@ export const translationsApi = api.injectEndpoints({
       query: (body) => ({ url: 'client/languages', method: 'PUT', body }),
       invalidatesTags: [LANGUAGES, { type: 'Post', id: 'LIST' }],
     }),
-    addTranslation: build.mutation<Schemas['PostSavedOut'], { id: string; language: string }>({
-      query: ({ id, language }) => ({ url: `posts/${id}/translations`, method: 'POST', body: { language } }),
+    addTranslation: build.mutation<Schemas['PostSavedOut'], { id: string; language: string; kind?: ContentCollection }>({
+      query: ({ id, language, kind = 'posts' }) => ({ url: `${rowPath({ kind, id })}/translations`, method: 'POST', body: { language } }),
       invalidatesTags: (_r, _e, { id }) => postTags(id),
     }),
     translateWithAi: build.mutation<Schemas['TranslationGeneratedOut'], { id: string; language: string }>({

@@ -47,6 +47,10 @@ const PostDetail = lazyNamed(() => import('@/features/posts/routes/PostDetail'),
 const PostCreate = lazyNamed(() => import('@/features/posts/routes/PostCreate'), 'PostCreate');
 const PostEdit = lazyNamed(() => import('@/features/posts/routes/PostEdit'), 'PostEdit');
 const PostHistory = lazyNamed(() => import('@/features/posts/routes/PostHistory'), 'PostHistory');
+const PagesList = lazyNamed(() => import('@/features/posts/routes/Pages'), 'PagesList');
+const PageCreate = lazyNamed(() => import('@/features/posts/routes/Pages'), 'PageCreate');
+const PageEdit = lazyNamed(() => import('@/features/posts/routes/Pages'), 'PageEdit');
+const PageHistory = lazyNamed(() => import('@/features/posts/routes/Pages'), 'PageHistory');
 const CategoriesList = lazyNamed(() => import('@/features/terms/routes/TermLists'), 'CategoriesList');
 const CategoryCreate = lazyNamed(() => import('@/features/terms/routes/TermForms'), 'CategoryCreate');
 const CategoryEdit = lazyNamed(() => import('@/features/terms/routes/TermForms'), 'CategoryEdit');
@@ -118,6 +122,10 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('posts/edit/:id', PostEdit),
         screen('posts/edit/:id/history', PostHistory),
         screen('posts/:slug', PostDetail),
+        screen('pages', PagesList),
+        screen('pages/new', PageCreate),
+        screen('pages/:id', PageEdit),
+        screen('pages/:id/history', PageHistory),
         screen('categories', CategoriesList),
         screen('categories/new', CategoryCreate),
         screen('categories/edit/:id', CategoryEdit),

@@ -4,6 +4,7 @@ import {
   Activity,
   ArrowLeftRight,
   FileText,
+  Files,
   Folder,
   Image,
   LayoutDashboard,
@@ -29,6 +30,7 @@ import { VerificationBanner } from './VerificationBanner';
 const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs?: Capability }[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
   { to: '/dashboard/posts', label: 'Posts', icon: FileText },
+  { to: '/dashboard/pages', label: 'Pages', icon: Files },
   { to: '/dashboard/categories', label: 'Categories', icon: Folder },
   { to: '/dashboard/tags', label: 'Tags', icon: Tag },
   { to: '/dashboard/media', label: 'Media', icon: Image },

@@ -147,11 +147,12 @@ export function savedStatus(status: PostFormValues['status']): Exclude<PostFormV
   return status === 'review' ? 'draft' : status;
 }
 
-/** The posts list filtered so that a just-saved post with this status is on it. */
-export function listPathFor(status: PostFormValues['status']): string {
+/** The list (posts by default, or `list`: the pages') filtered so that a just-saved row with this
+ * status is on it. */
+export function listPathFor(status: PostFormValues['status'], list = '/dashboard/posts'): string {
   return status === 'published'
-    ? '/dashboard/posts'
+    ? list
     : status === 'draft' || status === 'review'
-      ? '/dashboard/posts?status=draft'
-      : '/dashboard/posts?status=all';
+      ? `${list}?status=draft`
+      : `${list}?status=all`;
 }

@@ -35,6 +35,9 @@ export const createPostSchema = z.object({
   seoDescription: z.string().trim().min(1, 'SEO description is required'),
 });
 
+/** A new page: as a post, without a category to choose. */
+export const createPageSchema = createPostSchema.extend({ categories: z.array(z.string()) });
+
 /** Editing requires only the title. */
 export const editPostSchema = z.object({
   ...base,

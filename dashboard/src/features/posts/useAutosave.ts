@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { usePutAutosaveMutation } from '@/api/autosaves';
+import { rowPath, type ContentRef } from '@/api/posts';
 import { API_BASE } from '@/lib/api';
 import { useAppSelector } from '@/lib/hooks';
 
@@ -14,8 +15,8 @@ export type AutosaveState =
   | { kind: 'failed' };
 
 interface Options {
-  /** The post's id, or `new` for a post not created yet. */
-  target: string;
+  /** The post's (page's) id, or `new` for one not created yet. */
+  target: ContentRef;
   /** The post's updatedAt the form was opened from. */
   baseUpdatedAt?: string | null;
   enabled: boolean;
@@ -87,7 +88,7 @@ export function useAutosave<V>({ target, baseUpdatedAt, enabled }: Options) {
       pending.current = null;
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
-      void fetch(`${API_BASE}/posts/${target}/autosave`, {
+      void fetch(`${API_BASE}/${rowPath(target)}/autosave`, {
         method: 'PUT',
         keepalive: true,
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },

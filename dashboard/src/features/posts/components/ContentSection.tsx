@@ -3,10 +3,12 @@ import { RichTextEditor } from '@/components/editor/RichTextEditor';
 import { Field } from '@/components/Field';
 import { bind, TextAreaField } from '@/components/form';
 import type { PostFormValues } from '../schemas';
+import { useKind } from '../kinds';
 
 /** The Content tab: the post's text (CKEditor, or the HTML when read only) and its excerpt. */
 export function ContentSection({ readOnly }: { readOnly: boolean }) {
   const form = useFormContext<PostFormValues>();
+  const kind = useKind();
   const { errors } = form.formState;
   const content = form.watch('content');
   return (
@@ -23,7 +25,7 @@ export function ContentSection({ readOnly }: { readOnly: boolean }) {
             />
           )}
         </Field>
-        <TextAreaField label="Excerpt" placeholder="A short summary of the post" {...bind(form, 'excerpt')} />
+        <TextAreaField label="Excerpt" placeholder={`A short summary of the ${kind.noun}`} {...bind(form, 'excerpt')} />
       </fieldset>
     </div>
   );

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/Dialog';
 import { toastFailure } from '@/components/notify';
 import { Spinner } from '@/components/Spinner';
 import { errorCode, isApiError, type TranslationRef } from '@/lib/errors';
+import { useKind } from '../kinds';
 import { deleteErrorMessage } from '../payload';
 
 interface Props {
@@ -14,8 +15,6 @@ interface Props {
   onClose: () => void;
   onDeleted: () => void;
   onGone?: () => void;
-  /** What the thing deleted is called ("post", "page"). */
-  noun?: string;
 }
 
 /** What becomes of the translations: `delete`, or the language whose translation is promoted. */
@@ -27,7 +26,8 @@ type Choice = 'delete' | `promote:${string}`;
  * says why, lists them by language and asks what becomes of them: delete them too, or keep them
  * with one language's translation made the main post; the delete is sent again with that choice.
  */
-export function DeletePostDialog({ postId, onClose, onDeleted, onGone, noun = 'post' }: Props) {
+export function DeletePostDialog({ postId, onClose, onDeleted, onGone }: Props) {
+  const { noun, api } = useKind();
   const [deletePost, { isLoading }] = useDeletePostMutation();
   const [translations, setTranslations] = useState<TranslationRef[] | null>(null);
 
@@ -61,7 +61,11 @@ export function DeletePostDialog({ postId, onClose, onDeleted, onGone, noun = 'p
         noun={noun}
         onCancel={close}
         onChoose={(choice) =>
-          send(choice === 'delete' ? { id: postId, translations: 'delete' } : { id: postId, promote: choice.slice('promote:'.length) })
+          send(
+            choice === 'delete'
+              ? { id: postId, kind: api, translations: 'delete' }
+              : { id: postId, kind: api, promote: choice.slice('promote:'.length) },
+          )
         }
       />
     );
@@ -72,7 +76,7 @@ export function DeletePostDialog({ postId, onClose, onDeleted, onGone, noun = 'p
       title={`Are you sure you want to delete this ${noun}?`}
       busy={isLoading}
       onCancel={close}
-      onConfirm={() => postId && send({ id: postId })}
+      onConfirm={() => postId && send({ id: postId, kind: api })}
     >
       <p style={{ margin: 0 }}>
         This action cannot be undone. This will permanently delete the {noun} and remove all associated data.

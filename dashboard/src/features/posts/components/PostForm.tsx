@@ -1,10 +1,12 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { FormProvider, useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { ContentRef } from '@/api/posts';
 import type { FieldError } from '@/lib/errors';
 import { applyServerErrors, focusFirstError, tabOfFirstError } from '../formErrors';
 import { useFormAutosave } from '../hooks/useFormAutosave';
-import { createPostSchema, editPostSchema, type PostFormValues } from '../schemas';
+import { useKind } from '../kinds';
+import { createPageSchema, createPostSchema, editPostSchema, type PostFormValues } from '../schemas';
 import { ALL_STATUSES, type StatusOption } from '../statuses';
 import { LeaveGuard } from './editorial/LeaveGuard';
 import { UnsavedCopyBanner } from './editorial/UnsavedCopyBanner';
@@ -25,9 +27,9 @@ interface Props {
   readOnly?: boolean;
   /** The statuses the role may choose (usePostFormRights); all three when absent. */
   statusOptions?: StatusOption[];
-  /** Keep a draft copy on the server while typing: the post's id (`new` before it exists) and
-   * its updatedAt when opened. */
-  autosave?: { target: string; baseUpdatedAt?: string | null };
+  /** Keep a draft copy on the server while typing: the post's (page's) id, `new` before it
+   * exists, and its updatedAt when opened. */
+  autosave?: { target: ContentRef; baseUpdatedAt?: string | null };
   /** More panels under the sidebar (history, preview links). */
   aside?: ReactNode;
 }
@@ -45,8 +47,9 @@ export function PostForm({
   aside,
 }: Props) {
   const [tab, setTab] = useState<PostTab>('content');
+  const kind = useKind();
   const form = useForm<PostFormValues>({
-    resolver: zodResolver(mode === 'create' ? createPostSchema : editPostSchema),
+    resolver: zodResolver(mode === 'edit' ? editPostSchema : kind.categories ? createPostSchema : createPageSchema),
     defaultValues,
     // Focus is moved by focusFirstError once the tab holding the field is shown.
     shouldFocusError: false,

@@ -3,6 +3,7 @@ import { Tabs } from '@/components/Tabs';
 import { FIELD_TAB, type PostFormValues } from '../schemas';
 import { ContentSection } from './ContentSection';
 import { SeoSection } from './SeoSection';
+import { useKind } from '../kinds';
 
 export type PostTab = 'content' | 'seo' | 'preview';
 
@@ -30,10 +31,11 @@ function TabLabel({ text, invalid, id }: { text: string; invalid: boolean; id: s
 
 function PreviewSection() {
   const { getValues, watch } = useFormContext<PostFormValues>();
+  const kind = useKind();
   const content = watch('content');
   return (
     <div className="stack" role="tabpanel" aria-label="Preview">
-      <h2 style={{ fontSize: 26 }}>{getValues('title') || 'Untitled post'}</h2>
+      <h2 style={{ fontSize: 26 }}>{getValues('title') || `Untitled ${kind.noun}`}</h2>
       {getValues('excerpt') ? <p className="muted">{getValues('excerpt')}</p> : null}
       <div className="prose" dangerouslySetInnerHTML={{ __html: content }} />
     </div>
@@ -42,6 +44,7 @@ function PreviewSection() {
 
 /** The editor's tabs: Content (text and excerpt), SEO, and a Preview of the post. */
 export function PostSections({ tab, onTab, readOnly }: { tab: PostTab; onTab: (tab: PostTab) => void; readOnly: boolean }) {
+  const kind = useKind();
   const {
     formState: { errors },
   } = useFormContext<PostFormValues>();
@@ -54,7 +57,7 @@ export function PostSections({ tab, onTab, readOnly }: { tab: PostTab; onTab: (t
 
   return (
     <>
-      <Tabs<PostTab> label="Post sections" value={tab} onChange={onTab} tabs={[tabOf('content', 'Content'), tabOf('seo', 'SEO'), { id: 'preview', label: 'Preview' }]} />
+      <Tabs<PostTab> label={`${kind.Noun} sections`} value={tab} onChange={onTab} tabs={[tabOf('content', 'Content'), tabOf('seo', 'SEO'), { id: 'preview', label: 'Preview' }]} />
       {tab === 'content' ? <ContentSection readOnly={readOnly} /> : null}
       {tab === 'seo' ? <SeoSection readOnly={readOnly} /> : null}
       {tab === 'preview' ? <PreviewSection /> : null}

@@ -2,6 +2,7 @@ import { useFormContext } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/Spinner';
 import type { PostFormValues } from '../schemas';
+import { useKind } from '../kinds';
 import { submitLabel } from '../statuses';
 import { autosaveLabel, type AutosaveState } from '../useAutosave';
 
@@ -19,22 +20,23 @@ interface Props {
  * (or, read only, why there is none and the way back). */
 export function SaveBar({ mode, initialStatus, submitting, readOnly, autosave }: Props) {
   const { watch } = useFormContext<PostFormValues>();
+  const kind = useKind();
   const status = watch('status');
   const publishDate = watch('publishDate');
   const label = submitLabel(mode, status, publishDate ?? '', initialStatus);
 
   if (readOnly) {
     return (
-      <div className="form-actions" role="group" aria-label="Post actions">
-        <span className="small muted form-actions-note">Your role can read this post, not change it</span>
-        <Link to="/dashboard/posts" className="btn btn-secondary">
-          Back to posts
+      <div className="form-actions" role="group" aria-label={`${kind.Noun} actions`}>
+        <span className="small muted form-actions-note">Your role can read this {kind.noun}, not change it</span>
+        <Link to={kind.list} className="btn btn-secondary">
+          Back to {kind.plural}
         </Link>
       </div>
     );
   }
   return (
-    <div className="form-actions" role="group" aria-label="Save the post">
+    <div className="form-actions" role="group" aria-label={`Save the ${kind.noun}`}>
       <span className="small muted form-actions-note">
         {status === 'draft'
           ? 'Not visible on the site'
@@ -49,7 +51,7 @@ export function SaveBar({ mode, initialStatus, submitting, readOnly, autosave }:
           {autosaveLabel(autosave)}
         </span>
       ) : null}
-      <Link to="/dashboard/posts" className="btn btn-secondary">
+      <Link to={kind.list} className="btn btn-secondary">
         Cancel
       </Link>
       <button type="submit" className="btn btn-primary" disabled={submitting}>

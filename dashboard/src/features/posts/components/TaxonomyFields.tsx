@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import { ALL_TAGS, useCreateTermMutation, useGetCategoriesQuery, useGetTagsQuery, type Term, type TermKind } from '@/api/terms';
 import { slugify } from '@/lib/slug';
+import { useKind } from '../kinds';
 import type { PostFormValues } from '../schemas';
 import { TermMultiSelect } from './TermMultiSelect';
 
@@ -51,33 +52,37 @@ function TermsField({ kind, name, label, terms, loading, onRefresh, suggestions 
   );
 }
 
-/** Categories and tags of the post; AI suggestions are selected by name once the lists are known. */
+/** Categories and tags of the post (a page: tags only); AI suggestions are selected by name once
+ * the lists are known. */
 export function TaxonomyFields({ suggested }: { suggested?: { categories: string[]; tags: string[] } }) {
   const { setValue } = useFormContext<PostFormValues>();
-  const categories = useGetCategoriesQuery();
+  const kind = useKind();
+  const categories = useGetCategoriesQuery(undefined, { skip: !kind.categories });
   const tags = useGetTagsQuery(ALL_TAGS);
 
   const [preselected, setPreselected] = useState(false);
   useEffect(() => {
-    if (preselected || !suggested || !categories.data || !tags.data) return;
+    if (preselected || !suggested || !kind.categories || !categories.data || !tags.data) return;
     const cats = pick(suggested.categories, categories.data);
     const tgs = pick(suggested.tags, tags.data.tags);
     if (cats.length) setValue('categories', cats);
     if (tgs.length) setValue('tags', tgs);
     setPreselected(true);
-  }, [preselected, suggested, categories.data, tags.data, setValue]);
+  }, [preselected, suggested, kind.categories, categories.data, tags.data, setValue]);
 
   return (
     <section className="card card-body stack">
-      <TermsField
-        kind="category"
-        name="categories"
-        label="Categories"
-        terms={categories.data ?? []}
-        loading={categories.isLoading}
-        onRefresh={() => categories.refetch()}
-        suggestions={suggested?.categories}
-      />
+      {kind.categories ? (
+        <TermsField
+          kind="category"
+          name="categories"
+          label="Categories"
+          terms={categories.data ?? []}
+          loading={categories.isLoading}
+          onRefresh={() => categories.refetch()}
+          suggestions={suggested?.categories}
+        />
+      ) : null}
       <TermsField
         kind="tag"
         name="tags"

@@ -2,10 +2,12 @@ import { useFormContext } from 'react-hook-form';
 import { bind, TextField } from '@/components/form';
 import { slugify } from '@/lib/slug';
 import type { PostFormValues } from '../schemas';
+import { useKind } from '../kinds';
 
 /** The post's title; leaving it fills an empty slug and SEO title from it. */
 export function TitleField({ readOnly }: { readOnly: boolean }) {
   const form = useFormContext<PostFormValues>();
+  const kind = useKind();
   const { getValues, setValue } = form;
   const title = bind(form, 'title');
 
@@ -20,7 +22,7 @@ export function TitleField({ readOnly }: { readOnly: boolean }) {
     <fieldset className="fieldset-contents" disabled={readOnly}>
       <TextField
         label="Title"
-        placeholder="Enter post title"
+        placeholder={`Enter ${kind.noun} title`}
         style={{ fontSize: 18 }}
         {...title}
         field={{

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
+import type { ContentRef } from '@/api/posts';
 import type { PostFormValues } from '../schemas';
 import { useAutosave } from '../useAutosave';
 
 interface Options {
   /** The post's id (`new` before it exists) and its updatedAt when opened; none: no copy. */
-  autosave?: { target: string; baseUpdatedAt?: string | null };
+  autosave?: { target: ContentRef; baseUpdatedAt?: string | null };
   readOnly: boolean;
   defaultValues: PostFormValues;
 }

@@ -10,6 +10,7 @@ import { isApiError } from '@/lib/errors';
 import { todayIso } from '@/lib/format';
 import { parseYouTubeId } from '@/lib/youtube';
 import { usePostFormRights } from '../hooks/usePostFormRights';
+import { POST, useKind } from '../kinds';
 import { PostForm } from '../components/PostForm';
 import { listPathFor, rewriteSaveError, toCreatePayload } from '../payload';
 import type { PostFormValues } from '../schemas';
@@ -49,12 +50,15 @@ function fromDraft(draft: AiDraft): PostFormValues {
   };
 }
 
+/** A new post (or, mounted for pages, a new page). */
 export function PostCreate() {
   const navigate = useNavigate();
+  const kind = useKind();
   const [createPost, { isLoading }] = useCreatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
   const { ready, readOnly, statusOptions } = usePostFormRights();
-  const [draft] = useState(() => peekAiDraft());
+  // The AI generator's draft is a blog post: a new page leaves it for the next new post.
+  const [draft] = useState(() => (kind === POST ? peekAiDraft() : null));
   const [defaults] = useState(() => (draft ? fromDraft(draft) : emptyPost()));
   const announced = useRef(false);
 
@@ -70,18 +74,18 @@ export function PostCreate() {
 
   async function save(values: PostFormValues) {
     try {
-      const reply = await createPost(toCreatePayload(values)).unwrap();
+      const reply = await createPost({ ...toCreatePayload(values), kind: kind.api }).unwrap();
       if (values.status === 'review' && reply?.post?.id) {
-        await requestReview(reply.post.id).unwrap();
-        toast.success('Post submitted for review');
+        await requestReview({ kind: kind.api, id: reply.post.id }).unwrap();
+        toast.success(`${kind.Noun} submitted for review`);
       } else {
-        toast.success(reply?.message || 'Post created successfully');
+        toast.success(reply?.message || `${kind.Noun} created successfully`);
       }
-      navigate(listPathFor(values.status));
+      navigate(listPathFor(values.status, kind.list));
       return undefined;
     } catch (err) {
       const message = isApiError(err) ? err.message : '';
-      toastFailure(err, message ? rewriteSaveError(message) : 'Failed to create post');
+      toastFailure(err, message ? rewriteSaveError(message) : `Failed to create ${kind.noun}`);
       return isApiError(err) ? err.errors : undefined;
     }
   }
@@ -89,11 +93,15 @@ export function PostCreate() {
   if (!ready) return <LoadingState label="Loading..." />;
   return (
     <>
-      <PageHeader title="Create New Post" description="Write and publish a new blog post" search={false} />
+      <PageHeader
+        title={`Create New ${kind.Noun}`}
+        description={kind === POST ? 'Write and publish a new blog post' : 'Write and publish a new page of your website'}
+        search={false}
+      />
       <PostForm
         mode="create"
         defaultValues={defaults}
-        autosave={{ target: 'new' }}
+        autosave={{ target: { kind: kind.api, id: 'new' } }}
         preselectNames={draft ? { categories: draft.categories ?? [], tags: draft.tags ?? [] } : undefined}
         submitting={isLoading || requesting}
         onSubmit={save}

@@ -21,15 +21,18 @@ import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
 import { useTermNames } from '../hooks/useTermNames';
+import { POST, useKind } from '../kinds';
 import { listPathFor, rewriteSaveError, toFormValues, toUpdatePayload } from '../payload';
 import { compareSnapshots, snapshotOfForm, snapshotOfPost } from '../revisionDiff';
 import type { PostFormValues } from '../schemas';
 
 export const EDIT_CONFLICT = 'edit_conflict';
 
-/** The editor of one post, once it and the role's capabilities are known. */
+/** The editor of one post (or page), once it and the role's capabilities are known. */
 function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
   const navigate = useNavigate();
+  const kind = useKind();
+  const ref = { kind: kind.api, id: post.id };
   const [fetchPost] = useLazyGetPostQuery();
   const [updatePost, { isLoading: saving }] = useUpdatePostMutation();
   const [requestReview, { isLoading: requesting }] = useRequestReviewMutation();
@@ -49,14 +52,14 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
       const body = { ...toUpdatePayload(values), baseUpdatedAt: post.updatedAt ?? undefined };
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
       if (values.publishDate === defaults.publishDate) delete body.scheduledPublishDate;
-      const reply = await updatePost({ id: post.id, body }).unwrap();
+      const reply = await updatePost({ id: post.id, body, kind: kind.api }).unwrap();
       if (values.status === 'review') {
-        await requestReview(post.id).unwrap();
-        toast.success('Post submitted for review');
+        await requestReview(ref).unwrap();
+        toast.success(`${kind.Noun} submitted for review`);
       } else {
-        toast.success(reply?.message || 'Post updated successfully');
+        toast.success(reply?.message || `${kind.Noun} updated successfully`);
       }
-      navigate(listPathFor(values.status));
+      navigate(listPathFor(values.status, kind.list));
       return undefined;
     } catch (err) {
       if (isApiError(err) && err.code === EDIT_CONFLICT) {
@@ -64,7 +67,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
         return undefined;
       }
       const message = isApiError(err) ? err.message : '';
-      toastFailure(err, message ? rewriteSaveError(message) : 'Failed to update post. Please try again.');
+      toastFailure(err, message ? rewriteSaveError(message) : `Failed to update ${kind.noun}. Please try again.`);
       return isApiError(err) ? err.errors : undefined;
     }
   }
@@ -72,8 +75,8 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
   return (
     <>
       <PageHeader
-        title={readOnly ? post.title : `Edit Post: ${post.title}`}
-        description={readOnly ? 'Read only' : 'Update your blog post'}
+        title={readOnly ? post.title : `Edit ${kind.Noun}: ${post.title}`}
+        description={readOnly ? 'Read only' : kind === POST ? 'Update your blog post' : 'Update this page of your website'}
         search={false}
       />
       <ReviewBanner post={post} canReview={rights.review} />
@@ -85,7 +88,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
         onSubmit={save}
         readOnly={readOnly}
         statusOptions={statusOptions}
-        autosave={readOnly ? undefined : { target: post.id, baseUpdatedAt: post.updatedAt ?? null }}
+        autosave={readOnly ? undefined : { target: ref, baseUpdatedAt: post.updatedAt ?? null }}
         aside={
           readOnly ? null : (
             <>
@@ -96,7 +99,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
                 <p className="small muted" style={{ margin: 0 }}>
                   Every save is kept: compare any two and restore one.
                 </p>
-                <Link className="btn btn-secondary" to={`/dashboard/posts/edit/${post.id}/history`}>
+                <Link className="btn btn-secondary" to={kind.history(post.id)}>
                   View history
                 </Link>
               </section>
@@ -114,7 +117,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
           onReload();
         }}
         changes={async () => {
-          const theirs = await fetchPost(post.id).unwrap();
+          const theirs = await fetchPost(ref).unwrap();
           const yours = conflict ? snapshotOfForm(conflict.yours, theirs.slug) : {};
           return compareSnapshots(snapshotOfPost(theirs), yours, names);
         }}
@@ -123,15 +126,17 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
   );
 }
 
-/** /dashboard/posts/edit/{id}: the post in its editor (read only for a role that may not change it). */
+/** /dashboard/posts/edit/{id} (/dashboard/pages/{id}): the post (page) in its editor, read only for
+ * a role that may not change it. */
 export function PostEdit() {
   const { id = '' } = useParams();
-  const post = useGetPostQuery(id, { skip: !id, refetchOnMountOrArgChange: true });
+  const kind = useKind();
+  const post = useGetPostQuery({ kind: kind.api, id }, { skip: !id, refetchOnMountOrArgChange: true });
   // The form waits for the capabilities rather than flash read-only.
   const { ready } = useCapabilities();
-  if (!id) return <PostNotFound message="Post ID is required" />;
+  if (!id) return <PostNotFound message={`${kind.Noun} ID is required`} />;
   return (
-    <QueryState query={{ ...post, data: ready ? post.data : undefined }} loading="Loading post..." failed={<PostNotFound />}>
+    <QueryState query={{ ...post, data: ready ? post.data : undefined }} loading={`Loading ${kind.noun}...`} failed={<PostNotFound />}>
       {(data) => <PostEditor post={data} onReload={() => void post.refetch()} />}
     </QueryState>
   );

@@ -13,6 +13,7 @@ import { DiffView } from '../components/editorial/DiffView';
 import { describe, RevisionList } from '../components/editorial/RevisionList';
 import { PostNotFound } from '../components/PostNotFound';
 import { useTermNames } from '../hooks/useTermNames';
+import { useKind } from '../kinds';
 import { compareSnapshots } from '../revisionDiff';
 
 const PAGE_SIZE = 20;
@@ -28,22 +29,24 @@ interface HistoryProps {
 /** The comparison of two saves (by default the newest and the one before it) and the saves. */
 function History({ id, title, list, page, onPage }: HistoryProps) {
   const navigate = useNavigate();
+  const kind = useKind();
+  const of = { kind: kind.api };
   // The two revisions compared: [older, newer].
   const [picked, setPicked] = useState<string[]>([]);
   const [restore] = useRestoreRevisionMutation();
-  const restoring = useConfirmAction((r: RevisionSummary) => restore({ id, revisionId: r.id }).unwrap(), {
+  const restoring = useConfirmAction((r: RevisionSummary) => restore({ id, revisionId: r.id, ...of }).unwrap(), {
     done: 'Revision restored',
     // The server's rules apply (an author restores only into a draft, a live post is an editor's).
     failed: (err) => errorMessage(err, 'Could not restore this revision'),
-    then: () => navigate(`/dashboard/posts/edit/${id}`),
+    then: () => navigate(kind.edit(id)),
   });
 
   const revisions = list.revisions;
   const chosen = picked.length === 2 ? picked : revisions.slice(0, 2).map((r) => r.id);
   const byId = (rid: string) => revisions.find((r) => r.id === rid);
   const ordered = [...chosen].sort((a, b) => (byId(a)?.number ?? 0) - (byId(b)?.number ?? 0));
-  const older = useGetRevisionQuery({ id, revisionId: ordered[0] ?? '' }, { skip: ordered.length < 2 });
-  const newer = useGetRevisionQuery({ id, revisionId: ordered[1] ?? '' }, { skip: ordered.length < 2 });
+  const older = useGetRevisionQuery({ id, revisionId: ordered[0] ?? '', ...of }, { skip: ordered.length < 2 });
+  const newer = useGetRevisionQuery({ id, revisionId: ordered[1] ?? '', ...of }, { skip: ordered.length < 2 });
   const names = useTermNames();
   const comparing = older.isFetching || newer.isFetching;
   const diffs = older.data && newer.data && !comparing ? compareSnapshots(older.data.snapshot, newer.data.snapshot, names) : null;
@@ -59,11 +62,11 @@ function History({ id, title, list, page, onPage }: HistoryProps) {
     <>
       <PageHeader
         title={`History: ${title}`}
-        description="Every save of this post. Pick two saves to compare them; restore any of them as a new save."
+        description={`Every save of this ${kind.noun}. Pick two saves to compare them; restore any of them as a new save.`}
         search={false}
       />
       <p>
-        <Link to={`/dashboard/posts/edit/${id}`}>Back to the editor</Link>
+        <Link to={kind.edit(id)}>Back to the editor</Link>
       </p>
       <div className="post-form">
         <section className="card card-body stack" aria-labelledby="compare-title">
@@ -91,7 +94,7 @@ function History({ id, title, list, page, onPage }: HistoryProps) {
       </div>
       <ConfirmDialog title={restoring.item ? `Restore ${describe(restoring.item)}?` : 'Restore'} confirmLabel="Restore" {...restoring.dialog}>
         <p style={{ margin: 0 }}>
-          The post gets the title, text and settings of this save. This is saved as a new revision, so nothing is lost.
+          The {kind.noun} gets the title, text and settings of this save. This is saved as a new revision, so nothing is lost.
           Categories, tags and images deleted since are left out.
         </p>
       </ConfirmDialog>
@@ -99,13 +102,17 @@ function History({ id, title, list, page, onPage }: HistoryProps) {
   );
 }
 
-/** A post's saves, newest first; any two compared side by side; any one restored. */
+/** A post's (page's) saves, newest first; any two compared side by side; any one restored. */
 export function PostHistory() {
   const { id = '' } = useParams();
+  const kind = useKind();
   const [page, setPage] = useState(1);
-  const post = useGetPostQuery(id, { skip: !id });
-  const list = useGetRevisionsQuery({ id, page, limit: PAGE_SIZE }, { skip: !id, refetchOnMountOrArgChange: true });
-  if (!id) return <PostNotFound message="Post ID is required" />;
+  const post = useGetPostQuery({ kind: kind.api, id }, { skip: !id });
+  const list = useGetRevisionsQuery(
+    { id, page, limit: PAGE_SIZE, kind: kind.api },
+    { skip: !id, refetchOnMountOrArgChange: true },
+  );
+  if (!id) return <PostNotFound message={`${kind.Noun} ID is required`} />;
   return (
     <QueryState
       query={{ ...list, isLoading: list.isLoading || post.isLoading }}

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Eye, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { Eye, Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
 import { useGetLanguagesQuery } from '@/api/translations';
@@ -10,28 +10,35 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
 import { formatDate } from '@/lib/format';
+import { useDebouncedValue } from '@/lib/useDebounce';
 import { DeletePostDialog } from '../components/DeletePostDialog';
+import { useKind, type ContentKind } from '../kinds';
 
 export const POSTS_PAGE_SIZE = 10;
 
-const FILTERS: { value: PostListFilter; label: string }[] = [
+const filtersOf = (kind: ContentKind): { value: PostListFilter; label: string }[] => [
   { value: 'published', label: 'Published' },
   { value: 'draft', label: 'Drafts' },
-  { value: 'all', label: 'All Posts' },
+  { value: 'all', label: `All ${kind.Plural}` },
   { value: 'waiting', label: 'Waiting for review' },
 ];
 
-/** The row's menu: View for everyone, Edit and Delete only where the role may. */
+/** The row's menu: View for everyone, Edit and Delete only where the role may (a page's View is its
+ * editor, read only for a role that may not change it). */
 function PostActions({ post, onDelete }: { post: PostSummary; onDelete: () => void }) {
   const navigate = useNavigate();
+  const kind = useKind();
   const rights = usePostRights(post);
+  const view = kind.view(post);
   return (
     <RowMenu
       label={`Actions for ${post.title}`}
       items={[
-        { label: 'View', icon: <Eye size={14} />, onSelect: () => navigate(`/dashboard/posts/${post.slug}`) },
+        ...(view !== kind.edit(post.id) || !rights.edit
+          ? [{ label: 'View', icon: <Eye size={14} />, onSelect: () => navigate(view) }]
+          : []),
         ...(rights.edit
-          ? [{ label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/posts/edit/${post.id}`) }]
+          ? [{ label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(kind.edit(post.id)) }]
           : []),
         ...(rights.remove ? [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: onDelete }] : []),
       ]}
@@ -39,7 +46,12 @@ function PostActions({ post, onDelete }: { post: PostSummary; onDelete: () => vo
   );
 }
 
-function columns(status: PostListFilter, onDelete: (id: string) => void, multilingual: boolean): Column<PostSummary>[] {
+function columns(
+  kind: ContentKind,
+  status: PostListFilter,
+  onDelete: (id: string) => void,
+  multilingual: boolean,
+): Column<PostSummary>[] {
   const language: Column<PostSummary>[] = multilingual
     ? [
         {
@@ -61,7 +73,7 @@ function columns(status: PostListFilter, onDelete: (id: string) => void, multili
       cell: (post) => (
         <>
           <div className="row wrap">
-            <Link to={`/dashboard/posts/${post.slug}`}>
+            <Link to={kind.view(post)}>
               <strong>{post.title}</strong>
             </Link>
             {status === 'all' ? <StatusBadge status={post.status} /> : null}
@@ -71,18 +83,22 @@ function columns(status: PostListFilter, onDelete: (id: string) => void, multili
         </>
       ),
     },
-    {
-      header: 'Categories',
-      cell: (post) => (
-        <div className="row wrap" style={{ gap: 4, display: 'inline-flex' }}>
-          {(post.categories ?? []).map((c) => (
-            <Badge key={c.id} tone="primary">
-              {c.name}
-            </Badge>
-          ))}
-        </div>
-      ),
-    },
+    ...(kind.categories
+      ? [
+          {
+            header: 'Categories',
+            cell: (post: PostSummary) => (
+              <div className="row wrap" style={{ gap: 4, display: 'inline-flex' }}>
+                {(post.categories ?? []).map((c) => (
+                  <Badge key={c.id} tone="primary">
+                    {c.name}
+                  </Badge>
+                ))}
+              </div>
+            ),
+          },
+        ]
+      : []),
     { header: 'Published', className: 'small', cell: (post) => formatDate(post.publishedAt) },
     {
       header: <span className="sr-only">Actions</span>,
@@ -93,11 +109,31 @@ function columns(status: PostListFilter, onDelete: (id: string) => void, multili
   ];
 }
 
+/** A page list's own search (the header's search box searches posts only): over title and content,
+ * kept in the address (`?q=`), asked for from 2 characters, 300 ms after typing stops. */
+function ListSearch({ value, onChange, label }: { value: string; onChange: (value: string) => void; label: string }) {
+  const [text, setText] = useState(value);
+  const settled = useDebouncedValue(text, 300);
+  useEffect(() => {
+    const query = settled.trim().length >= 2 ? settled.trim() : '';
+    if (query !== value) onChange(query);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled]);
+  return (
+    <div className="search-input-wrap" style={{ flex: '1 1 200px', maxWidth: 320 }}>
+      <Search size={16} className="muted" aria-hidden="true" />
+      <input type="search" aria-label={label} placeholder={`${label}...`} value={text} onChange={(e) => setText(e.target.value)} />
+    </div>
+  );
+}
+
+/** The posts (or, mounted for pages, the pages): status filters, languages, the rows and their pages. */
 export function PostsList() {
+  const kind = useKind();
   const [params, setParams] = useSearchParams();
   const canCreate = useCan('post.create');
   const canReview = useCan('post.review');
-  const filters = FILTERS.filter((f) => f.value !== 'waiting' || canReview);
+  const filters = filtersOf(kind).filter((f) => f.value !== 'waiting' || canReview);
   const status = (filters.find((f) => f.value === params.get('status'))?.value ?? 'published') as PostListFilter;
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -106,16 +142,19 @@ export function PostsList() {
   const multilingual = codes.length > 1;
   const language = params.get('language') ?? '';
   const missing = params.get('missing') ?? '';
+  const search = kind.headerSearch ? '' : (params.get('q') ?? '');
   const posts = useGetPostsQuery({
     page,
     limit: POSTS_PAGE_SIZE,
     status,
     ...(language ? { language } : {}),
     ...(missing ? { missing } : {}),
+    ...(search ? { search } : {}),
+    ...(kind.api === 'posts' ? {} : { kind: kind.api }),
   });
   const { data, refetch } = posts;
 
-  function update(next: { status?: PostListFilter; page?: number; language?: string; missing?: string }) {
+  function update(next: { status?: PostListFilter; page?: number; language?: string; missing?: string; search?: string }) {
     const s = next.status ?? status;
     const p = next.page ?? page;
     const q = new URLSearchParams();
@@ -125,26 +164,33 @@ export function PostsList() {
     const miss = next.missing ?? missing;
     if (lang) q.set('language', lang);
     if (miss) q.set('missing', miss);
+    const text = next.search ?? search;
+    if (text) q.set('q', text);
     setParams(q);
   }
 
+  const addLabel = `Add ${kind.Noun}`;
   const addPost = (
-    <Link className="btn btn-primary" to="/dashboard/posts/new">
-      <Plus size={16} /> Add Post
+    <Link className="btn btn-primary" to={kind.create}>
+      <Plus size={16} /> {addLabel}
     </Link>
   );
+  const noun = (n: number) => (n === 1 ? kind.noun : kind.plural);
   return (
     <>
       <PageHeader
-        title="Posts"
-        description="Manage your blog posts"
-        search="posts"
+        title={kind.Plural}
+        description={kind.description}
+        search={kind.headerSearch ? 'posts' : false}
         searchPlaceholder="Search posts..."
         iconButton={{ icon: <RefreshCw size={16} />, label: 'Refresh', onClick: () => refetch() }}
-        action={canCreate ? { label: 'Add Post', to: '/dashboard/posts/new', icon: <Plus size={16} /> } : undefined}
+        action={canCreate ? { label: addLabel, to: kind.create, icon: <Plus size={16} /> } : undefined}
       />
       <section className="card">
         <div className="card-header">
+          {kind.headerSearch ? null : (
+            <ListSearch value={search} label={`Search ${kind.plural}`} onChange={(text) => update({ search: text, page: 1 })} />
+          )}
           <div className="segmented" role="group" aria-label="Filter by status">
             {filters.map((f) => (
               <button key={f.value} type="button" aria-pressed={status === f.value} onClick={() => update({ status: f.value, page: 1 })}>
@@ -190,29 +236,31 @@ export function PostsList() {
           ) : null}
           {data ? (
             <span className="small muted">
-              {data.totalPosts} {data.totalPosts === 1 ? 'post' : 'posts'}
+              {data.totalPosts} {noun(data.totalPosts)}
             </span>
           ) : null}
         </div>
         <QueryState
           query={posts}
-          loading="Loading posts..."
-          error="Error loading posts"
+          loading={`Loading ${kind.plural}...`}
+          error={`Error loading ${kind.plural}`}
           isEmpty={(d) => d.posts.length === 0}
           empty={
             status === 'waiting'
-              ? 'No posts are waiting for review.'
-              : canCreate
-                ? 'No posts found. Create your first post!'
-                : 'No posts found.'
+              ? `No ${kind.plural} are waiting for review.`
+              : search
+                ? `No ${kind.plural} match "${search}".`
+                : canCreate
+                  ? `No ${kind.plural} found. Create your first ${kind.noun}!`
+                  : `No ${kind.plural} found.`
           }
-          emptyAction={canCreate && status !== 'waiting' ? addPost : undefined}
+          emptyAction={canCreate && status !== 'waiting' && !search ? addPost : undefined}
         >
           {(list) => (
             <DataTable
               rows={list.posts}
               rowKey={(post) => post.id}
-              columns={columns(status, setDeleting, multilingual)}
+              columns={columns(kind, status, setDeleting, multilingual)}
               dimmed={posts.isFetching}
               pages={{ page, totalPages: list.totalPages, onChange: (p) => update({ page: p }) }}
             />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Dialog } from '@/components/Dialog';
 import type { FieldDiff } from '../../revisionDiff';
 import { DiffView } from './DiffView';
+import { useKind } from '../../kinds';
 
 interface Props {
   /** The server's message: who changed the post and when. */
@@ -14,12 +15,13 @@ interface Props {
 
 /** A save refused because someone saved the post since it was opened (409 edit_conflict). */
 export function ConflictDialog({ message, changes, onReload, onClose }: Props) {
+  const kind = useKind();
   const [diffs, setDiffs] = useState<FieldDiff[] | null>(null);
   const [loading, setLoading] = useState(false);
   return (
     <Dialog
       open={!!message}
-      title="This post was changed by someone else"
+      title={`This ${kind.noun} was changed by someone else`}
       wide
       onClose={() => {
         setDiffs(null);

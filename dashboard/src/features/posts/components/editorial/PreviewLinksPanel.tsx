@@ -11,6 +11,7 @@ import { Spinner } from '@/components/Spinner';
 import { toastError } from '@/components/notify';
 import { copyText } from '@/lib/clipboard';
 import { formatDateTime } from '@/lib/format';
+import { useKind } from '../../kinds';
 
 /** The request a website (or a person with the content key) sends to read the draft. */
 export function exampleRequest(url: string): string {
@@ -61,7 +62,9 @@ function LinkRow({ link, onRevoke }: { link: PreviewLink; onRevoke: (link: Previ
 /** Preview links of a draft: read through the public API with the content key, until they
  * expire or are revoked. */
 export function PreviewLinksPanel({ postId, canCreate }: Props) {
-  const { data: links, isLoading, isError } = useGetPreviewLinksQuery(postId);
+  const kind = useKind();
+  const ref = { kind: kind.api, id: postId };
+  const { data: links, isLoading, isError } = useGetPreviewLinksQuery(ref);
   const [create, { isLoading: creating }] = useCreatePreviewLinkMutation();
   const [revoke, { isLoading: revoking }] = useRevokePreviewLinkMutation();
   const [confirming, setRevoking] = useState<PreviewLink | null>(null);
@@ -72,7 +75,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
         Preview links
       </h2>
       <p className="small muted" style={{ margin: 0 }}>
-        A preview link lets your website (or a reviewer) read this unpublished post through the content API with your
+        A preview link lets your website (or a reviewer) read this unpublished {kind.noun} through the content API with your
         content key, until it expires or you revoke it.
       </p>
       {canCreate ? (
@@ -82,7 +85,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
           disabled={creating}
           onClick={async () => {
             try {
-              const reply = await create(postId).unwrap();
+              const reply = await create(ref).unwrap();
               toast.success(reply.message || 'Preview link created');
             } catch (err) {
               toastError(err, 'Could not create a preview link');
@@ -94,7 +97,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
         </button>
       ) : (
         <p className="small" style={{ margin: 0 }}>
-          Only drafts and scheduled posts get preview links.
+          Only drafts and scheduled {kind.plural} get preview links.
         </p>
       )}
       {isLoading ? <Spinner small label="Loading preview links" /> : null}
@@ -123,7 +126,7 @@ export function PreviewLinksPanel({ postId, canCreate }: Props) {
         onConfirm={async () => {
           if (!confirming) return;
           try {
-            const reply = await revoke({ id: postId, linkId: confirming.id }).unwrap();
+            const reply = await revoke({ id: postId, linkId: confirming.id, kind: kind.api }).unwrap();
             toast.success(reply.message || 'Preview link revoked');
           } catch (err) {
             toastError(err, 'Could not revoke the link');

@@ -5,6 +5,7 @@ import { Dialog } from '@/components/Dialog';
 import { Field } from '@/components/Field';
 import { isApiError } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
+import { useKind } from '../../kinds';
 
 /** The post's review state: the editor's note to the writer, or (editors) "send back". */
 export function ReviewBanner({ post, canReview }: { post: Post; canReview: boolean }) {
@@ -12,6 +13,7 @@ export function ReviewBanner({ post, canReview }: { post: Post; canReview: boole
   const [note, setNote] = useState('');
   const [error, setError] = useState('');
   const [returnReview, { isLoading }] = useReturnReviewMutation();
+  const kind = useKind();
   if (!post.reviewRequestedAt && !post.reviewNote) return null;
 
   async function sendBack() {
@@ -20,11 +22,11 @@ export function ReviewBanner({ post, canReview }: { post: Post; canReview: boole
       return;
     }
     try {
-      const reply = await returnReview({ id: post.id, note: note.trim() }).unwrap();
-      toast.success(reply?.message || 'Post sent back to the writer');
+      const reply = await returnReview({ id: post.id, note: note.trim(), kind: kind.api }).unwrap();
+      toast.success(reply?.message || `${kind.Noun} sent back to the writer`);
       setOpen(false);
     } catch (err) {
-      setError(isApiError(err) ? err.message : 'Could not send the post back');
+      setError(isApiError(err) ? err.message : `Could not send the ${kind.noun} back`);
     }
   }
 

@@ -5,15 +5,17 @@ import type { Post } from '@/api/posts';
 import { useCan } from '@/api/session';
 import { useAddTranslationMutation, useGetLanguagesQuery, useTranslateWithAiMutation } from '@/api/translations';
 import { toastError } from '@/components/notify';
+import { useKind } from '../../kinds';
 
 /** The post's language switcher (companies with more than one language): every translation of its
  * group with its status, and the company's other languages with "Add translation" (a draft copy)
  * and "Translate with AI" (a machine-made draft, made on the AI queue, never published by itself). */
 export function TranslationsPanel({ post }: { post: Post }) {
   const navigate = useNavigate();
+  const kind = useKind();
   const languages = useGetLanguagesQuery();
   const canCreate = useCan('post.create');
-  const canAi = useCan('ai.generate');
+  const canAi = useCan('ai.generate') && kind.aiTranslation;
   const [addTranslation, { isLoading: adding }] = useAddTranslationMutation();
   const [translate, { isLoading: translating }] = useTranslateWithAiMutation();
   const translations = post.translations ?? [];
@@ -29,9 +31,9 @@ export function TranslationsPanel({ post }: { post: Post }) {
     try {
       const id = withAi
         ? (await translate({ id: post.id, language: chosen }).unwrap()).data.postId
-        : (await addTranslation({ id: post.id, language: chosen }).unwrap()).post.id;
+        : (await addTranslation({ id: post.id, language: chosen, kind: kind.api }).unwrap()).post.id;
       toast.success(withAi ? 'Machine-made draft created. Review it before publishing.' : 'Translation created');
-      navigate(`/dashboard/posts/edit/${id}`);
+      navigate(kind.edit(id));
     } catch (err) {
       toastError(err, 'Could not create the translation');
     }
@@ -52,7 +54,7 @@ export function TranslationsPanel({ post }: { post: Post }) {
             {translation.id === post.id ? (
               <strong aria-current="page">{names.get(translation.language) ?? translation.language}</strong>
             ) : (
-              <Link to={`/dashboard/posts/edit/${translation.id}`} lang={translation.language}>
+              <Link to={kind.edit(translation.id)} lang={translation.language}>
                 {names.get(translation.language) ?? translation.language}: {translation.title}
               </Link>
             )}
@@ -91,8 +93,8 @@ export function TranslationsPanel({ post }: { post: Post }) {
             ) : null}
           </div>
           <p className="small muted" style={{ margin: 0 }}>
-            Both make a draft in the chosen language with this post&apos;s categories and tags; nothing is published
-            until you publish it.
+            {canAi ? 'Both make' : 'It makes'} a draft in the chosen language with this {kind.noun}&apos;s categories and
+            tags; nothing is published until you publish it.
           </p>
         </div>
       ) : null}

@@ -1,9 +1,10 @@
 import { toast } from 'sonner';
-import { useDeleteAutosaveMutation, useGetAutosaveQuery, type Autosave } from '@/api/autosaves';
+import { useDeleteAutosaveMutation, useGetAutosaveQuery, type Autosave, type AutosaveTarget } from '@/api/autosaves';
+import { useKind } from '../../kinds';
 
 interface Props<V> {
-  /** The post's id, or `new`. */
-  target: string;
+  /** The post's (page's) id, or `new`. */
+  target: AutosaveTarget;
   /** The post's updatedAt now: a copy made from an older version says so. */
   updatedAt?: string | null;
   onRestore: (fields: V) => void;
@@ -20,6 +21,7 @@ function time(value: string): string {
 export function UnsavedCopyBanner<V>({ target, updatedAt, onRestore, hidden, onDone }: Props<V>) {
   const { data } = useGetAutosaveQuery(target, { refetchOnMountOrArgChange: true });
   const [discard, { isLoading }] = useDeleteAutosaveMutation();
+  const kind = useKind();
   if (hidden || !data) return null;
   const copy = data as Autosave<V>;
   const older = !!(copy.baseUpdatedAt && updatedAt && copy.baseUpdatedAt !== updatedAt);
@@ -27,7 +29,7 @@ export function UnsavedCopyBanner<V>({ target, updatedAt, onRestore, hidden, onD
     <div className="editorial-banner" role="region" aria-label="Unsaved changes">
       <span>
         Restore unsaved changes from {time(copy.updatedAt)}?
-        {older ? <span className="small"> The post was saved by someone since this copy was made.</span> : null}
+        {older ? <span className="small"> The {kind.noun} was saved by someone since this copy was made.</span> : null}
       </span>
       <span className="row" style={{ gap: 8 }}>
         <button
