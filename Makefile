@@ -13,7 +13,7 @@ BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
         flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
-        fuzz bench-load bench-tests bench-smoke profile-public-api
+        fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
 help:
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -184,6 +184,12 @@ bench-track: install db wrk ## page-view tracking under load, then flush + rollu
 
 fuzz: install services ## schemathesis over both APIs with FUZZ_EXAMPLES (300) requests per operation
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest -n $(PYTEST_WORKERS) apps/core/tests/hardening/test_schemathesis.py
+
+# The structure-aware fuzz tests of the import parsers and Ghost's filter grammar (run by make test
+# with a small fixed budget) with FUZZ_EXAMPLES examples per property (docs/hardening.md).
+FUZZ_IMPORT_TESTS = apps/portability/tests/test_fuzz_parsers.py apps/ghost_api/tests/test_fuzz_filters.py
+fuzz-import: install services ## Hypothesis over the import parsers and Ghost's filters with FUZZ_EXAMPLES (20000) examples per property
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-20000} $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --timeout 0 $(FUZZ_IMPORT_TESTS)
 
 bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorten): req/s, p50/p99, errors, RSS
 	$(BENCH_KEYS) $(BIN)/python bench/load.py

@@ -4,7 +4,8 @@ Hypothesis settings and the odd values they put anywhere.
 
 `make test` runs each property with its small fixed budget (derandomized: the same examples on
 every run, a few seconds in all); `make fuzz-import` runs them with FUZZ_EXAMPLES examples each
-(20,000 by default), still derandomized, so that a finding is found again by the same command.
+(20,000 by default; a tenth of that for the properties that go through the database), still
+derandomized, so that a finding is found again by the same command.
 """
 from __future__ import annotations
 
@@ -16,13 +17,14 @@ from hypothesis import strategies as st
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES") or 0)  # 0: each test's own budget
 
 
-def fuzz_settings(examples: int, *, fixed: bool = False) -> settings:
-    """`examples` examples under `make test`, FUZZ_EXAMPLES under `make fuzz-import` (unless
-    `fixed`); no deadline (a slow example is not a finding), no example database written into the
-    working tree. A test that takes a pytest fixture shares it between its examples (they leave it
-    as they found it)."""
-    return settings(max_examples=examples if fixed else FUZZ_EXAMPLES or examples, deadline=None, derandomize=True,
-                    database=None, print_blob=True,
+def fuzz_settings(examples: int, *, share: float = 1.0, fixed: bool = False) -> settings:
+    """`examples` examples under `make test`; under `make fuzz-import`, `share` of FUZZ_EXAMPLES (a
+    property that goes through the database or the API takes a tenth of the examples of one that
+    does not), or `examples` when `fixed`. No deadline (a slow example is not a finding), no example
+    database written into the working tree. A test that takes a pytest fixture shares it between its
+    examples (they leave it as they found it)."""
+    budget = examples if fixed or not FUZZ_EXAMPLES else max(examples, int(FUZZ_EXAMPLES * share))
+    return settings(max_examples=budget, deadline=None, derandomize=True, database=None, print_blob=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much, HealthCheck.large_base_example,
                                            HealthCheck.function_scoped_fixture])
