@@ -63,6 +63,7 @@ const UserEdit = lazyNamed(() => import('@/features/users/routes/UserEdit'), 'Us
 const MyAccount = lazyNamed(() => import('@/features/users/routes/MyAccount'), 'MyAccount');
 const AiGenerator = lazyNamed(() => import('@/features/ai-generator/routes/AiGenerator'), 'AiGenerator');
 const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 'Settings');
+const SiteSettings = lazyNamed(() => import('@/features/settings/routes/SiteSettings'), 'SiteSettings');
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
 const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
@@ -140,6 +141,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('account', MyAccount),
         screen('activity', Activity),
         screen('settings', Settings),
+        screen('settings/site', SiteSettings),
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),
         screen('import-export', ImportExport),

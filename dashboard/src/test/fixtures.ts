@@ -146,4 +146,10 @@ export const settingsHandlers = [
   http.get('*/api/client/info', () => HttpResponse.json({ success: true, data: CLIENT_INFO })),
   http.get('*/api/client/support-access', () => HttpResponse.json({ success: true, message: '', grant: null, sessions: [], maxHours: 24 })),
   http.get('*/api/outgoing', () => HttpResponse.json({ success: true, kinds: [], emails: [] })),
+  http.get('*/api/usage', () =>
+    HttpResponse.json({
+      success: true, plan: 'trial', trialEndsAt: null, readOnly: false, publicApiRequestsPerMinute: 60, aiJobsPerDay: 20,
+      limits: [], days: [],
+    }),
+  ),
 ];

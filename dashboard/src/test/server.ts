@@ -12,10 +12,17 @@ export const meHandler = http.get('*/api/auth/me', ({ request }) => {
   });
 });
 
+export const EMPTY_SITE = {
+  title: '', description: '', metaTitle: '', metaDescription: '', logo: null, icon: null, coverImage: null, accentColor: '',
+  navigation: [], secondaryNavigation: [],
+  social: { facebook: '', twitter: '', instagram: '', linkedin: '', youtube: '', tiktok: '', threads: '', bluesky: '', mastodon: '' },
+  websiteUrl: '', postUrlTemplate: '', language: 'en', timeZone: 'UTC', updatedAt: null,
+};
+
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
  *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
  *  an admin's banner), the company's email is verified and its trial is running (no banners), it writes
- *  in English only, unless a test says otherwise. */
+ *  in English only and has not filled in its site settings, unless a test says otherwise. */
 export const server = setupServer(
   meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
@@ -37,6 +44,8 @@ export const server = setupServer(
       fallbacks: {},
     }),
   ),
+  // Site settings nobody has filled in yet.
+  http.get('*/api/client/site', () => HttpResponse.json({ success: true, site: EMPTY_SITE })),
   http.get('*/api/auth/2fa', () =>
     HttpResponse.json({ success: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false }),
   ),

@@ -1,7 +1,4 @@
-import { useState } from 'react';
-import { ImagePlus, Trash2 } from 'lucide-react';
-import { mediaUrl } from '@/api/media';
-import { MediaPickerDialog } from '@/components/media/MediaPickerDialog';
+import { ImagePickerField } from '@/components/media/ImagePickerField';
 
 export interface FeaturedImage {
   id: string;
@@ -15,40 +12,15 @@ interface Props {
   error?: string;
 }
 
+/** The post's featured image: chosen from the media library (a post's image is always the library's). */
 export function FeaturedImageField({ value, onChange, error }: Props) {
-  const [open, setOpen] = useState(false);
   return (
-    <div className="field">
-      <span className="label">Featured Image</span>
-      {value ? (
-        <>
-          {value.url ? <img className="featured-preview" src={value.url} alt={value.alt || 'Featured image'} /> : null}
-          <div className="row">
-            <button type="button" className="btn btn-secondary btn-sm grow" onClick={() => setOpen(true)}>
-              <ImagePlus size={14} /> Change Image
-            </button>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => onChange(null)}>
-              <Trash2 size={14} /> Remove
-            </button>
-          </div>
-        </>
-      ) : (
-        <button type="button" className="dropzone" onClick={() => setOpen(true)} aria-invalid={!!error}>
-          <ImagePlus size={22} aria-hidden="true" />
-          <div>Select Featured Image</div>
-        </button>
-      )}
-      {error ? (
-        <span className="field-error" role="alert">
-          {error}
-        </span>
-      ) : null}
-      <MediaPickerDialog
-        open={open}
-        title="Select Featured Image"
-        onClose={() => setOpen(false)}
-        onSelect={(m) => onChange({ id: String(m.id), url: mediaUrl(m), alt: m.altText || m.fileName })}
-      />
-    </div>
+    <ImagePickerField
+      label="Featured Image"
+      pickLabel="Select Featured Image"
+      value={value}
+      onChange={(picked) => onChange(picked?.id ? { id: picked.id, url: picked.url, alt: picked.alt } : null)}
+      error={error}
+    />
   );
 }

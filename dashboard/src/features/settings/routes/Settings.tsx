@@ -12,6 +12,7 @@ import { IntegrationGuide } from '../components/IntegrationGuide';
 import { LanguagesCard } from '../components/LanguagesCard';
 import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
+import { SiteCard } from '../components/SiteCard';
 import { SupportAccess } from '../components/SupportAccess';
 import { TwoFactorPolicy } from '../components/TwoFactorPolicy';
 import { UsageCard } from '../components/UsageCard';
@@ -50,6 +51,7 @@ export function Settings() {
               <CompanyProfile company={data.company} editable={isAdmin} />
               <QuickActions info={data} canManage={isAdmin} onRefresh={refresh} />
             </div>
+            <SiteCard canEdit={isAdmin} companyName={data.company.name} />
             <ApiDocs apiInfo={data.apiInfo} />
             <div className="grid-2" style={{ alignItems: 'start' }}>
               <ApiStatus info={data} />
