@@ -36,28 +36,22 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
-from django.db import connection, transaction
-from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
-from apps.content import kinds
+from apps.content import bulk, kinds
 from apps.content.models import Category, Post, Tag
-from apps.content.rules import post_values_repaired
-from apps.content.services import revisions_record_created
 from apps.core import events
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
 from apps.core.text import slugify
 from apps.media.models import Media
 from apps.media.services import ProcessedImage, media_create_processed, media_process
-from apps.plans.rules import plan_spend
 from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
 from apps.portability.models import Redirect, SourceItem
@@ -290,39 +284,25 @@ class _Importer:
     # categories and tags
     def terms(self) -> dict[tuple[str, str], object]:
         found: dict[tuple[str, str], object] = {}
-        models = {"category": Category, "tag": Tag}
-        existing = {kind: {obj.slug: obj for obj in model.objects.all()} for kind, model in models.items()}
+        existing = bulk.terms_all()
         by_id = {kind: {obj.pk: obj for obj in objs.values()} for kind, objs in existing.items()}
-        terms = list(self.blog.terms)
         needed = set()
-        for term in terms:
-            model = models[term.kind]
+        for term in self.blog.terms:
             obj = by_id[term.kind].get(self.known[term.kind].get(term.source_id))
-            slug = slugify(term.slug or term.name)[:120] or slugify(term.name)[:120] or "term"
-            name = term.name[:100]
+            name, slug = bulk.term_values(name=term.name, slug=term.slug)
             if obj is not None:
-                changed = obj.name != name or (term.kind == "category" and obj.description != term.description)
-                if changed:
-                    obj.name = name
-                    if term.kind == "category":
-                        obj.description = term.description
-                    obj.save()
-                    events.publish(events.TermChanged(kind=term.kind, change="updated", term_id=obj.pk, name=obj.name,
-                                                      actor=self.actor))
+                changed = bulk.term_bulk_update(actor=self.actor, term=obj, name=name,
+                                                description=term.description if term.kind == "category" else None)
                 self.report.count(term.kind, "updated" if changed else "unchanged")
             elif slug in existing[term.kind]:
                 obj = existing[term.kind][slug]
                 self.remember(term.kind, term.source_id, obj.pk)
                 self.report.count(term.kind, "matched")
             else:
-                fields = {"name": name, "slug": slug}
-                if term.kind == "category":
-                    fields["description"] = term.description
-                obj = model.objects.create(**fields)
+                obj = bulk.term_bulk_create(actor=self.actor, kind=term.kind, name=name, slug=slug,
+                                            description=term.description)
                 existing[term.kind][slug] = obj
                 self.remember(term.kind, term.source_id, obj.pk)
-                events.publish(events.TermChanged(kind=term.kind, change="created", term_id=obj.pk, name=obj.name,
-                                                  actor=self.actor))
                 self.report.count(term.kind, "created")
             if term.parent:
                 self.report.note(term.kind, term.name, "flattened", f"parent category {term.parent} (categories here have no parents)")
@@ -335,10 +315,8 @@ class _Importer:
         for name, slug in needed:
             obj = existing["category"].get(slug)
             if obj is None:
-                obj = Category.objects.create(name=name, slug=slug)
+                obj = bulk.term_bulk_create(actor=self.actor, kind="category", name=name, slug=slug)
                 existing["category"][slug] = obj
-                events.publish(events.TermChanged(kind="category", change="created", term_id=obj.pk, name=name,
-                                                  actor=self.actor))
                 self.report.count("category", "created")
             found[("special", slug)] = obj
         return found
@@ -346,8 +324,6 @@ class _Importer:
     # posts
     def posts(self, users: dict[str, User], terms: dict) -> list[tuple[Post, SourcePost, str]]:
         """The posts created or updated, with their source post and converted HTML (for images)."""
-        now = timezone.now()
-        taken = set(Post.objects.values_list("slug", flat=True))
         existing_ids = set()
         for kind in ("post", "page"):
             existing_ids.update(self.known[kind].values())
@@ -358,7 +334,7 @@ class _Importer:
         new_redirects: list[Redirect] = []
         for start in range(0, len(self.blog.posts), CHUNK):
             chunk = self.blog.posts[start:start + CHUNK]
-            creates: list[tuple[Post, SourcePost, list, list]] = []
+            creates: list[tuple[bulk.PostIn, SourcePost, str]] = []
             for source in chunk:
                 kind = _post_kind(source)
                 if source.parent:
@@ -368,119 +344,72 @@ class _Importer:
                 converted = _convert(self.blog, source)
                 for name in converted.unsupported:
                     self.report.note(kind, source.title, "kept as text", f"shortcode [{name}] is not supported")
-                fields = self._fields(source, converted.html, users, now)
-                categories = self._categories(source, terms)
-                tags = [terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms]
+                item = self._item(source, converted.html, users, terms)
                 post = existing.get(self.known[kind].get(source.source_id))
                 if post is not None:
-                    changed = self._update(post, fields, categories, tags)
+                    changed = bulk.post_bulk_update(actor=self.actor, post=post, item=item,
+                                                    same_content=_same_apart_from_images)
                     self.report.count(kind, "updated" if changed else "unchanged")
                     if changed:
                         written.append((post, source, converted.html))
+                    post_id = post.pk
                 else:
-                    slug = _wanted_slug(source)
-                    if slug in taken:
-                        base, n = slug, 2
-                        while f"{base}-{n}" in taken:
-                            n += 1
-                        slug = f"{base}-{n}"
-                        self.report.note(kind, source.title, "slug changed", f"the slug {base} was taken: {slug}")
-                    taken.add(slug)
-                    post = Post(slug=slug, custom_slug=slug if slug == _wanted_slug(source) else "", **fields)
-                    creates.append((post, source, categories, tags))
-                    written.append((post, source, converted.html))
+                    creates.append((item, source, converted.html))
                     self.report.count(kind, "created")
+                    post_id = item.id
                 for url in source.old_urls:
                     path = _old_path(url)
                     if path in ("/", "") or path in redirects:
                         continue
-                    redirects[path] = post.pk
-                    new_redirects.append(Redirect(old_path=path, post_id=post.pk))
+                    redirects[path] = post_id
+                    new_redirects.append(Redirect(old_path=path, post_id=post_id))
             if creates:
-                self._create(creates)
+                made = bulk.posts_bulk_create(actor=self.actor, items=[item for item, _, _ in creates])
+                for row, (item, source, html) in zip(made, creates):
+                    kind = _post_kind(source)
+                    for wire, what in row.repairs:
+                        self.report.note(kind, source.title, "field changed", f"{wire}: {what}")
+                    if row.slug_taken:
+                        self.report.note(kind, source.title, "slug changed",
+                                         f"the slug {row.slug_taken} was taken: {row.post.slug}")
+                    self.remember(kind, source.source_id, row.post.pk)
+                    self.created.append(row.post)
+                    written.append((row.post, source, html))
             self.step("posts", len(chunk))
         Redirect.objects.bulk_create(new_redirects, batch_size=1000)
         self.report.count("redirect", "created", len(new_redirects))
         return written
 
-    def _fields(self, source: SourcePost, html: str, users: dict[str, User], now: datetime) -> dict:
+    def _item(self, source: SourcePost, html: str, users: dict[str, User], terms: dict) -> bulk.PostIn:
+        """A source post in the content services' terms (their rules apply there)."""
+        kind = _post_kind(source)
         author = users.get(source.author)
         if author is None and source.author:
-            self.report.note(_post_kind(source), source.title, "no author",
+            self.report.note(kind, source.title, "no author",
                              f"the author {source.author[:100]!r} is not among the file's authors")
-        # The editor's rule of each field (apps.content.rules), a value that breaks it repaired or
-        # left out and reported: an import stores nothing the editor would refuse.
-        fields, repairs = post_values_repaired({
-            "title": source.title, "content": html, "excerpt": html_to_text(source.excerpt).strip(),
-            "allow_indexing": True,
-            "meta_title": source.seo.get("meta_title", ""), "meta_description": source.seo.get("meta_description", ""),
-            "canonical_url": source.seo.get("canonical_url", ""),
-            "focus_keyword": source.seo.get("focus_keyword", ""),
-            "og_title": source.seo.get("og_title", ""), "og_description": source.seo.get("og_description", ""),
-            "twitter_title": source.seo.get("twitter_title", ""),
-            "twitter_description": source.seo.get("twitter_description", ""),
-        })
-        for wire, what in repairs:
-            self.report.note(_post_kind(source), source.title, "field changed", f"{wire}: {what}")
-        fields["author_id"] = author.pk if author else None
-        fields["kind"] = kinds.of(_post_kind(source)).name  # a re-import of an earlier import's page makes it one
-        if source.status == "published":
-            fields.update(status=Post.Status.PUBLISHED, published_at=source.published_at or now,
-                          publish_scheduled=False, scheduled_publish_date=None)
-        elif source.status == "scheduled" and source.published_at is not None:
-            fields.update(status=Post.Status.DRAFT, published_at=None, publish_scheduled=True,
-                          scheduled_publish_date=source.published_at)
-        else:
-            fields.update(status=Post.Status.DRAFT, published_at=None, publish_scheduled=False,
-                          scheduled_publish_date=None)
-            if source.private:
-                self.report.note(_post_kind(source), source.title, "made a draft", "private in the source")
-        return fields
+        if source.status not in ("published", "scheduled") and source.private:
+            self.report.note(kind, source.title, "made a draft", "private in the source")
+        seo = source.seo
+        return bulk.PostIn(
+            kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None,
+            status=source.status if source.status in (bulk.PUBLISHED, bulk.SCHEDULED) else bulk.DRAFT,
+            published_at=source.published_at, created_at=source.created_at, updated_at=source.updated_at,
+            category_ids=self._categories(source, terms),
+            tag_ids=[terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms],
+            values={
+                "title": source.title, "content": html, "excerpt": html_to_text(source.excerpt).strip(),
+                "allow_indexing": True, "meta_title": seo.get("meta_title", ""),
+                "meta_description": seo.get("meta_description", ""), "canonical_url": seo.get("canonical_url", ""),
+                "focus_keyword": seo.get("focus_keyword", ""), "og_title": seo.get("og_title", ""),
+                "og_description": seo.get("og_description", ""), "twitter_title": seo.get("twitter_title", ""),
+                "twitter_description": seo.get("twitter_description", ""),
+            })
 
     def _categories(self, source: SourcePost, terms: dict) -> list:
         ids = list(dict.fromkeys(terms[("category", c)].pk for c in source.categories if ("category", c) in terms))
         if ids or not kinds.of(_post_kind(source)).categories_required:  # a page may have none
             return ids
         return [terms[("special", DEFAULT_CATEGORY[1])].pk]
-
-    def _update(self, post: Post, fields: dict, categories: list, tags: list) -> bool:
-        before = events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
-        changed = [name for name, value in fields.items() if getattr(post, name) != value and not (
-            name == "content" and _same_apart_from_images(getattr(post, name), value))]
-        old_categories = {c.pk for c in post.categories.all()}
-        old_tags = {t.pk for t in post.tags.all()}
-        terms_changed = old_categories != set(categories) or old_tags != set(tags)
-        if not changed and not terms_changed:
-            return False
-        for name in changed:
-            setattr(post, name, fields[name])
-        post.save()
-        if terms_changed:
-            post.categories.set(categories)
-            post.tags.set(tags)
-        after = events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
-        events.publish(events.PostChanged(post=post, before=before, after=after, actor=self.actor,
-                                          terms_changed=terms_changed))
-        return True
-
-    def _create(self, creates: list[tuple[Post, SourcePost, list, list]]) -> None:
-        posts = [post for post, *_ in creates]
-        plan_spend("posts", len(posts))  # the plan's post limit, for the whole batch (403 plan_limit)
-        Post.objects.bulk_create(posts)
-        # The source's dates, kept (auto_now_add and auto_now set them at insert).
-        for post, source, _, _ in creates:
-            post.created_at = source.created_at or source.published_at or post.created_at
-            post.updated_at = source.updated_at or post.created_at
-        Post.objects.bulk_update(posts, ["created_at", "updated_at"])
-        through_c, through_t = Post.categories.through, Post.tags.through
-        through_c.objects.bulk_create([through_c(post_id=post.pk, category_id=c) for post, _, cs, _ in creates for c in cs])
-        through_t.objects.bulk_create([through_t(post_id=post.pk, tag_id=t) for post, _, _, ts in creates for t in ts])
-        for post, source, _, _ in creates:
-            self.remember(_post_kind(source), source.source_id, post.pk)
-            events.publish(events.PostChanged(
-                post=post, before=None, actor=self.actor, revision_written=True,  # self.created: at the end
-                after=events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)))
-            self.created.append(post)
 
     # images
     def images(self, written: list[tuple[Post, SourcePost, str]]) -> None:
@@ -521,19 +450,13 @@ class _Importer:
             while queue:
                 done = self._image_store(*queue.popleft(), stored, addresses, urls, done, total)
         for post, source, html in written:
-            changes = []
-            content = rewrite_images(post.content, addresses)
-            if content != post.content:
-                post.content = content
-                changes.append("content")
+            images = {}
             for attribute, url in (("featured_image", source.featured_image), ("og_image", source.seo.get("og_image")),
                                    ("twitter_image", source.seo.get("twitter_image"))):
                 media = stored.get(url) if url else None
-                if media is not None and getattr(post, f"{attribute}_id") != media.pk:
-                    setattr(post, attribute, media)
-                    changes.append(attribute)
-            if changes:
-                Post.objects.filter(pk=post.pk).update(**{name: getattr(post, name) for name in changes})
+                if media is not None:
+                    images[attribute] = media
+            bulk.post_images_set(post=post, content=rewrite_images(post.content, addresses), images=images)
 
     def _image_store(self, url: str, alt: str, future, stored: dict, addresses: dict, urls: MediaUrls, done: int,
                      total: int) -> int:
@@ -609,7 +532,7 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
         written = importer.posts(users, terms)
         importer.images(written)
         site_import(blog=blog, users=users, image=importer.image_media, report=importer.report, actor=actor)
-        revisions_record_created(posts=importer.created, actor=actor)
+        bulk.posts_revisions_created(posts=importer.created, actor=actor)
         SourceItem.objects.bulk_create(importer.new_items, batch_size=1000, ignore_conflicts=True)
         for kind, item, reason in blog.skipped:
             importer.report.count(kind, "skipped")

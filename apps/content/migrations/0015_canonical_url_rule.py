@@ -1,12 +1,12 @@
 from django.db import migrations
 
+from apps.content.rules import clean_canonical_url
+
 # Posts written before every writer applied the editor's rules (apps.content.rules) may hold a
 # canonical URL the editor refuses (an import kept `javascript:...`): such a value is cleared.
 
 
 def clear_refused_canonical_urls(apps, schema_editor):
-    from apps.content.rules import clean_canonical_url
-
     Post = apps.get_model("content", "Post")
     refused = []
     for pk, value in Post.objects.exclude(canonical_url="").values_list("pk", "canonical_url").iterator():
