@@ -22,6 +22,13 @@ export type UserUpdateBody = Partial<{
   status: User['status'];
 }>;
 
+/** What readers see of a staff member who writes (docs/accounts.md#author-profile). */
+export type AuthorProfile = Schemas['AuthorProfileOut'];
+/** PUT users/{id}/profile: a field left out is kept, "" clears one; images a media id or an address. */
+export type AuthorProfileUpdate = Partial<Omit<AuthorProfile, 'name'>>;
+
+const profileTag = (id: string) => ({ type: 'User' as const, id: `PROFILE-${id}` });
+
 /** The user's id as the routes take it. */
 export const userId = (u: User) => String(u.userId ?? u.id);
 
@@ -50,8 +57,21 @@ export const usersApi = api.injectEndpoints({
       query: (id) => ({ url: `users/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }, 'Dashboard'],
     }),
+    /** Your own author profile, or anyone's as an admin. */
+    getProfile: build.query<AuthorProfile, string>({
+      query: (id) => `users/${id}/profile`,
+      transformResponse: (r: Schemas['AuthorProfileReply']) => r.profile,
+      providesTags: (_r, _e, id) => [profileTag(id)],
+    }),
+    updateProfile: build.mutation<Schemas['AuthorProfileReply'], { id: string; body: AuthorProfileUpdate }>({
+      query: ({ id, body }) => ({ url: `users/${id}/profile`, method: 'PUT', body }),
+      // Posts carry their author's profile.
+      invalidatesTags: (_r, _e, { id }) => [profileTag(id), { type: 'Post', id: 'LIST' }],
+    }),
   }),
 });
+
+export const { useGetProfileQuery, useUpdateProfileMutation } = usersApi;
 
 export const { useGetUsersQuery, useGetUserQuery, useCreateUserMutation, useUpdateUserMutation, useDeleteUserMutation } =
   usersApi;

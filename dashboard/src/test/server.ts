@@ -22,7 +22,7 @@ export const EMPTY_SITE = {
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
  *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
  *  an admin's banner), the company's email is verified and its trial is running (no banners), it writes
- *  in English only and has not filled in its site settings, unless a test says otherwise. */
+ *  in English only and has not filled in its site settings or author profiles, unless a test says otherwise. */
 export const server = setupServer(
   meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
@@ -42,6 +42,13 @@ export const server = setupServer(
       languages: [{ code: 'en', name: 'English', searchConfig: 'english', chain: ['en'] }],
       defaultLanguage: 'en',
       fallbacks: {},
+    }),
+  ),
+  // Author profiles nobody has filled in yet.
+  http.get('*/api/users/:id/profile', () =>
+    HttpResponse.json({
+      success: true,
+      profile: { name: 'alice', displayName: '', bio: '', profileImage: '', coverImage: '', website: '', location: '', facebook: '', twitter: '' },
     }),
   ),
   // Site settings nobody has filled in yet.

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { useCapabilities } from '@/api/session';
+import { useCapabilities, useTwoFactorState } from '@/api/session';
 import { useGetUserQuery, useUpdateUserMutation, type UserUpdateBody } from '@/api/users';
 import { bind, PasswordField, SelectField, TextField } from '@/components/form';
 import { toastFailure } from '@/components/notify';
@@ -11,6 +11,7 @@ import { QueryState } from '@/components/QueryState';
 import { errorMessage, fieldMessage, isApiError } from '@/lib/errors';
 import { useAppDispatch, useAppSelector } from '@/lib/hooks';
 import { loggedIn, selectUser, userChanged, type Role } from '@/lib/session';
+import { AuthorProfile } from '../components/AuthorProfile';
 import { TwoFactorReset } from '../components/TwoFactorReset';
 import { TwoFactorSection } from '../components/TwoFactorSection';
 import { UserFormActions } from '../components/UserFormActions';
@@ -25,6 +26,7 @@ export function UserEdit({ self = false }: { self?: boolean }) {
   const me = useAppSelector(selectUser);
   const userId = self ? String(me?.userId ?? '') : (params.userId ?? '');
   const { capabilities, ready } = useCapabilities();
+  const { setupRequired } = useTwoFactorState();
   const isAdmin = capabilities.has('users.manage');
   const own = !!me && String(me.userId) === userId;
   const allowed = isAdmin || own;
@@ -112,7 +114,7 @@ export function UserEdit({ self = false }: { self?: boolean }) {
       {(loaded) => (
         <>
           {self ? (
-            <PageHeader title="My account" description="Your username, email and password" search={false} />
+            <PageHeader title="My account" description="Your username, email and password, and your author profile" search={false} />
           ) : (
             <PageHeader title={`Edit User: ${loaded.username}`} description="Update the account" search={false} />
           )}
@@ -137,6 +139,8 @@ export function UserEdit({ self = false }: { self?: boolean }) {
             ) : null}
             <UserFormActions cancelTo={self ? '/dashboard' : back} busy={form.formState.isSubmitting} label="Save Changes" busyLabel="Saving..." />
           </form>
+          {/* Until the required two-factor sign-in is set up, the server answers nothing else. */}
+          {own && setupRequired ? null : <AuthorProfile userId={userId} own={own} />}
           {own ? <TwoFactorSection username={loaded.username} /> : null}
           {isAdmin && !own ? <TwoFactorReset userId={userId} username={loaded.username} enabled={!!loaded.twoFactorEnabled} /> : null}
         </>
