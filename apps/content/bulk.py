@@ -28,8 +28,8 @@ from django.utils import timezone
 from apps.content import kinds
 from apps.content.models import Category, Post, Tag
 from apps.content.rules import post_values_repaired
-from apps.content.services import (CANNOT_PUBLISH, SLUG_MAX, _state, category_create, category_update,
-                                   languages, revisions_record_created, tag_create, tag_update)
+from apps.content.services import (CANNOT_PUBLISH, SLUG_MAX, _set_tags, _state, category_create, category_update,
+                                   languages, revisions_record_created, tag_create, tag_update, tag_ids_in_order)
 from apps.core import events
 from apps.core.html import sanitize_html
 from apps.core.permissions import require
@@ -44,14 +44,14 @@ class PostIn:
     """One post or page of a bulk write, in the services' names."""
 
     kind: str  # "post" or "page"
-    values: dict  # title, content, excerpt, meta_title... (apps.content.rules.POST_RULES' names)
+    values: dict  # title, content, excerpt, meta_title, featured... (apps.content.rules.POST_RULES' names)
     status: str = DRAFT  # published, scheduled or draft
     published_at: datetime | None = None  # a published row's first publication; a scheduled row's date
     created_at: datetime | None = None
     updated_at: datetime | None = None
     author_id: object = None
     category_ids: list = field(default_factory=list)
-    tag_ids: list = field(default_factory=list)
+    tag_ids: list = field(default_factory=list)  # in the post's order (the first: its primary tag)
     slug: str = ""  # the wanted slug (made from the title when empty)
     language: str | None = None  # the company's default when None
     id: uuid.UUID = field(default_factory=uuid.uuid4)  # known before the write (redirects name it)
@@ -180,8 +180,8 @@ def post_bulk_update(*, actor, post: Post, item: PostIn, same_content=None) -> b
     changed = [name for name, value in values.items() if getattr(post, name) != value and not (
         name == "content" and same_content is not None and same_content(getattr(post, name), value))]
     old_categories = {c.pk for c in post.categories.all()}
-    old_tags = {t.pk for t in post.tags.all()}
-    terms_changed = old_categories != set(item.category_ids) or old_tags != set(item.tag_ids)
+    old_tags = tag_ids_in_order(post.pk)  # in order: another order is another primary tag
+    terms_changed = old_categories != set(item.category_ids) or old_tags != list(dict.fromkeys(item.tag_ids))
     if not changed and not terms_changed:
         return False
     for name in changed:
@@ -189,7 +189,7 @@ def post_bulk_update(*, actor, post: Post, item: PostIn, same_content=None) -> b
     post.save()
     if terms_changed:
         post.categories.set(list(dict.fromkeys(item.category_ids)))
-        post.tags.set(list(dict.fromkeys(item.tag_ids)))
+        _set_tags(post, item.tag_ids)
     events.publish(events.PostChanged(post=post, before=before, after=_state(post), actor=actor,
                                       terms_changed=terms_changed))
     return True

@@ -172,6 +172,9 @@ class Post(models.Model):
     scheduled_publish_date = models.DateTimeField(null=True, blank=True)
     publish_scheduled = models.BooleanField(default=False)
     allow_indexing = models.BooleanField(default=True)
+    # An editorial mark (a website's "featured" strip, Ghost's `featured`): set by whoever may edit
+    # the post; the public lists take `?featured=true|false`.
+    featured = models.BooleanField(default=False, db_default=False)
     video_id = models.CharField(max_length=32, blank=True, default="")
 
     meta_title = models.CharField(max_length=500, blank=True, default="")
@@ -239,6 +242,12 @@ class Post(models.Model):
             # migration 0001 (OpClass in Meta needs django.contrib.postgres installed).
             # A language's lists (newest first), and a group's translations.
             models.Index(fields=["kind", "language", "status", "-created_at", "-id"], name="content_post_language_idx"),
+            # The featured posts (a few), newest first: a `?featured=true` list (created_at) and Ghost's
+            # `filter=featured:true` (published_at) read them without walking every post.
+            models.Index(fields=["kind", "status", "-created_at", "-id"], name="content_post_featured_idx",
+                         condition=Q(featured=True)),
+            models.Index(fields=["kind", "status", "-published_at", "-id"], name="content_post_featured_pub_idx",
+                         condition=Q(featured=True)),
         ]
         constraints = [
             models.UniqueConstraint(fields=["slug", "language"], name="content_post_slug_language_uniq"),

@@ -80,6 +80,8 @@ SUMMARY = (
     PostField("videoId", "video_id", "optional_text"),
     # (+) true while the post waits for its scheduledPublishDate (status is still "draft")
     PostField("isScheduled", None, "scheduled"),
+    # (+) an editorial mark: the public lists take ?featured=true|false (docs/content.md#featured-posts)
+    PostField("featured", "featured", "flag"),
 )
 
 # The full post (PostOut): the summary, then these.

@@ -191,6 +191,7 @@ POST_RULES: dict[str, FieldRule] = {
     "custom_slug": FieldRule("customSlug", _text_rule("Slug", 255), 255),
     "status": FieldRule("status", clean_status),
     "allow_indexing": FieldRule("allowIndexing", clean_flag),
+    "featured": FieldRule("featured", clean_flag),
     "scheduled_publish_date": FieldRule("scheduledPublishDate", clean_publish_date),
     "video_id": FieldRule("videoId", clean_video_id),
     "meta_title": FieldRule("metaTitle", _text_rule("SEO title", 500), 500),
@@ -222,7 +223,8 @@ def post_values(values: dict) -> dict:
 
 _NULLABLE = {"scheduled_publish_date"}
 # What a repaired field falls back to when its value cannot be kept at all.
-_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "scheduled_publish_date": None}
+_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "featured": False,
+             "scheduled_publish_date": None}
 
 
 def post_values_repaired(values: dict) -> tuple[dict, list[tuple[str, str]]]:

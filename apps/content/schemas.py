@@ -449,11 +449,17 @@ class PostCreateIn(_SocialFields):
     scheduledPublishDate: PublishDate = None
     videoId: VideoId = ""
     language: Language = None  # (+) one of the company's languages; its default when absent
+    featured: StrictBool = False  # (+) an editorial mark (docs/content.md#featured-posts)
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
     def _indexing(cls, value):
         return True if value is None else value
+
+    @field_validator("featured", mode="before")
+    @classmethod
+    def _featured(cls, value):
+        return False if value is None else value
 
     @model_validator(mode="after")
     def _seo_defaults(self):
@@ -486,6 +492,7 @@ class PostCreateIn(_SocialFields):
             "twitter_description": self.twitterDescription or "",
             "twitter_image_id": self.twitterImageId or None,
             "language": self.language,
+            "featured": self.featured,
         }
 
 
@@ -519,6 +526,7 @@ class PostUpdateIn(_SocialFields):
     scheduledPublishDate: PublishDate = None
     videoId: VideoId | None = None
     language: Language = None  # (+) move the post to another of the company's languages
+    featured: StrictBool | None = None  # (+) feature the post, or no longer
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for
@@ -634,7 +642,7 @@ _REVISION_NAMES = {
     "focus_keyword": "focusKeyword", "og_title": "ogTitle", "og_description": "ogDescription",
     "twitter_title": "twitterTitle", "twitter_description": "twitterDescription",
     "featured_image_id": "featuredImageId", "og_image_id": "ogImageId", "twitter_image_id": "twitterImageId",
-    "category_ids": "categories", "tag_ids": "tags",
+    "category_ids": "categories", "tag_ids": "tags", "featured": "featured",
 }
 
 

@@ -232,13 +232,16 @@ def post_create(
     twitter_image_id: str | None = None,
     language: str | None = None,
     kind: str | kinds.Kind = kinds.POST,
+    featured: bool = False,
 ) -> Post:
     """`language`: one of the company's (its default when None); the post is its own translation group.
-    `kind`: a post or a page (apps.content.kinds: a page needs no category)."""
+    `kind`: a post or a page (apps.content.kinds: a page needs no category). `tag_ids`: in the post's
+    order (the first is Ghost's primary tag: _set_tags)."""
     kind = kinds.of(kind)
     values = post_values({
         "title": title, "content": content, "excerpt": excerpt, "status": status or Post.Status.DRAFT,
-        "custom_slug": custom_slug, "allow_indexing": allow_indexing, "scheduled_publish_date": scheduled_publish_date,
+        "custom_slug": custom_slug, "allow_indexing": allow_indexing, "featured": featured,
+        "scheduled_publish_date": scheduled_publish_date,
         "video_id": video_id, "meta_title": meta_title, "meta_description": meta_description,
         "canonical_url": canonical_url, "focus_keyword": focus_keyword, "og_title": og_title,
         "og_description": og_description, "twitter_title": twitter_title, "twitter_description": twitter_description,
@@ -268,14 +271,14 @@ def post_create(
     plan_spend("posts")
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
-    post.tags.set(tags)
+    _set_tags(post, tags)
     autosave_clear(user=author, post=None, kind=kind)
     events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=author))
     return post
 
 
 _PLAIN_FIELDS = (
-    "title", "excerpt", "allow_indexing", "scheduled_publish_date", "video_id", "meta_title", "meta_description",
+    "title", "excerpt", "allow_indexing", "featured", "scheduled_publish_date", "video_id", "meta_title", "meta_description",
     "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
 )
 
@@ -323,7 +326,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     _check_not_stale(post, base_updated_at)
     before = _state(post)
     terms_before = _term_ids(post) if before.public and {"category_ids", "tag_ids"} & changes.keys() else None
-    language_before, slug_before = post.language, post.slug
+    language_before, slug_before, featured_before = post.language, post.slug, post.featured
     for name in _PLAIN_FIELDS:
         if name in changes:
             value = changes[name]
@@ -379,11 +382,12 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
     if categories is not None:
         post.categories.set(categories)
     if tags is not None:
-        post.tags.set(tags)
+        _set_tags(post, tags)
     autosave_clear(user=actor, post=post)
     # A public post in another language, or with another slug that its translations' replies name,
-    # is not where the cached replies have it (apps.core.edge_cache: the company's replies are purged).
-    moved = before.public and (post.language != language_before or (
+    # or featured or no longer (the featured lists), is not where the cached replies have it
+    # (apps.core.edge_cache: the company's replies are purged).
+    moved = before.public and (post.language != language_before or post.featured != featured_before or (
         post.slug != slug_before and Post.objects.filter(translation_group=post.translation_group)
         .exclude(pk=post.pk).exists()))
     events.publish(events.PostChanged(
@@ -396,8 +400,32 @@ def _state(post: Post) -> events.PostState:
     return events.PostState(public=post.status == Post.Status.PUBLISHED, scheduled=post.is_scheduled)
 
 
-def _term_ids(post: Post) -> tuple[set, set]:
-    return set(post.categories.values_list("pk", flat=True)), set(post.tags.values_list("pk", flat=True))
+def _term_ids(post: Post) -> tuple[set, list]:
+    """Its categories, and its tags in its order (a new order is a new primary tag: _set_tags)."""
+    return set(post.categories.values_list("pk", flat=True)), tag_ids_in_order(post.pk)
+
+
+def tag_ids_in_order(post_id) -> list:
+    """A post's tag ids in the post's order: the order its links were made in (_set_tags)."""
+    return list(Post.tags.through.objects.filter(post_id=post_id).order_by("id").values_list("tag_id", flat=True))
+
+
+def _set_tags(post: Post, tag_ids: list) -> None:
+    """The post's tags, in the order given: the links are kept in the order they were made (the
+    link table's id), and the first tag is the post's primary tag (Ghost's `primary_tag`,
+    docs/coming-from-ghost.md). Links from the first difference on are made again, in order; the
+    ones before it are kept (adding a tag at the end adds one link)."""
+    wanted = list(dict.fromkeys(uuid.UUID(str(pk)) for pk in tag_ids))
+    current = tag_ids_in_order(post.pk)
+    if current == wanted:
+        return
+    keep = 0
+    while keep < min(len(current), len(wanted)) and current[keep] == wanted[keep]:
+        keep += 1
+    through = Post.tags.through
+    if current[keep:]:
+        through.objects.filter(post_id=post.pk, tag_id__in=current[keep:]).delete()
+    through.objects.bulk_create([through(post_id=post.pk, tag_id=pk) for pk in wanted[keep:]])
 
 
 def _check_can_delete(actor, post: Post) -> None:
@@ -496,7 +524,7 @@ def post_translation_create(*, actor, source: Post, language: str, machine_made:
     plan_spend("posts")  # a translation is a post of the plan's limit (403 plan_limit)
     _save_with_unique_slug(post, post.custom_slug or source.slug, force_insert=True)
     post.categories.set(list(source.categories.values_list("pk", flat=True)))
-    post.tags.set(list(source.tags.values_list("pk", flat=True)))
+    _set_tags(post, tag_ids_in_order(source.pk))
     events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=actor))
     return post
 
@@ -583,7 +611,7 @@ REVISION_FIELDS = (
     "title", "content", "excerpt", "slug", "custom_slug", "status", "publish_scheduled", "scheduled_publish_date",
     "published_at", "allow_indexing", "video_id", "meta_title", "meta_description", "canonical_url",
     "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
-    "featured_image_id", "og_image_id", "twitter_image_id",
+    "featured_image_id", "og_image_id", "twitter_image_id", "featured",
 )
 _REVISION_TIMES = ("scheduled_publish_date", "published_at")
 
@@ -594,9 +622,10 @@ def _snapshot(post: Post) -> dict:
         value = getattr(post, name)
         data[name] = value.isoformat() if isinstance(value, datetime) else (
             str(value) if isinstance(value, uuid.UUID) else value)
-    # In the order a reader sees them (by name), so two snapshots of the same post compare equal.
+    # Categories in the order a reader sees them (by name), so two snapshots of the same post compare
+    # equal; tags in the post's order (its first is its primary tag: _set_tags).
     data["category_ids"] = [str(pk) for pk in post.categories.order_by("name", "id").values_list("id", flat=True)]
-    data["tag_ids"] = [str(pk) for pk in post.tags.order_by("name", "id").values_list("id", flat=True)]
+    data["tag_ids"] = [str(pk) for pk in tag_ids_in_order(post.pk)]
     return data
 
 
@@ -617,10 +646,10 @@ def revisions_record_created(*, posts: list[Post], actor) -> None:
         return
     ids = [post.pk for post in posts]
     terms: dict[str, dict] = {"category_ids": {}, "tag_ids": {}}
-    for name, through, column, model in (("category_ids", Post.categories.through, "category", Category),
-                                         ("tag_ids", Post.tags.through, "tag", Tag)):
-        rows = through.objects.filter(post_id__in=ids).order_by(f"{column}__name", f"{column}_id").values_list(
-            "post_id", f"{column}_id")
+    for name, through, column, order in (("category_ids", Post.categories.through, "category",
+                                          ("category__name", "category_id")),
+                                         ("tag_ids", Post.tags.through, "tag", ("id",))):  # as _snapshot
+        rows = through.objects.filter(post_id__in=ids).order_by(*order).values_list("post_id", f"{column}_id")
         for post_id, term_id in rows:
             terms[name].setdefault(post_id, []).append(str(term_id))
     author = actor if getattr(actor, "pk", None) else None
@@ -650,8 +679,8 @@ def revision_restore(*, actor, post: Post, revision: PostRevision) -> Post:
     or featured image left, the post keeps its own); an author's restore is a draft (authors
     cannot publish)."""
     data = revision.data
-    changes = {name: data[name] for name in REVISION_FIELDS
-               if name not in ("slug", "status", "publish_scheduled", "published_at", "featured_image_id",
+    changes = {name: data[name] for name in REVISION_FIELDS  # (a field newer than the revision: kept)
+               if name in data and name not in ("slug", "status", "publish_scheduled", "published_at", "featured_image_id",
                                "og_image_id", "twitter_image_id")}
     for name in _REVISION_TIMES:
         if changes.get(name):
