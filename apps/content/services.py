@@ -54,6 +54,8 @@ UNKNOWN_TAGS = "One or more selected tags do not exist"
 UNKNOWN_FEATURED = "The featured image does not exist in the media library"
 UNKNOWN_IMAGE = "The image does not exist in the media library"
 CATEGORY_SLUG_TAKEN = "A category with this slug already exists"
+# The category of a post whose writer names none (an import, the Ghost Admin API): posts need one.
+DEFAULT_CATEGORY = ("Uncategorized", "uncategorized")
 TAG_SLUG_TAKEN = "A tag with this slug already exists"
 SLUG_MAX = 200
 TRANSLATION_EXISTS = "This post already has a translation in that language"
@@ -233,10 +235,16 @@ def post_create(
     language: str | None = None,
     kind: str | kinds.Kind = kinds.POST,
     featured: bool = False,
+    actor=None,
+    featured_image_required: bool = True,
 ) -> Post:
     """`language`: one of the company's (its default when None); the post is its own translation group.
     `kind`: a post or a page (apps.content.kinds: a page needs no category). `tag_ids`: in the post's
-    order (the first is Ghost's primary tag: _set_tags)."""
+    order (the first is Ghost's primary tag: _set_tags). `actor`: who writes it, when not its author
+    (an integration writing through the Ghost Admin API for a member of the staff: its rights are
+    checked and it is named in the post's events). `featured_image_required`: the dashboard editor's
+    form asks for a featured image; a writer whose format has none (Ghost's posts) says False."""
+    actor = author if actor is None else actor
     kind = kinds.of(kind)
     values = post_values({
         "title": title, "content": content, "excerpt": excerpt, "status": status or Post.Status.DRAFT,
@@ -254,7 +262,7 @@ def post_create(
     if not categories and kind.categories_required:
         raise ValidationFailed("At least one category is required", field="categories")
     tags = _lock_existing(Tag._meta.db_table, _uuids(tag_ids or [], UNKNOWN_TAGS, "tags"), UNKNOWN_TAGS, "tags")
-    if not featured_image_id:
+    if not featured_image_id and featured_image_required:
         raise ValidationFailed(FEATURED_REQUIRED, field="featuredMediaId")
     status = values.pop("status")
     post = Post(
@@ -267,13 +275,13 @@ def post_create(
         twitter_image_id=_media_id(twitter_image_id, message=UNKNOWN_IMAGE, field="twitterImageId"),
     )
     post.translation_group = post.id
-    _apply_status(post, actor=author, status=status, now=timezone.now())
+    _apply_status(post, actor=actor, status=status, now=timezone.now())
     plan_spend("posts")
     _save_with_unique_slug(post, post.custom_slug or post.title, force_insert=True)
     post.categories.set(categories)
     _set_tags(post, tags)
-    autosave_clear(user=author, post=None, kind=kind)
-    events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=author))
+    autosave_clear(user=actor, post=None, kind=kind)
+    events.publish(events.PostChanged(post=post, before=None, after=_state(post), actor=actor))
     return post
 
 
@@ -317,9 +325,10 @@ def _check_not_stale(post: Post, base_updated_at: datetime | None) -> None:
 
 @transaction.atomic
 def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, action: str | None = None,
-                **changes) -> Post:
+                featured_image_required: bool = True, **changes) -> Post:
     """Partial update: only the keyword arguments given change (names as in post_create).
-    `base_updated_at`: the post's updatedAt the change was made from (409 when it moved on)."""
+    `base_updated_at`: the post's updatedAt the change was made from (409 when it moved on).
+    `featured_image_required`: as post_create's (False: the featured image may be taken off)."""
     changes = post_values(changes)
     post = _locked(Post.objects.defer("search_vector"), post.pk, POST_NOT_FOUND)
     _check_can_edit(actor, post)
@@ -337,7 +346,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
         post.featured_image_id = _media_id(
             changes["featured_image_id"], message=UNKNOWN_FEATURED, field="featuredImage"
         )
-        if post.featured_image_id is None:
+        if post.featured_image_id is None and featured_image_required:
             raise ValidationFailed(FEATURED_REQUIRED, field="featuredImage")
     for name, field in (("og_image_id", "ogImageId"), ("twitter_image_id", "twitterImageId")):
         if name in changes:
@@ -837,6 +846,19 @@ def category_create(*, name: str, slug: str, description: str = "", actor=None,
                     translations: dict | None = None) -> Category:
     return _term_create(Category, taken=CATEGORY_SLUG_TAKEN, actor=actor, name=name, slug=slug,
                         description=description, translations=translations)
+
+
+def category_default(*, actor=None) -> Category:
+    """The company's default category (DEFAULT_CATEGORY), created when missing (a concurrent
+    create of it wins: its row is read)."""
+    name, slug = DEFAULT_CATEGORY
+    found = Category.objects.filter(slug=slug).first()
+    if found is not None:
+        return found
+    try:
+        return category_create(name=name, slug=slug, actor=actor)
+    except Conflict:
+        return Category.objects.get(slug=slug)
 
 
 def _term_update(term, *, taken: str, slug: str | None, actor=None, translations: dict | None = None, **fields):

@@ -46,6 +46,7 @@ from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
 from apps.content import bulk, kinds
 from apps.content.models import Category, Post, Tag
+from apps.content.services import DEFAULT_CATEGORY  # posts without a category go there
 from apps.core import events
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
@@ -62,7 +63,6 @@ logger = logging.getLogger(__name__)
 # Where imports before pages were a kind of their own put pages (manage.py pages_from_category
 # turns those posts into pages).
 PAGES_CATEGORY = ("Pages", "pages")
-DEFAULT_CATEGORY = ("Uncategorized", "uncategorized")
 SLUG_MAX = 200
 CHUNK = 500
 IMPORT_EVENT = "import.completed"
