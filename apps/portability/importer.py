@@ -7,7 +7,9 @@ keeps its revision).
 Mapping (docs/import-export.md):
 - posts: title, slug (kept when free, else `-2`, `-3`... and a conflict in the report), content
   (converted by apps.portability.html and sanitised like the editor's), excerpt (text), status
-  (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft),
+  (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft; a
+  post not public at the source, WordPress private or password-protected, Ghost members-only,
+  paid or for tiers -> a draft, reported),
   dates (published, created, updated) as in the source, author, categories, tags, SEO fields;
 - pages: pages (apps.content.kinds: WordPress `page` items, Ghost `type: page` rows), with no
   category needed; a WordPress page's parent is not kept (pages are flat) and is named in the report;
@@ -200,6 +202,9 @@ def blog_analyse(blog: Blog) -> dict:
         unsupported.update(converted.unsupported)
         images.update(_images_of(post, converted.html))
     counts["image"]["referenced"] = len(images)
+    restricted = [{"kind": _post_kind(post), "item": post.title,
+                   "reason": f"{post.restricted} in the source: imported as a draft"}
+                  for post in blog.posts if post.restricted]
     for kind, item, reason in blog.skipped:
         counts[kind]["skipped"] += 1
     return {
@@ -207,6 +212,7 @@ def blog_analyse(blog: Blog) -> dict:
         "staffSeats": accounts_to_make(blog.authors, known=known["author"], emails=emails),
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
+        "madeDrafts": restricted,
         "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
         "skipped": [{"kind": kind, "item": item, "reason": reason} for kind, item, reason in blog.skipped],
     }
@@ -387,12 +393,13 @@ class _Importer:
         if author is None and source.author:
             self.report.note(kind, source.title, "no author",
                              f"the author {source.author[:100]!r} is not among the file's authors")
-        if source.status not in ("published", "scheduled") and source.private:
-            self.report.note(kind, source.title, "made a draft", "private in the source")
+        status = source.status if source.status in (bulk.PUBLISHED, bulk.SCHEDULED) else bulk.DRAFT
+        if source.restricted:  # not public at the source: never public here
+            status = bulk.DRAFT
+            self.report.note(kind, source.title, "made a draft", f"{source.restricted} in the source: imported as a draft")
         seo = source.seo
         return bulk.PostIn(
-            kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None,
-            status=source.status if source.status in (bulk.PUBLISHED, bulk.SCHEDULED) else bulk.DRAFT,
+            kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None, status=status,
             published_at=source.published_at, created_at=source.created_at, updated_at=source.updated_at,
             category_ids=self._categories(source, terms),
             tag_ids=[terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms],

@@ -31,6 +31,8 @@ _NS_EXCERPT = re.compile(r"^https?://wordpress\.org/export/1\.[0-2]/excerpt/$")
 _NS_CONTENT = "http://purl.org/rss/1.0/modules/content/"
 _NS_DC = "http://purl.org/dc/elements/1.1/"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp")
+# Why a post is not public at its source (SourcePost.restricted): it comes over as a draft.
+RESTRICTED_PRIVATE, RESTRICTED_PASSWORD, RESTRICTED_MEMBERS = "private", "password-protected", "members-only"
 
 
 class ParseFailed(Exception):
@@ -72,7 +74,9 @@ class SourcePost:
     html: str
     excerpt: str
     status: str  # published, draft, scheduled
-    private: bool = False  # private in the source: imported as a draft
+    # Why the post is not public at the source, when it is not ("private", "password-protected",
+    # "members-only"): it is imported as a draft, whatever its status there, and reported.
+    restricted: str = ""
     published_at: datetime | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
@@ -303,10 +307,14 @@ def parse_wxr(data: bytes) -> Blog:
         post = SourcePost(
             source_id=source_id, kind=post_type, title=title or "(untitled)", slug=_text(f, "wp", "post_name"),
             html=_text(f, "content", "encoded"), excerpt=_text(f, "excerpt", "encoded"), status=status,
-            private=wp_status == "private", author=_text(f, "dc", "creator"),
+            author=_text(f, "dc", "creator"),
             published_at=_wp_date(_text(f, "wp", "post_date_gmt")),
         )
         post.created_at = post.published_at
+        if wp_status == "private":
+            post.restricted = RESTRICTED_PRIVATE
+        elif _text(f, "wp", "post_password"):
+            post.restricted = RESTRICTED_PASSWORD
         parent = _text(f, "wp", "post_parent")
         if post_type == "page" and parent not in ("", "0"):
             post.parent = parent
@@ -352,7 +360,7 @@ _GHOST_SEO = ("meta_title", "meta_description", "og_title", "og_description", "o
               "twitter_description", "twitter_image", "canonical_url", "focus_keyword")
 _POST_COLUMNS = {
     **dict.fromkeys(("id", "title", "slug", "type", "status", "html", "custom_excerpt", "feature_image", "author_id",
-                     "feature_image_alt", *_GHOST_SEO), _TEXT),
+                     "feature_image_alt", "visibility", *_GHOST_SEO), _TEXT),
     "page": _FLAG, "mobiledoc": _DOCUMENT, "lexical": _DOCUMENT,
     **dict.fromkeys(("published_at", "created_at", "updated_at"), _TIME),
 }
@@ -602,6 +610,10 @@ def parse_ghost_json(data: bytes) -> Blog:
         seo_source = {**row, **{k: v for k, v in meta.items() if v}}
         post.seo = {name: seo_source[name] for name in _GHOST_SEO if seo_source.get(name)}
         post.old_urls = [f"/{post.slug}/"] if post.slug else []
+        # Ghost's visibility: public, or for members, paid members, tiers (Ghost 5) or a filter
+        # of tiers (Ghost 4); whatever is not public stays out of sight here.
+        if row.get("visibility", "public").strip().lower() not in ("", "public"):
+            post.restricted = RESTRICTED_MEMBERS
         blog.posts.append(post)
     _ghost_site(blog, data_)
     return blog

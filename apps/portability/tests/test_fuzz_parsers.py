@@ -75,7 +75,7 @@ def check_blog(blog: Blog) -> None:
             _storable(value, "skipped")
     for post in blog.posts:
         for name in ("source_id", "kind", "title", "slug", "html", "excerpt", "status", "author", "featured_image",
-                     "featured_alt"):
+                     "featured_alt", "restricted"):
             _storable(getattr(post, name), f"post.{name}")
         for name in ("published_at", "created_at", "updated_at"):
             _time(getattr(post, name), f"post.{name}")
@@ -186,6 +186,7 @@ def _ghost_document(level: int) -> st.SearchStrategy:
         **{name: text for name in TEXT_COLUMNS},
         "status": _choice(level, ["published", "published", "draft", "scheduled", "sent"], ["archived", "", None]),
         "type": _choice(level, ["post", "page"], ["", "x"]), "page": odd_or(level, st.booleans()),
+        "visibility": _choice(level, ["public", "public", "members", "paid", "tiers", "filter"], ["", None, " Public "]),
         "html": _choice(level, ["", "", "<p>x</p>", '<img src="/content/images/a.png">', "[caption]"], [None]),
         "mobiledoc": _document_text(level, _mobiledoc(level)), "lexical": _document_text(level, _lexical(level)),
         "published_at": times, "created_at": times, "updated_at": times,
@@ -309,6 +310,7 @@ def wxr_item(draw, level: int) -> str:
             + field("wp:status", st.sampled_from(["publish", "publish", "future", "draft", "pending", "private", "trash"]))
             + field("wp:post_name", wp_text) + field("wp:post_date_gmt", wp_dates)
             + field("wp:post_parent", st.sampled_from(["0", "1"]))
+            + field("wp:post_password", st.sampled_from(["", "", "enter"]))
             + field("wp:attachment_url", st.just("https://old.example/a.png"))
             + field("content:encoded", wp_html, cdata=True) + field("excerpt:encoded", wp_html, cdata=True)
             + meta + terms + "</item>")

@@ -66,7 +66,8 @@ def test_wordpress_sample_dry_run_then_import_accounts_for_every_item(tenant, ap
     assert counts["image"]["missing"] == len([i for i in job["report"]["items"] if i["kind"] == "image"])
     with schema_context(tenant.schema_name):
         assert Post.objects.count() == 79
-        assert Post.objects.filter(status="published").count() == 77
+        # 77 published at the source; its password-protected post comes over as a draft (test_visibility)
+        assert Post.objects.filter(status="published").count() == 76
         scheduled = Post.objects.get(publish_scheduled=True)
         assert scheduled.status == "draft" and scheduled.scheduled_publish_date.year == 2030
         # Pages are pages (apps.content.kinds), in no category; no "Pages" category is made for them.
