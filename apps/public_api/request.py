@@ -77,6 +77,7 @@ class PostsQuery(Schema):  # the query of GET /posts (also its OpenAPI parameter
     status: str | None = None
     search: str | None = None
     locale: str | None = None
+    featured: bool | None = None  # (+) true: the featured posts only; false: the others (parse_featured)
 
 
 class PageQuery(Schema):  # the query of a category's or tag's posts: no search
@@ -84,6 +85,7 @@ class PageQuery(Schema):  # the query of a category's or tag's posts: no search
     limit: int | None = None
     status: str | None = None
     locale: str | None = None
+    featured: bool | None = None
 
 
 class LocaleQuery(Schema):  # the query of a post by slug
@@ -102,6 +104,20 @@ def parse_locale(value: str | None) -> str | None:
     if code is None:
         raise ValidationFailed(LOCALE_INVALID, field="locale")
     return code
+
+
+FEATURED_INVALID = "Featured must be true or false"
+
+
+def parse_featured(value: str | None) -> bool | None:
+    """A `featured` parameter: `true` or `false` (any case); None when absent or empty; 400 for
+    anything else (not pydantic's reading of a bool, which takes `1`, `yes`, `on`...)."""
+    if value is None or not value.strip():
+        return None
+    word = value.strip().lower()
+    if word not in ("true", "false"):
+        raise ValidationFailed(FEATURED_INVALID, field="featured")
+    return word == "true"
 
 
 @dataclass(frozen=True)
@@ -138,6 +154,7 @@ class ListQuery:
     term: tuple[str, str] | None  # ("category" or "tag", slug as given): a category's or tag's posts
     locale: str | None = None  # a BCP 47 code (parse_locale); None: no locale asked
     kind: str = kinds.POST.name  # the content kind listed (apps.content.kinds): posts, or pages
+    featured: bool | None = None  # the featured posts only (True), the others (False), or all (None)
 
     @property
     def needs_preview(self) -> bool:
@@ -151,6 +168,8 @@ class ListQuery:
             filters["kind"] = self.kind
         if self.locale is not None:
             filters["locale"] = self.locale
+        if self.featured is not None:
+            filters["featured"] = self.featured
         if self.term is not None:
             filters[f"{self.term[0]}_slug"] = self.term[1].strip().lower()
         return filters
@@ -185,6 +204,7 @@ def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = N
         raise ValidationFailed(NUL_MESSAGE)
     schema = PostsQuery if term is None else PageQuery
     values = {name: params[name][-1] for name in schema.model_fields if name in params}
+    featured = parse_featured(values.pop("featured", None))  # its own rule, whichever way the rest is read
     page, limit = values.get("page"), values.get("limit")
     if (page is None or _PLAIN_NUMBER.fullmatch(page)) and (limit is None or _PLAIN_NUMBER.fullmatch(limit)):
         # What pydantic reads these as, without it (a site's every list request is one of these).
@@ -203,7 +223,8 @@ def parse_list(params: dict[str, list[str]], *, term: tuple[str, str] | None = N
     if status not in STATUS_FILTERS:
         raise ValidationFailed(STATUS_FILTER_INVALID, field="status")
     search = (search or "").strip() or None
-    return ListQuery(page=page, status=status, search=search, term=term, locale=locale, kind=kinds.of(kind).name)
+    return ListQuery(page=page, status=status, search=search, term=term, locale=locale, kind=kinds.of(kind).name,
+                     featured=featured)
 
 
 def list_of(path: str) -> tuple[str, tuple[str, str] | None] | None:

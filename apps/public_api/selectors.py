@@ -180,16 +180,20 @@ def _kind_literal(kind: str) -> str:
 
 def _where(*, schema: str, status: str, category_id=None, tag_id=None, category_slug=None,
            tag_slug=None, fenced: bool = False, term_locale: str | None = None,
-           kind: str = kinds.POST.name) -> tuple[str, list]:
+           kind: str = kinds.POST.name, featured: bool | None = None) -> tuple[str, list]:
     """The rows of `kind` (apps.content.kinds: posts, or pages). `fenced`: the category/tag
     condition is checked post by post (OFFSET 0 keeps PostgreSQL from turning it into a join), so
-    a page walks the date index and stops at its last row."""
+    a page walks the date index and stops at its last row. `featured`: the featured rows only
+    (True), the others (False)."""
     post = _q(_POST)
     fence = " OFFSET 0" if fenced else ""
     parts, params = [f"{post}.kind = {_kind_literal(kind)}"], []
     if status != "all":
         # Written into the statement (one of a fixed few): each status gets a plan of its own.
         parts.append(f"{post}.status = '{_STATUS_LITERALS[status]}'")
+    if featured is not None:
+        # A constant too: `featured = true` reads the featured rows' own index (content_post_featured_idx).
+        parts.append(f"{post}.featured = {'true' if featured else 'false'}")
     for through, column, term, value, slug in (
             (Post.categories.through, "category_id", Category, category_id, category_slug),
             (Post.tags.through, "tag_id", Tag, tag_id, tag_slug)):
@@ -336,7 +340,7 @@ def _listed_language_where(chain: tuple[str, ...]) -> str:
 def posts_filter(*, schema: str, status: str, search: str | None = None, category_id=None, tag_id=None,
                  category_slug: str | None = None, tag_slug: str | None = None, locale: str | None = None,
                  chain: tuple[str, ...] | None = None, configs: tuple[str, ...] = (SEARCH_CONFIG,),
-                 kind: str = kinds.POST.name) -> PostFilter:
+                 kind: str = kinds.POST.name, featured: bool | None = None) -> PostFilter:
     """The filter of a listing of `kind` (posts, or pages: apps.content.kinds) in `schema`: by
     status, and a search, or posts of a category or a
     tag (by id, or by slug: posts of a slug no category has are simply none). Built once per
@@ -344,16 +348,19 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     Languages (docs/translations.md): `chain` (apps.public_api.request.ListQuery.languages_of) is
     the languages it shows, best first, one post per translation group (None: every post, a
     company with one language); `locale`, as asked, names the listing; `configs`: the text
-    search configurations a search uses."""
+    search configurations a search uses. `featured`: the featured posts only (True), the others
+    (False); its total is counted (the trigger-kept counts are per status and term)."""
     terms = {"category_id": category_id, "tag_id": tag_id, "category_slug": category_slug, "tag_slug": tag_slug,
-             "kind": kind}
+             "kind": kind, "featured": featured}
     term_locale = chain[0] if locale is not None and chain else None
     searched = bool(search and search.strip())
     source, search_sql = _table(Post, schema), ""
     # The published posts along a chain of two languages or more: from the listing, whose rows
     # carry their groups' languages (a search reads its matches, each looked up; other statuses
     # look up the posts table's index).
-    listed = bool(chain) and len(chain) > 1 and status == Post.Status.PUBLISHED.value and not searched
+    # (The listing has no featured column: a featured list along a chain asks the posts table's index.)
+    listed = (bool(chain) and len(chain) > 1 and status == Post.Status.PUBLISHED.value and not searched
+              and featured is None)
     if listed:
         # every row of the listing is published: only the terms' conditions
         where, params = _where(schema=schema, status="all", term_locale=term_locale, **terms)
@@ -374,7 +381,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     # (and its content version, which a change of its languages moves on).
     template, term_params = _where(schema="", status=status, **terms)
     key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
-    given = [(name, value) for name, value in terms.items() if value is not None and name != "kind"]
+    given = [(name, value) for name, value in terms.items() if value is not None and name not in ("kind", "featured")]
     # The counts' rows of this kind and status (apps.content.kinds.Kind.count_key).
     keys = kinds.of(kind).count_keys(status if status == "all" else _STATUS_LITERALS[status])
     quoted = ", ".join(f"'{key}'" for key in keys)
@@ -386,11 +393,11 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
         # per language.
         count_sql = f"SELECT count(*) FROM {source} WHERE {where}"
         count_params = params
-    elif not searched and not given:
+    elif not searched and not given and featured is None:
         # Filtered by status only: the total is read from the counts the posts table's
         # triggers keep (apps.content.models.PostCount), one row, however many posts.
         count_sql, count_params = everything_sql, []
-    elif not searched and len(given) == 1:
+    elif not searched and len(given) == 1 and featured is None:
         # The posts of one category or tag: from the per-term counts the link tables' and posts
         # table's triggers keep (migration content 0004), a row or two, however large the term.
         name, value = given[0]
@@ -438,7 +445,7 @@ def _search_test(search: str, configs: tuple[str, ...]) -> tuple[str, tuple]:
 def _search_source(search: str, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> tuple[str, tuple]:
     """The content app's search (each index's matches, united), with the columns the page needs
     read by those same scans; compiled once per term (the ORM takes about a millisecond)."""
-    fields = ("id", "kind", "created_at", "status", "language", "translation_group")
+    fields = ("id", "kind", "created_at", "status", "language", "translation_group", "featured")
     matches = content.search_matches(search, fields=fields, configs=configs)
     sql, params = matches.query.get_compiler(connection=connection).as_sql()
     return sql, tuple(params)
