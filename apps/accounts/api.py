@@ -217,6 +217,16 @@ def reset_user_two_factor(request, user_id: str):
     return UserReplyOut(user=UserOut.from_user(user))
 
 
+@users_router.post("/{user_id}/invite", response={201: InvitationReplyOut})
+@requires("users.manage", services.ONLY_ADMINS_INVITE)
+def invite_user(request, user_id: str):
+    """(+) Invite the owner of an account a blog import made (inactive, no password): the usual
+    invitation email; accepting it activates this account, with its posts."""
+    invitation = services.user_invite(actor=request.auth, user=selectors.user_get(user_id))
+    return 201, InvitationReplyOut(message=f"Invitation sent to {invitation.email}",
+                                   invitation=InvitationOut.from_invitation(invitation))
+
+
 @users_router.delete("/{user_id}", response=MessageOut)
 @requires(SIGNED_IN)  # your own account: never (services.user_delete); another's: users.manage
 def delete_user(request, user_id: str):

@@ -411,6 +411,25 @@ def invitation_for_account(*, actor: User | None, user: User) -> Invitation:
     return invitation
 
 
+INVITE_NOT_WAITING = ("This account can already sign in (or was deactivated by an admin): only an account "
+                      "made by a blog import that is waiting for its owner is invited this way")
+
+
+@transaction.atomic
+def user_invite(*, actor: User, user: User) -> Invitation:
+    """Admins: invite the owner of an account that waits, inactive and without a password (made
+    by a blog import that did not email its authors), from the Users screen. Accepting activates
+    this very account, with its posts; the seat is taken then (403 `plan_limit` if none is left),
+    and checked now as an invitation is. An account that has a password: 409."""
+    if not can(actor, "users.manage"):
+        raise PermissionDenied(ONLY_ADMINS_INVITE)
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if is_password_usable(user.password) or user.status != User.Status.INACTIVE:
+        raise Conflict(INVITE_NOT_WAITING)
+    seats_check()
+    return invitation_for_account(actor=actor, user=user)
+
+
 def _open_invitation(invitation_id) -> Invitation:
     invitation = get_or_404(Invitation.objects.select_for_update().filter(
         accepted_at__isnull=True, revoked_at__isnull=True), invitation_id, INVITATION_NOT_FOUND)

@@ -58,7 +58,8 @@ def get_import(request, job_id: str):
 @requires("settings.manage", services.CANNOT_IMPORT)
 def start_import(request, job_id: str, payload: ImportStartIn | None = None):
     job = services.import_start(actor=request.auth, job_id=job_id,
-                                download_images=payload.downloadImages if payload else True)
+                                download_images=payload.downloadImages if payload else True,
+                                invite_authors=payload.inviteAuthors if payload else False)
     return 202, ImportReplyOut(job=_out(job))
 
 

@@ -15,8 +15,11 @@ Mapping (docs/import-export.md):
   category needed; a WordPress page's parent is not kept (pages are flat) and is named in the report;
 - a post without a category: the category "Uncategorized" (slug `uncategorized`), as WordPress does;
 - categories: flat (the model has no parents; a WordPress parent is named in the report); tags;
-- authors: matched by email, else created as `author` accounts with no usable password, invited by
-  email (apps.accounts.services.invitation_create);
+- authors: matched by email, else created as inactive `author` accounts with no usable password,
+  invited by email only when the import is started with `invite_authors`
+  (apps.accounts.services.invitation_for_account); otherwise an admin invites them from Users;
+- the plan: the dry run says what the import takes of each counted limit (`plan_use`); an import
+  that does not fit is refused (403 plan_limit) before anything is written;
 - images: the featured, Open Graph and Twitter images and every <img> of the content, fetched
   (apps.portability.fetch) or taken from a Ghost zip, stored as media of the company with their
   renditions made here (so the import's one content change covers them: no renditions task
@@ -53,6 +56,7 @@ from apps.core import events
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
 from apps.core.text import slugify
+from apps.plans.rules import current_company, plan_check, plan_usage
 from apps.media.models import Media
 from apps.media.services import ProcessedImage, media_create_processed, media_process
 from apps.media.storage import MediaUrls
@@ -163,7 +167,7 @@ def blog_analyse(blog: Blog) -> dict:
         if author.source_id in known["author"] or (author.email and author.email in emails):
             counts["author"]["matched"] += 1
         elif author.email:
-            counts["author"]["invited"] += 1
+            counts["author"]["create"] += 1
         else:
             counts["author"]["skipped"] += 1
     slugs = {"category": set(Category.objects.values_list("slug", flat=True)),
@@ -207,9 +211,13 @@ def blog_analyse(blog: Blog) -> dict:
                   for post in blog.posts if post.restricted]
     for kind, item, reason in blog.skipped:
         counts[kind]["skipped"] += 1
+    accounts = accounts_to_make(blog.authors, known=known["author"], emails=emails)
+    new_posts = sum(counts[kind].get("create", 0) for kind in ("post", "page"))
     return {
         "source": blog.source, "version": blog.version, "site": blog.site_url,
-        "staffSeats": accounts_to_make(blog.authors, known=known["author"], emails=emails),
+        "staffSeats": accounts,
+        "accounts": {"create": accounts, "emailed": False, "message": _accounts_message(accounts)},
+        "planUse": plan_use(posts=new_posts, seats=accounts, media_bytes=_archive_bytes(blog, images)),
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "madeDrafts": restricted,
@@ -218,10 +226,73 @@ def blog_analyse(blog: Blog) -> dict:
     }
 
 
+def _accounts_message(accounts: int) -> str:
+    if not accounts:
+        return "The import makes no staff account."
+    many = "account" if accounts == 1 else "accounts"
+    return (f"The import makes {accounts} staff {many} (role author), inactive and without a password. "
+            "No email is sent unless you choose to invite the authors when you start the import; "
+            "otherwise each waits until an admin invites its owner from Users.")
+
+
+def _archive_bytes(blog: Blog, images: set[str]) -> int | None:
+    """The bytes of the referenced images found in the export's own archive (a Ghost zip); None
+    when the import would download every image (their size is not known before)."""
+    if not blog.files:
+        return None
+    paths = {_archive_path(blog, url) for url in images} - {None}
+    return sum(len(blog.files[path]) for path in paths)
+
+
+def _archive_path(blog: Blog, url: str) -> str | None:
+    """The archive's file an image address names (a path of the old site, with or without its host)."""
+    path = urlsplit(url).path if re.match(r"^https?://", url) else url
+    path = path.lstrip("/")
+    index = path.find("content/images/")
+    key = path[index:] if index >= 0 else path
+    return key if key in blog.files else None
+
+
+# The plan's limits an import spends, in the order they are checked.
+PLAN_LIMITS = (("posts", "posts"), ("staff_seats", "seats"), ("media_bytes", "media_bytes"))
+
+
+def plan_use(*, posts: int, seats: int, media_bytes: int | None) -> list[dict]:
+    """What an import takes of each of the plan's counted limits, beside what the company uses and
+    its plan allows: [{limit, importUses, used, allowed, fits}] (importUses None: not known
+    before the import, as the bytes of images it downloads)."""
+    company = current_company()
+    usage = {item.what: item for item in plan_usage(company)} if company is not None else {}
+    amounts = {"posts": posts, "seats": seats, "media_bytes": media_bytes}
+    rows = []
+    for limit, name in PLAN_LIMITS:
+        found = usage.get(limit)
+        used = found.used if found else 0
+        allowed = found.allowed if found else None
+        amount = amounts[name]
+        fits = amount is None or allowed is None or amount <= 0 or used + amount <= allowed
+        rows.append({"limit": limit, "importUses": amount, "used": used, "allowed": allowed, "fits": fits})
+    return rows
+
+
+def plan_use_check(rows: list[dict]) -> None:
+    """Refuse (403 plan_limit, nothing written) an import that does not fit the plan's limits now."""
+    for row in rows:
+        amount = row.get("importUses")
+        if not amount or amount <= 0:
+            continue
+        if row["limit"] == "staff_seats":
+            seats_check(amount)
+        else:
+            plan_check(row["limit"], amount)
+
+
 # --- the import -----------------------------------------------------------------------------------
 class _Importer:
-    def __init__(self, blog: Blog, *, actor, progress: Progress, fetch: Callable[[str], bytes] | None):
+    def __init__(self, blog: Blog, *, actor, progress: Progress, fetch: Callable[[str], bytes] | None,
+                 invite_authors: bool = False):
         self.blog, self.actor, self.progress, self.fetch = blog, actor, progress, fetch
+        self.invite_authors = invite_authors
         self.source = source_name(blog)
         self.report = Report()
         self.known: dict[str, dict[str, object]] = defaultdict(dict)  # kind -> source id -> object id
@@ -242,6 +313,12 @@ class _Importer:
         self.new_items.append(SourceItem(source=self.source, kind=kind, source_id=source_id[:500], object_id=object_id))
 
     # authors
+    def plan_check(self) -> None:
+        """The plan's posts limit for every post and page this import creates, before anything is
+        written (the seats: in authors(); media: per image, each one refused is reported)."""
+        creates = sum(1 for post in self.blog.posts if post.source_id not in self.known[_post_kind(post)])
+        plan_use_check([{"limit": "posts", "importUses": creates}])
+
     def authors(self) -> dict[str, User]:
         users: dict[str, User] = {}
         by_email = {user.email: user for user in User.objects.all()}
@@ -269,11 +346,17 @@ class _Importer:
                                            role=Role.AUTHOR, status=User.Status.INACTIVE)
                 events.publish(events.UserChanged(user=user, change="created", actor=self.actor,
                                                   summary=f"{user.username} ({user.role}, imported)"))
-                invitation_for_account(actor=self.actor, user=user)
                 by_email[user.email] = user
                 users[author.source_id] = user
                 self.remember("author", author.source_id, user.pk)
-                self.report.count("author", "invited")
+                if self.invite_authors:
+                    invitation_for_account(actor=self.actor, user=user)
+                    self.report.count("author", "invited")
+                else:
+                    self.report.count("author", "created")
+                    self.report.note("author", user.username, "waiting",
+                                     f"an inactive account for {user.email}, not emailed: invite its owner from "
+                                     "Users when you are ready")
             self.step("authors")
         return users
 
@@ -529,10 +612,13 @@ def _same_apart_from_images(stored: str, incoming: str) -> bool:
 
 
 def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: Callable[[str], bytes] | None = None,
-                summary: str = "") -> dict:
-    """Import `blog` into the current company; its report. One transaction: everything or nothing."""
-    importer = _Importer(blog, actor=actor, progress=progress, fetch=fetch)
+                summary: str = "", invite_authors: bool = False) -> dict:
+    """Import `blog` into the current company; its report. One transaction: everything or nothing.
+    `invite_authors`: email each account the import makes an invitation (else they wait, inactive,
+    until an admin invites them from Users)."""
+    importer = _Importer(blog, actor=actor, progress=progress, fetch=fetch, invite_authors=invite_authors)
     summary = summary or f"Import from {blog.version}"
+    importer.plan_check()
     with events.batch(summary=summary, actor=actor, webhook_event=IMPORT_EVENT):
         users = importer.authors()
         terms = importer.terms()

@@ -9,6 +9,7 @@ from apps.portability.models import ExportJob, ImportJob
 
 class ImportStartIn(InSchema):
     downloadImages: bool = True  # noqa: N815
+    inviteAuthors: bool = False  # noqa: N815 - email the accounts the import makes an invitation
 
 
 class ImportJobOut(OutSchema):

@@ -32,7 +32,7 @@ from apps.core.permissions import require
 from apps.core.email import company_of_connection, email_queue
 from apps.media.storage import private_storage
 from apps.portability.exporter import blog_export
-from apps.portability.importer import blog_analyse, blog_import
+from apps.portability.importer import blog_analyse, blog_import, plan_use_check
 from apps.portability.models import ExportJob, ImportJob
 from apps.portability.parsers import ParseFailed, parse_export
 
@@ -111,17 +111,21 @@ def _job(job_id, *, lock: bool = False) -> ImportJob:
 
 
 @transaction.atomic
-def import_start(*, actor, job_id, download_images: bool = True, operator: bool = False,
-                 in_background: bool = True) -> ImportJob:
-    """Queue the job (one per company at a time). `in_background` False: the caller runs it
+def import_start(*, actor, job_id, download_images: bool = True, invite_authors: bool = False,
+                 operator: bool = False, in_background: bool = True) -> ImportJob:
+    """Queue the job (one per company at a time). `invite_authors`: the accounts the import makes
+    are emailed an invitation (else they wait, inactive, for an admin to invite them from Users).
+    An import that does not fit the plan's limits now (the dry run's planUse) is refused here, 403
+    plan_limit, before anything is written. `in_background` False: the caller runs it
     (import_run) itself, as the command does."""
     if not operator:
         require(actor, "settings.manage", CANNOT_IMPORT)
     job = _job(job_id, lock=True)
     if job.status != ImportJob.Status.ANALYSED:
         raise Conflict(NOT_STARTABLE)
+    plan_use_check(job.plan.get("planUse") or [])
     job.status, job.active, job.phase, job.done = ImportJob.Status.QUEUED, True, "queued", 0
-    job.plan = {**job.plan, "downloadImages": bool(download_images)}
+    job.plan = {**job.plan, "downloadImages": bool(download_images), "inviteAuthors": bool(invite_authors)}
     try:
         with transaction.atomic():
             job.save(update_fields=["status", "active", "phase", "done", "plan"])
@@ -186,6 +190,7 @@ def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
         blog = parse_export(data, file_name=job.file_name, max_bytes=settings.IMPORT_MAX_BYTES)
         report = blog_import(blog=blog, actor=job.created_by, progress=progress,
                              fetch=fetch if job.plan.get("downloadImages", True) else None,
+                             invite_authors=bool(job.plan.get("inviteAuthors", False)),
                              summary=f"Import of {job.file_name or blog.version}")
     except Exception as exc:  # noqa: BLE001 - the job says what failed; nothing of the import stayed
         logger.exception("import %s failed", job.pk)

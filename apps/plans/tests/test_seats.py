@@ -35,7 +35,7 @@ def seats_held(tenant) -> int:
 
 def import_authors(tenant, admin, *emails: str) -> dict:
     with schema_context(tenant.schema_name):
-        return blog_import(blog=blog_of(*emails), actor=admin)
+        return blog_import(blog=blog_of(*emails), actor=admin, invite_authors=True)
 
 
 def invitation_token_of(tenant, email: str, token: str) -> str:

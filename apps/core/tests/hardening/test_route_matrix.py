@@ -146,6 +146,14 @@ class World:
     def user(self):
         return testing.create_user(self.tenant, "viewer")
 
+    def waiting_account(self):
+        """An account as a blog import makes it: inactive, no usable password, not invited yet."""
+        from apps.accounts.models import User
+
+        user = self.user()
+        self._in(lambda: User.objects.filter(pk=user.pk).update(status="inactive", password="!"))
+        return user
+
     def two_factor(self, user, *, on: bool) -> str:
         """`user` with a new authenticator key (turned on when `on`); a code of it not used yet."""
         import pyotp
@@ -307,6 +315,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"user_id": str(u.id)}, {"username": u.username, "email": u.email, "role": "viewer", "status": "active"}))(
         w.user())),
     ("DELETE", "/api/users/{user_id}"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
+    # an account a blog import made, waiting for its owner: an admin invites them
+    ("POST", "/api/users/{user_id}/invite"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(
+        {"user_id": str(w.waiting_account().id)})),
     # an author profile: the person's own, or anyone's for an admin (another user's here)
     ("GET", "/api/users/{user_id}/profile"): Route(TOKEN, only("admin"), lambda w, who: Call({"user_id": str(w.user().id)})),
     ("PUT", "/api/users/{user_id}/profile"): Route(TOKEN, only("admin"), lambda w, who: Call(
