@@ -37,10 +37,12 @@ from lifecycle.subdomains import schema_name_for, subdomain_check_available
 from tenants.directory import directory_rebuild
 
 FORMAT_VERSION = 1
-# Not carried: the migration records (the schema is built from the template), and tables kept
-# by triggers from other tables (rebuilt by those triggers as the rows are loaded).
+# Not carried: the migration records (the schema is built from the template), tables kept by
+# triggers from other tables (rebuilt by those triggers as the rows are loaded), and the
+# integrations' keys (credentials, as the company's own keys: a restore into a new company must not
+# answer to another company's keys; a restore in place keeps the integrations the company has).
 SKIP_TABLES = {"django_migrations", "content_post_count", "content_category_count", "content_tag_count",
-               "content_post_listing", "content_post_group"}
+               "content_post_listing", "content_post_group", "integrations_integration"}
 
 
 def _tables(schema: str) -> dict[str, list[str]]:

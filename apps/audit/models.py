@@ -48,6 +48,9 @@ ACTIONS = {
     "media.deleted": "Media deleted",
     "settings.updated": "Settings changed",
     "api_key.rotated": "API key rotated",
+    "integration.created": "Integration created",
+    "integration.rotated": "Integration keys rotated",
+    "integration.deleted": "Integration deleted",
     "company.deletion_requested": "Company deletion requested",
     "support.granted": "Support access granted",
     "support.revoked": "Support access revoked",
@@ -55,7 +58,7 @@ ACTIONS = {
     "support.ended": "Support session ended",
     "batch.completed": "Bulk change",  # one entry for a whole import or bulk action (apps.core.events.batch)
 }
-OBJECT_TYPES = ("user", "post", "page", "category", "tag", "media", "company")
+OBJECT_TYPES = ("user", "post", "page", "category", "tag", "media", "company", "integration")
 
 
 class AuditEntry(models.Model):
@@ -63,7 +66,7 @@ class AuditEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     action = models.CharField(max_length=40)
     # Who: the user (kept as a name too, so an entry outlives the account); none for a failed
-    # sign-in or the scheduler.
+    # sign-in or the scheduler; an integration (apps.integrations) by its name, "<name> (integration)".
     actor = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     actor_name = models.CharField(max_length=254, blank=True, default="")
     object_type = models.CharField(max_length=20, blank=True, default="")

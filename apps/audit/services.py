@@ -33,6 +33,8 @@ def audit_record(*, action: str, actor=None, object_type: str = "", object_id=No
                  actor_name: str | None = None) -> AuditEntry:
     if action not in ACTIONS:
         raise ValueError(action)
+    if actor_name is None and getattr(actor, "audit_name", None):  # not a person: an integration
+        actor_name = actor.audit_name  # (apps.integrations.actor)
     actor = actor if getattr(actor, "pk", None) else None
     if actor_name is None:
         actor_name = actor.username if actor is not None else ""

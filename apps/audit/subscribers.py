@@ -109,6 +109,12 @@ def _(event: events.CompanyChanged) -> list[Entry]:
 
 
 @entries.register
+def _(event: events.IntegrationChanged) -> list[Entry]:
+    summary = f"{event.name}: {event.summary}" if event.summary else event.name
+    return [Entry(f"integration.{event.change}", event.actor, "integration", event.integration_id, summary)]
+
+
+@entries.register
 def _(event: events.SupportAccessChanged) -> list[Entry]:
     actor = event.actor
     name = support_actor_name(event.operator, actor.username) if event.operator and actor is not None else None

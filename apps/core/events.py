@@ -163,6 +163,21 @@ class CompanyChanged(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class IntegrationChanged(Event):
+    """An integration of the company (apps.integrations) was created, had keys rotated or was deleted
+    (`change`: created, rotated, deleted). `content_key_changed`: a Content API key stopped working
+    (the company's cached public replies are purged)."""
+
+    client: Any
+    integration_id: Any
+    name: str
+    change: str
+    actor: Any = None
+    summary: str = ""
+    content_key_changed: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class SupportAccessChanged(Event):
     """A company admin granted or revoked support access (`change`: granted, revoked; `actor`: the
     admin), or an operator's support session as a user started or ended (started, ended; `actor`:

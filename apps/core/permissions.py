@@ -59,6 +59,9 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "company.delete": frozenset({ADMIN}),
     "audit.read": frozenset({ADMIN}),
     "usage.read": frozenset({ADMIN}),
+    # integrations: outside tools' Content and Admin API keys (apps.integrations); an Admin API key
+    # writes as an editor does, so only admins make, rotate or delete one
+    "integrations.manage": frozenset({ADMIN}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"

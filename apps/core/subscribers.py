@@ -3,9 +3,9 @@
 - A post, category, tag or media write, or a change of an author's profile, bumps the company's
   content version, which purges the cache tier too: only the keys a post write changed
   (edge_cache.post_change_tags), the whole company for the rest.
-- A company whose keys or status changed, whose deletion was asked for or which is being deleted:
-  its replies in the cache tier are purged. A company restored from a backup, or whose settings
-  changed: its version is bumped.
+- A company whose keys or status changed (an integration's Content API key too), whose deletion
+  was asked for or which is being deleted: its replies in the cache tier are purged. A company
+  restored from a backup, or whose settings changed: its version is bumped.
 - A batch scope: one bump of the company's version (a purge of the whole company).
 """
 from __future__ import annotations
@@ -74,6 +74,12 @@ def _(event: events.CompanyChanged) -> list:
         # (apps.ghost_api), cached at its content version like every public reply
         return [_Bump(schema=event.client.schema_name)]
     return [_Purge(event.client)] if event.change in _PURGING else []
+
+
+@_effects.register
+def _(event: events.IntegrationChanged) -> list:
+    # an integration's Content API key that stopped working may have replies in the cache tier
+    return [_Purge(event.client)] if event.content_key_changed else []
 
 
 def handle(event: events.Event) -> None:

@@ -11,7 +11,8 @@ from django.http import JsonResponse
 from apps.core.errors import ApplicationError, RetryLater
 
 TYPES = {400: "BadRequestError", 401: "UnauthorizedError", 403: "NoPermissionError", 404: "NotFoundError",
-         405: "MethodNotAllowedError", 422: "ValidationError", 429: "TooManyRequestsError",
+         405: "MethodNotAllowedError", 409: "ConflictError", 413: "RequestEntityTooLargeError",
+         415: "UnsupportedMediaTypeError", 422: "ValidationError", 429: "TooManyRequestsError",
          500: "InternalServerError", 503: "ServiceUnavailableError"}
 
 UNKNOWN_KEY = "Unknown Content API Key"
@@ -24,10 +25,11 @@ NOT_FOUND = "Resource not found"
 
 class GhostError(Exception):
     def __init__(self, status: int, message: str, *, context: str | None = None, code: str | None = None,
-                 prop: str | None = None, retry_after: int | None = None) -> None:
+                 prop: str | None = None, retry_after: int | None = None, type: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.context, self.code, self.prop = status, message, context, code, prop
         self.retry_after = retry_after
+        self.type = type  # a type other than the status's (TYPES): Ghost's 409 UpdateCollisionError
 
 
 def bad_request(message: str, context: str | None = None) -> GhostError:
@@ -54,7 +56,8 @@ def from_application(exc: ApplicationError) -> GhostError:
 
 def response(error: GhostError) -> JsonResponse:
     body = {"errors": [{
-        "message": error.message, "context": error.context, "type": TYPES.get(error.status, "InternalServerError"),
+        "message": error.message, "context": error.context,
+        "type": error.type or TYPES.get(error.status, "InternalServerError"),
         "details": None, "property": error.prop, "help": None, "code": error.code, "id": str(uuid.uuid4()),
         "ghostErrorCode": None,
     }]}

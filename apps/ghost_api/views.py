@@ -30,6 +30,7 @@ from apps.ghost_api import errors, ids, query, selectors, shapes
 from apps.ghost_api.edge import CONTENT_VERSION, VARY, edge_keys
 from apps.ghost_api.errors import GhostError
 from apps.ghost_api.nql import FilterError
+from apps.integrations import selectors as integration_selectors
 from apps.public_api import core
 from apps.public_api import keys as public_keys
 from apps.public_api.responses import cached_json
@@ -37,7 +38,7 @@ from apps.public_api.responses import cached_json
 logger = logging.getLogger(__name__)
 
 NOT_FOUND = {"posts": "Post not found.", "pages": "Page not found.", "tags": "Tag not found.",
-             "authors": "Author not found."}
+             "authors": "Author not found.", "users": "User not found."}  # users: the Admin API's
 UNAVAILABLE = "This site's content is not available"
 
 
@@ -81,7 +82,8 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
         raise errors.bad_request("Invalid request", "The key parameter is given more than once")
     if not keys or not keys[0]:
         raise GhostError(403, errors.NO_KEY, context=errors.NO_KEY_CONTEXT)
-    api_key = core.admit(tenant, keys[0], counted=bool(request.META.get(public_keys.COUNTED)), ghost=True)
+    api_key = core.admit(tenant, keys[0], counted=bool(request.META.get(public_keys.COUNTED)), ghost=True,
+                         also=_integration_key)
     wanted = query.parse(resource, dict(request.GET.lists()))
     for value in (ident, slug):
         _must_name_a_row(resource, value)
@@ -95,6 +97,12 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
     # the content version like a content write (apps.core.subscribers).
     return cached_json(request, lambda version: build_reply(resource, wanted, ident, slug, site, tenant),
                        edge_reader=edge_keys)
+
+
+def _integration_key(key: str) -> bool:
+    """An integration's Content API key (apps.integrations: the company's own Ghost content key is
+    the company's, checked first)."""
+    return integration_selectors.content_key_integration(key) is not None
 
 
 def _must_name_a_row(resource: str, value: str | None) -> None:

@@ -85,13 +85,17 @@ def _display_name(file_name: str | None, extension: str) -> str:
     return name[:FILE_NAME_MAX]
 
 
-def media_upload(*, uploaded_file: UploadedFile, file_name: str | None, alt_text: str | None, uploaded_by) -> Media:
-    """The upload endpoint: the size is checked before the file is read into memory."""
+def media_upload(*, uploaded_file: UploadedFile, file_name: str | None, alt_text: str | None, uploaded_by,
+                 actor=None) -> Media:
+    """The upload endpoint: the size is checked before the file is read into memory. `actor`: who
+    uploads, when not a member of the staff (an integration through the Ghost Admin API, with
+    `uploaded_by` None); named in the media's event."""
     _images().check_size(uploaded_file.size or 0, max_bytes=settings.MEDIA_MAX_UPLOAD_BYTES)
     uploaded_file.seek(0)
     data = uploaded_file.read(settings.MEDIA_MAX_UPLOAD_BYTES + 1)
     return media_create_from_bytes(
-        data=data, file_name=file_name or uploaded_file.name or "", alt_text=alt_text or "", uploaded_by=uploaded_by
+        data=data, file_name=file_name or uploaded_file.name or "", alt_text=alt_text or "", uploaded_by=uploaded_by,
+        actor=actor,
     )
 
 
@@ -121,15 +125,16 @@ def media_process(*, data: bytes, renditions: bool = False) -> ProcessedImage:
     return ProcessedImage(prepared=prepared, renditions=made)
 
 
-def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploaded_by) -> Media:
+def media_create_from_bytes(*, data: bytes, file_name: str, alt_text: str, uploaded_by, actor=None) -> Media:
     """Validate, clean and store an image in the current tenant's library; renditions follow
     (a Celery task enqueued on commit). Raises PayloadTooLarge/ValidationFailed; nothing is
     stored when it raises. Needs a tenant schema (request, tenant_context or schema_context)."""
     return media_create_processed(processed=media_process(data=data), file_name=file_name, alt_text=alt_text,
-                                  uploaded_by=uploaded_by)
+                                  uploaded_by=uploaded_by, actor=actor)
 
 
-def media_create_processed(*, processed: ProcessedImage, file_name: str, alt_text: str, uploaded_by) -> Media:
+def media_create_processed(*, processed: ProcessedImage, file_name: str, alt_text: str, uploaded_by,
+                           actor=None) -> Media:
     """Store a processed image (media_process) in the current tenant's library as one write: its
     files, its row and one MediaChanged `created`. Renditions made beforehand are stored and
     recorded with the row, so no later write (and no later content change) follows; otherwise the
@@ -163,7 +168,7 @@ def media_create_processed(*, processed: ProcessedImage, file_name: str, alt_tex
                 uploaded_by=uploaded_by,
             )
             events.publish(events.MediaChanged(media_id=media_id, file_name=media.file_name, change="created",
-                                               actor=uploaded_by))
+                                               actor=uploaded_by if actor is None else actor))
             if not record:
                 _enqueue_renditions(str(media_id))
     except BaseException:

@@ -35,6 +35,7 @@ from django.db import connection
 
 from apps.core import redis_conn
 from apps.core.api import envelope
+from apps.core.errors import Unauthorized
 from apps.ghost_api import edge as ghost_edge
 from apps.public_api import cache, keys
 from apps.public_api import request as public
@@ -455,10 +456,19 @@ def _built(ask: Ask, setup: Setup, found: cache.Found, slot: tuple, wanted, qhas
 
 
 # --- Django's path: the company is known from its middleware -------------------------------------
-def admit(tenant, key: str | None, *, counted: bool, ghost: bool = False, throttled: bool = True) -> keys.ApiKey:
+def admit(tenant, key: str | None, *, counted: bool, ghost: bool = False, throttled: bool = True,
+          also: Callable[[str], bool] | None = None) -> keys.ApiKey:
     """The key of a request to the company of its host (401), then one entry of its rate limit
-    (429 with Retry-After), unless `counted` (the WSGI layer took it) or not `throttled`."""
-    api_key = public.identify(tenant, key, ghost=ghost)
+    (429 with Retry-After), unless `counted` (the WSGI layer took it) or not `throttled`. `also`: an
+    adapter's own keys of the company that read what the route's key reads (the Ghost-compatible
+    routes: the Content API keys of the company's integrations), asked after the company's."""
+    try:
+        api_key = public.identify(tenant, key, ghost=ghost)
+    except Unauthorized:
+        if also is None or not key or tenant is None or not also(key):
+            raise
+        api_key = keys.ApiKey(kind=keys.GHOST if ghost else keys.CONTENT, key_hash=keys.key_hash(key),
+                              limit=keys.limit_of(tenant))
     if throttled and not counted and redis_conn.available():
         keys.throttle(api_key)
     return api_key

@@ -15,6 +15,7 @@ from apps.content.api import ROUTES as CONTENT_ROUTES
 from apps.core.api import create_api
 from apps.core.health import router as health_router
 from apps.core.outbox_api import ROUTES as OUTBOX_ROUTES
+from apps.integrations.api import ROUTES as INTEGRATION_ROUTES
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.portability.api import ROUTES as PORTABILITY_ROUTES
 from apps.plans.api import ROUTES as PLAN_ROUTES
@@ -36,7 +37,7 @@ dashboard_api.add_router("/invitations", invitations_router)
 dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,
-                       *AUDIT_ROUTES, *OUTBOX_ROUTES, *PORTABILITY_ROUTES, *PLAN_ROUTES]:
+                       *AUDIT_ROUTES, *OUTBOX_ROUTES, *PORTABILITY_ROUTES, *PLAN_ROUTES, *INTEGRATION_ROUTES]:
     dashboard_api.add_router(prefix, router)
 
 root_api = create_api(title="CMS sign-up API", version="1.0", urls_namespace="root", docs_url="/docs")

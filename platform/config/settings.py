@@ -57,6 +57,7 @@ TENANT_APPS = [
     "apps.webhooks",
     "apps.audit",
     "apps.portability",
+    "apps.integrations",
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",

@@ -10,6 +10,7 @@ from config.api import dashboard_api, public_api
 
 urlpatterns = [
     path("api/v1/", public_api.urls),
+    path("ghost/api/admin/", include("apps.ghost_api.admin.urls")),  # writes: the full web process only
     path("ghost/api/", include("apps.ghost_api.urls")),
     path("api/exports/download/<str:token>", download_export),  # a file, not JSON: a plain view
     path("api/", dashboard_api.urls),

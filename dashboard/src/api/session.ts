@@ -33,7 +33,8 @@ export type Capability =
   | 'settings.manage'
   | 'company.delete'
   | 'audit.read'
-  | 'usage.read';
+  | 'usage.read'
+  | 'integrations.manage';
 
 export type LoginReply = Schemas['LoginOut'];
 export type ResetLinkReply = Schemas['ResetLinkOut'];

@@ -33,6 +33,7 @@ export const CAPABILITIES: [string, Role[]][] = [
   ['company.delete', ADMINS],
   ['audit.read', ADMINS],
   ['usage.read', ADMINS],
+  ['integrations.manage', ADMINS],
 ];
 
 export function capabilitiesOf(role: Role): string[] {
