@@ -11,6 +11,7 @@ import { editorialFlow } from './flowEditorial.mjs';
 import { importFlow } from './flowImport.mjs';
 import { rolesFlow } from './flowRoles.mjs';
 import { screensFlow } from './flowScreens.mjs';
+import { siteFlow } from './flowSite.mjs';
 import { translationsFlow } from './flowTranslations.mjs';
 import { plansFlow } from './flowPlans.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
@@ -35,8 +36,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, screens, plans, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,screens,plans,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, screens, plans, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,screens,plans,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -335,6 +336,14 @@ async function main() {
       await page.setViewportSize({ width: 1366, height: 900 });
       console.log('Flow: languages, Translate with AI, public API and sitemap per language');
       await translationsFlow({ run, page, tenant, sub, shot });
+    }
+
+    if (flows.includes('site')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${tenant}/dashboard`);
+      console.log('Flow: pages, Settings → Site, a tag in a second language, deleting a translated post, roles on pages');
+      await siteFlow({ run, browser, page, tenant, sub, shot, image: `cover-${sub}.png` });
     }
 
     if (flows.includes('screens')) {
