@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl
 import redis
 from django.db import DatabaseError, connection
 
-from apps.core import db, redis_conn
+from apps.core import db, languages, redis_conn
 from apps.core.errors import ApplicationError
 from apps.ghost_api import edge, query, shapes
 from apps.ghost_api.errors import GhostError
@@ -58,14 +58,14 @@ _KEPT_MAX = 256
 
 
 def _company(schema: str, version: str | None):
-    """The company of `schema` and what a posts list reads besides its page (the authors), kept per
-    worker for its content version: a write, or a change of its settings, bumps the version
-    (apps.core.subscribers); the lookup gives the version with the cache off too. Without one they
-    are read each time."""
+    """The company of `schema` and what a posts list reads besides its page (the authors, the
+    company's languages), kept per worker for its content version: a write, or a change of its
+    settings or languages, bumps the version (apps.core.subscribers); the lookup gives the version
+    with the cache off too. Without one they are read each time."""
     kept = _KEPT.get((schema, version)) if version else None
     if kept is None:
         client = Client.objects.filter(schema_name=schema).first()
-        kept = (client, Reads())
+        kept = (client, Reads(languages=languages.of_client(client) if client is not None else None))
         if version and client is not None:
             _KEPT[(schema, version)] = kept
             while len(_KEPT) > _KEPT_MAX:

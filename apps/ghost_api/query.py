@@ -8,6 +8,8 @@ limit     1 to MAX_LIMIT, or `all` (MAX_LIMIT: the cap Ghost puts on it); DEFAUL
 page      1, 2, ...
 order     comma-separated `field [asc|desc]` of the resource's ORDER_FIELDS
 filter    NQL (apps.ghost_api.nql)
+locale    (+) posts and pages in this language along its fallback chain, as /api/v1's `locale`
+          (docs/translations.md); without it, the company's default language's
 
 A value Ghost's validators refuse gets Ghost's 422 (`Validation (matches) failed for limit`); an
 include, format, order or filter this API does not serve gets Ghost's 400. A parameter given
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from apps.core.languages import normalize
 from apps.core.pagination import MAX_PAGE
 from apps.ghost_api import errors
 from apps.ghost_api import nql
@@ -27,7 +30,7 @@ DEFAULT_LIMIT = 15
 MAX_LIMIT = 100  # `limit=all` and larger numbers are capped here (Ghost caps Content API pages at 100)
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _ORDER_PART = re.compile(r"\s*([a-z_]+)(?:\s+(asc|desc))?\s*", re.IGNORECASE)
-_READS = ("key", "include", "fields", "formats", "limit", "page", "order", "filter")
+_READS = ("key", "include", "fields", "formats", "limit", "page", "order", "filter", "locale")
 
 INCLUDES = {"posts": {"tags", "authors"}, "pages": {"tags", "authors"}, "tags": {"count.posts"},
             "authors": {"count.posts"}, "settings": set(), "tiers": {"monthly_price", "yearly_price", "benefits"}}
@@ -55,6 +58,7 @@ class GhostQuery:
     order: tuple[tuple[str, bool], ...]  # (field, descending)
     filter: str | None
     filter_tree: object = None  # nql.parse(filter)
+    locale: str | None = None  # a BCP 47 code in its usual case (`pt-br` -> `pt-BR`); None: not asked
 
     @property
     def offset(self) -> int:
@@ -119,8 +123,13 @@ def parse(resource: str, params: dict[str, list[str]]) -> GhostQuery:
             raise errors.bad_request(errors.FILTER_ERROR, str(exc)) from None
     else:
         text = None
+    locale = None
+    if (value.get("locale") or "").strip():
+        locale = normalize(value["locale"])
+        if locale is None:
+            raise errors.validation("matches", "locale")
     return GhostQuery(resource=resource, include=include, fields=fields, formats=formats, limit=limit,
-                      limit_all=limit_all, page=page, order=order, filter=text, filter_tree=tree)
+                      limit_all=limit_all, page=page, order=order, filter=text, filter_tree=tree, locale=locale)
 
 
 def _order(resource: str, text: str | None) -> tuple[tuple[str, bool], ...]:

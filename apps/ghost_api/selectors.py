@@ -6,8 +6,12 @@ Ghost's resources from ours (docs/coming-from-ghost.md):
 - posts: published posts; pages: published pages (apps.content.kinds; Ghost's page object is its
   post object), each resource never showing the other's rows;
 - tags: the company's categories and tags, one Ghost tag per slug (a category and a tag of the
-  same slug are one tag, the category's); a post's tags are its categories, then its tags, each
-  by name, and its primary tag is the first of them;
+  same slug are one tag, the category's); a post's tags are its tags in the post's order, then its
+  categories by name, and its primary tag is its first tag (none without tags);
+- languages (docs/translations.md): a list shows each translation group once, in the company's
+  default language or along the fallback chain of the `locale` asked for (the rule of /api/v1's
+  lists, apps.public_api.selectors.listed_language_sql, over the listing the posts table's triggers
+  keep); a slug names the post /api/v1's posts/slug/{slug} names;
 - authors: the staff members with at least one published post (never the others, never an
   email address), their slug the slug of their username (a clash: "-2", "-3" by sign-up order),
   with their author profile (apps.accounts.profiles).
@@ -23,19 +27,21 @@ from functools import cached_property
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.expressions import RawSQL
+from django.db.models import BooleanField, Count, Exists, Expression, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.expressions import RawSQL, Value
 from django.db.models.functions import Coalesce
 from django.utils.dateparse import parse_date, parse_datetime
 
 from apps.accounts.models import User
 from apps.accounts.profiles import PROFILE_FIELDS
 from apps.content import kinds
-from apps.content.models import Category, Post, Tag, public_q
+from apps.content.models import Category, Post, PostListing, Tag, public_q
 from apps.core import db
+from apps.core import languages as company_languages
 from apps.core.text import slugify
 from apps.ghost_api import ids, nql
 from apps.ghost_api.nql import EVERYTHING, NOTHING, FilterError, equality
+from apps.public_api import request as public_request
 from apps.public_api import selectors as public_selectors
 
 PUBLISHED = Post.Status.PUBLISHED
@@ -83,10 +89,21 @@ _TERMS_MEMO_MAX = 4096  # the distinct term lists a Reads keeps (Reads.tags_repl
 
 class Reads:
     """What one request reads, each once (the authors' slugs, the tags). `counts`: the authors'
-    published posts are counted (include=count.posts on authors)."""
+    published posts are counted (include=count.posts on authors). `languages`: the company's
+    (apps.core.languages.Languages; the connection's company when None)."""
 
-    def __init__(self, *, counts: bool = False) -> None:
+    def __init__(self, *, counts: bool = False, languages: company_languages.Languages | None = None) -> None:
         self.counts = counts
+        if languages is not None:
+            self.languages = languages
+
+    @cached_property
+    def languages(self) -> company_languages.Languages:
+        return company_languages.current()
+
+    def chain(self, locale: str | None) -> tuple[str, ...] | None:
+        """The languages a list shows, best first (None: every post, a company with one language)."""
+        return public_request.languages_for(locale, self.languages).chain
 
     @cached_property
     def authors(self) -> list[Author]:
@@ -99,14 +116,16 @@ class Reads:
     def author_ids(self, slug: str) -> list:
         return [author.user.id for author in self.authors if author.slug == slug.strip().lower()]
 
-    def tags_reply(self, terms: str, site, shape) -> list[dict]:
-        """A post's tags' JSON from its `terms` column (post_terms), made once per distinct value
-        for this Reads: the posts of a page share their lists with the posts of the pages before
-        (replies are encoded, never changed)."""
+    def tags_reply(self, terms: str, site, shape) -> tuple[list[dict], dict | None]:
+        """A post's tags' JSON from its `terms` column (post_terms), and its primary tag's (its first
+        tag's; None without tags), made once per distinct value for this Reads: the posts of a page
+        share their lists with the posts of the pages before (replies are encoded, never changed)."""
         memo = self.__dict__.setdefault("_terms_replies", {})
         found = memo.get((terms, site.base))
         if found is None:
-            found = [self.tag_reply(term, site, shape) for term in post_terms(terms)]
+            ghost_tags, has_tags = post_terms(terms, with_primary=True)
+            replies = [self.tag_reply(term, site, shape) for term in ghost_tags]
+            found = (replies, replies[0] if has_tags else None)
             if len(memo) >= _TERMS_MEMO_MAX:
                 memo.clear()
             memo[(terms, site.base)] = found
@@ -218,7 +237,7 @@ def post_fields(reads: Reads, kind: kinds.Kind = kinds.POST) -> nql.Fields:
         "tag": term, "tags": term, "tags.slug": term,
         "primary_tag": equality(lambda v: Q(ghost_primary_tag=_text(v).strip().lower()), name="primary_tag"),
         "author": author, "authors": author, "authors.slug": author, "primary_author": author,
-        "featured": equality(_flag(NOTHING, EVERYTHING), name="featured"),
+        "featured": equality(_flag(Q(featured=True), Q(featured=False)), name="featured"),
         "visibility": equality(_one_of("public"), name="visibility"),
         "status": equality(_one_of("published"), name="status"),
         "type": equality(_one_of(kind.name), name="type"),
@@ -232,21 +251,54 @@ def post_fields(reads: Reads, kind: kinds.Kind = kinds.POST) -> nql.Fields:
 
 
 def _primary_tag_slug():
-    """A post's primary tag (its first category by name, else its first tag), as a column."""
-    category = Category.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
-    tag = Tag.objects.filter(posts=OuterRef("pk")).order_by("name", "id").values("slug")[:1]
-    return Coalesce(Subquery(category), Subquery(tag))
+    """A post's primary tag: the slug of its first tag in the post's order (apps.content.services.
+    _set_tags: the order its links were made in), as a column; "" without tags (no slug is empty:
+    `primary_tag:-news` keeps the posts without tags, `primary_tag:null` finds them)."""
+    first = Post.tags.through.objects.filter(post_id=OuterRef("pk")).order_by("id").values("tag__slug")[:1]
+    return Coalesce(Subquery(first), Value(""))
+
+
+class _InChain(Expression):
+    """The posts a list along a fallback chain shows: /api/v1's rule (apps.public_api.selectors.
+    listed_language_sql) over each post's language and its row of the listing the posts table's
+    triggers keep (its group's published languages). A post of the chain's first language passes
+    on its language; a later one's listing row is read by its key. Compiled through the ORM's own
+    columns, so it holds inside a subquery (the page's ids) as in its own statement."""
+
+    conditional = True
+
+    def __init__(self, chain: tuple[str, ...]) -> None:
+        super().__init__(output_field=BooleanField())
+        self.chain = chain
+        self.language = F("language")
+        self.group = Subquery(PostListing.objects.filter(post_id=OuterRef("pk")).values("group_published")[:1])
+
+    def get_source_expressions(self):
+        return [self.language, self.group]
+
+    def set_source_expressions(self, exprs):
+        self.language, self.group = exprs
+
+    def as_sql(self, compiler, connection):
+        language, language_params = compiler.compile(self.language)
+        group, group_params = compiler.compile(self.group)
+        if language_params or group_params:  # (each is written into the rule more than once)
+            raise ValueError("a chain's columns take no parameters")
+        # (cast: `ALL ((SELECT ...))` would compare with each row of the subquery, not its array's items)
+        return public_selectors.listed_language_sql(self.chain, language=language,
+                                                    group_published=f"{group}::text[]"), []
 
 
 # --- posts ---------------------------------------------------------------------------------------
 # A page of posts is one statement: the posts' columns, their images' (joins), their Ghost tags as
-# JSON (a correlated subquery: the categories, then the tags, each by name; a tag with a
-# category's slug is that category) and the total (the trigger-kept count of published posts
-# without a filter, as apps.public_api.selectors counts it; else a window count of the matches).
+# JSON (a correlated subquery: the tags in the post's order, then the categories by name; a tag
+# with a category's slug is that category) and the total (the trigger-kept count of published posts
+# without a filter or a language, as apps.public_api.selectors counts it; else a window count of
+# the matches).
 POST_COLUMNS = ("id", "kind", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
                 "canonical_url", "meta_title", "meta_description", "og_title", "og_description", "twitter_title",
                 "twitter_description", "author_id", "featured_image__storage_key", "featured_image__alt_text",
-                "og_image__storage_key", "twitter_image__storage_key")
+                "og_image__storage_key", "twitter_image__storage_key", "featured", "language")
 
 
 def _terms_json() -> RawSQL:
@@ -254,15 +306,19 @@ def _terms_json() -> RawSQL:
     post = q(Post._meta.db_table)
     categories, tags = q(Category._meta.db_table), q(Tag._meta.db_table)
     post_categories, post_tags = q(Post.categories.through._meta.db_table), q(Post.tags.through._meta.db_table)
+    # `tag`: the entry is one of the post's tags (the first such is its primary tag: post_terms).
     return RawSQL(
         "(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, "
-        "'description', t.description) ORDER BY t.kind, t.sort_name, t.row_id), '[]'::json) FROM ("
-        f"SELECT 0 AS kind, c.name AS sort_name, c.id AS row_id, c.id::text AS id, c.name, c.slug, c.description "
-        f"FROM {post_categories} x JOIN {categories} c ON c.id = x.category_id WHERE x.post_id = {post}.id "
+        "'description', t.description, 'tag', t.kind = 0) ORDER BY t.kind, t.position, t.sort_name, t.row_id), "
+        "'[]'::json) FROM ("
+        f"SELECT 0 AS kind, x.id AS position, g.name AS sort_name, g.id AS row_id, coalesce(c.id, g.id)::text AS id, "
+        f"coalesce(c.name, g.name) AS name, g.slug, coalesce(c.description, '') AS description "
+        f"FROM {post_tags} x JOIN {tags} g ON g.id = x.tag_id "
+        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id "
         "UNION ALL "
-        f"SELECT 1, g.name, g.id, coalesce(c.id, g.id)::text, coalesce(c.name, g.name), g.slug, "
-        f"coalesce(c.description, '') FROM {post_tags} x JOIN {tags} g ON g.id = x.tag_id "
-        f"LEFT JOIN {categories} c ON c.slug = g.slug WHERE x.post_id = {post}.id) t)::text", [])
+        f"SELECT 1, 0, c.name, c.id, c.id::text, c.name, c.slug, c.description "
+        f"FROM {post_categories} x JOIN {categories} c ON c.id = x.category_id WHERE x.post_id = {post}.id) t)::text",
+        [])
 
 
 # A page's times, written by PostgreSQL in Ghost's form (apps.ghost_api.shapes.ghost_time, which
@@ -286,9 +342,13 @@ def _published_total(kind: kinds.Kind = kinds.POST) -> RawSQL:
     return RawSQL(f"({found.count_sql})", found.count_params)
 
 
-def matching(reads: Reads, filter_tree=None, kind: kinds.Kind = kinds.POST) -> QuerySet:
-    """The published posts (or pages: `kind`) a parsed filter matches."""
+def matching(reads: Reads, filter_tree=None, kind: kinds.Kind = kinds.POST,
+             chain: tuple[str, ...] | None = None) -> QuerySet:
+    """The published posts (or pages: `kind`) a parsed filter matches; with `chain` (Reads.chain),
+    each translation group's best along it."""
     found = Post.objects.public().of_kind(kind)
+    if chain:
+        found = found.filter(_InChain(chain))
     if filter_tree is not None:
         if {"primary_tag", "primary_tag.slug"} & nql.fields_of(filter_tree):
             found = found.annotate(ghost_primary_tag=_primary_tag_slug())
@@ -305,27 +365,28 @@ _READS_FIELDS = frozenset({"author", "authors", "authors.slug", "primary_author"
 
 
 def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),), offset: int = 0,
-               limit: int = 15, kind: kinds.Kind = kinds.POST) -> tuple[list[dict], int]:
+               limit: int = 15, kind: kinds.Kind = kinds.POST, locale: str | None = None) -> tuple[list[dict], int]:
     """A page of the posts a filter matches, in `order` (then newest first), as rows of
     POST_COLUMNS and `terms` (JSON), and the total of all matches: one prepared statement
     (apps.core.db: planned once per worker and filter shape). The page's ids come first (an index
     walk that stops at the page's end), then the joins and the JSON of those rows only, as
     apps.public_api.selectors reads a page. The statement names its posts tables without a schema:
     it runs on the company's search_path, on the primary (PostgreSQL plans it again when the
-    search_path differs from its last run)."""
+    search_path differs from its last run). `locale`: the language asked for (Reads.chain)."""
+    chain = reads.chain(locale)
     key = None
     if filter_tree is None or not (_READS_FIELDS & nql.fields_of(filter_tree)):
-        key = (connection.schema_name, kind.name, filter_tree, tuple(order), offset, limit)
+        key = (connection.schema_name, kind.name, filter_tree, tuple(order), offset, limit, chain)
     if key is not None and key in _STATEMENTS:
         statement = _STATEMENTS[key]
         _STATEMENTS.move_to_end(key)
     else:
-        statement = _page_statement(reads, filter_tree, order, offset, limit, kind)
+        statement = _page_statement(reads, filter_tree, order, offset, limit, kind, chain)
         if key is not None:
             _STATEMENTS[key] = statement
             while len(_STATEMENTS) > _STATEMENTS_MAX:
                 _STATEMENTS.popitem(last=False)
-    if statement is None:  # a filter that matches nothing (featured:true): the ORM says so without SQL
+    if statement is None:  # a filter that matches nothing (visibility:paid): the ORM says so without SQL
         return [], 0
     sql, params, names = statement
     with db.search_path_cursor(connection):  # django-tenants sets the company's search_path on a cursor (when not yet set)
@@ -333,17 +394,18 @@ def posts_page(reads: Reads, *, filter_tree=None, order=(("published_at", True),
     rows = [dict(zip(names, row)) for row in db.fetch_prepared(sql, list(params))]
     if rows:
         return rows, rows[0]["total"]
-    return rows, matching(reads, filter_tree, kind).count()  # past the last page: counted on its own
+    return rows, matching(reads, filter_tree, kind, chain).count()  # past the last page: counted on its own
 
 
-def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int, kind: kinds.Kind = kinds.POST):
+def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int, kind: kinds.Kind = kinds.POST,
+                    chain: tuple[str, ...] | None = None):
     """posts_page's statement: (SQL, parameters, column names), or None when it matches nothing."""
-    found = matching(reads, filter_tree, kind)
+    found = matching(reads, filter_tree, kind, chain)
     ordering = [f"-{field}" if descending else field for field, descending in order]
     ordering += [name for name in ("-published_at", "-id") if name.lstrip("-") not in {f for f, _ in order}]
     ids = found.order_by(*ordering).values("id")[offset:offset + limit]
-    # Without a filter the total is the trigger-kept count; with one, the matches counted once.
-    total = (_published_total(kind) if filter_tree is None
+    # Without a filter or a language the total is the trigger-kept count; else the matches counted once.
+    total = (_published_total(kind) if filter_tree is None and not chain
              else Subquery(found.order_by().annotate(matches=Window(Count("*"))).values("matches")[:1]))
     page = (Post.objects.filter(id__in=Subquery(ids)).annotate(terms=_terms_json(), total=total)
             .values(*(name for name in POST_COLUMNS if name not in _TIMES), "terms", "total", **_ghost_times())
@@ -357,23 +419,31 @@ def _page_statement(reads: Reads, filter_tree, order, offset: int, limit: int, k
 
 
 def post_read(reads: Reads, *, ghost_id: str | None = None, slug: str | None = None,
-              kind: kinds.Kind = kinds.POST) -> dict | None:
+              kind: kinds.Kind = kinds.POST, locale: str | None = None) -> dict | None:
+    """One post (or page) by its Ghost id (that row, whatever its language), or by slug: the post
+    /api/v1's posts/slug/{slug} names (the default language's, or along `locale`'s chain)."""
     found = Post.objects.public().of_kind(kind)
     if ghost_id is not None:
         found = found.filter(ids.id_q(ghost_id))
     else:
-        found = found.filter(slug=(slug or "").strip().lower())
+        sql, params = public_selectors.post_id_by_slug_sql(
+            slug or "", published_only=True, kind=kind.name, **public_request.slug_languages(locale, reads.languages))
+        found = found.filter(id=RawSQL(sql, params))
     return found.annotate(terms=_terms_json()).values(*POST_COLUMNS, "terms").first()
 
 
-def post_terms(terms: str) -> list[GhostTag]:
+def post_terms(terms: str, *, with_primary: bool = False):
     """A post's Ghost tags from its `terms` column (_terms_json, text), one per slug (the first:
-    its categories come before its tags)."""
+    its tags come before its categories). `with_primary`: and whether the first is one of the
+    post's tags (its primary tag; a post without tags has none)."""
     seen, found = set(), []
-    for term in json.loads(terms):
+    parsed = json.loads(terms)
+    for term in parsed:
         if term["slug"] not in seen:
             seen.add(term["slug"])
             found.append(GhostTag(term["slug"], term["name"], term["description"] or "", term["id"]))
+    if with_primary:
+        return found, bool(parsed) and bool(parsed[0].get("tag"))
     return found
 
 

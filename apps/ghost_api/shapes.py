@@ -64,21 +64,28 @@ class Site:
         self.client = client
         self.base = (client.website_url or "").rstrip("/") or tenant_base_url(client.subdomain)
 
-    def post_url(self, slug: str) -> str:
-        """The company's postUrlTemplate (tenants.models.Client.post_url), else {website}/{slug}/."""
+    def post_url(self, slug: str, language: str | None = None) -> str:
+        """The company's postUrlTemplate (tenants.models.Client.post_url), else {website}/{slug}/. A
+        post in another language than the company's default carries it (docs/translations.md: the
+        template's `{locale}`, else `?locale=`, else `/{locale}/` before the slug)."""
         if self.client.post_url_template or self.client.website_url:
-            url = self.client.post_url(slug)
+            url = self.client.post_url(slug, language)
             if url.startswith(("http://", "https://")):
                 return url
-        return f"{self.base}/{slug}/"
+        return f"{self.base}{self._locale_path(language)}/{slug}/"
 
-    def page_url(self, slug: str) -> str:
-        """A page lives at the website's root, as Ghost's pages do: {website}/{slug}/."""
-        return f"{self.base}/{slug}/"
+    def page_url(self, slug: str, language: str | None = None) -> str:
+        """A page lives at the website's root, as Ghost's pages do: {website}/{slug}/ (in another
+        language than the default: {website}/{locale}/{slug}/)."""
+        return f"{self.base}{self._locale_path(language)}/{slug}/"
+
+    def _locale_path(self, language: str | None) -> str:
+        return f"/{language}" if language and language != (self.client.default_language or "en") else ""
 
     def url_of(self, row: dict) -> str:
-        """A row's address: a post's (post_url), or a page's (page_url), as its kind says."""
-        return kinds.of(row.get("kind") or kinds.POST.name).url(self, row["slug"])
+        """A row's address: a post's (post_url), or a page's (page_url), as its kind says, in its
+        own language."""
+        return kinds.of(row.get("kind") or kinds.POST.name).url(self, row["slug"], row.get("language"))
 
     def tag_url(self, slug: str) -> str:
         return f"{self.base}/tag/{slug}/"
@@ -163,7 +170,7 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
     data = {
         "id": ghost_id, "uuid": str(row["id"]), "title": row["title"], "slug": row["slug"], "html": content,
         "comment_id": ghost_id, "feature_image": images.url(row["featured_image__storage_key"]),
-        "featured": False, "visibility": "public", "created_at": _row_time(row, "created_at"),
+        "featured": bool(row["featured"]), "visibility": "public", "created_at": _row_time(row, "created_at"),
         "updated_at": _row_time(row, "updated_at"), "published_at": _row_time(row, "published_at"),
         "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
         "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.url_of(row),
@@ -180,9 +187,8 @@ def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Ima
         data["plaintext"] = text.plaintext
     if "html" not in wanted.formats:
         del data["html"]
-    if "tags" in wanted.include:
-        terms = reads.tags_reply(row["terms"], site, tag)
-        data["tags"], data["primary_tag"] = terms, (terms[0] if terms else None)
+    if "tags" in wanted.include:  # its tags, then its categories; its primary tag: its first tag
+        data["tags"], data["primary_tag"] = reads.tags_reply(row["terms"], site, tag)
     if "authors" in wanted.include:
         found = reads.author_by_id.get(row["author_id"])
         people = [author(found, site)] if found is not None else []

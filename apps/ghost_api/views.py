@@ -143,15 +143,16 @@ def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Si
 
 
 def _posts(wanted, ident, slug, site, reads, kind: kinds.Kind = kinds.POST) -> dict:
-    """Posts, or pages (`kind`): each resource reads its own rows only."""
+    """Posts, or pages (`kind`): each resource reads its own rows only, in the company's default
+    language or along `locale`'s chain (docs/translations.md)."""
     images = shapes.Images()
     if ident is not None or slug is not None:
-        row = selectors.post_read(reads, ghost_id=ident, slug=slug, kind=kind)
+        row = selectors.post_read(reads, ghost_id=ident, slug=slug, kind=kind, locale=wanted.locale)
         if row is None:
             raise errors.not_found(NOT_FOUND[kind.plural])
         return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
     rows, total = selectors.posts_page(reads, filter_tree=wanted.filter_tree, order=wanted.order,
-                                       offset=wanted.offset, limit=wanted.limit, kind=kind)
+                                       offset=wanted.offset, limit=wanted.limit, kind=kind, locale=wanted.locale)
     return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 

@@ -279,15 +279,21 @@ def posts_reply(posts: list[dict], pagination: dict, kind: str = kinds.POST.name
             "data": {kind.plural: posts, "pagination": pagination}}
 
 
+def slug_languages(locale: str | None, company) -> dict:
+    """Which post a slug names in a company of these languages (`company`: apps.core.languages.
+    Languages), as the selectors' `chain` or `default` (docs/translations.md): without a locale, a
+    slug two languages use is the default language's; with one, the post of that slug (in the
+    chain's languages first) gives its group's best translation along the locale's chain."""
+    if locale is None:
+        return {"default": None if company.single else company.default}
+    return {"chain": languages_for(locale, company).chain}
+
+
 def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool, kind: str = kinds.POST.name) -> dict:
     """The reply of posts/slug/{slug}[?locale=] (docs/translations.md), or of pages/slug/{slug}."""
-    company = current_languages()
-    chosen = languages_for(locale, company)
-    if locale is None:
-        return post_reply(selectors.post_by_slug(slug, published_only=published_only, kind=kind,
-                                                 default=None if company.single else company.default), kind)
-    return post_reply(selectors.post_by_slug(slug, published_only=published_only, chain=chosen.chain,
-                                             localized=True, kind=kind), kind)
+    found = selectors.post_by_slug(slug, published_only=published_only, kind=kind, localized=locale is not None,
+                                   **slug_languages(locale, current_languages()))
+    return post_reply(found, kind)
 
 
 def post_reply(post: dict, kind: str = kinds.POST.name) -> dict:

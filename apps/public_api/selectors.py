@@ -309,16 +309,17 @@ def _language_where(schema: str, status: str, chain: tuple[str, ...] | None) -> 
     return _ranked(chain, absent), []
 
 
-def _ranked(chain: tuple[str, ...], absent) -> str:
+def _ranked(chain: tuple[str, ...], absent, language: str | None = None) -> str:
     """The rule of a list along a fallback chain, whichever way the group is read: a post of the
     chain's first language, or of a later one whose group has none of the earlier ones
     (`absent(code)`: the condition that the post's group has no post of that language to show).
     One OR per language, the language compared first: a French post passes on its first
     comparison and a look-up runs only for a later language's post (10 % cheaper a walk of the
-    listing than an IN and a CASE)."""
-    post = _q(_POST)
+    listing than an IN and a CASE). `language`: the SQL of the post's language (its column by
+    default)."""
+    language = language or f"{_q(_POST)}.language"
     return "(" + " OR ".join(
-        " AND ".join([f"{post}.language = {_literal(code)}", *(absent(earlier) for earlier in chain[:at])])
+        " AND ".join([f"{language} = {_literal(code)}", *(absent(earlier) for earlier in chain[:at])])
         for at, code in enumerate(chain)) + ")"
 
 
@@ -332,8 +333,15 @@ def _listing(schema: str) -> str:
 def _listed_language_where(chain: tuple[str, ...]) -> str:
     """_language_where for the published posts read from _listing: the group's languages are in
     the row, so a page walks the listing's index alone, without a look-up per post."""
-    post = _q(_POST)
-    return _ranked(chain, lambda code: f"{_literal(code)} <> ALL ({post}.group_published)")
+    return listed_language_sql(chain, language=f"{_q(_POST)}.language", group_published=f"{_q(_POST)}.group_published")
+
+
+def listed_language_sql(chain: tuple[str, ...], *, language: str, group_published: str) -> str:
+    """The published posts a list along `chain` shows (_ranked, with the listing's languages of each
+    post's group), for a statement whose columns are named otherwise: `language` the SQL of the
+    post's language, `group_published` of its listing row's `group_published` (the Ghost-compatible
+    API's ORM statements, apps.ghost_api.selectors). Neither may take parameters."""
+    return _ranked(chain, lambda code: f"{_literal(code)} <> ALL ({group_published})", language)
 
 
 @lru_cache(maxsize=1024)
@@ -619,6 +627,25 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
     chain's languages first), then the best translation of its group along the chain; with
     `localized` the post carries `locale` and `translations`. `default`: without a locale in a
     company of several languages, a slug that two languages use is the default language's."""
+    where, params = _slug_where(slug, published_only=published_only, chain=chain, default=default, kind=kind)
+    status = "published" if published_only else "all"
+    return _one_post(where, params, replica=replica, localized_status=status if localized else None,
+                     term_locale=chain[0] if localized and chain else None, not_found=kinds.of(kind).not_found)
+
+
+def post_id_by_slug_sql(slug: str, *, published_only: bool, chain: tuple[str, ...] | None = None,
+                        default: str | None = None, kind: str = kinds.POST.name) -> tuple[str, list]:
+    """A scalar subquery of the id of the post post_by_slug reads (the same rule: `chain` and
+    `default` as there), for a reader that writes the post in its own shape (the Ghost-compatible
+    API: apps.ghost_api.selectors.post_read). Its statement names the posts table with its schema."""
+    where, params = _slug_where(slug, published_only=published_only, chain=chain, default=default, kind=kind)
+    return f"(SELECT {_q(_POST)}.id FROM {_table(Post, connection.schema_name)} WHERE {where} LIMIT 1)", params
+
+
+def _slug_where(slug: str, *, published_only: bool, chain: tuple[str, ...] | None, default: str | None,
+                kind: str) -> tuple[str, list]:
+    """Which post a slug names (post_by_slug's rule), as a condition on the posts table (with an
+    ORDER BY for `default`)."""
     post = _q(_POST)
     value = (slug or "").strip().lower()
     of_kind = _kind_literal(kind)
@@ -640,9 +667,7 @@ def post_by_slug(slug: str, *, published_only: bool, replica: bool = True, chain
             where += f" AND {public_sql(post)}"
         if default is not None:
             where += f" ORDER BY ({post}.language = {_literal(default)}) DESC"
-    status = "published" if published_only else "all"
-    return _one_post(where, params, replica=replica, localized_status=status if localized else None,
-                     term_locale=chain[0] if localized and chain else None, not_found=kinds.of(kind).not_found)
+    return where, params
 
 
 def post_by_id(post_id, *, localized: bool = False) -> dict:

@@ -55,8 +55,8 @@ def make_post(tenant, title: str | None = None, *, slug: str | None = None, stat
         )
         if categories:
             post.categories.set(categories)
-        if tags:
-            post.tags.set(tags)
+        if tags:  # in the order given (the post's order: its first tag is its primary tag)
+            Post.tags.through.objects.bulk_create([Post.tags.through(post_id=post.pk, tag_id=tag.pk) for tag in tags])
         if created_at is not None:
             Post.objects.filter(pk=post.pk).update(created_at=created_at)
             post.created_at = created_at

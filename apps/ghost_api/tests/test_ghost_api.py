@@ -145,8 +145,9 @@ def test_read_by_id_and_slug_published_only(ghost, blog):
     post = by_slug["posts"][0]
     assert ghost.get(f"posts/{post['id']}/").json()["posts"][0]["slug"] == "second"
     assert ghost.get(f"posts/{post['id'].upper()}").json()["posts"][0]["slug"] == "second"
-    assert [tag["slug"] for tag in post["tags"]] == ["news", "photo", "video"]
-    assert post["primary_tag"]["slug"] == "news"
+    # its tags in its order, then its categories; its primary tag is its first tag
+    assert [tag["slug"] for tag in post["tags"]] == ["photo", "video", "news"]
+    assert post["primary_tag"]["slug"] == "photo"
     assert post["primary_author"]["slug"] == "alice-writer" and post["authors"][0]["name"] == "Alice Writer"
     for hidden in ("draft", "archived"):
         response = ghost.get(f"posts/slug/{hidden}/")
@@ -170,7 +171,7 @@ def test_url_follows_the_post_url_template(tenant, ghost, blog, api):
                                         "postUrlTemplate": "https://www.acme.example/blog/{slug}"}).status_code == 200
     post = ghost.get("posts/slug/first/", {"include": "tags,authors"}).json()["posts"][0]
     assert post["url"] == "https://www.acme.example/blog/first"
-    assert post["primary_tag"]["url"] == "https://www.acme.example/tag/news/"
+    assert post["primary_tag"]["url"] == "https://www.acme.example/tag/photo/"
     assert post["primary_author"]["url"] == "https://www.acme.example/author/alice-writer/"
     settings = ghost.get("settings/").json()["settings"]
     assert settings["url"] == "https://www.acme.example/" and settings["title"] == tenant.name
@@ -188,12 +189,15 @@ def test_order(ghost, blog):
     ("tags:[photo,video]", ["fourth", "second", "first"]),
     ("tag:news", ["third", "second", "first"]),
     ("tag:shared", ["fifth", "fourth"]),  # the category and the tag of one slug are one Ghost tag
-    ("primary_tag:news", ["third", "second", "first"]),
-    ("primary_tag:shared", ["fifth", "fourth"]),  # fourth: tags "Shared tag" and "Video", by name
-    ("primary_tag:photo", []),  # first and second: their category News comes first
+    ("primary_tag:news", []),  # a category is never a primary tag
+    ("primary_tag:shared", ["fifth"]),  # fourth: its tags are Video, then Shared tag
+    ("primary_tag:video", ["fourth"]),
+    ("primary_tag:photo", ["second", "first"]),
+    ("primary_tag:-photo", ["fifth", "fourth", "third"]),  # third has no tag, so no primary tag
+    ("primary_tag:null", ["third"]),
     ("author:bob", ["fourth", "third"]),
     ("authors:[alice-writer]", ["fifth", "second", "first"]),
-    ("featured:true", []),
+    ("featured:true", []),  # (test_featured_posts: with featured posts)
     ("featured:false", ["fifth", "fourth", "third", "second", "first"]),
     ("slug:second", ["second"]),
     ("slug:[first,third]", ["third", "first"]),
@@ -353,4 +357,4 @@ def test_a_post_in_a_page_is_the_post_read_alone(tenant, ghost, blog):
     second = read["second"]
     assert second["created_at"] == "2024-02-29T18:59:59.999+00:00"
     assert second["updated_at"] == "2025-01-01T00:00:00.001+00:00"
-    assert page[1]["tags"] == read["fourth"]["tags"] and [t["slug"] for t in page[1]["tags"]] == ["shared", "video"]
+    assert page[1]["tags"] == read["fourth"]["tags"] and [t["slug"] for t in page[1]["tags"]] == ["video", "shared"]
