@@ -91,7 +91,7 @@ def _check_publish(actor, items) -> None:
 
 
 def _wanted(item: PostIn) -> str:
-    return slugify(item.slug or item.values.get("title") or "")[:SLUG_MAX].strip("-") or item.kind
+    return slugify(item.slug or item.values.get("title") or "", allow_unicode=True)[:SLUG_MAX].strip("-") or item.kind
 
 
 def _free(base: str, taken: set[str]) -> str:
@@ -219,9 +219,10 @@ TERM_NAME_MAX, TERM_SLUG_MAX = 100, 120
 
 def term_values(*, name: str, slug: str) -> tuple[str, str]:
     """A term's name and slug as an outside file gives them, made to the editor's rules (a name of
-    at most 100 characters, a slug of letters, digits and hyphens of at most 120)."""
+    at most 100 characters, a slug of letters, digits and hyphens of at most 120, of any script)."""
     name = (name or "").strip()[:TERM_NAME_MAX] or slug or "Untitled"
-    slug = slugify(slug or name)[:TERM_SLUG_MAX].strip("-") or slugify(name)[:TERM_SLUG_MAX].strip("-") or "term"
+    slug = (slugify(slug or name, allow_unicode=True)[:TERM_SLUG_MAX].strip("-")
+            or slugify(name, allow_unicode=True)[:TERM_SLUG_MAX].strip("-") or "term")
     return name, slug
 
 

@@ -572,7 +572,7 @@ def _clean_name(value) -> str:
 
 def _clean_term_slug(value) -> str:
     raw = clean_required(value, SLUG_REQUIRED)
-    slug = slugify(raw)
+    slug = slugify(raw, allow_unicode=True)
     if not slug:
         raise ValueError("Slug must contain letters or numbers")
     return clean_max(slug, 120, "Slug")

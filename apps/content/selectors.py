@@ -24,6 +24,7 @@ from apps.core.errors import NotFound, ValidationFailed
 from apps.core.languages import LANGUAGE_INVALID, normalize
 from apps.core.languages import current as current_languages
 from apps.core.selectors import as_uuid, get_or_404
+from apps.core.text import slug_lookup
 
 POST_NOT_FOUND = "Post not found"
 CATEGORY_NOT_FOUND = "Category not found"
@@ -182,7 +183,7 @@ def post_get(post_id, *, kind: str | kinds.Kind | None = kinds.POST) -> Post:
 
 def post_get_by_slug(slug: str, *, published_only: bool = False, kind: str | kinds.Kind = kinds.POST) -> Post:
     kind = kinds.of(kind)
-    queryset = post_queryset().of_kind(kind).filter(slug=(slug or "").strip().lower())
+    queryset = post_queryset().of_kind(kind).filter(slug=slug_lookup(slug))  # percent-encoded or not
     if published_only:
         queryset = queryset.public()
     post = queryset.first()

@@ -99,7 +99,7 @@ def _media_id(value: str | None, *, message: str, field: str) -> uuid.UUID | Non
 
 def _unique_post_slug(source: str, *, language: str, exclude_id=None) -> str:
     """The spec's slug of `source`, with -2, -3, ... appended when another post of the language has it."""
-    base = slugify(source)[:SLUG_MAX].strip("-") or "post"
+    base = slugify(source, allow_unicode=True)[:SLUG_MAX].strip("-") or "post"
     taken = Post.objects.filter(slug__startswith=base, language=language)
     if exclude_id is not None:
         taken = taken.exclude(pk=exclude_id)
@@ -123,7 +123,7 @@ def _save_with_unique_slug(post: Post, source: str, *, force_insert: bool = Fals
     """Save with the first free slug of `source`. Parallel saves of one family wait for each
     other (each sees the slugs the ones before it committed); the unique index stays the
     last word: a clash it still reports is retried, then answered 409, never 500."""
-    _lock_slug_family(slugify(source)[:SLUG_MAX].strip("-") or "post", post.language)
+    _lock_slug_family(slugify(source, allow_unicode=True)[:SLUG_MAX].strip("-") or "post", post.language)
     for _attempt in range(5):
         post.slug = _unique_post_slug(source, language=post.language, exclude_id=None if force_insert else post.pk)
         try:
@@ -381,7 +381,7 @@ def post_update(*, actor, post: Post, base_updated_at: datetime | None = None, a
             raise _translation_exists()
         post.custom_slug = new_slug_source or post.custom_slug
         _save_with_unique_slug(post, post.custom_slug or post.slug)
-    elif new_slug_source and slugify(new_slug_source) != post.slug:
+    elif new_slug_source and slugify(new_slug_source, allow_unicode=True) != post.slug:
         post.custom_slug = new_slug_source
         _save_with_unique_slug(post, new_slug_source)
     else:

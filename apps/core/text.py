@@ -12,8 +12,12 @@ another character cannot be written into them. Two rules keep them whole:
   replacements and removals, for rows written before the input rule or by other means.
 """
 import re
+import unicodedata
+from urllib.parse import unquote
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_HYPHENS = re.compile(r"-{2,}")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 
 NUL_MESSAGE = "Text must not contain NUL characters"
 SURROGATE_MESSAGE = "Text must not contain unpaired surrogate characters (U+D800 to U+DFFF)"
@@ -28,10 +32,33 @@ class TextRefused(ValueError):
     """Text that the input rule refuses (its message is the reply's)."""
 
 
-def slugify(value: str) -> str:
+def slugify(value: str, *, allow_unicode: bool = False) -> str:
     """The spec's slug rule: lowercase; runs of non-alphanumerics become one hyphen;
-    leading and trailing hyphens are trimmed."""
-    return _NON_ALNUM.sub("-", (value or "").lower()).strip("-")
+    leading and trailing hyphens are trimmed.
+
+    `allow_unicode` (the slugs of posts, pages, categories and tags, docs/content.md#slugs): the
+    alphanumerics are the letters and digits of every script, with their combining marks (the
+    vowel signs of Devanagari, Hebrew points), in NFC; `Café` is `café`, `عربی زبان` is
+    `عربی-زبان`. ASCII text gets the same slug either way. (Django's and python-slugify's
+    `allow_unicode` keep `\w` only, which drops combining marks: `हिन्दी` would lose its vowel signs.)"""
+    if not allow_unicode:
+        return _NON_ALNUM.sub("-", (value or "").lower()).strip("-")
+    text = unicodedata.normalize("NFC", (value or "").lower())
+    kept = "".join(ch if ch.isascii() and ch.isalnum() or not ch.isascii() and unicodedata.category(ch)[0] in "LMN"
+                   else "-" for ch in text)
+    return _HYPHENS.sub("-", kept).strip("-")
+
+
+def slug_lookup(value: str) -> str:
+    """A slug as a reader asks for it, in the stored form: percent-encoded or not (an IRI,
+    `%d8%b9%d8%b1...` or `عر...`), in any case and normalisation form."""
+    value = (value or "").strip()
+    if _PERCENT.search(value):
+        try:
+            value = unquote(value, encoding="utf-8", errors="strict")
+        except UnicodeDecodeError:
+            pass  # not UTF-8 percent-encoding: the value as given
+    return unicodedata.normalize("NFC", value).lower()
 
 
 def xml_text(value: str) -> str:

@@ -41,7 +41,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
@@ -132,8 +132,26 @@ def _old_path(url: str) -> str:
     return (path + (f"?{parts.query}" if parts.query else ""))[:2000]
 
 
+def _old_paths(url: str) -> list[str]:
+    """The paths a reader may ask for an old address by: as the old site wrote it and, when it is
+    percent-encoded (WordPress's slugs in other scripts: `/%d8%b9%d8%b1/`), as browsers send it
+    (`/%D8%B9%D8%B1/`) and as its letters (`/عر/`)."""
+    path = _old_path(url)
+    paths = [path]
+    if re.search(r"%[0-9A-Fa-f]{2}", path):
+        paths.append(re.sub(r"%[0-9A-Fa-f]{2}", lambda m: m.group(0).upper(), path))
+        try:
+            decoded = unquote(path, encoding="utf-8", errors="strict")
+        except UnicodeDecodeError:
+            decoded = path
+        if "\x00" not in decoded:
+            paths.append(decoded[:2000])
+    return list(dict.fromkeys(paths))
+
+
 def _wanted_slug(post: SourcePost) -> str:
-    return slugify(post.slug or post.title)[:SLUG_MAX].strip("-") or "post"
+    """The slug a post asks for: its own (of any script), else one made from its title."""
+    return slugify(post.slug or post.title, allow_unicode=True)[:SLUG_MAX].strip("-") or "post"
 
 
 def _images_of(post: SourcePost, html: str) -> list[str]:
@@ -175,7 +193,7 @@ def blog_analyse(blog: Blog) -> dict:
     for term in blog.terms:
         if term.source_id in known[term.kind]:
             counts[term.kind]["update"] += 1
-        elif slugify(term.slug or term.name) in slugs[term.kind]:
+        elif slugify(term.slug or term.name, allow_unicode=True) in slugs[term.kind]:
             counts[term.kind]["matched"] += 1
         else:
             counts[term.kind]["create"] += 1
@@ -184,7 +202,8 @@ def blog_analyse(blog: Blog) -> dict:
     for post in blog.posts:
         if kinds.of(_post_kind(post)).categories_required and not post.categories:
             needed.add(DEFAULT_CATEGORY[1])
-    counts["category"]["create"] += len(needed - slugs["category"] - {slugify(t.slug or t.name) for t in blog.terms
+    counts["category"]["create"] += len(needed - slugs["category"] - {slugify(t.slug or t.name, allow_unicode=True)
+                                                                       for t in blog.terms
                                                                        if t.kind == "category"})
     if not counts["category"]["create"]:
         del counts["category"]["create"]
@@ -447,11 +466,11 @@ class _Importer:
                     self.report.count(kind, "created")
                     post_id = item.id
                 for url in source.old_urls:
-                    path = _old_path(url)
-                    if path in ("/", "") or path in redirects:
-                        continue
-                    redirects[path] = post_id
-                    new_redirects.append(Redirect(old_path=path, post_id=post_id))
+                    for path in _old_paths(url):
+                        if path in ("/", "") or path in redirects:
+                            continue
+                        redirects[path] = post_id
+                        new_redirects.append(Redirect(old_path=path, post_id=post_id))
             if creates:
                 made = bulk.posts_bulk_create(actor=self.actor, items=[item for item, _, _ in creates])
                 for row, (item, source, html) in zip(made, creates):

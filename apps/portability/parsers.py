@@ -19,6 +19,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone as dt_timezone
+from urllib.parse import unquote
 from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XMLParseError
 
@@ -153,6 +154,22 @@ def _text(fields: dict, kind: str, name: str) -> str:
     return (elements[0].text or "").strip() if elements else ""
 
 
+def _wp_slug(value: str) -> str:
+    """A WordPress slug as its letters: WordPress stores the slugs of titles in other scripts
+    percent-encoded (`%d8%b9%d8%b1%d8%a8%db%8c` for `عربی`); a value that is not UTF-8 once
+    decoded is kept as written."""
+    if "%" not in value:
+        return value
+    try:
+        decoded = unquote(value, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        return value
+    try:
+        return input_text(decoded)
+    except TextRefused:
+        return value
+
+
 def _wp_date(value: str) -> datetime | None:
     """A WordPress date (UTC, `post_date_gmt`), None for its empty `0000-00-00 00:00:00`."""
     value = (value or "").strip()
@@ -269,14 +286,14 @@ def parse_wxr(data: bytes) -> Blog:
     for element in head.get(("wp", "category"), []):
         f = _fields(element)
         slug = _text(f, "wp", "category_nicename")
-        term = SourceTerm(kind="category", source_id=slug, slug=slug, name=_text(f, "wp", "cat_name") or slug,
+        term = SourceTerm(kind="category", source_id=slug, slug=_wp_slug(slug), name=_text(f, "wp", "cat_name") or slug,
                           description=_text(f, "wp", "category_description"), parent=_text(f, "wp", "category_parent"))
         categories_by_slug[slug] = term
     tags_by_slug: dict[str, SourceTerm] = {}
     for element in head.get(("wp", "tag"), []):
         f = _fields(element)
         slug = _text(f, "wp", "tag_slug")
-        tags_by_slug[slug] = SourceTerm(kind="tag", source_id=slug, slug=slug, name=_text(f, "wp", "tag_name") or slug,
+        tags_by_slug[slug] = SourceTerm(kind="tag", source_id=slug, slug=_wp_slug(slug), name=_text(f, "wp", "tag_name") or slug,
                                         description=_text(f, "wp", "tag_description"))
     attachments = blog.attachments
     items = []
@@ -305,7 +322,7 @@ def parse_wxr(data: bytes) -> Blog:
             blog.skipped.append((post_type, title or source_id, f"status {wp_status or '(none)'} is not imported"))
             continue
         post = SourcePost(
-            source_id=source_id, kind=post_type, title=title or "(untitled)", slug=_text(f, "wp", "post_name"),
+            source_id=source_id, kind=post_type, title=title or "(untitled)", slug=_wp_slug(_text(f, "wp", "post_name")),
             html=_text(f, "content", "encoded"), excerpt=_text(f, "excerpt", "encoded"), status=status,
             author=_text(f, "dc", "creator"),
             published_at=_wp_date(_text(f, "wp", "post_date_gmt")),
@@ -327,7 +344,7 @@ def parse_wxr(data: bytes) -> Blog:
                               else (tags_by_slug, "tag") if domain == "post_tag" else (None, ""))
             if registry is None:
                 continue
-            registry.setdefault(slug, SourceTerm(kind=kind, source_id=slug, slug=slug, name=name or slug))
+            registry.setdefault(slug, SourceTerm(kind=kind, source_id=slug, slug=_wp_slug(slug), name=name or slug))
             (post.categories if kind == "category" else post.tags).append(slug)
         thumbnail = meta.get("_thumbnail_id", "")
         if thumbnail:

@@ -37,6 +37,7 @@ from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
 from apps.core.pagination import Page
+from apps.core.text import slug_lookup
 from apps.media.models import Media
 
 # The posts a category or tag counts publicly: published, of the kinds its lists show (posts).
@@ -647,7 +648,7 @@ def _slug_where(slug: str, *, published_only: bool, chain: tuple[str, ...] | Non
     """Which post a slug names (post_by_slug's rule), as a condition on the posts table (with an
     ORDER BY for `default`)."""
     post = _q(_POST)
-    value = (slug or "").strip().lower()
+    value = slug_lookup(slug)  # percent-encoded or not (an IRI)
     of_kind = _kind_literal(kind)
     if chain:
         public = public_sql("h") + " AND " + public_sql("c") if published_only else "TRUE"

@@ -69,7 +69,7 @@ def check_blog(blog: Blog) -> None:
     for term in blog.terms:
         for name in ("kind", "source_id", "name", "slug", "description", "parent"):
             _storable(getattr(term, name), f"term.{name}")
-        slugify(term.slug or term.name)
+        slugify(term.slug or term.name, allow_unicode=True)
     for kind, item, reason in blog.skipped:
         for value in (kind, item, reason):
             _storable(value, "skipped")
@@ -81,7 +81,7 @@ def check_blog(blog: Blog) -> None:
             _time(getattr(post, name), f"post.{name}")
         for value in (*post.categories, *post.tags, *post.old_urls, *post.seo.keys(), *post.seo.values()):
             _storable(value, "post lists")
-        slugify(post.slug or post.title)
+        slugify(post.slug or post.title, allow_unicode=True)
         converted = (convert_ghost(post.html) if blog.source == GHOST
                      else convert_wordpress(post.html, gallery=_gallery(blog, post.source_id)))
         sources = image_sources(converted.html)
@@ -287,6 +287,9 @@ def _field(draw, level: int, name: str, typical: st.SearchStrategy, *, cdata: bo
 
 wp_dates = st.one_of(st.datetimes().map(lambda moment: moment.strftime("%Y-%m-%d %H:%M:%S")),
                      st.sampled_from(["0000-00-00 00:00:00", "2020-02-30 10:00:00", "2020-01-01", "9999-12-31 23:59:59"]))
+# WordPress's percent-encoded slugs, and broken ones: not UTF-8, cut mid-character, a NUL, a lone %.
+PERCENT_SLUGS = ["%d8%b9%d8%b1%d8%a8%db%8c", "%D8%B9", "%ff%fe", "%d8", "%00", "100%", "%zz", "%e0%a4%b9%e0%a4%bf",
+                 "%ed%a0%80"]
 META_KEYS = ["_thumbnail_id", "_yoast_wpseo_title", "rank_math_description", "_wp_attachment_image_alt",
              "_yoast_wpseo_opengraph-image"]
 
@@ -300,7 +303,8 @@ def wxr_item(draw, level: int) -> str:
     terms = "".join(
         f"<category domain={quoteattr(domain)} nicename={quoteattr(slug)}>{escape(name)}</category>"
         for domain, slug, name in draw(st.lists(st.tuples(st.sampled_from(["category", "post_tag", "other", ""]),
-                                                          st.sampled_from(["news", "a-b"]) | wp_text, wp_text),
+                                                          st.sampled_from(["news", "a-b", *PERCENT_SLUGS]) | wp_text,
+                                                          wp_text),
                                                 max_size=3)))
     field = lambda name, typical, **kw: _field(draw, level, name, typical, **kw)  # noqa: E731
     return ("<item>" + field("title", wp_text) + field("link", st.just("https://old.example/p/"))
@@ -308,7 +312,7 @@ def wxr_item(draw, level: int) -> str:
             + field("wp:post_id", st.sampled_from(["1", "2", "3"]))
             + field("wp:post_type", st.sampled_from(["post", "post", "page", "attachment", "nav_menu_item"]))
             + field("wp:status", st.sampled_from(["publish", "publish", "future", "draft", "pending", "private", "trash"]))
-            + field("wp:post_name", wp_text) + field("wp:post_date_gmt", wp_dates)
+            + field("wp:post_name", st.sampled_from(PERCENT_SLUGS) | wp_text) + field("wp:post_date_gmt", wp_dates)
             + field("wp:post_parent", st.sampled_from(["0", "1"]))
             + field("wp:post_password", st.sampled_from(["", "", "enter"]))
             + field("wp:attachment_url", st.just("https://old.example/a.png"))
