@@ -213,6 +213,18 @@ def build_world(tenant) -> World:
         world.keep("delivery:first", delivery)
         world.names[str(delivery.event_id)] = "<delivery:event>"
 
+        # Integrations (apps.integrations): one made by the admin; the company's own key's is made
+        # when they are first listed.
+        from apps.integrations import secrets
+        from apps.integrations.models import Integration
+
+        zapier = Integration.objects.create(
+            name="Zapier", content_key_hash=secrets.content_key_hash("0" * 26), content_key_hint="0000",
+            admin_key_id="1" * 24, admin_secret=secrets.encrypt("2" * 64), admin_secret_hint="2222",
+            created_by=admin_user)
+        Integration.objects.filter(pk=zapier.pk).update(created_at=at(54), updated_at=at(54))
+        world.keep("integration:zapier", zapier)
+
         # Blog import and export (apps.portability): a dry run waiting, a finished import, a queued export.
         from apps.portability.models import ExportJob, ImportJob
 
@@ -437,6 +449,11 @@ CASES: dict[str, tuple] = {
     "webhook_deliveries": ("admin", "get", "/api/webhooks/{endpoint:site}/deliveries", None),
     "webhook_redeliver": ("admin", "post", "/api/webhooks/{endpoint:site}/deliveries/{delivery:first}/redeliver",
                           None),
+    # integrations
+    "integrations_list": ("admin", "get", "/api/integrations", None),
+    "integration_create": ("admin", "post", "/api/integrations", {"name": "Static site builder"}),
+    "integration_rotate": ("admin", "post", "/api/integrations/{integration:zapier}/rotate", {"keys": ["admin"]}),
+    "integration_delete": ("admin", "delete", "/api/integrations/{integration:zapier}", None),
     # accounts by email
     "forgot_password": (None, "post", "/api/auth/forgot-password", {"email": "viewer@example.com"}),
     "reset_link_check": (None, "post", "/api/auth/reset-password/check",
@@ -499,7 +516,7 @@ CASES: dict[str, tuple] = {
 }
 
 _REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|import|export|"
-                  r"support|value):[a-z_]+)\}")
+                  r"support|integration|value):[a-z_]+)\}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a key made during the request
@@ -507,6 +524,8 @@ _KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a k
 _STAMP = re.compile(r'"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)"')
 _MS = re.compile(r'"ms": \d+(?:\.\d+)?')
 _SECRET = re.compile(r'"secret": "whsec_[^"]+"')  # a webhook secret made during the request
+# an integration's keys and their hints (random: made with the company, or during the request)
+_INTEGRATION_KEY = re.compile(r'"(contentKey|adminKey|contentKeyHint|adminKeyHint|adminKeyId)": "[0-9a-f:]+"')
 _PREVIEW = re.compile(r"[0-9a-f]{32}:[\w-]{20,}")  # a preview link's token (its signature depends on the key)
 # a new authenticator key (its manual form, URI and QR code) and new recovery codes
 _TWO_FACTOR_KEY = re.compile(r'"(secret)": "[A-Z2-7]{32}"|"(otpauthUri|qrSvg)": "(?:[^"\\]|\\.)*"')
@@ -546,6 +565,7 @@ def normalise(text: str, world: World) -> str:
     text = _TOKEN.sub("<token>", text)
     text = _KEY.sub(lambda m: f'"{m.group(1)}": "<new key>"', text)
     text = _SECRET.sub('"secret": "<new secret>"', text)
+    text = _INTEGRATION_KEY.sub(lambda m: f'"{m.group(1)}": "<key>"', text)
     text = _PREVIEW.sub("<preview token>", text)
     text = _TWO_FACTOR_KEY.sub(lambda m: f'"{m.group(1) or m.group(2)}": "<new key>"', text)
     text = _RECOVERY_CODES.sub(lambda m: '"recoveryCodes": [' + ", ".join(

@@ -212,6 +212,12 @@ class World:
         return endpoint, self._in(lambda: WebhookDelivery.objects.create(
             endpoint=endpoint, event="webhook.test", payload={"event": "webhook.test"}))
 
+    def integration(self):
+        """An integration of the company (apps.integrations) with both its keys."""
+        from apps.integrations.services import integration_create
+
+        return self._in(lambda: integration_create(client=self.tenant, name=f"Matrix {next(_n)}").integration)
+
     def failed_email(self):
         """An email of the company given up after its tries."""
         from tenants.models import OutgoingEmail
@@ -510,6 +516,13 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver"): Route(
         TOKEN, only("admin", ok=202), lambda w, who: (lambda ed: Call(
             {"endpoint_id": str(ed[0].id), "delivery_id": str(ed[1].id)}))(w.delivery())),
+    # integrations: outside tools' Content and Admin API keys (admins only)
+    ("GET", "/api/integrations"): Route(TOKEN, only("admin")),
+    ("POST", "/api/integrations"): Route(TOKEN, only("admin", ok=201), lambda w, who: Call(body={"name": "Matrix"})),
+    ("POST", "/api/integrations/{integration_id}/rotate"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"integration_id": str(w.integration().id)}, body={"keys": ["admin"]})),
+    ("DELETE", "/api/integrations/{integration_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
+        {"integration_id": str(w.integration().id)})),
     # import and export (admins only)
     ("GET", "/api/imports"): Route(TOKEN, only("admin")),
     ("POST", "/api/imports"): Route(TOKEN, only("admin", ok=201), _import_upload),
