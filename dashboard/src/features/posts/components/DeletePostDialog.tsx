@@ -145,7 +145,7 @@ function TranslationsStep({
         ))}
       </ul>
       <fieldset className="check-groups" aria-describedby={`${id}-why`}>
-        <legend>What becomes of the translations?</legend>
+        <legend>What becomes of the {translations.length === 1 ? 'translation' : 'translations'}?</legend>
         {options.map((option) => (
           <label key={option.value} className="check" style={{ alignItems: 'flex-start' }}>
             <input
