@@ -130,7 +130,10 @@ def blog_export() -> tuple[bytes, dict]:
         return pattern.sub(lambda m: by_address[m.group(0)], html) if pattern and html else html
 
     media_paths = {item.pk: "/" + image_path(item) for item in media}
-    posts = list(Post.objects.order_by("created_at", "id").prefetch_related("categories", "tags"))
+    posts = list(Post.objects.order_by("created_at", "id").prefetch_related("categories"))
+    tags_of: dict = {}  # each post's tag ids in the post's order (its first is its primary tag)
+    for post_id, tag_id in Post.tags.through.objects.order_by("id").values_list("post_id", "tag_id"):
+        tags_of.setdefault(post_id, []).append(tag_id)
     data: dict[str, list] = {"posts": [], "posts_meta": [], "tags": [], "posts_tags": [], "users": [],
                              "posts_authors": [], "roles": [], "roles_users": [], "categories": [],
                              "posts_categories": [], "media": [], "posts_cms": [], "settings": []}
@@ -142,6 +145,7 @@ def blog_export() -> tuple[bytes, dict]:
             "mobiledoc": None, "lexical": None, "feature_image": media_paths.get(post.featured_image_id),
             # Ghost's type: post or page (apps.content.kinds)
             "type": post.kind, "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
+            "featured": post.featured,
             "canonical_url": post.canonical_url or None, "created_at": _iso(post.created_at),
             "updated_at": _iso(post.updated_at), "published_at": _iso(published_at),
         }, whole))
@@ -156,8 +160,8 @@ def blog_export() -> tuple[bytes, dict]:
         }, whole))
         if whole:
             data["posts_cms"].append({"post_id": str(post.pk), **whole})
-        for order, tag in enumerate(post.tags.all()):
-            data["posts_tags"].append({"id": f"{post.pk}-{tag.pk}", "post_id": str(post.pk), "tag_id": str(tag.pk),
+        for order, tag_id in enumerate(tags_of.get(post.pk, [])):
+            data["posts_tags"].append({"id": f"{post.pk}-{tag_id}", "post_id": str(post.pk), "tag_id": str(tag_id),
                                        "sort_order": order})
         for order, category in enumerate(post.categories.all()):
             data["posts_categories"].append({"id": f"{post.pk}-{category.pk}", "post_id": str(post.pk),

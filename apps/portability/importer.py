@@ -507,7 +507,7 @@ class _Importer:
             tag_ids=[terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms],
             values={
                 "title": source.title, "content": html, "excerpt": html_to_text(source.excerpt).strip(),
-                "allow_indexing": True, "meta_title": seo.get("meta_title", ""),
+                "allow_indexing": True, "featured": source.featured, "meta_title": seo.get("meta_title", ""),
                 "meta_description": seo.get("meta_description", ""), "canonical_url": seo.get("canonical_url", ""),
                 "focus_keyword": seo.get("focus_keyword", ""), "og_title": seo.get("og_title", ""),
                 "og_description": seo.get("og_description", ""), "twitter_title": seo.get("twitter_title", ""),

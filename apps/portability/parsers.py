@@ -87,6 +87,7 @@ class SourcePost:
     parent: str = ""  # a WordPress page's parent page (its source id): pages are imported flat, this is reported
     featured_image: str = ""  # URL, or a path inside a Ghost zip
     featured_alt: str = ""
+    featured: bool = False  # Ghost's `featured` (true or 1): a featured post (docs/content.md#featured-posts)
     seo: dict[str, str] = field(default_factory=dict)  # meta_title, og_image (a URL), ...
     old_urls: list[str] = field(default_factory=list)  # absolute URLs or paths of the old site
 
@@ -378,7 +379,7 @@ _GHOST_SEO = ("meta_title", "meta_description", "og_title", "og_description", "o
 _POST_COLUMNS = {
     **dict.fromkeys(("id", "title", "slug", "type", "status", "html", "custom_excerpt", "feature_image", "author_id",
                      "feature_image_alt", "visibility", *_GHOST_SEO), _TEXT),
-    "page": _FLAG, "mobiledoc": _DOCUMENT, "lexical": _DOCUMENT,
+    "page": _FLAG, "featured": _FLAG, "mobiledoc": _DOCUMENT, "lexical": _DOCUMENT,
     **dict.fromkeys(("published_at", "created_at", "updated_at"), _TIME),
 }
 # The tables read, and of each the columns read (any other column is not looked at).
@@ -619,6 +620,7 @@ def parse_ghost_json(data: bytes) -> Blog:
             excerpt=row.get("custom_excerpt", ""), status=status, published_at=row.get("published_at"),
             created_at=row.get("created_at"), updated_at=row.get("updated_at"),
             featured_image=row.get("feature_image", ""), featured_alt=meta.get("feature_image_alt", ""),
+            featured=bool(row.get("featured")),
         )
         authors = sorted(post_authors.get(source_id, []))
         post.author = authors[0][1] if authors else row.get("author_id", "")
