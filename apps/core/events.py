@@ -58,7 +58,8 @@ class PostChanged(Event):
     restored: bool = False  # the change put back one of its revisions
     terms_changed: bool = False  # a public post's categories or tags changed: it moved in the lists
     # A public post moved to another language (it left one language's lists for another's), or
-    # changed the slug that the `translations` of its group's other posts name (docs/translations.md).
+    # changed the slug that the `translations` of its group's other posts name (docs/translations.md),
+    # or was featured or no longer (it joined or left the `?featured=` lists).
     moved: bool = False
     # Its revision was written by the service itself, with others in one statement (an import:
     # apps.content.services.revisions_record_created); the revisions subscriber leaves it.
