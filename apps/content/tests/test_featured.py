@@ -105,3 +105,24 @@ def test_a_posts_tags_keep_the_writers_order(tenant, api):
     newest = api.get(f"/api/posts/{post['id']}/revisions").json()["revisions"][0]
     snapshot = api.get(f"/api/posts/{post['id']}/revisions/{newest['id']}").json()["revision"]["snapshot"]
     assert snapshot["tags"] == reordered
+
+
+def test_featuring_a_published_post_purges_the_lists_not_only_its_own_replies(tenant, api, monkeypatch):
+    """A `?featured=true` list cached at the edge does not hold a post that was just featured: the
+    change is not `same_place` (apps.core.edge_cache: the company's replies are purged)."""
+    from apps.core import subscribers
+
+    seen = []
+
+    def spy(**kwargs):
+        seen.append(kwargs["same_place"])
+        return None
+
+    monkeypatch.setattr(subscribers, "post_change_tags", spy)
+    post = _create(api, tenant, postStatus="published")
+    seen.clear()
+    assert api.put(f"/api/posts/{post['id']}", {"title": "A typo fixed"}).status_code == 200
+    assert api.put(f"/api/posts/{post['id']}", {"featured": True}).status_code == 200
+    assert api.put(f"/api/posts/{post['id']}", {"featured": True, "title": "Again"}).status_code == 200
+    assert api.put(f"/api/posts/{post['id']}", {"featured": False}).status_code == 200
+    assert seen == [True, False, True, False]
