@@ -54,6 +54,10 @@ class PostIn:
     tag_ids: list = field(default_factory=list)  # in the post's order (the first: its primary tag)
     slug: str = ""  # the wanted slug (made from the title when empty)
     language: str | None = None  # the company's default when None
+    # The group of translations it joins (a post's translation_group, or the id of an item of the
+    # same write); None: a group of its own. A group that has a post of its language already (here
+    # or in the same write) is not joined: the row gets a group of its own (Written.group_refused).
+    translation_group: uuid.UUID | None = None
     id: uuid.UUID = field(default_factory=uuid.uuid4)  # known before the write (redirects name it)
 
 
@@ -62,6 +66,7 @@ class Written:
     post: Post
     repairs: list[tuple[str, str]]  # (field, what was done) for the caller's report
     slug_taken: str = ""  # the wanted slug, when it was taken and a suffix added
+    group_refused: bool = False  # its group has a post of its language already: a group of its own
 
 
 def post_values_of(item: PostIn, *, now: datetime) -> tuple[dict, list[tuple[str, str]]]:
@@ -114,13 +119,19 @@ def posts_bulk_create(*, actor, items: list[PostIn]) -> list[Written]:
     default = languages().default
     by_language: dict[str, set[str]] = {}
     written: list[Written] = []
+    groups = {item.translation_group for item in items if item.translation_group is not None}
+    in_groups = set(Post.objects.filter(translation_group__in=groups).values_list("translation_group", "language"))
     for item in items:
         language = item.language or default
         values, repairs = post_values_of(item, now=now)
-        post = Post(id=item.id, language=language, translation_group=item.id, **values)
+        group, refused = item.translation_group or item.id, False
+        if (group, language) in in_groups:  # one post per language in a group
+            group, refused = item.id, True
+        in_groups.add((group, language))
+        post = Post(id=item.id, language=language, translation_group=group, **values)
         wanted = _wanted(item)
         post.custom_slug = wanted
-        written.append(Written(post=post, repairs=repairs))
+        written.append(Written(post=post, repairs=repairs, group_refused=refused))
         by_language.setdefault(language, set())
     for language in by_language:
         by_language[language] = set(Post.objects.filter(language=language).values_list("slug", flat=True))

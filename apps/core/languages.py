@@ -24,7 +24,10 @@ from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
 from django.apps import apps as django_apps
-from django.db import connection
+from django.db import connection, transaction
+
+from apps.core import events
+from apps.core.content_version import content_version_bump
 
 DEFAULT_LANGUAGE = "en"
 MAX_LANGUAGES = 30
@@ -191,3 +194,41 @@ def forget(schema: str) -> None:
     with _lock:
         for slot in [slot for slot in _by_schema if slot[0] == schema]:
             _by_schema.pop(slot, None)
+
+
+# --- a change of the setting by a writer other than Settings (a blog import) ----------------------
+def languages_add(*, codes: list[str], default: str | None = None, actor=None) -> Languages:
+    """Add `codes` (checked codes) to the languages of the connection's company, and make `default`
+    its default when given: the languages a blog import brings (apps.portability). The company's
+    own choice stays otherwise (its order, its fallbacks). A company that never chose (`["en"]`
+    with no posts) given a `default` writes in that language only. Checked as Settings checks it
+    (clean_languages: ValueError past MAX_LANGUAGES); public replies depend on the setting, so the
+    company's content version moves on when it changed. Called inside the caller's transaction."""
+    client_model = django_apps.get_model("tenants", "Client")
+    locked = client_model.objects.select_for_update().get(schema_name=connection.schema_name)
+    before = of_client(locked)
+    wanted = list(before.codes)
+    if default is not None and wanted == [DEFAULT_LANGUAGE] and default != DEFAULT_LANGUAGE and not _has_posts():
+        wanted = []  # never chosen, nothing written in it: the file's language replaces it
+    chosen = clean_languages([*wanted, *(c for c in ([default] if default else []) + list(codes) if c not in wanted)],
+                             default or (before.default if before.default in wanted else None),
+                             {code: list(chain) for code, chain in before.fallbacks.items()
+                              if code in wanted})
+    if chosen == before:
+        return before
+    locked.languages, locked.default_language = list(chosen.codes), chosen.default
+    locked.language_fallbacks = chosen.fallbacks
+    locked.save(update_fields=["languages", "default_language", "language_fallbacks"])
+    content_version_bump(locked.schema_name)
+    transaction.on_commit(lambda: forget(locked.schema_name))
+    forget(locked.schema_name)
+    tenant = getattr(connection, "tenant", None)
+    if tenant is not None and getattr(tenant, "pk", None) == locked.pk:
+        tenant.languages, tenant.default_language = locked.languages, locked.default_language
+        tenant.language_fallbacks = locked.language_fallbacks
+    events.publish(events.CompanyChanged(client=locked, change="settings", actor=actor, summary="languages"))
+    return chosen
+
+
+def _has_posts() -> bool:
+    return django_apps.get_model("content", "Post").objects.exists()

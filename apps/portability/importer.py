@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 import posixpath
 import re
 from collections import Counter, defaultdict, deque
@@ -52,7 +53,7 @@ from apps.accounts.services import invitation_for_account
 from apps.content import bulk, kinds
 from apps.content.models import Category, Post, Tag
 from apps.content.services import DEFAULT_CATEGORY  # posts without a category go there
-from apps.core import events
+from apps.core import events, languages
 from apps.core.html import html_to_text
 from apps.core.permissions import Role
 from apps.core.text import slugify
@@ -240,6 +241,7 @@ def blog_analyse(blog: Blog) -> dict:
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "madeDrafts": restricted,
+        "languages": languages_plan(blog),
         "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
         "skipped": [{"kind": kind, "item": item, "reason": reason} for kind, item, reason in blog.skipped],
     }
@@ -270,6 +272,37 @@ def _archive_path(blog: Blog, url: str) -> str | None:
     index = path.find("content/images/")
     key = path[index:] if index >= 0 else path
     return key if key in blog.files else None
+
+
+def _language_codes(blog: Blog) -> dict[str, str | None]:
+    """Each language the file names (Polylang's slugs, WPML's codes) -> its BCP 47 code here (from
+    the name, else from the locale its term gives), None when neither is a language."""
+    names = {post.language for post in blog.posts if post.language} | set(blog.languages)
+    return {name: languages.normalize(name) or languages.normalize(blog.languages.get(name) or "")
+            for name in sorted(names)}
+
+
+def _file_default(blog: Blog) -> str | None:
+    """The language a Ghost export names (its `locale` setting): the company's default language
+    when the company has no posts yet (else the report names it: apps.portability.site_import)."""
+    locale = blog.settings.get("locale") if blog.source == GHOST else None
+    code = languages.normalize(locale) if isinstance(locale, str) else None
+    if code is None or Post.objects.exists():
+        return None
+    return code if code != languages.current().default else None
+
+
+def languages_plan(blog: Blog) -> dict:
+    """The dry run's languages: those the file's posts are in, those it adds to the company,
+    those it names that are no language (their posts go to the default language), and the new
+    default language (a Ghost export's locale, for a company without posts)."""
+    codes = _language_codes(blog)
+    used = sorted({code for code in codes.values() if code})
+    company = languages.current()
+    default = _file_default(blog)
+    return {"used": used, "add": [code for code in used if code not in company.codes],
+            "unknown": sorted(name for name, code in codes.items() if code is None),
+            "default": default, "groups": len({post.translation_key for post in blog.posts if post.translation_key})}
 
 
 # The plan's limits an import spends, in the order they are checked.
@@ -319,6 +352,7 @@ class _Importer:
                 "kind", "source_id", "object_id"):
             self.known[kind][source_id] = object_id
         self.new_items: list[SourceItem] = []
+        self.language_of: dict[str, str] = {}  # the file's language names -> codes here
         self.created: list[Post] = []  # their first revisions are written at the end, with their images
         self.total = len(blog.authors) + len(blog.terms) + len(blog.posts)
         self.done = 0
@@ -389,6 +423,35 @@ class _Importer:
         names.add(name.lower())
         return name
 
+    # languages
+    def languages(self) -> None:
+        """The file's languages added to the company's (apps.core.languages), before its posts."""
+        codes = _language_codes(self.blog)
+        self.language_of = {name: code for name, code in codes.items() if code}
+        for name, code in codes.items():
+            if code is None:
+                self.report.note("language", name, "skipped", "not a language code: its posts are in the default "
+                                 "language")
+        default = _file_default(self.blog)
+        wanted = sorted(set(self.language_of.values()))
+        before = languages.current()
+        if not [code for code in wanted if code not in before.codes] and default is None:
+            return
+        try:
+            after = languages.languages_add(codes=wanted, default=default, actor=self.actor)
+        except ValueError as exc:
+            self.report.note("language", ", ".join(wanted)[:300], "skipped", f"{exc}: their posts are in the default "
+                             "language")
+            self.language_of = {name: code for name, code in self.language_of.items() if code in before.codes}
+            return
+        for code in after.codes:
+            if code not in before.codes:
+                self.report.count("language", "added")
+                self.report.note("language", code, "added", f"{languages.display_name(code)}, a language of the file")
+        if after.default != before.default:
+            self.report.note("settings", "language", "set", f"the default language is {after.default}, the "
+                             "file's (the company had no posts)")
+
     # categories and tags
     def terms(self) -> dict[tuple[str, str], object]:
         found: dict[tuple[str, str], object] = {}
@@ -440,6 +503,7 @@ class _Importer:
         parents = {source.source_id: source.title for source in self.blog.posts if source.kind == "page"}
         redirects = dict(Redirect.objects.values_list("old_path", "post_id"))
         new_redirects: list[Redirect] = []
+        new_ids, groups = self._groups(existing)
         for start in range(0, len(self.blog.posts), CHUNK):
             chunk = self.blog.posts[start:start + CHUNK]
             creates: list[tuple[bulk.PostIn, SourcePost, str]] = []
@@ -453,6 +517,9 @@ class _Importer:
                 for name in converted.unsupported:
                     self.report.note(kind, source.title, "kept as text", f"shortcode [{name}] is not supported")
                 item = self._item(source, converted.html, users, terms)
+                if source.source_id in new_ids:
+                    item.id = new_ids[source.source_id]
+                    item.translation_group = groups.get(source.translation_key)
                 post = existing.get(self.known[kind].get(source.source_id))
                 if post is not None:
                     changed = bulk.post_bulk_update(actor=self.actor, post=post, item=item,
@@ -480,6 +547,9 @@ class _Importer:
                     if row.slug_taken:
                         self.report.note(kind, source.title, "slug changed",
                                          f"the slug {row.slug_taken} was taken: {row.post.slug}")
+                    if row.group_refused:
+                        self.report.note(kind, source.title, "translation not linked",
+                                         f"its group of translations has a post in {row.post.language} already")
                     self.remember(kind, source.source_id, row.post.pk)
                     self.created.append(row.post)
                     written.append((row.post, source, html))
@@ -487,6 +557,30 @@ class _Importer:
         Redirect.objects.bulk_create(new_redirects, batch_size=1000)
         self.report.count("redirect", "created", len(new_redirects))
         return written
+
+    def _groups(self, existing: dict) -> tuple[dict[str, uuid.UUID], dict[str, uuid.UUID]]:
+        """The ids of the posts this import creates, and each group of translations of the file ->
+        the group here: an earlier import's (a post of it was brought before), else the id of its
+        post in the company's default language, else of its first post."""
+        new_ids, groups, default = {}, {}, languages.current().default
+        members: dict[str, list[SourcePost]] = defaultdict(list)
+        for source in self.blog.posts:
+            found = existing.get(self.known[_post_kind(source)].get(source.source_id))
+            if found is None:
+                new_ids[source.source_id] = uuid.uuid4()
+            if source.translation_key:
+                if found is not None:
+                    groups.setdefault(source.translation_key, found.translation_group)
+                members[source.translation_key].append(source)
+        for key, sources in members.items():
+            if key in groups:
+                continue
+            fresh = [source for source in sources if source.source_id in new_ids]
+            first = next((source for source in fresh if self.language_of.get(source.language) == default), None) \
+                or (fresh[0] if fresh else None)
+            if first is not None:
+                groups[key] = new_ids[first.source_id]
+        return new_ids, groups
 
     def _item(self, source: SourcePost, html: str, users: dict[str, User], terms: dict) -> bulk.PostIn:
         """A source post in the content services' terms (their rules apply there)."""
@@ -502,6 +596,7 @@ class _Importer:
         seo = source.seo
         return bulk.PostIn(
             kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None, status=status,
+            language=self.language_of.get(source.language),
             published_at=source.published_at, created_at=source.created_at, updated_at=source.updated_at,
             category_ids=self._categories(source, terms),
             tag_ids=[terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms],
@@ -640,6 +735,7 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
     importer.plan_check()
     with events.batch(summary=summary, actor=actor, webhook_event=IMPORT_EVENT):
         users = importer.authors()
+        importer.languages()
         terms = importer.terms()
         written = importer.posts(users, terms)
         importer.images(written)

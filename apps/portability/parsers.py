@@ -24,6 +24,7 @@ from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XMLParseError
 
 from apps.core.text import TextRefused, input_text
+from apps.portability.phpdata import php_unserialize
 
 WXR_VERSIONS = ("1.0", "1.1", "1.2")
 WORDPRESS, GHOST = "wordpress", "ghost"
@@ -78,6 +79,10 @@ class SourcePost:
     # Why the post is not public at the source, when it is not ("private", "password-protected",
     # "members-only"): it is imported as a draft, whatever its status there, and reported.
     restricted: str = ""
+    # Its language as the source names it (Polylang's language slug, WPML's code; "": the
+    # company's default) and the key of its group of translations in the source ("": none)
+    language: str = ""
+    translation_key: str = ""
     published_at: datetime | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
@@ -108,6 +113,9 @@ class Blog:
     # The site's settings (SETTINGS_KEYS): text, except navigation and secondary_navigation (lists of
     # {"label", "url"} of text); images are addresses or paths inside a Ghost zip
     settings: dict[str, object] = field(default_factory=dict)
+    # The source's languages (WordPress with Polylang): its name for each (a slug) -> its locale
+    # ("fr_FR"), as the language's term describes it ("" when it does not)
+    languages: dict[str, str] = field(default_factory=dict)
 
 
 def parse_export(data: bytes, *, file_name: str = "", max_bytes: int) -> Blog:
@@ -296,6 +304,7 @@ def parse_wxr(data: bytes) -> Blog:
         slug = _text(f, "wp", "tag_slug")
         tags_by_slug[slug] = SourceTerm(kind="tag", source_id=slug, slug=_wp_slug(slug), name=_text(f, "wp", "tag_name") or slug,
                                         description=_text(f, "wp", "tag_description"))
+    translated = _polylang(blog, head)
     attachments = blog.attachments
     items = []
     for item in channel.findall("item"):
@@ -341,6 +350,12 @@ def parse_wxr(data: bytes) -> Blog:
             name = (element.text or "").strip()
             if not slug:
                 continue
+            if domain == "language":  # Polylang: the post's language
+                post.language = slug
+                continue
+            if domain == "post_translations":  # Polylang: the post's group of translations
+                post.translation_key = f"polylang:{slug}"
+                continue
             registry, kind = ((categories_by_slug, "category") if domain == "category"
                               else (tags_by_slug, "tag") if domain == "post_tag" else (None, ""))
             if registry is None:
@@ -359,10 +374,76 @@ def parse_wxr(data: bytes) -> Blog:
         for url in (_text(f, "", "link"), _text(f, "", "guid")):
             if url and url not in post.old_urls:
                 post.old_urls.append(url)
+        if not post.translation_key and source_id in translated:
+            post.translation_key = translated[source_id]
+        _wpml(post, meta)
         blog.posts.append(post)
+    _wpml_duplicates(blog.posts, {item_id: meta for item_id, meta in (
+        (_text(f, "wp", "post_id"), meta) for _item, f, _type, meta in items)})
     blog.terms = list(categories_by_slug.values()) + list(tags_by_slug.values())
     _wxr_site(blog, head)
     return blog
+
+
+# --- WordPress's multilingual plugins --------------------------------------------------------------
+# Polylang keeps languages and translations in taxonomies, which a WXR export carries: each post's
+# `<category domain="language" nicename="fr">` and `<category domain="post_translations"
+# nicename="pll_...">`; the channel's `wp:term` of taxonomy `language` (slug: its code, description:
+# a PHP-serialized array with its `locale`) and of taxonomy `post_translations` (description: a
+# PHP-serialized array of language -> post id).
+# WPML keeps them in its own tables, which a WXR export does not carry; its "Export and Import"
+# add-on writes them as postmeta, and older tools as `wpml_*` keys: the language, the group and, for
+# a duplicate, the post it duplicates.
+_WPML_LANGUAGE = ("_wpml_import_language_code", "wpml_language", "_wpml_language")
+_WPML_GROUP = ("_wpml_import_translation_group", "wpml_translation_group", "_wpml_translation_group")
+_WPML_DUPLICATE = "_icl_lang_duplicate_of"
+_CODE = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,3}")
+
+
+def _polylang(blog: Blog, head: dict) -> dict[str, str]:
+    """The source's languages (into blog.languages) and, per post id, its Polylang group."""
+    translated: dict[str, str] = {}
+    for element in head.get(("wp", "term"), []):
+        f = _fields(element)
+        taxonomy, slug = _text(f, "wp", "term_taxonomy"), _text(f, "wp", "term_slug")
+        description = _text(f, "wp", "term_description")
+        if taxonomy == "language" and _CODE.fullmatch(slug):
+            locale = _php_value(description).get("locale") if description else None
+            blog.languages[slug] = locale if isinstance(locale, str) and _CODE.fullmatch(locale) else ""
+        elif taxonomy == "post_translations" and slug:
+            for post_id in _php_value(description).values():
+                if isinstance(post_id, (int, str)) and not isinstance(post_id, bool) and str(post_id).isdigit():
+                    translated.setdefault(str(post_id), f"polylang:{slug}")
+    return translated
+
+
+def _php_value(text: str) -> dict:
+    """A term description's PHP-serialized array ({} when it is none: such a term is read without)."""
+    try:
+        value = php_unserialize(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _wpml(post: SourcePost, meta: dict[str, str]) -> None:
+    for key in _WPML_LANGUAGE:
+        if _CODE.fullmatch(meta.get(key, "")) and not post.language:
+            post.language = meta[key]
+    for key in _WPML_GROUP:
+        if meta.get(key) and not post.translation_key:
+            post.translation_key = f"wpml:{meta[key][:200]}"
+
+
+def _wpml_duplicates(posts: list[SourcePost], meta_of: dict[str, dict[str, str]]) -> None:
+    """A WPML duplicate joins the group of the post it duplicates (their group: that post's)."""
+    by_id = {post.source_id: post for post in posts}
+    for post in posts:
+        original = by_id.get((meta_of.get(post.source_id) or {}).get(_WPML_DUPLICATE, ""))
+        if original is None or original is post or post.translation_key:
+            continue
+        original.translation_key = original.translation_key or f"wpml-post:{original.source_id}"
+        post.translation_key = original.translation_key
 
 
 # --- Ghost ----------------------------------------------------------------------------------------

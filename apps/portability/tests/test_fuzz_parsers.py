@@ -63,9 +63,15 @@ def check_blog(blog: Blog) -> None:
     for name in ("source", "version", "site_url"):
         _storable(getattr(blog, name), name)
     assert len(blog.version) <= 40
+    for key, value in blog.settings.items():
+        _storable(key, "settings")
+        for text in ([value] if isinstance(value, str) else [link[k] for link in value for k in ("label", "url")]):
+            _storable(text, f"settings.{key}")
     for author in blog.authors:
         for name in ("source_id", "email", "name", "login"):
             _storable(getattr(author, name), f"author.{name}")
+        for key, value in author.profile.items():
+            _storable(value, f"author.profile.{key}")
     for term in blog.terms:
         for name in ("kind", "source_id", "name", "slug", "description", "parent"):
             _storable(getattr(term, name), f"term.{name}")
@@ -186,6 +192,7 @@ def _ghost_document(level: int) -> st.SearchStrategy:
         **{name: text for name in TEXT_COLUMNS},
         "status": _choice(level, ["published", "published", "draft", "scheduled", "sent"], ["archived", "", None]),
         "type": _choice(level, ["post", "page"], ["", "x"]), "page": odd_or(level, st.booleans()),
+        "visibility": _choice(level, ["public", "members", "paid", "tiers"], ["", "PUBLIC "]),
         "visibility": _choice(level, ["public", "public", "members", "paid", "tiers", "filter"], ["", None, " Public "]),
         "html": _choice(level, ["", "", "<p>x</p>", '<img src="/content/images/a.png">', "[caption]"], [None]),
         "mobiledoc": _document_text(level, _mobiledoc(level)), "lexical": _document_text(level, _lexical(level)),
@@ -199,7 +206,12 @@ def _ghost_document(level: int) -> st.SearchStrategy:
 
     tables = st.fixed_dictionaries({}, optional={
         "posts": odd_or(level, st.lists(post, min_size=1, max_size=3)),
-        "users": rows({"id": ids, "email": text, "name": text, "slug": text}),
+        "users": rows({"id": ids, "email": text, "name": text, "slug": text, "bio": text, "website": text,
+                       "profile_image": text, "location": text}),
+        "settings": rows({"key": _choice(level, ["title", "description", "navigation", "secondary_navigation", "lang",
+                                                 "locale", "accent_color", "logo", "unknown"], ["", 5]),
+                          "value": odd_or(level, st.one_of(plain_text, st.lists(st.fixed_dictionaries(
+                              {"label": text, "url": text}), max_size=3).map(json.dumps)))}),
         "tags": rows({"id": ids, "name": odd_or(level, st.sampled_from(["News", "Photo", "#internal"]), text),
                       "slug": text, "visibility": _choice(level, ["public", "public", "internal"], [""])}, ("id", "name")),
         "categories": rows({"id": ids, "name": odd_or(level, st.sampled_from(["Guides", "News"]), text), "slug": text},
@@ -291,13 +303,16 @@ wp_dates = st.one_of(st.datetimes().map(lambda moment: moment.strftime("%Y-%m-%d
 PERCENT_SLUGS = ["%d8%b9%d8%b1%d8%a8%db%8c", "%D8%B9", "%ff%fe", "%d8", "%00", "100%", "%zz", "%e0%a4%b9%e0%a4%bf",
                  "%ed%a0%80"]
 META_KEYS = ["_thumbnail_id", "_yoast_wpseo_title", "rank_math_description", "_wp_attachment_image_alt",
-             "_yoast_wpseo_opengraph-image"]
+             "_yoast_wpseo_opengraph-image", "_wpml_import_language_code", "_wpml_import_translation_group",
+             "wpml_language", "_icl_lang_duplicate_of"]
+PHP_SERIALIZED = ['a:2:{s:2:"en";i:1;s:2:"fr";i:2;}', 'a:1:{s:6:"locale";s:5:"fr_FR";}', 'O:8:"stdClass":0:{}',
+                  'a:1:{s:2:"en";s:1:"2";}', 'a:9:{', 's:3:"ab";', "a:1:{i:0;" * 20 + "N;" + "}" * 20, "b:1;", "N;"]
 
 
 def wxr_item(draw, level: int) -> str:
     meta = "".join(
         f"<wp:postmeta>{_element('wp:meta_key', key)}"
-        f"{_element('wp:meta_value', draw(st.sampled_from(['1', '2', '%%title%% %%sep%%']) | wp_text), cdata=True)}"
+        f"{_element('wp:meta_value', draw(st.sampled_from(['1', '2', 'fr', '%%title%% %%sep%%']) | wp_text), cdata=True)}"
         "</wp:postmeta>"
         for key in draw(st.lists(st.sampled_from(META_KEYS), max_size=3)))
     terms = "".join(
@@ -313,11 +328,13 @@ def wxr_item(draw, level: int) -> str:
             + field("wp:post_type", st.sampled_from(["post", "post", "page", "attachment", "nav_menu_item"]))
             + field("wp:status", st.sampled_from(["publish", "publish", "future", "draft", "pending", "private", "trash"]))
             + field("wp:post_name", st.sampled_from(PERCENT_SLUGS) | wp_text) + field("wp:post_date_gmt", wp_dates)
-            + field("wp:post_parent", st.sampled_from(["0", "1"]))
+            + field("wp:post_parent", st.sampled_from(["0", "1"])) + field("wp:post_password", st.just(""))
             + field("wp:post_password", st.sampled_from(["", "", "enter"]))
             + field("wp:attachment_url", st.just("https://old.example/a.png"))
             + field("content:encoded", wp_html, cdata=True) + field("excerpt:encoded", wp_html, cdata=True)
-            + meta + terms + "</item>")
+            + meta + terms + draw(st.sampled_from(["", '<category domain="language" nicename="fr">Fr</category>',
+                                                   '<category domain="post_translations" nicename="pll_1">x</category>']))
+            + "</item>")
 
 
 @st.composite
@@ -336,10 +353,17 @@ def wxr_files(draw) -> bytes:
         f"<wp:tag>{_element('wp:tag_slug', slug)}{_element('wp:tag_name', name, cdata=True)}</wp:tag>"
         for slug, name, parent in draw(st.lists(st.tuples(wp_text, wp_text, wp_text), max_size=2)))
     items = "".join(wxr_item(draw, level) for _ in range(draw(st.integers(0, 4))))
+    multilingual = "".join(  # Polylang's language and translation terms, with odd descriptions
+        f"<wp:term>{_element('wp:term_taxonomy', taxonomy)}{_element('wp:term_slug', slug)}"
+        f"{_element('wp:term_description', description, cdata=True)}</wp:term>"
+        for taxonomy, slug, description in draw(st.lists(st.tuples(
+            st.sampled_from(["language", "post_translations", "category"]),
+            st.sampled_from(["en", "fr", "pll_1", "xx-notalanguage", ""]) | wp_text,
+            st.sampled_from(PHP_SERIALIZED) | wp_text), max_size=3)))
     junk_elements = _pick(draw, level, [""], ["<x:y xmlns:x='urn:x'><z/></x:y>", "<a>" * 300 + "</a>" * 300,
                                               "<?pi data?>", "<!-- a comment -->", "<wp:wxr_version>1.2</wp:wxr_version>"])
     channel = (f"<channel>{_element('wp:wxr_version', version)}{_field(draw, level, 'wp:base_blog_url', wp_text)}"
-               f"{_field(draw, level, 'link', st.just('https://old.example'))}{authors}{terms}{junk_elements}{items}"
+               f"{_field(draw, level, 'link', st.just('https://old.example'))}{authors}{terms}{multilingual}{junk_elements}{items}"
                "</channel>")
     root = _pick(draw, level, ["rss"], ["feed", "RSS"])
     encoding = _pick(draw, level, ["UTF-8", "utf-16", "ISO-8859-1", "windows-1252", "koi8-r", None],
@@ -368,6 +392,45 @@ def test_any_wordpress_export_is_a_blog_or_a_parse_failure(data):
                  .flatmap(lambda head: st.binary(max_size=64).map(lambda tail: head + tail))))
 def test_any_bytes_are_a_blog_or_a_parse_failure(data):
     check(data)
+
+
+# --- PHP's serialize() format (Polylang's term descriptions) -------------------------------------
+php_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**18, 10**18), st.text(max_size=8)),
+    lambda inner: st.dictionaries(st.one_of(st.integers(0, 9), st.text(max_size=4)), inner, max_size=3), max_leaves=8)
+
+
+def _php(value) -> str:
+    if value is None:
+        return "N;"
+    if isinstance(value, bool):
+        return f"b:{int(value)};"
+    if isinstance(value, int):
+        return f"i:{value};"
+    if isinstance(value, str):
+        return f's:{len(value.encode("utf-8", "surrogatepass"))}:"{value}";'
+    return f"a:{len(value)}:{{" + "".join(_php(k) + _php(v) for k, v in value.items()) + "}"
+
+
+@fuzz_settings(300)
+@given(php_values, st.integers(0, 3), st.binary(max_size=4))
+def test_php_serialized_text_is_read_back_or_refused(value, how, noise):
+    """A value PHP serialized is read back as it was; the same text cut or spliced is read or
+    refused with a ValueError, never another exception."""
+    from apps.portability.phpdata import php_unserialize
+
+    text = _php(value).encode("utf-8", "surrogatepass")
+    if how == 0:
+        try:
+            assert php_unserialize(text) == value
+        except ValueError:
+            assert any("\ud800" <= ch <= "\udfff" for ch in json.dumps(value, ensure_ascii=False))
+        return
+    broken = text[:len(text) // 2] if how == 1 else text[:len(text) // 2] + noise + text[len(text) // 2:]
+    try:
+        php_unserialize(broken)
+    except ValueError:
+        pass
 
 
 # --- the dry run itself, for a few ----------------------------------------------------------------
