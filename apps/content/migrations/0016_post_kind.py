@@ -152,7 +152,7 @@ def _earlier(module: str) -> str:
 
 def _reverse_sql() -> list[str]:
     """The functions as 0008 and 0014 wrote them (the listing's own statements only: its function)."""
-    listing = [s for s in sql_statements(_earlier("0014_post_listing")) if "FUNCTION content_post_listing_apply" in s]
+    listing = [s for s in sql_statements(_earlier("0014_post_listing")) if "CREATE OR REPLACE FUNCTION content_post_listing_apply" in s]
     return [*sql_statements(_earlier("0008_counts_from_arrays")), *listing]
 
 
