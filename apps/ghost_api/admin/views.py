@@ -121,6 +121,8 @@ def _answer(request, resource: str, *, ident, slug, email, unknown: bool):
                 input_data(value)
             except TextRefused:
                 raise errors.not_found(NOT_FOUND.get(resource, errors.NOT_FOUND)) from None
+    if resource == "users" and ident == "me":  # who the tool writes as: the author its posts get
+        return _me(request, site)
     if ident is not None:
         ident = ident.lower()
         if not ids.is_ghost_id(ident):
@@ -279,6 +281,21 @@ def _users(request, ident, slug, site):
         lambda page: [content_shapes.only(resources.user_out(found, site, with_count=counts), wanted)
                       for found in page])
     return _reply(body)
+
+
+def _me(request, site):
+    """Ghost's users/me/ (a tool that signs in with a staff access token asks it who it is): the
+    member of the staff an integration's posts are written for when it names none."""
+    if request.method not in _SAFE:
+        raise GhostError(405, "Method not allowed")
+    wanted, _formats = _wanted(request, "users")
+    author = posts.default_author()
+    match = [found for found in resources.users(with_counts="count.posts" in wanted.include)
+             if author is not None and found.user.pk == author.pk]
+    if not match:
+        raise errors.not_found(NOT_FOUND["users"])
+    counts = "count.posts" in wanted.include
+    return _reply({"users": [content_shapes.only(resources.user_out(match[0], site, with_count=counts), wanted)]})
 
 
 def _user_by_email(request, email: str, site):

@@ -62,6 +62,8 @@ def test_users_are_read_only_and_show_no_secrets(tool, tenant):
     assert tool.get("users/slug/ed-itor/").json()["users"][0]["id"] == ed["id"]
     assert tool.get("users/email/ed@example.com/").json()["users"][0]["id"] == ed["id"]
     assert tool.get("users/email/nobody@example.com/").status_code == 404
+    # a tool signed in with a staff access token asks who it is: the author its posts get
+    assert tool.get("users/me/").json()["users"][0]["roles"][0]["name"] == "Administrator"
     for method in ("post", "put", "delete"):
         path = "users/" if method == "post" else f"users/{ed['id']}/"
         response = getattr(tool, method)(path, {"users": [{"name": "x"}]}) if method != "delete" else tool.delete(path)
