@@ -355,6 +355,8 @@ export interface components {
         };
         /** PageQuery */
         PageQuery: {
+            /** Featured */
+            featured?: boolean | null;
             /** Limit */
             limit?: number | null;
             /** Locale */
@@ -447,6 +449,8 @@ export interface components {
             customSlug: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Focuskeyword */
             focusKeyword: string;
@@ -535,6 +539,8 @@ export interface components {
             createdAt: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Id */
             id: string;
@@ -574,6 +580,8 @@ export interface components {
         };
         /** PostsQuery */
         PostsQuery: {
+            /** Featured */
+            featured?: boolean | null;
             /** Limit */
             limit?: number | null;
             /** Locale */
@@ -1025,6 +1033,7 @@ export interface operations {
                 status?: string | null;
                 search?: string | null;
                 locale?: string | null;
+                featured?: boolean | null;
             };
             header?: never;
             path?: never;
@@ -1215,6 +1224,7 @@ export interface operations {
                 status?: string | null;
                 search?: string | null;
                 locale?: string | null;
+                featured?: boolean | null;
             };
             header?: never;
             path?: never;
@@ -1310,6 +1320,7 @@ export interface operations {
                 limit?: number | null;
                 status?: string | null;
                 locale?: string | null;
+                featured?: boolean | null;
             };
             header?: never;
             path: {
@@ -1501,6 +1512,7 @@ export interface operations {
                 limit?: number | null;
                 status?: string | null;
                 locale?: string | null;
+                featured?: boolean | null;
             };
             header?: never;
             path: {

@@ -1763,6 +1763,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{user_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite User
+         * @description (+) Invite the owner of an account a blog import made (inactive, no password): the usual
+         *     invitation email; accepting it activates this account, with its posts.
+         */
+        post: operations["apps_accounts_api_invite_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{user_id}/profile": {
         parameters: {
             query?: never;
@@ -2451,6 +2472,8 @@ export interface components {
             customSlug: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Focuskeyword */
             focusKeyword: string;
@@ -2533,6 +2556,8 @@ export interface components {
             createdAt: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Id */
             id: string;
@@ -3037,6 +3062,11 @@ export interface components {
              * @default true
              */
             downloadImages?: boolean;
+            /**
+             * Inviteauthors
+             * @default false
+             */
+            inviteAuthors?: boolean;
         };
         /** IntegrationIn */
         IntegrationIn: {
@@ -3605,6 +3635,11 @@ export interface components {
              */
             customSlug?: string;
             /**
+             * Featured
+             * @default false
+             */
+            featured?: boolean;
+            /**
              * Featuredmediaid
              * @default
              */
@@ -3682,6 +3717,8 @@ export interface components {
             customSlug?: string | null;
             /** Excerpt */
             excerpt?: string | null;
+            /** Featured */
+            featured?: boolean | null;
             /** Featuredimage */
             featuredImage?: string | {
                 [key: string]: unknown;
@@ -3811,6 +3848,8 @@ export interface components {
             customSlug: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Focuskeyword */
             focusKeyword: string;
@@ -3882,6 +3921,11 @@ export interface components {
              * @default
              */
             customSlug?: string;
+            /**
+             * Featured
+             * @default false
+             */
+            featured?: boolean;
             /**
              * Featuredmediaid
              * @default
@@ -4041,6 +4085,8 @@ export interface components {
             createdAt: string;
             /** Excerpt */
             excerpt: string;
+            /** Featured */
+            featured: boolean;
             featuredImage: components["schemas"]["FeaturedImageOut"] | null;
             /** Id */
             id: string;
@@ -4083,6 +4129,8 @@ export interface components {
             customSlug?: string | null;
             /** Excerpt */
             excerpt?: string | null;
+            /** Featured */
+            featured?: boolean | null;
             /** Featuredimage */
             featuredImage?: string | {
                 [key: string]: unknown;
@@ -15147,6 +15195,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_accounts_api_invite_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationReplyOut"];
                 };
             };
             /** @description Validation error */
