@@ -170,6 +170,8 @@ def _document_text(level: int, document: st.SearchStrategy) -> st.SearchStrategy
                   st.one_of(document, odd_text, st.just("")))
 
 
+MARKDOWN_PIECES = ["# h\n\n*a* ~~b~~", "| a |\n|---|\n| 1 |", "![i](/content/images/a.png)", "> " * 200 + "deep",
+                   "[" * 500 + "x" + "](y)" * 500, "<script>alert(1)</script>", "```\n" * 3, "* " * 300 + "x"]
 TEXT_COLUMNS = ("title", "slug", "custom_excerpt", "feature_image", "author_id", "meta_title", "og_image",
                 "canonical_url", "feature_image_alt")
 IDS = ["p1", "p2", "t1", "t2", "u1", "c1"]
@@ -196,6 +198,8 @@ def _ghost_document(level: int) -> st.SearchStrategy:
         "visibility": _choice(level, ["public", "public", "members", "paid", "tiers", "filter"], ["", None, " Public "]),
         "html": _choice(level, ["", "", "<p>x</p>", '<img src="/content/images/a.png">', "[caption]"], [None]),
         "mobiledoc": _document_text(level, _mobiledoc(level)), "lexical": _document_text(level, _lexical(level)),
+        "markdown": odd_or(level, st.one_of(odd_text, st.sampled_from(MARKDOWN_PIECES)), junk),  # Ghost 0.x
+        "image": odd_or(level, st.sampled_from(["/content/images/a.png", "", None]), junk),
         "published_at": times, "created_at": times, "updated_at": times,
     })
 
@@ -223,7 +227,8 @@ def _ghost_document(level: int) -> st.SearchStrategy:
         "posts_meta": rows({"post_id": ids, "og_title": text, "feature_image_alt": text, "twitter_image": text}),
         "posts_cms": rows({"post_id": ids, "title": text, "published_at": times}),
     })
-    versions = _choice(level, ["5.0.0", "4.48.2", "1.0", "5", "3.41.1"], ["0.11.0", "6.0.0", "", "\u00b2.0", "05.1"])
+    versions = _choice(level, ["5.0.0", "4.48.2", "1.0", "5", "3.41.1", "003", "009", "0.11.14"],
+                       ["0.11.0.1", "6.0.0", "", "\u00b2.0", "05.1", "010", "0x"])
     return odd_or(level, st.one_of(
         st.builds(lambda version, data: {"db": [{"meta": {"version": version}, "data": data}]}, versions, tables),
         st.builds(lambda version, data: {"db": [{"meta": {"version": version}, "data": data}]}, versions, tables),
