@@ -307,3 +307,15 @@ def test_another_companys_post_is_not_found(tool, tenant, other_tenant):
     assert tool.put(f"posts/{post['id']}/", {"posts": [{"title": "Mine", "updated_at": post["updated_at"]}]}).status_code == 404
     assert tool.delete(f"posts/{post['id']}/").status_code == 404
     assert theirs.get(f"posts/{post['id']}/").json()["posts"][0]["title"] == "Theirs"
+
+
+def test_a_company_whose_trial_ended_reads_but_does_not_write(tool, tenant):
+    from tenants.models import Client
+
+    Client.objects.filter(pk=tenant.pk).update(subscription_plan="trial",
+                                               trial_ends_at=timezone.now() - timedelta(days=1))
+    response = tool.post("posts/?source=html", {"posts": [{"title": "Late", "html": "<p>x</p>"}]})
+    assert response.status_code == 403
+    error = ghost_error(response)
+    assert error["type"] == "NoPermissionError" and error["code"] == "plan_expired"
+    assert tool.get("posts/").status_code == 200
