@@ -140,6 +140,22 @@ def _unsupported(text: str) -> list[str]:
     return sorted(names)
 
 
+_MARKDOWN = None
+
+
+def markdown_html(text: str) -> str:
+    """Ghost's markdown (0.x posts, 1.x-4.x markdown cards) as HTML: CommonMark with the tables and
+    strikethrough of GitHub's flavour, as Ghost rendered it; HTML written in it is kept here and
+    cleaned by the sanitiser with the rest of the post (markdown-it-py: linear time, nesting past
+    its limit left as text)."""
+    global _MARKDOWN
+    if _MARKDOWN is None:
+        from markdown_it import MarkdownIt
+
+        _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    return _MARKDOWN.render(text or "")
+
+
 def convert_ghost(html: str) -> Converted:
     return Converted(html=sanitize_html(html or ""))
 

@@ -24,6 +24,7 @@ from xml.etree.ElementTree import Element
 from xml.etree.ElementTree import ParseError as XMLParseError
 
 from apps.core.text import TextRefused, input_text
+from apps.portability.html import markdown_html
 from apps.portability.phpdata import php_unserialize
 
 WXR_VERSIONS = ("1.0", "1.1", "1.2")
@@ -461,6 +462,7 @@ _POST_COLUMNS = {
     **dict.fromkeys(("id", "title", "slug", "type", "status", "html", "custom_excerpt", "feature_image", "author_id",
                      "feature_image_alt", "visibility", *_GHOST_SEO), _TEXT),
     "page": _FLAG, "featured": _FLAG, "mobiledoc": _DOCUMENT, "lexical": _DOCUMENT,
+    "markdown": _TEXT, "image": _TEXT,  # Ghost 0.x's columns
     **dict.fromkeys(("published_at", "created_at", "updated_at"), _TIME),
 }
 # The tables read, and of each the columns read (any other column is not looked at).
@@ -476,6 +478,7 @@ _GHOST_TABLES: dict[str, dict[str, str]] = {
     "posts_cms": {"post_id": _TEXT, **{k: v for k, v in _POST_COLUMNS.items() if k != "id"}},  # our own exports
     "posts": _POST_COLUMNS,
 }
+_GHOST_0X = re.compile(r"0(?:0\d|\.\d{1,3}(?:\.\d{1,3})?)", re.ASCII)  # "003".."009", "0.11.14"
 LEXICAL_DEPTH_MAX = 64  # levels of nodes in a lexical document (Ghost's editor nests a few)
 _JSON_DEPTH_SHOWN = 64  # where a JSON document nested too deeply is said to go too deep
 _LONG_NUMBER = re.compile(r"-?\d{4000,}")
@@ -635,11 +638,15 @@ def parse_ghost_json(data: bytes) -> Blog:
     if not isinstance(meta, dict) or not isinstance(data_, dict):
         raise ParseFailed("A Ghost export has db[0].meta and db[0].data objects", where="db[0].data")
     version = _text_value(meta.get("version"), "db[0].meta.version")
+    legacy = _GHOST_0X.fullmatch(version) is not None  # Ghost 0.x: its database version, "003" to "009"
     major = re.match(r"(\d{1,4})(?:\.|$)", version, re.ASCII)
-    if major is None or not 1 <= int(major.group(1)) <= 5:
-        raise ParseFailed(f"Ghost version {version[:40] or '(missing)'} is not supported (1.x to 5.x)",
-                          where="db[0].meta.version")
-    blog = Blog(source=GHOST, version=f"Ghost {version[:32]}")  # ImportJob.source_version holds 40
+    if not legacy and (major is None or not 1 <= int(major.group(1)) <= 5):
+        raise ParseFailed(f"Ghost version {version[:40] or '(missing)'} cannot be read here. Export from Ghost 0.x "
+                          "(its database version 003 to 009) or Ghost 1.x to 5.x: in Ghost Admin, Settings, Labs, "
+                          "Export your content (on Ghost 0.x: Settings, Labs, Export). A Ghost newer than 5.x: "
+                          "export from it, then ask us for its version", where="db[0].meta.version")
+    # ImportJob.source_version holds 40
+    blog = Blog(source=GHOST, version=f"Ghost 0.x (database {version})" if legacy else f"Ghost {version[:32]}")
     for row in _rows(data_, "users"):
         blog.authors.append(SourceAuthor(source_id=row.get("id", ""), email=row.get("email", "").lower(),
                                          name=row.get("name") or row.get("slug", ""), login=row.get("slug", "")))
@@ -693,6 +700,8 @@ def parse_ghost_json(data: bytes) -> Blog:
             blog.skipped.append((kind, title, f"status {row.get('status') or '(none)'} is not imported"))
             continue
         html = row.get("html", "")
+        if not html and row.get("markdown"):  # Ghost 0.x keeps markdown, and its html when it rendered it
+            html = _clean(markdown_html(row["markdown"]), f"{where}.markdown")
         if not html:
             html = _html_of_mobiledoc(row.get("mobiledoc"), where=f"{where}.mobiledoc") \
                 or _html_of_lexical(row.get("lexical"), where=f"{where}.lexical")
@@ -700,7 +709,7 @@ def parse_ghost_json(data: bytes) -> Blog:
             source_id=source_id, kind=kind, title=title, slug=row.get("slug", ""), html=html.strip(),
             excerpt=row.get("custom_excerpt", ""), status=status, published_at=row.get("published_at"),
             created_at=row.get("created_at"), updated_at=row.get("updated_at"),
-            featured_image=row.get("feature_image", ""), featured_alt=meta.get("feature_image_alt", ""),
+            featured_image=row.get("feature_image") or row.get("image", ""),  # 0.x: image featured_alt=meta.get("feature_image_alt", ""),
             featured=bool(row.get("featured")),
         )
         authors = sorted(post_authors.get(source_id, []))
@@ -797,8 +806,7 @@ def _mobiledoc_card(card, at: str) -> str | None:
     if name == "html":
         return _string_at(payload, "html", f"{at}[1]")
     if name == "markdown":
-        markdown = _string_at(payload, "markdown", f"{at}[1]")
-        return "".join(f"<p>{html_lib.escape(line)}</p>" for line in markdown.split("\n\n") if line.strip())
+        return markdown_html(_string_at(payload, "markdown", f"{at}[1]"))
     if name == "image":
         src = _string_at(payload, "src", f"{at}[1]")
         if src:
@@ -979,8 +987,9 @@ def _wxr_site(blog: Blog, head: dict) -> None:
 
 _GHOST_PROFILE = {"name": "display_name", "bio": "bio", "website": "website", "location": "location",
                   "profile_image": "profile_image", "cover_image": "cover_image", "facebook": "facebook",
-                  "twitter": "twitter"}
-_GHOST_SETTINGS = {**{key: key for key in SETTINGS_KEYS}, "lang": "locale"}  # Ghost before 4: lang
+                  "twitter": "twitter", "image": "profile_image", "cover": "cover_image"}  # 0.x: image, cover
+_GHOST_SETTINGS = {**{key: key for key in SETTINGS_KEYS}, "lang": "locale",  # Ghost before 4: lang
+                   "cover": "cover_image"}  # Ghost 0.x: cover
 
 
 def _ghost_site(blog: Blog, data: dict) -> None:
@@ -1013,5 +1022,5 @@ def _ghost_site(blog: Blog, data: dict) -> None:
             continue
         for column, key in _GHOST_PROFILE.items():
             value = _site_text(row.get(column), f"db[0].data.users[{index}].{column}")
-            if value:
+            if value and not author.profile.get(key):
                 author.profile[key] = value
