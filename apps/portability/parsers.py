@@ -939,17 +939,8 @@ _SITE_LINKS_MAX = 1000  # links read of one navigation (the rules keep 50)
 
 
 def _site_text(value, where: str) -> str:
-    """A setting's or a profile's text: None (and "None") is empty, a number its digits; a list, an
-    object or a boolean is refused; text PostgreSQL cannot hold (NUL, unpaired surrogates) too."""
-    if value is None or value == "None":
-        return ""
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or (
-            isinstance(value, float) and value != value):
-        raise ParseFailed(f"{where} must be text", where=where)
-    value = str(value).strip()[:_SITE_TEXT_MAX]
-    if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise ParseFailed(f"{where} holds characters text cannot hold (NUL or unpaired surrogates)", where=where)
-    return value
+    """A setting's or a profile's text: a text column's rule (_text_value), cut to _SITE_TEXT_MAX."""
+    return _text_value(value, where)[:_SITE_TEXT_MAX]
 
 
 def _site_links(value, where: str) -> list[dict]:
