@@ -4,14 +4,21 @@ Post content comes from a rich-text editor and is rendered as HTML by the dashbo
 companies' websites, so it is cleaned on every write with an allow-list:
 
 - tags: headings h1-h6, p, br, hr, lists, links, images, bold/italic/underline/strike, blockquote,
-  code/pre, span, figure/figcaption, tables, sub/sup, and iframes from YouTube only;
+  cite, code/pre, span, figure/figcaption, tables, sub/sup, audio and video (with their source
+  elements), and iframes of the well-known embed hosts only;
 - attributes: a[href, title, target], img[src, alt, width, height], table cells' colspan/rowspan,
   `style` on p, span, headings, li and table cells, limited to color, background-color and
   text-align with plain values (no url(), expression() or escapes);
 - URLs: http, https and mailto only (relative URLs are kept); every link gets
   rel="noopener noreferrer";
-- iframes: kept only when their src is https://www.youtube.com/embed/... or
-  https://www.youtube-nocookie.com/embed/...; anything inside an iframe is dropped;
+- iframes: kept only when their src is an https embed address of YouTube
+  (www.youtube.com/embed/..., www.youtube-nocookie.com/embed/...), Vimeo
+  (player.vimeo.com/video/<id>), SoundCloud (w.soundcloud.com/player/?url=...), Spotify
+  (open.spotify.com/embed/<kind>/<id>) or X/Twitter (platform.twitter.com/embed/Tweet.html?...,
+  platform.x.com/embed/Tweet.html?...); any other host is removed with its iframe; anything inside
+  an iframe is dropped;
+- audio, video and source: src (and a video's poster) http(s) or a path, never another scheme;
+  controls, loop, muted, preload, playsinline, width and height kept; no autoplay;
 - script and style elements are removed with their content; comments are removed.
 """
 from __future__ import annotations
@@ -28,7 +35,8 @@ ALLOWED_TAGS = frozenset({
     "a", "img",
     "strong", "b", "em", "i", "u", "s", "del", "sub", "sup", "mark",
     "blockquote", "code", "pre", "span",
-    "figure", "figcaption",
+    "figure", "figcaption", "cite",
+    "audio", "video", "source",
     "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "colgroup", "col",
     "iframe",
 })
@@ -38,6 +46,9 @@ ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
     "a": {"href", "title"},
     "img": {"src", "alt", "width", "height", "title"},
     "iframe": {"src", "width", "height", "title", "allowfullscreen", "frameborder", "allow"},
+    "audio": {"src", "controls", "loop", "muted", "preload"},
+    "video": {"src", "controls", "loop", "muted", "preload", "playsinline", "poster", "width", "height"},
+    "source": {"src", "type"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan", "scope"},
     "col": {"span"},
@@ -53,9 +64,18 @@ ATTRIBUTE_VALUES = {"a": {"target": {"_blank", "_self"}}}
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 STYLE_PROPERTIES = frozenset({"color", "background-color", "text-align"})
 
-_YOUTUBE_EMBED = re.compile(
-    r"^https://www\.youtube(?:-nocookie)?\.com/embed/[A-Za-z0-9_-]{1,64}(?:\?[A-Za-z0-9_=&%.,;:-]*)?$"
+_QUERY = r"(?:\?[A-Za-z0-9_=&%.,;:/+-]*)?"
+# The embed addresses an iframe may have (exactly these hosts, https only).
+_EMBEDS = re.compile(
+    r"^https://(?:"
+    r"www\.youtube(?:-nocookie)?\.com/embed/[A-Za-z0-9_-]{1,64}"
+    r"|player\.vimeo\.com/video/[0-9]{1,20}"
+    r"|w\.soundcloud\.com/player/"
+    r"|open\.spotify\.com/embed/(?:track|album|playlist|episode|show|artist)/[A-Za-z0-9]{1,64}"
+    r"|platform\.(?:twitter|x)\.com/embed/Tweet\.html"
+    r")" + _QUERY + "$"
 )
+_MEDIA_SOURCE = re.compile(r"^(?:https?://|/(?!/))[^\s\\]*$", re.IGNORECASE)
 _COLOR = re.compile(
     r"^(?:#[0-9a-f]{3,8}|[a-z]{3,30}|(?:rgb|rgba|hsl|hsla)\((?:[0-9.,%\s/]|deg)*\))$"
 )
@@ -64,7 +84,7 @@ _DIMENSION = re.compile(r"^\d{1,5}%?$")
 # nh3 writes attribute values double-quoted with `"`, `<`, `>` and `&` escaped, so this matches
 # the iframe elements of its output exactly (an iframe's text never contains "</iframe").
 _IFRAME = re.compile(r'<iframe((?:\s+[^\s=>"/]+(?:="[^"]*")?)*)\s*>.*?</iframe>', re.IGNORECASE | re.DOTALL)
-_MEDIA_TAG = re.compile(r"<(?:img|iframe)\b", re.IGNORECASE)
+_MEDIA_TAG = re.compile(r"<(?:img|iframe|audio|video)\b", re.IGNORECASE)
 _SRC = re.compile(r'\ssrc="[^"]*"')
 
 
@@ -90,9 +110,13 @@ def _clean_style(value: str) -> str | None:
 def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
     if attribute == "style":
         return _clean_style(value)
+    if tag in ("audio", "video", "source") and attribute in ("src", "poster"):
+        return value if _MEDIA_SOURCE.match(value.strip()) else None
+    if tag == "video" and attribute in {"width", "height"}:
+        return value if _DIMENSION.match(value.strip()) else None
     if tag == "iframe":
         if attribute == "src":
-            return value if _YOUTUBE_EMBED.match(value.strip()) else None
+            return value if _EMBEDS.match(value.strip()) else None
         if attribute in {"width", "height"}:
             return value if _DIMENSION.match(value.strip()) else None
         if attribute == "frameborder":
