@@ -170,3 +170,14 @@ def test_unknown_routes_are_ghosts_404(keyed):
         response = admin.get(path)
         assert response.status_code == 404, path
         assert ghost_error(response)["type"] == "NotFoundError"
+
+
+def test_an_admin_api_token_opens_nothing_else(keyed, tenant):
+    """Neither the dashboard API nor the public content API takes an integration's token or key."""
+    _, key, admin = keyed
+    token = sign(key)
+    for header in (f"Ghost {token}", f"Bearer {token}"):
+        for path in ("/api/posts", "/api/users", "/api/integrations", "/api/auth/me"):
+            response = admin.api.get(path, headers={"Authorization": header})
+            assert response.status_code == 401, (header[:6], path)
+    assert admin.api.get("/api/v1/posts", headers={"x-api-key": key}).status_code == 401
