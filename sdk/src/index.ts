@@ -17,7 +17,10 @@ export type { components, paths } from './schema.js';
 export type ErrorEnvelope = components['schemas']['ErrorOut'];
 /** The envelope's specific code (api_key_invalid, preview_key_required, ...). */
 export type ErrorCode = NonNullable<ErrorEnvelope['code']>;
+/** A posts list's query: `page`, `limit`, `status`, `search`, `locale`, and `featured` (true: the
+ * featured posts only; false: the others; left out: every post). */
 export type PostsQuery = components['schemas']['PostsQuery'];
+/** A category's or tag's posts: a PostsQuery without `search`. */
 export type PageQuery = components['schemas']['PageQuery'];
 /** `locale`: a BCP 47 code (`fr`, `pt-BR`); lists and posts are then served in that language. */
 export type LocaleQuery = components['schemas']['LocaleQuery'];
@@ -56,7 +59,7 @@ export interface ContentClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-type Query = Record<string, string | number | undefined | null>;
+type Query = Record<string, string | number | boolean | undefined | null>;
 
 function retryAfter(response: Response): number | undefined {
   const value = Number(response.headers.get('Retry-After'));
@@ -101,7 +104,8 @@ export class ContentClient {
     });
   }
 
-  /** GET posts: published posts, newest first (`search` matches title, excerpt and content). */
+  /** GET posts: published posts, newest first (`search` matches title, excerpt and content;
+   * `featured: true` lists the featured posts, `false` the others; each post says its `featured`). */
   listPosts(query: PostsQuery = {}): Promise<Result<PostsPage>> {
     return this.run(cacheKey('/api/v1/posts', query), (headers) =>
       this.raw.GET('/api/v1/posts', { params: { query }, headers }),

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import GhostModule, { type GhostAPI, type PostOrPage } from '@tryghost/content-api';
-import { loopbackFetch, startServer, type LiveServer } from './server.js';
+import { demoStaff, loopbackFetch, startServer, type LiveServer } from './server.js';
 
 // The package is CommonJS (`module.exports = GhostContentAPI`): its default import is the function,
 // which its type declarations (written for bundlers) call `.default`.
@@ -185,5 +185,60 @@ describe('Ghost Content API client against the real server', { timeout: 120_000 
     assert.equal(reply.headers.get('content-version'), 'v5.0');
     const body = (await reply.json()) as { tiers: { type: string }[] };
     assert.deepEqual(body.tiers.map((tier) => tier.type), ['free']);
+  });
+
+  it("filters the featured posts with featured:true, exactly them", async () => {
+    const staff = await demoStaff(server);
+    const all = (await ghost.posts.browse({ limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.ok(all.length >= 2 && all.every((post) => post.featured === false));
+    const chosen = all[0];
+    const found = await staff('GET', `/api/posts/slug/${chosen.slug}`);
+    assert.equal(found.status, 200, JSON.stringify(found.json));
+    const put = await staff('PUT', `/api/posts/${found.json.id}`, { featured: true });  // (its fields at the top)
+    assert.equal(put.status, 200, JSON.stringify(put.json));
+
+    const featured = (await ghost.posts.browse({ filter: 'featured:true', limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.deepEqual(featured.map((post) => post.id), [chosen.id]);
+    assert.equal(featured[0].featured, true);
+    assert.equal(featured.meta.pagination.total, 1);
+    const rest = (await ghost.posts.browse({ filter: 'featured:false', limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.deepEqual(rest.map((post) => post.id), all.slice(1).map((post) => post.id));
+    const again = (await ghost.posts.browse({ limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.deepEqual(again.filter((post) => post.featured).map((post) => post.id), [chosen.id]);
+  });
+
+  it('sees a translated post once, and reads its slug in the default language (or the locale asked)', async () => {
+    const staff = await demoStaff(server);
+    const languages = await staff('PUT', '/api/client/languages', { languages: ['en', 'fr'], defaultLanguage: 'en', fallbacks: {} });
+    assert.equal(languages.status, 200, JSON.stringify(languages.json));
+    const before = (await ghost.posts.browse({ limit: 'all' })) as unknown as Page<PostOrPage>;
+    const english = before[before.length - 1];
+    const source = await staff('GET', `/api/posts/slug/${english.slug}`);
+    const made = await staff('POST', `/api/posts/${source.json.id}/translations`, { language: 'fr' });
+    assert.equal(made.status, 201, JSON.stringify(made.json));
+    const french = made.json.post;
+    assert.equal(french.slug, english.slug, 'the translation keeps the slug, in French');
+    const published = await staff('PUT', `/api/posts/${french.id}`, { title: 'Bienvenue', status: 'published' });
+    assert.equal(published.status, 200, JSON.stringify(published.json));
+
+    const after = (await ghost.posts.browse({ limit: 'all' })) as unknown as Page<PostOrPage>;
+    assert.deepEqual(after.map((post) => post.id), before.map((post) => post.id), 'the translation is not listed beside it');
+    assert.equal(after.filter((post) => post.slug === english.slug).length, 1);
+    assert.equal(after.meta.pagination.total, before.meta.pagination.total);
+    const read = await ghost.posts.read({ slug: english.slug });
+    assert.equal(read.id, english.id);
+    assert.equal(read.title, english.title);
+    assert.equal(read.url, `https://demo.example.com/blog/${english.slug}`);
+
+    // in French: the French post in its place, with its own address
+    const options = { locale: 'fr' } as unknown as Parameters<typeof ghost.posts.read>[1];
+    const inFrench = await ghost.posts.read({ slug: english.slug }, options);
+    assert.equal(inFrench.title, 'Bienvenue');
+    assert.notEqual(inFrench.id, english.id);
+    assert.equal(inFrench.url, `https://demo.example.com/blog/${english.slug}?locale=fr`);
+    const frenchList = (await ghost.posts.browse({ limit: 'all', ...(options as object) })) as unknown as Page<PostOrPage>;
+    assert.equal(frenchList.length, before.length);
+    assert.deepEqual(frenchList.filter((post) => post.slug === english.slug).map((post) => post.title), ['Bienvenue']);
+    assert.equal((await ghost.posts.read({ id: inFrench.id })).title, 'Bienvenue', 'an id reads that row');
   });
 });

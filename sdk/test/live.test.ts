@@ -15,7 +15,7 @@ import {
   type PostStatus,
   type SiteSettings,
 } from '../src/index.js';
-import { loopbackFetch, startServer, type LiveServer } from './server.js';
+import { demoStaff, loopbackFetch, startServer, type LiveServer } from './server.js';
 
 let server: LiveServer;
 let client: ContentClient;
@@ -253,5 +253,28 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     const again = await cached.getPost(first.data.posts[0].slug);
     assert.ok(post.ok && again.ok && again.fromCache);
     assert.deepEqual(again.data, post.data);
+  });
+
+  it('lists the featured posts with `featured: true`, the others with `featured: false`, each typed', async () => {
+    const staff = await demoStaff(server);
+    const all = ok(await client.listPosts({ limit: 100 })).posts;
+    assert.ok(all.every((post) => post.featured === false), 'the demo company features nothing yet');
+    const chosen = all[all.length - 1];
+    const put = await staff('PUT', `/api/posts/${chosen.id}`, { featured: true });
+    assert.equal(put.status, 200, JSON.stringify(put.json));
+    assert.equal(put.json.post.featured, true);
+
+    const featured = ok(await client.listPosts({ featured: true }));
+    assert.deepEqual(featured.posts.map((post) => post.slug), [chosen.slug]);
+    const flag: boolean = featured.posts[0].featured; // typed from the document
+    assert.equal(flag, true);
+    assert.equal(featured.pagination.total, 1);
+    const others = ok(await client.listPosts({ featured: false, limit: 100 }));
+    assert.deepEqual(others.posts.map((post) => post.slug), all.filter((post) => post.id !== chosen.id).map((post) => post.slug));
+    assert.equal(ok(await client.getPost(chosen.slug)).featured, true);
+    const everything = ok(await client.listPosts({ limit: 100 }));
+    assert.equal(everything.posts.length, all.length, 'without featured: every post, as before');
+    const bad = await client.listPosts({ featured: 'yes' as unknown as boolean });
+    assert.ok(!bad.ok && bad.error.status === 400 && bad.error.error === 'validation_error');
   });
 });

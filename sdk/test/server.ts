@@ -157,3 +157,25 @@ export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveSer
   await stop();
   throw new Error(`e2e server did not answer /api/health in time:\n${log}`);
 }
+
+/** The dashboard API of the demo company, signed in with its admin's known login (lifecycle's
+ * seed_demo): what the tests use to set content up (feature a post, add a language, translate). */
+export type StaffCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; json: any }>;
+
+export async function demoStaff(server: LiveServer): Promise<StaffCall> {
+  const fetch = loopbackFetch(server.port);
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const reply = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await reply.text();
+    return { status: reply.status, json: text ? JSON.parse(text) : null };
+  };
+  const login = await call('POST', '/api/auth/login', { email: 'admin@example.com', password: 'admin12345' });
+  if (login.status !== 200) throw new Error(`demo admin login: ${login.status} ${JSON.stringify(login.json)}`);
+  return (method, path, body) => call(method, path, body, login.json.token as string);
+}
