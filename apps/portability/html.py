@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from apps.core.html import sanitize_html
 
@@ -30,6 +32,29 @@ _LINK_HREF = re.compile(r'(<a\b[^>]*?\shref=")([^"]*)(")', re.IGNORECASE)
 class Converted:
     html: str
     unsupported: list[str] = field(default_factory=list)  # shortcodes left as text, by name
+    removed: list[str] = field(default_factory=list)  # what the sanitiser took out: "script", "iframe (host)"
+
+
+_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9:-]{0,40})")
+_IFRAME_SRC = re.compile(r"""<iframe\b[^>]*?\ssrc\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
+
+
+def _sanitized(html: str) -> tuple[str, list[str]]:
+    """`html` through the editor's sanitiser, and what it took out, by tag name ("font ×2";
+    an iframe with its host), compared before and after."""
+    cleaned = sanitize_html(html)
+    before = Counter(name.lower() for name in _TAG.findall(html))
+    after = Counter(name.lower() for name in _TAG.findall(cleaned))
+    removed = []
+    for name, count in sorted((before - after).items()):
+        if name == "iframe":
+            kept = set(_IFRAME_SRC.findall(cleaned))
+            hosts = sorted({urlsplit(html_lib.unescape(src)).hostname or "?" for src in _IFRAME_SRC.findall(html)
+                            if src not in kept})
+            removed.append(f"iframe ({', '.join(hosts)[:200]})" if hosts else "iframe")
+        else:
+            removed.append(name if count == 1 else f"{name} ×{count}")
+    return cleaned, removed
 
 
 def _attributes(text: str) -> dict[str, str]:
@@ -124,7 +149,8 @@ def convert_wordpress(html: str, *, gallery: Callable[[dict[str, str]], list[tup
         return f"<figure>{items}</figure>"
 
     text = _shortcodes(text, _GALLERY, _gallery)
-    return Converted(html=sanitize_html(_autop(text)), unsupported=_unsupported(text))
+    cleaned, removed = _sanitized(_autop(text))
+    return Converted(html=cleaned, unsupported=_unsupported(text), removed=removed)
 
 
 def _unsupported(text: str) -> list[str]:
@@ -157,7 +183,8 @@ def markdown_html(text: str) -> str:
 
 
 def convert_ghost(html: str) -> Converted:
-    return Converted(html=sanitize_html(html or ""))
+    cleaned, removed = _sanitized(html or "")
+    return Converted(html=cleaned, removed=removed)
 
 
 def image_sources(html: str) -> list[str]:

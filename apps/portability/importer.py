@@ -180,7 +180,7 @@ def blog_analyse(blog: Blog) -> dict:
     for kind, source_id in SourceItem.objects.filter(source=source).values_list("kind", "source_id"):
         known[kind].add(source_id)
     counts: dict[str, Counter] = defaultdict(Counter)
-    conflicts, unsupported = [], Counter()
+    conflicts, unsupported, removed = [], Counter(), []
     emails = {email for email in User.objects.values_list("email", flat=True)}
     for author in blog.authors:
         if author.source_id in known["author"] or (author.email and author.email in emails):
@@ -224,6 +224,8 @@ def blog_analyse(blog: Blog) -> dict:
         taken.add(slug)
         converted = _convert(blog, post)
         unsupported.update(converted.unsupported)
+        if converted.removed:
+            removed.append({"kind": kind, "item": post.title, "removed": converted.removed})
         images.update(_images_of(post, converted.html))
     counts["image"]["referenced"] = len(images)
     restricted = [{"kind": _post_kind(post), "item": post.title,
@@ -241,10 +243,35 @@ def blog_analyse(blog: Blog) -> dict:
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "madeDrafts": restricted,
+        "notBroughtOver": not_brought_over(blog),
+        "contentRemoved": removed,  # per post, what the sanitiser takes out (the report lists it too)
         "languages": languages_plan(blog),
         "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
         "skipped": [{"kind": kind, "item": item, "reason": reason} for kind, item, reason in blog.skipped],
     }
+
+
+# What a file holds that is not brought over, and why (the dry run and the report say both).
+NOT_BROUGHT_OVER = {
+    "attachment": "WordPress media library items: the images the posts use come with the posts; other files "
+                  "(documents, audio, video) and unused images are not brought over",
+    "comment": "comments are not brought over: there are no comments here",
+    "nav_menu_item": "menus are not brought over: set the site's navigation in Settings, Site",
+    "custom_field": "custom fields of themes and plugins (postmeta) have no place here",
+    "member": "members are not part of a content import: bring them with the members CSV",
+}
+
+
+def not_brought_over(blog: Blog) -> list[dict]:
+    """[{kind, count, why}] of what `blog` holds that the import leaves out."""
+    counts = dict(blog.left_out)
+    if blog.attachments:
+        counts["attachment"] = len(blog.attachments)
+    menus = sum(1 for kind, _item, _why in blog.skipped if kind == "nav_menu_item")
+    if menus:
+        counts["nav_menu_item"] = menus
+    return [{"kind": kind, "count": counts[kind], "why": why} for kind, why in NOT_BROUGHT_OVER.items()
+            if counts.get(kind)]
 
 
 def _accounts_message(accounts: int) -> str:
@@ -516,6 +543,9 @@ class _Importer:
                 converted = _convert(self.blog, source)
                 for name in converted.unsupported:
                     self.report.note(kind, source.title, "kept as text", f"shortcode [{name}] is not supported")
+                if converted.removed:
+                    self.report.note(kind, source.title, "content removed",
+                                     "removed by the sanitiser: " + ", ".join(converted.removed))
                 item = self._item(source, converted.html, users, terms)
                 if source.source_id in new_ids:
                     item.id = new_ids[source.source_id]
@@ -747,4 +777,5 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
             importer.report.note(kind, item, "skipped", reason)
     report = importer.report.as_dict()
     report["source"], report["version"] = blog.source, blog.version
+    report["notBroughtOver"] = not_brought_over(blog)
     return report

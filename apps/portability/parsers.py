@@ -117,6 +117,8 @@ class Blog:
     # The source's languages (WordPress with Polylang): its name for each (a slug) -> its locale
     # ("fr_FR"), as the language's term describes it ("" when it does not)
     languages: dict[str, str] = field(default_factory=dict)
+    # What the file holds that is not brought over, counted by kind (comment, custom_field, member...)
+    left_out: dict[str, int] = field(default_factory=dict)
 
 
 def parse_export(data: bytes, *, file_name: str = "", max_bytes: int) -> Blog:
@@ -178,6 +180,17 @@ def _wp_slug(value: str) -> str:
         return input_text(decoded)
     except TextRefused:
         return value
+
+
+def _unescaped(text: str) -> str:
+    """A WordPress title or term name as its text: WordPress stores them HTML-escaped (a title
+    `Tom &amp; Jerry`, written so inside CDATA), so their entities are decoded once."""
+    if "&" not in text:
+        return text
+    try:
+        return input_text(html_lib.unescape(text))
+    except TextRefused:  # an entity of NUL or a lone surrogate: the text as written
+        return text
 
 
 def _wp_date(value: str) -> datetime | None:
@@ -260,6 +273,11 @@ _SEO_META = {
     "rank_math_facebook_image": "og_image", "rank_math_twitter_title": "twitter_title",
     "rank_math_twitter_description": "twitter_description", "rank_math_twitter_image": "twitter_image",
 }
+# Postmeta read (or WordPress's own, underscored): any other key is a custom field, not brought over.
+_KNOWN_META = {*(k for k in ("rank_math_title", "rank_math_description", "rank_math_focus_keyword",
+                             "rank_math_canonical_url", "rank_math_facebook_title", "rank_math_facebook_description",
+                             "rank_math_facebook_image", "rank_math_twitter_title", "rank_math_twitter_description",
+                             "rank_math_twitter_image")), "wpml_language", "wpml_translation_group"}
 _SEO_VARIABLE = re.compile(r"%%[a-z_]+%%|%[a-z_]+%")
 
 
@@ -296,14 +314,16 @@ def parse_wxr(data: bytes) -> Blog:
     for element in head.get(("wp", "category"), []):
         f = _fields(element)
         slug = _text(f, "wp", "category_nicename")
-        term = SourceTerm(kind="category", source_id=slug, slug=_wp_slug(slug), name=_text(f, "wp", "cat_name") or slug,
+        term = SourceTerm(kind="category", source_id=slug, slug=_wp_slug(slug),
+                          name=_unescaped(_text(f, "wp", "cat_name")) or slug,
                           description=_text(f, "wp", "category_description"), parent=_text(f, "wp", "category_parent"))
         categories_by_slug[slug] = term
     tags_by_slug: dict[str, SourceTerm] = {}
     for element in head.get(("wp", "tag"), []):
         f = _fields(element)
         slug = _text(f, "wp", "tag_slug")
-        tags_by_slug[slug] = SourceTerm(kind="tag", source_id=slug, slug=_wp_slug(slug), name=_text(f, "wp", "tag_name") or slug,
+        tags_by_slug[slug] = SourceTerm(kind="tag", source_id=slug, slug=_wp_slug(slug),
+                                        name=_unescaped(_text(f, "wp", "tag_name")) or slug,
                                         description=_text(f, "wp", "tag_description"))
     translated = _polylang(blog, head)
     attachments = blog.attachments
@@ -321,9 +341,15 @@ def parse_wxr(data: bytes) -> Blog:
                                                       _text(f, "wp", "post_parent"))
             continue
         items.append((item, f, post_type, meta))
+        comments = len(f.get(("wp", "comment"), []))
+        if comments:
+            blog.left_out["comment"] = blog.left_out.get("comment", 0) + comments
+        fields = sum(1 for key in meta if key and not key.startswith("_") and key not in _KNOWN_META)
+        if fields and post_type in ("post", "page"):
+            blog.left_out["custom_field"] = blog.left_out.get("custom_field", 0) + fields
     for item, f, post_type, meta in items:
         source_id = _text(f, "wp", "post_id")
-        title = _text(f, "", "title")
+        title = _unescaped(_text(f, "", "title"))
         if post_type not in ("post", "page"):
             blog.skipped.append((post_type or "item", title or source_id, f"WordPress {post_type or 'item'} (not a post or page)"))
             continue
@@ -348,7 +374,7 @@ def parse_wxr(data: bytes) -> Blog:
             post.parent = parent
         for element in f.get(("", "category"), []):
             domain, slug = element.get("domain", ""), element.get("nicename", "")
-            name = (element.text or "").strip()
+            name = _unescaped((element.text or "").strip())
             if not slug:
                 continue
             if domain == "language":  # Polylang: the post's language
@@ -725,6 +751,10 @@ def parse_ghost_json(data: bytes) -> Blog:
             post.restricted = RESTRICTED_MEMBERS
         blog.posts.append(post)
     _ghost_site(blog, data_)
+    for table in ("members", "subscribers"):  # Ghost's readers (2.x+ members, 1.x subscribers)
+        rows = data_.get(table)
+        if isinstance(rows, list) and rows:
+            blog.left_out["member"] = blog.left_out.get("member", 0) + len(rows)
     return blog
 
 

@@ -217,6 +217,8 @@ def import_report_csv(job: ImportJob) -> str:
     for kind, counts in (job.report.get("counts") or {}).items():
         for outcome, count in counts.items():
             writer.writerow([kind, outcome, count])
+    for left in job.report.get("notBroughtOver") or []:
+        writer.writerow([left["kind"], "not brought over", left["count"]])
     writer.writerow([])
     writer.writerow(REPORT_COLUMNS)
     for item in job.report.get("items") or []:

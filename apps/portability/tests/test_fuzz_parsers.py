@@ -226,6 +226,7 @@ def _ghost_document(level: int) -> st.SearchStrategy:
         "posts_categories": rows({"post_id": ids, "category_id": ids, "sort_order": orders}),
         "posts_meta": rows({"post_id": ids, "og_title": text, "feature_image_alt": text, "twitter_image": text}),
         "posts_cms": rows({"post_id": ids, "title": text, "published_at": times}),
+        "members": rows({"id": ids, "email": text}),
     })
     versions = _choice(level, ["5.0.0", "4.48.2", "1.0", "5", "3.41.1", "003", "009", "0.11.14"],
                        ["0.11.0.1", "6.0.0", "", "\u00b2.0", "05.1", "010", "0x"])
@@ -309,7 +310,7 @@ PERCENT_SLUGS = ["%d8%b9%d8%b1%d8%a8%db%8c", "%D8%B9", "%ff%fe", "%d8", "%00", "
                  "%ed%a0%80"]
 META_KEYS = ["_thumbnail_id", "_yoast_wpseo_title", "rank_math_description", "_wp_attachment_image_alt",
              "_yoast_wpseo_opengraph-image", "_wpml_import_language_code", "_wpml_import_translation_group",
-             "wpml_language", "_icl_lang_duplicate_of"]
+             "wpml_language", "_icl_lang_duplicate_of", "mood", ""]
 PHP_SERIALIZED = ['a:2:{s:2:"en";i:1;s:2:"fr";i:2;}', 'a:1:{s:6:"locale";s:5:"fr_FR";}', 'O:8:"stdClass":0:{}',
                   'a:1:{s:2:"en";s:1:"2";}', 'a:9:{', 's:3:"ab";', "a:1:{i:0;" * 20 + "N;" + "}" * 20, "b:1;", "N;"]
 
@@ -338,7 +339,8 @@ def wxr_item(draw, level: int) -> str:
             + field("wp:attachment_url", st.just("https://old.example/a.png"))
             + field("content:encoded", wp_html, cdata=True) + field("excerpt:encoded", wp_html, cdata=True)
             + meta + terms + draw(st.sampled_from(["", '<category domain="language" nicename="fr">Fr</category>',
-                                                   '<category domain="post_translations" nicename="pll_1">x</category>']))
+                                                   '<category domain="post_translations" nicename="pll_1">x</category>',
+                                                   "<wp:comment><wp:comment_id>1</wp:comment_id></wp:comment>"]))
             + "</item>")
 
 
