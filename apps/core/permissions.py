@@ -62,6 +62,12 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     # integrations: outside tools' Content and Admin API keys (apps.integrations); an Admin API key
     # writes as an editor does, so only admins make, rotate or delete one
     "integrations.manage": frozenset({ADMIN}),
+    # readers (apps.members) and newsletters (apps.newsletters): every role sees them; editors and
+    # admins add, change, import, export and delete members, manage newsletters and send posts by email
+    "members.read": EVERYONE,
+    "members.manage": frozenset({ADMIN, EDITOR}),
+    "newsletters.manage": frozenset({ADMIN, EDITOR}),
+    "newsletters.send": frozenset({ADMIN, EDITOR}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"

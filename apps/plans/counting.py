@@ -8,6 +8,7 @@ from django.db.models import Sum
 from apps.accounts.seats import seats_held
 from apps.content.models import Post
 from apps.media.models import Media
+from apps.members.models import Member
 from apps.webhooks.models import WebhookEndpoint
 
 
@@ -25,3 +26,7 @@ def media_bytes() -> int:
 
 def webhook_endpoints() -> int:
     return WebhookEndpoint.objects.count()
+
+
+def members() -> int:
+    return Member.objects.count()

@@ -1,8 +1,10 @@
 """What a company's plan allows, decided in one place (docs/plans-and-usage.md).
 
 A plan (settings.PLANS, by name) sets limits: `staff_seats`, `posts`, `media_bytes`,
-`webhook_endpoints` (counted), `public_api_rpm` (PUBLIC_API_RATE_LIMITS) and `ai_jobs_per_day`
-(AI_DAILY_QUOTA); an operator may override any of them for one company (Client.plan_overrides).
+`webhook_endpoints`, `members` (counted), `emails_per_month` (newsletter emails in a calendar month,
+UTC: spent by each send before it starts, from a counter of the month), `public_api_rpm`
+(PUBLIC_API_RATE_LIMITS) and `ai_jobs_per_day` (AI_DAILY_QUOTA); an operator may override any of
+them for one company (Client.plan_overrides).
 
 - `plan_allows(company, what, amount=1)`: would `amount` more fit? (a read: the dashboard's hint,
   an invitation before its acceptance takes the seat).
@@ -24,9 +26,11 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from apps.core.errors import ErrorCode, PermissionDenied
@@ -41,14 +45,22 @@ COUNTED = {
     "posts": ("apps.plans.counting.posts", "post", "posts"),
     "media_bytes": ("apps.plans.counting.media_bytes", "", "of media"),
     "webhook_endpoints": ("apps.plans.counting.webhook_endpoints", "webhook endpoint", "webhook endpoints"),
+    "members": ("apps.plans.counting.members", "member", "members"),
+}
+# Limits of a calendar month (UTC): a counter per month (its row's resource is "<name>:<YYYY-MM>"),
+# starting at 0; nothing to count.
+MONTHLY = {
+    "emails_per_month": ("newsletter email", "newsletter emails"),
 }
 RATES = ("public_api_rpm", "ai_jobs_per_day")
-LIMITS = (*COUNTED, *RATES)
+LIMITS = (*COUNTED, *MONTHLY, *RATES)
 WAY_OUT = {
     "staff_seats": "Remove an account you no longer need, or ask us for a larger plan.",
     "posts": "Delete posts you no longer need, or ask us for a larger plan.",
     "media_bytes": "Delete media you no longer need, or ask us for a larger plan.",
     "webhook_endpoints": "Delete an endpoint you no longer need, or ask us for a larger plan.",
+    "members": "Delete members you no longer need, or ask us for a larger plan.",
+    "emails_per_month": "The count starts again on the first day of next month (UTC), or ask us for a larger plan.",
 }
 # The feature switches: how people name each, and the way out of a refusal.
 FEATURES = {
@@ -94,6 +106,9 @@ def describe(what: str, allowed: int, *, plan: str) -> str:
     """"Your plan allows 3 staff accounts." (the dashboard shows the envelope's message)."""
     if what == "media_bytes":
         return f"Your plan allows {human_bytes(allowed)} of media."
+    if what in MONTHLY:
+        one, many = MONTHLY[what]
+        return f"Your plan allows {allowed} {one if allowed == 1 else many} a month."
     _path, one, many = COUNTED[what]
     return f"Your plan allows {allowed} {one if allowed == 1 else many}."
 
@@ -102,7 +117,7 @@ def describe(what: str, allowed: int, *, plan: str) -> str:
 def plan_values(plan: str) -> dict:
     """Every limit of a plan (None: none), its features; an unknown plan gets the trial's."""
     base = settings.PLANS.get(plan) or settings.PLANS[TRIAL]
-    values = {name: base.get(name) for name in COUNTED}
+    values = {name: base.get(name) for name in (*COUNTED, *MONTHLY)}
     values["public_api_rpm"] = settings.PUBLIC_API_RATE_LIMITS.get(plan, settings.PUBLIC_API_RATE_LIMIT)
     values["ai_jobs_per_day"] = settings.AI_DAILY_QUOTA.get(plan, settings.AI_DAILY_QUOTA_DEFAULT)
     values["features"] = dict(base.get("features") or {})
@@ -245,8 +260,19 @@ def current_company():
 
 
 def count_now(what: str) -> int:
-    """The resource counted in the connection's company schema (COUNT/SUM: not on every write)."""
+    """The resource counted in the connection's company schema (COUNT/SUM: not on every write); a
+    month's counter starts at 0."""
+    if what in MONTHLY:
+        return 0
     return int(import_string(COUNTED[what][0])() or 0)
+
+
+def counter_resource(what: str, now=None) -> str:
+    """The counter row's resource: the limit's name, or "<name>:<YYYY-MM>" for a monthly one (the
+    current UTC month)."""
+    if what not in MONTHLY:
+        return what
+    return f"{what}:{(now or timezone.now()).astimezone(dt_timezone.utc):%Y-%m}"
 
 
 _SPEND = """UPDATE plans_plancounter SET used = used + %(amount)s, counted_at = now()
@@ -256,19 +282,21 @@ RETURNING used"""
 
 
 def _ensure_counter(company, what: str) -> None:
+    resource = counter_resource(what)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        cursor.execute("SELECT 1 FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, resource])
         if cursor.fetchone():
             return
         counted = count_now(what)
         cursor.execute("INSERT INTO plans_plancounter (client_id, resource, used, counted_at) "
                        "VALUES (%s, %s, %s, now()) ON CONFLICT (client_id, resource) DO NOTHING",
-                       [company.pk, what, counted])
+                       [company.pk, resource, counted])
 
 
 def _used(company, what: str) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s",
+                       [company.pk, counter_resource(what)])
         row = cursor.fetchone()
     return int(row[0]) if row else 0
 
@@ -289,7 +317,7 @@ def plan_usage(company) -> list[Usage]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT resource, used FROM plans_plancounter WHERE client_id = %s", [company.pk])
         used = dict(cursor.fetchall())
-    return [Usage(what, int(used.get(what, 0)), limits[what]) for what in COUNTED]
+    return [Usage(what, int(used.get(counter_resource(what), 0)), limits[what]) for what in (*COUNTED, *MONTHLY)]
 
 
 def plan_allows(company, what: str, amount: int = 1) -> bool:
@@ -327,12 +355,13 @@ def plan_spend(what: str, amount: int = 1, *, company=None) -> None:
     if trial_expired(company):
         raise PlanExpired(company=company)
     allowed = plan_limit(company, what)
-    params = {"amount": int(amount), "client": company.pk, "what": what, "limit": allowed}
+    params = {"amount": int(amount), "client": company.pk, "what": counter_resource(what), "limit": allowed}
     with connection.cursor() as cursor:
         cursor.execute(_SPEND, params)  # the usual case: one statement
         if cursor.fetchone() is not None:
             return
-        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, what])
+        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s",
+                       [company.pk, params["what"]])
         found = cursor.fetchone()
         if found is None:  # never counted: count once, then spend
             _ensure_counter(company, what)
@@ -354,7 +383,7 @@ def plan_release(what: str, amount: int = 1, *, company=None) -> None:
         return
     with connection.cursor() as cursor:
         cursor.execute("UPDATE plans_plancounter SET used = GREATEST(used - %s, 0), counted_at = now() "
-                       "WHERE client_id = %s AND resource = %s", [int(amount), company.pk, what])
+                       "WHERE client_id = %s AND resource = %s", [int(amount), company.pk, counter_resource(what)])
 
 
 def plan_recount(company, what: str) -> int:

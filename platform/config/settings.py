@@ -58,6 +58,8 @@ TENANT_APPS = [
     "apps.audit",
     "apps.portability",
     "apps.integrations",
+    "apps.newsletters",  # readers' newsletters and their sends (docs/newsletters.md)
+    "apps.members",  # the company's readers (docs/members.md); never staff
 ]
 INSTALLED_APPS = SHARED_APPS + [app for app in TENANT_APPS if app not in SHARED_APPS] + [
     "apps.public_api",
@@ -363,20 +365,25 @@ for _name in ("SIGNUP_RATE_PER_IP", "SIGNUP_RATE_PER_EMAIL", "SIGNUP_RATE_GLOBAL
         refuse_to_start(RefusedSetting(f"{_name} is not a rate such as 5/hour: {globals()[_name]!r}"))
 TRIAL_DAYS = env_int("TRIAL_DAYS", 14)
 # What each plan allows (apps/plans, docs/plans-and-usage.md): staff accounts, posts, bytes of media
-# originals, webhook endpoints, and its feature switches; None is no limit. The public API's
-# requests per window and the AI's jobs per day are PUBLIC_API_RATE_LIMITS and AI_DAILY_QUOTA below.
+# originals, webhook endpoints, members (readers), newsletter emails a month (UTC calendar month), and
+# its feature switches; None is no limit. The public API's requests per window and the AI's jobs per
+# day are PUBLIC_API_RATE_LIMITS and AI_DAILY_QUOTA below.
 # PLAN_LIMITS (JSON, e.g. {"trial": {"posts": 50}}) changes values; an operator overrides a limit
 # for one company (Client.plan_overrides).
 _GB = 1024 ** 3
 PLANS: dict[str, dict] = {
     # A trial tries the product as a company would use it: every role, a whole blog imported.
     "trial": {"staff_seats": 10, "posts": 10_000, "media_bytes": 5 * _GB, "webhook_endpoints": 5,
+              "members": 1_000, "emails_per_month": 10_000,
               "features": {"ai_writing": True, "webhooks": True}},
     "starter": {"staff_seats": 5, "posts": 1_000, "media_bytes": 5 * _GB, "webhook_endpoints": 5,
+                "members": 10_000, "emails_per_month": 100_000,
                 "features": {"ai_writing": True, "webhooks": True}},
     "business": {"staff_seats": 25, "posts": 25_000, "media_bytes": 50 * _GB, "webhook_endpoints": 20,
+                 "members": 100_000, "emails_per_month": 1_000_000,
                  "features": {"ai_writing": True, "webhooks": True}},
     "enterprise": {"staff_seats": None, "posts": None, "media_bytes": None, "webhook_endpoints": None,
+                   "members": None, "emails_per_month": None,
                    "features": {"ai_writing": True, "webhooks": True}},
 }
 try:
@@ -740,5 +747,14 @@ CELERY_BEAT_SCHEDULE["audit-prune"] = {
     "task": "audit.prune",
     "schedule": float(env_int("AUDIT_PRUNE_SECONDS", 24 * 3600)),
 }
+
+# --- Members (apps.members; docs/members.md) ----------------------------------------------------
+# A members CSV larger than this is refused (413); it is read as a stream, MEMBERS_IMPORT_BATCH rows
+# per transaction; a task not finished in MEMBERS_IMPORT_LEASE_SECONDS is sent again (it goes on
+# from its last batch). A link to the members export works MEMBERS_EXPORT_LINK_SECONDS.
+MEMBERS_IMPORT_MAX_BYTES = env_int("MEMBERS_IMPORT_MAX_BYTES", 500 * 1024 * 1024)
+MEMBERS_IMPORT_BATCH = env_int("MEMBERS_IMPORT_BATCH", 2000)
+MEMBERS_IMPORT_LEASE_SECONDS = env_int("MEMBERS_IMPORT_LEASE_SECONDS", 900)
+MEMBERS_EXPORT_LINK_SECONDS = env_int("MEMBERS_EXPORT_LINK_SECONDS", 600)
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

@@ -31,5 +31,6 @@ SCHEMA_POOL_SIZE = env_int("SCHEMA_POOL_SIZE", 0)
 # users, posts and media as it needs; the tests of the limits (apps/plans/tests) put the product's
 # values (PLANS_AS_SHIPPED) back, or set their own.
 PLANS_AS_SHIPPED = PLANS  # noqa: F405
-PLANS = {name: {**values, **dict.fromkeys(("staff_seats", "posts", "media_bytes", "webhook_endpoints"))}
+_LIMITED = ("staff_seats", "posts", "media_bytes", "webhook_endpoints", "members", "emails_per_month")
+PLANS = {name: {**values, **dict.fromkeys(_LIMITED)}
          for name, values in PLANS_AS_SHIPPED.items()}

@@ -134,7 +134,8 @@ def test_admins_read_their_plan_limits_and_days(tenant, api, other_tenant):
     body = reply.json()
     assert body["plan"] == "trial" and body["subscriptionStatus"] == "trialing" and body["readOnly"] is False
     assert {row["limit"]: row["allowed"] for row in body["limits"]} == {
-        "staff_seats": 10, "posts": 10_000, "media_bytes": 5 * 1024 ** 3, "webhook_endpoints": 5}
+        "staff_seats": 10, "posts": 10_000, "media_bytes": 5 * 1024 ** 3, "webhook_endpoints": 5, "members": 1_000,
+        "emails_per_month": 10_000}
     assert {row["limit"]: row["used"] for row in body["limits"]}["staff_seats"] == 1
     assert len(body["days"]) == 7 and body["days"][-1]["day"] == today.isoformat()
     assert body["days"][-1]["apiRequests"] == 42  # not the other company's 999

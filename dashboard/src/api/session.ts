@@ -34,7 +34,11 @@ export type Capability =
   | 'company.delete'
   | 'audit.read'
   | 'usage.read'
-  | 'integrations.manage';
+  | 'integrations.manage'
+  | 'members.read'
+  | 'members.manage'
+  | 'newsletters.manage'
+  | 'newsletters.send';
 
 export type LoginReply = Schemas['LoginOut'];
 export type ResetLinkReply = Schemas['ResetLinkOut'];

@@ -34,6 +34,10 @@ export const CAPABILITIES: [string, Role[]][] = [
   ['audit.read', ADMINS],
   ['usage.read', ADMINS],
   ['integrations.manage', ADMINS],
+  ['members.read', EVERYONE],
+  ['members.manage', EDITORS],
+  ['newsletters.manage', EDITORS],
+  ['newsletters.send', EDITORS],
 ];
 
 export function capabilitiesOf(role: Role): string[] {

@@ -235,6 +235,31 @@ class World:
             source="ghost", file_key=f"{self.tenant.schema_name}/portability/imports/{uuid.uuid4()}.dat",
             report={"counts": {"post": {"created": 1}}, "items": []}))
 
+    def member(self):
+        """A reader of the company (apps.members)."""
+        from apps.members.models import Member
+
+        n = next(_n)
+        return self._in(lambda: Member.objects.create(email=f"reader-{n}-{uuid.uuid4().hex[:6]}@example.com",
+                                                      created_at=timezone.now()))
+
+    def member_label(self):
+        from apps.members.models import Label
+
+        return self._in(lambda: Label.objects.create(name=f"Matrix label {_unique()}"))
+
+    def member_import(self, *, analysed: bool = False):
+        """A members CSV uploaded (its dry run done when `analysed`); no other import in progress."""
+        from apps.members.models import MemberImport
+
+        def make():
+            MemberImport.objects.update(active=None)
+            return MemberImport.objects.create(
+                source="ghost", file_key=f"{self.tenant.schema_name}/portability/members/{uuid.uuid4()}.csv",
+                status="analysed" if analysed else "analysing", active=None if analysed else True,
+                plan={"counts": {"created": 1}})
+        return self._in(make)
+
     def export_job(self):
         from apps.portability.models import ExportJob
 
@@ -274,6 +299,16 @@ def _upload(world: World, who: str) -> Call:
     return Call(multipart=True, body={"file": SimpleUploadedFile("m.png", data, content_type="image/png"),
                                       "fileName": "m.png", "fileType": "image/png", "fileSize": str(len(data)),
                                       "altText": "alt"})
+
+
+def _members_upload(world: World, who: str) -> Call:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from apps.members.models import MemberImport
+
+    world._in(lambda: MemberImport.objects.update(active=None))  # one import at a time per company
+    data = f"email,name\nmatrix-{_unique()}@example.com,Matrix\n".encode()
+    return Call(multipart=True, body={"file": SimpleUploadedFile("members.csv", data, content_type="text/csv")})
 
 
 def _import_upload(world: World, who: str) -> Call:
@@ -535,6 +570,31 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/exports"): Route(TOKEN, only("admin", ok=202)),
     ("GET", "/api/exports/{job_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
         {"job_id": str(w.export_job().id)})),
+    # members (readers, apps.members): every role reads them; editors and admins manage them
+    ("GET", "/api/members"): Route(TOKEN, everyone()),
+    ("POST", "/api/members"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(body={
+        "email": f"new-{_unique()}@example.com", "labels": ["Matrix"]})),
+    ("GET", "/api/members/{member_id}"): Route(TOKEN, everyone(), lambda w, who: Call(
+        {"member_id": str(w.member().id)})),
+    ("PUT", "/api/members/{member_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"member_id": str(w.member().id)}, {"name": "Renamed"})),
+    ("DELETE", "/api/members/{member_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"member_id": str(w.member().id)})),
+    ("POST", "/api/members/bulk/labels"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(body={
+        "memberIds": [str(w.member().id)], "add": ["Matrix"]})),
+    ("GET", "/api/members/labels"): Route(TOKEN, everyone()),
+    ("POST", "/api/members/labels"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(body={
+        "name": f"Label {_unique()}"})),
+    ("PUT", "/api/members/labels/{label_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"label_id": str(w.member_label().id)}, {"name": f"Renamed {_unique()}"})),
+    ("DELETE", "/api/members/labels/{label_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"label_id": str(w.member_label().id)})),
+    ("POST", "/api/members/imports"): Route(TOKEN, only(*EDITORS, ok=201), _members_upload),
+    ("GET", "/api/members/imports/{job_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"job_id": str(w.member_import().id)})),
+    ("POST", "/api/members/imports/{job_id}/start"): Route(TOKEN, only(*EDITORS, ok=202), lambda w, who: Call(
+        {"job_id": str(w.member_import(analysed=True).id)})),
+    ("GET", "/api/members/export"): Route(TOKEN, only(*EDITORS)),
     # outgoing messages (admins)
     ("GET", "/api/outgoing"): Route(TOKEN, only("admin")),
     ("POST", "/api/outgoing/emails/{email_id}/retry"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MembersConfig(AppConfig):
+    name = "apps.members"
+    label = "members"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class NewslettersConfig(AppConfig):
+    name = "apps.newsletters"
+    label = "newsletters"
