@@ -82,6 +82,14 @@ function routes(t) {
     ['post-new', '/dashboard/posts/new', { css: '.ck-editor__editable' }],
     ['post-edit', `/dashboard/posts/edit/${t.postId}`, { css: '.ck-editor__editable' }],
     ['post-detail', `/dashboard/posts/${t.postSlug}`, { text: 'Published on' }],
+    // Pages exist once the site flow has made one.
+    ...(t.pageId
+      ? [
+          ['pages', '/dashboard/pages?status=all', { text: t.pageTitle }],
+          ['page-edit', `/dashboard/pages/${t.pageId}`, { css: '.ck-editor__editable' }],
+        ]
+      : []),
+    ['page-new', '/dashboard/pages/new', { css: '.ck-editor__editable' }],
     ['categories', '/dashboard/categories', { text: t.category }],
     ['category-new', '/dashboard/categories/new', { label: 'Name' }],
     ['category-edit', `/dashboard/categories/edit/${t.categoryId}`, { label: 'Name' }],
@@ -94,6 +102,7 @@ function routes(t) {
     ['user-new', '/dashboard/users/new', { label: 'Username' }],
     ['user-edit', `/dashboard/users/edit/${t.userId}`, { label: 'Username' }],
     ['settings', '/dashboard/settings', { text: 'Company Information' }],
+    ['settings-site', '/dashboard/settings/site', { label: 'Website address' }],
     ['webhooks', '/dashboard/settings/webhooks', { text: 'Tell your website when content changes' }],
     ['not-found', '/dashboard/no/such/page', { text: 'Oops! Page not found' }],
   ];

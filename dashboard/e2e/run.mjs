@@ -359,7 +359,9 @@ async function main() {
         const category = (await get('/api/categories')).categories.find((c) => c.name.includes(s));
         const tag = (await get('/api/tags?limit=100')).tags.find((t) => t.name.includes(s));
         const user = (await get('/api/users')).users.find((u) => u.username.startsWith('viewer'));
+        const pageRow = (await get('/api/pages?status=all&limit=50')).posts[0];
         return {
+          pageId: pageRow?.id, pageTitle: pageRow?.title,
           sub: s, postId: post.id, postSlug: post.slug, postTitle: post.title,
           category: category.name, categoryId: category.id, tag: tag.name, tagId: tag.id,
           username: user.username, userId: user.id,
