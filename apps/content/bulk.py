@@ -181,17 +181,30 @@ def posts_revisions_created(*, actor, posts: list[Post]) -> None:
     revisions_record_created(posts=posts, actor=actor)
 
 
-def post_bulk_update(*, actor, post: Post, item: PostIn, same_content=None) -> bool:
-    """Bring an existing row (`post`, read with its categories and tags) to `item`'s values: the
-    fields that differ, its terms. `same_content(stored, incoming)`: whether stored content counts
-    as unchanged (an import's own rewritten image addresses). Returns whether anything changed."""
+def tag_orders(post_ids) -> dict:
+    """Each post's tag ids in its order (apps.content.services.tag_ids_in_order), for many posts in
+    one statement: what post_bulk_update compares an item's tags with."""
+    found: dict = {}
+    for post_id, tag_id in (Post.tags.through.objects.filter(post_id__in=list(post_ids)).order_by("id")
+                            .values_list("post_id", "tag_id")):
+        found.setdefault(post_id, []).append(tag_id)
+    return found
+
+
+def post_bulk_update(*, actor, post: Post, item: PostIn, same_content=None, tag_order: list | None = None) -> bool:
+    """Bring an existing row (`post`, read with its categories) to `item`'s values: the fields that
+    differ, its terms. `same_content(stored, incoming)`: whether stored content counts as unchanged
+    (an import's own rewritten image addresses). `tag_order`: the post's tag ids in its order, when
+    the caller read them for many posts at once (tag_orders); else read here. Returns whether
+    anything changed."""
     _check_publish(actor, [item])
     values, _repairs = post_values_of(item, now=timezone.now())
     before = _state(post)
     changed = [name for name, value in values.items() if getattr(post, name) != value and not (
         name == "content" and same_content is not None and same_content(getattr(post, name), value))]
     old_categories = {c.pk for c in post.categories.all()}
-    old_tags = tag_ids_in_order(post.pk)  # in order: another order is another primary tag
+    # in order: another order is another primary tag
+    old_tags = tag_order if tag_order is not None else tag_ids_in_order(post.pk)
     terms_changed = old_categories != set(item.category_ids) or old_tags != list(dict.fromkeys(item.tag_ids))
     if not changed and not terms_changed:
         return False
@@ -222,6 +235,21 @@ def post_images_set(*, post: Post, content: str | None = None, images: dict | No
             changes[f"{name}_id"] = getattr(media, "pk", None)
     if changes:
         Post.objects.filter(pk=post.pk).update(**changes)
+
+
+def post_images_repaired(*, actor, post: Post, content: str | None = None, images: dict | None = None) -> bool:
+    """An image brought after the write that made the row (an import's "Fetch missing images"):
+    its content with the new addresses and its featured / Open Graph / Twitter image, as
+    post_images_set, published as a change of the post (its caches and webhooks follow). Whether
+    anything changed."""
+    post = Post.objects.select_for_update().get(pk=post.pk)
+    before = _state(post)
+    old = (post.content, post.featured_image_id, post.og_image_id, post.twitter_image_id)
+    post_images_set(post=post, content=content, images=images)
+    if old == (post.content, post.featured_image_id, post.og_image_id, post.twitter_image_id):
+        return False
+    events.publish(events.PostChanged(post=post, before=before, after=_state(post), actor=actor))
+    return True
 
 
 # --- categories and tags --------------------------------------------------------------------------

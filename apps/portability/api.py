@@ -4,6 +4,8 @@ POST imports                 upload a WordPress or Ghost export: stored and anal
 GET  imports                 the company's imports, newest first
 GET  imports/{id}            one import: its dry run, progress (phase, done of total) and report
 POST imports/{id}/start      import it (a background job; one per company at a time)
+GET  imports/missing-images  the images imports could not bring, per post (?post=, ?job=)
+POST imports/{id}/fetch-missing  try those of an import again (a background job)
 GET  imports/{id}/report     the report as CSV (in a JSON reply: the dashboard saves it as a file)
 POST exports                 build a zip of everything (a background job; emailed when ready)
 GET  exports/{id}            its state and, when ready, a signed download link (EXPORT_LINK_HOURS)
@@ -22,7 +24,7 @@ from apps.core.schemas import PaginationOut
 from apps.core.selectors import paginate
 from apps.portability import selectors, services
 from apps.portability.schemas import (ExportJobOut, ExportReplyOut, ImportJobOut, ImportListOut, ImportReplyOut,
-                                      ImportReportOut, ImportStartIn)
+                                      ImportReportOut, ImportStartIn, MissingImagesOut)
 
 imports_router = Router(tags=["import and export"])
 
@@ -33,9 +35,13 @@ def _out(job) -> ImportJobOut:
 
 @imports_router.post("", response={201: ImportReplyOut})
 @requires("settings.manage", services.CANNOT_IMPORT)
-def upload_import(request, file: File[UploadedFile] = None):
+def upload_import(request, file: File[UploadedFile] = None, images: File[UploadedFile] = None):
+    """The export (`file`) and, optionally, its images archive (`images`: a zip of Ghost's
+    content/images or WordPress's wp-content/uploads)."""
     data, name = services.read_upload(file)
-    job = services.import_upload(actor=request.auth, data=data, file_name=name)
+    images_data, images_name = services.read_upload(images)
+    job = services.import_upload(actor=request.auth, data=data, file_name=name, images=images_data,
+                                 images_name=images_name)
     return 201, ImportReplyOut(job=_out(job))
 
 
@@ -46,6 +52,15 @@ def list_imports(request, page: int | None = None, limit: int | None = None):
     params = page_params(page, limit, default_limit=20, max_limit=50)
     jobs, total = paginate(selectors.import_list(), params)
     return ImportListOut(jobs=[_out(job) for job in jobs], pagination=PaginationOut(**params.meta(total)))
+
+
+@imports_router.get("/missing-images", response=MissingImagesOut)
+@requires("settings.manage", services.CANNOT_IMPORT)
+def list_missing_images(request, post: str | None = None, job: str | None = None):
+    """(+) The images imports could not bring, per post (of one post, of one import, or all): each
+    post keeps their old address until "Fetch missing images" brings them."""
+    rows = services.missing_images_list(actor=request.auth, post_id=post, job_id=job)
+    return MissingImagesOut.of(rows)
 
 
 @imports_router.get("/{job_id}", response=ImportReplyOut)
@@ -60,6 +75,15 @@ def start_import(request, job_id: str, payload: ImportStartIn | None = None):
     job = services.import_start(actor=request.auth, job_id=job_id,
                                 download_images=payload.downloadImages if payload else True,
                                 invite_authors=payload.inviteAuthors if payload else False)
+    return 202, ImportReplyOut(job=_out(job))
+
+
+@imports_router.post("/{job_id}/fetch-missing", response={202: ImportReplyOut})
+@requires("settings.manage", services.CANNOT_IMPORT)
+def fetch_missing_images(request, job_id: str):
+    """(+) Try again the images this import could not bring (a background job); the posts are
+    rewritten as each one arrives. 409 before the import has completed."""
+    job = services.import_fetch_missing_request(actor=request.auth, job_id=job_id)
     return 202, ImportReplyOut(job=_out(job))
 
 

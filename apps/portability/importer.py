@@ -62,7 +62,8 @@ from apps.media.models import Media
 from apps.media.services import ProcessedImage, media_create_processed, media_process
 from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
-from apps.portability.models import Redirect, SourceItem
+from apps.portability.images import GHOST_URL, ImageArchive
+from apps.portability.models import MissingImage, Redirect, SourceItem
 from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
 from apps.portability.site_import import site_import
 
@@ -216,6 +217,7 @@ def blog_analyse(blog: Blog) -> dict:
         kind = _post_kind(post)
         if post.source_id in known[kind]:
             counts[kind]["update"] += 1
+            images.update(_images_of(post, _convert(blog, post).html))  # a re-run references them too
             continue
         counts[kind]["create"] += 1
         slug = _wanted_slug(post)
@@ -228,6 +230,9 @@ def blog_analyse(blog: Blog) -> dict:
             removed.append({"kind": kind, "item": post.title, "removed": converted.removed})
         images.update(_images_of(post, converted.html))
     counts["image"]["referenced"] = len(images)
+    archive = ImageArchive(blog.files, site_url=blog.site_url)
+    in_archive = {url for url in images if archive.find(url) is not None}
+    already = {url for url in images if url in known["image"]}
     restricted = [{"kind": _post_kind(post), "item": post.title,
                    "reason": f"{post.restricted} in the source: imported as a draft"}
                   for post in blog.posts if post.restricted]
@@ -236,7 +241,7 @@ def blog_analyse(blog: Blog) -> dict:
     accounts = accounts_to_make(blog.authors, known=known["author"], emails=emails)
     new_posts = sum(counts[kind].get("create", 0) for kind in ("post", "page"))
     return {
-        "source": blog.source, "version": blog.version, "site": blog.site_url,
+        "source": blog.source, "version": blog.version, "site": blog.site_url, "sourceName": source,
         "staffSeats": accounts,
         "accounts": {"create": accounts, "emailed": False, "message": _accounts_message(accounts)},
         "planUse": plan_use(posts=new_posts, seats=accounts, media_bytes=_archive_bytes(blog, images)),
@@ -244,6 +249,11 @@ def blog_analyse(blog: Blog) -> dict:
         "conflicts": conflicts,
         "madeDrafts": restricted,
         "notBroughtOver": not_brought_over(blog),
+        # the images the posts name: how many the archive holds, how many an earlier import brought,
+        # and how many are left to download (or to be kept as their old address)
+        "images": {"referenced": len(images), "inArchive": len(in_archive), "alreadyImported": len(already),
+                   "toDownload": len(images - in_archive - already),
+                   "archiveFiles": len(blog.files)},
         "contentRemoved": removed,  # per post, what the sanitiser takes out (the report lists it too)
         "languages": languages_plan(blog),
         "unsupported": [{"shortcode": name, "posts": n} for name, n in sorted(unsupported.items())],
@@ -284,21 +294,13 @@ def _accounts_message(accounts: int) -> str:
 
 
 def _archive_bytes(blog: Blog, images: set[str]) -> int | None:
-    """The bytes of the referenced images found in the export's own archive (a Ghost zip); None
-    when the import would download every image (their size is not known before)."""
+    """The bytes of the referenced images found in the images archive (or the export's own zip);
+    None when the import would download every image (their size is not known before)."""
     if not blog.files:
         return None
-    paths = {_archive_path(blog, url) for url in images} - {None}
-    return sum(len(blog.files[path]) for path in paths)
-
-
-def _archive_path(blog: Blog, url: str) -> str | None:
-    """The archive's file an image address names (a path of the old site, with or without its host)."""
-    path = urlsplit(url).path if re.match(r"^https?://", url) else url
-    path = path.lstrip("/")
-    index = path.find("content/images/")
-    key = path[index:] if index >= 0 else path
-    return key if key in blog.files else None
+    archive = ImageArchive(blog.files, site_url=blog.site_url)
+    keys = {archive.find(url) for url in images} - {None}
+    return sum(len(blog.files[key]) for key in keys)
 
 
 def _language_codes(blog: Blog) -> dict[str, str | None]:
@@ -369,9 +371,12 @@ def plan_use_check(rows: list[dict]) -> None:
 # --- the import -----------------------------------------------------------------------------------
 class _Importer:
     def __init__(self, blog: Blog, *, actor, progress: Progress, fetch: Callable[[str], bytes] | None,
-                 invite_authors: bool = False):
+                 invite_authors: bool = False, job_id=None):
         self.blog, self.actor, self.progress, self.fetch = blog, actor, progress, fetch
-        self.invite_authors = invite_authors
+        self.invite_authors, self.job_id = invite_authors, job_id
+        self.archive = ImageArchive(blog.files, site_url=blog.site_url)
+        self.missing_reasons: dict[str, str] = {}
+        self.kept_as_address = 0  # images of the posts kept as their old address (MissingImage rows)
         self.source = source_name(blog)
         self.report = Report()
         self.known: dict[str, dict[str, object]] = defaultdict(dict)  # kind -> source id -> object id
@@ -525,7 +530,8 @@ class _Importer:
         existing_ids = set()
         for kind in ("post", "page"):
             existing_ids.update(self.known[kind].values())
-        existing = {post.pk: post for post in Post.objects.filter(pk__in=existing_ids).prefetch_related("categories", "tags")}
+        existing = {post.pk: post for post in Post.objects.filter(pk__in=existing_ids).prefetch_related("categories")}
+        tag_orders = bulk.tag_orders(existing)  # their tags in their order, read at once
         written: list[tuple[Post, SourcePost, str]] = []
         parents = {source.source_id: source.title for source in self.blog.posts if source.kind == "page"}
         redirects = dict(Redirect.objects.values_list("old_path", "post_id"))
@@ -553,6 +559,7 @@ class _Importer:
                 post = existing.get(self.known[kind].get(source.source_id))
                 if post is not None:
                     changed = bulk.post_bulk_update(actor=self.actor, post=post, item=item,
+                                                    tag_order=tag_orders.get(post.pk, []),
                                                     same_content=_same_apart_from_images)
                     self.report.count(kind, "updated" if changed else "unchanged")
                     if changed:
@@ -653,31 +660,36 @@ class _Importer:
                 alt = source.featured_alt if url == source.featured_image else ""
                 wanted.setdefault(url, self.blog.image_alts.get(url, alt))
         if not wanted:
+            self._missing_record(written, {})
             return
         known = self.known["image"]
         media_of: dict[str, Media] = {m.pk: m for m in Media.objects.filter(pk__in=[known[u] for u in wanted if u in known])}
         urls = MediaUrls.current()
         addresses: dict[str, str] = {}
         stored: dict[str, Media] = {}
-        done, total = 0, len(wanted)
-        self.progress("images", 0, total)
-        # Fetching, checking and resizing run in threads (network waits and Pillow's encoders
-        # release the GIL), a window at a time so only so many images are in memory; the writes
-        # (files, rows, events) stay on this thread, inside the import's transaction and scope.
-        todo = [(url, alt) for url, alt in wanted.items() if media_of.get(known.get(url)) is None]
         for url in wanted:
             media = media_of.get(known.get(url))
             if media is not None:
                 self.report.count("image", "unchanged")
                 stored[url] = media
                 addresses[url] = urls.cdn(media.storage_key)
-                done += 1
+        # One file of the archive is one media item, whatever the addresses that name it (a
+        # WordPress image and its resized copies; a path with and without the old host).
+        todo: dict[str, list[tuple[str, str]]] = {}
+        for url, alt in wanted.items():
+            if url not in stored:
+                key = self.archive.find(url)
+                todo.setdefault(f"archive:{key}" if key is not None else url, []).append((url, alt))
+        done, total = len(stored), len(stored) + len(todo)
         self.progress("images", done, total)
+        # Fetching, checking and resizing run in threads (network waits and Pillow's encoders
+        # release the GIL), a window at a time so only so many images are in memory; the writes
+        # (files, rows, events) stay on this thread, inside the import's transaction and scope.
         workers = max(1, settings.IMPORT_IMAGE_WORKERS)
         queue: deque = deque()
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="import-image") as pool:
-            for url, alt in todo:
-                queue.append((url, alt, pool.submit(self._image_processed, url)))
+            for names in todo.values():
+                queue.append((names, pool.submit(self._image_processed, names[0][0])))
                 if len(queue) < workers * 2:
                     continue
                 done = self._image_store(*queue.popleft(), stored, addresses, urls, done, total)
@@ -691,32 +703,63 @@ class _Importer:
                 if media is not None:
                     images[attribute] = media
             bulk.post_images_set(post=post, content=rewrite_images(post.content, addresses), images=images)
+        self._missing_record(written, stored)
 
-    def _image_store(self, url: str, alt: str, future, stored: dict, addresses: dict, urls: MediaUrls, done: int,
-                     total: int) -> int:
-        """Store one processed image as media of the company (or report why it is missing)."""
+    def _missing_record(self, written: list[tuple[Post, SourcePost, str]], stored: dict[str, Media]) -> None:
+        """Each post's images that could not be brought, kept with their old address (the post's
+        content keeps it; its featured, Open Graph or Twitter image waits here) for a later
+        "Fetch missing images" (apps.portability.services.import_fetch_missing)."""
+        rows, done = [], [post.pk for post, _source, _html in written]
+        for post, source, html in written:
+            for url in image_sources(html):
+                if url not in stored:
+                    rows.append(MissingImage(job_id=self.job_id, post_id=post.pk, url=url[:2000],
+                                             role=MissingImage.Role.CONTENT,
+                                             reason=self.missing_reasons.get(url, "")[:500]))
+            for role, url in ((MissingImage.Role.FEATURED, source.featured_image),
+                              (MissingImage.Role.OG, source.seo.get("og_image")),
+                              (MissingImage.Role.TWITTER, source.seo.get("twitter_image"))):
+                if url and url not in stored:
+                    rows.append(MissingImage(job_id=self.job_id, post_id=post.pk, url=url[:2000], role=role,
+                                             alt_text=(source.featured_alt if role == MissingImage.Role.FEATURED
+                                                       else "")[:500],
+                                             reason=self.missing_reasons.get(url, "")[:500]))
+        MissingImage.objects.filter(post_id__in=done).delete()  # what this run brought is no longer missing
+        MissingImage.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+        self.kept_as_address = len(rows)
+
+    def _image_store(self, names: list[tuple[str, str]], future, stored: dict, addresses: dict, urls: MediaUrls,
+                     done: int, total: int) -> int:
+        """Store one processed image as media of the company (or report why it is missing); every
+        address in `names` ([(url, alt)]) names it."""
+        url, alt = names[0]
         try:
             media = media_create_processed(processed=future.result(), alt_text=alt[:500], uploaded_by=self.actor,
                                            file_name=posixpath.basename(urlsplit(url).path) or "image")
         except Exception as exc:  # noqa: BLE001 - a missing image is reported, never fatal
             reason = getattr(exc, "message", None) or str(exc) or exc.__class__.__name__
-            self.report.count("image", "missing")
-            self.report.note("image", url, "missing", reason)
+            for name, _alt in names:
+                self.report.count("image", "missing")
+                self.report.note("image", name, "missing", reason)
+                self.missing_reasons[name] = reason
         else:
-            self.remember("image", url, media.pk)
             self.report.count("image", "created")
-            stored[url] = media
-            addresses[url] = urls.cdn(media.storage_key)
+            for name, _alt in names:
+                self.remember("image", name, media.pk)
+                stored[name] = media
+                addresses[name] = urls.cdn(media.storage_key)
         self.progress("images", done + 1, total)
         return done + 1
 
     def image_media(self, url: str) -> Media | None:
         """An image of the site's settings or of a profile (apps.portability.site_import) as media of
-        the company: one this import brought already, else one in the zip, or fetched when this
+        the company: one this import brought already, else one in the archive, or fetched when this
         import fetches images; None otherwise (or when it cannot be brought: reported)."""
         media = Media.objects.filter(pk=self.known["image"].get(url)).first() if url in self.known["image"] else None
-        if media is not None or (re.match(r"^https?://", url) and self.fetch is None):
+        if media is not None:
             return media
+        if re.match(r"^https?://", url) and self.fetch is None and self.archive.find(url) is None:
+            return None
         try:
             media = media_create_processed(processed=self._image_processed(url), alt_text="", uploaded_by=self.actor,
                                            file_name=posixpath.basename(urlsplit(url).path) or "image")
@@ -733,18 +776,23 @@ class _Importer:
         return media_process(data=self._image_bytes(url), renditions=True)
 
     def _image_bytes(self, url: str) -> bytes:
-        if not re.match(r"^https?://", url):
-            path = url.lstrip("/")
-            index = path.find("content/images/")
-            data = self.blog.files.get(path[index:] if index >= 0 else path)
-            if data is not None:
-                return data
-            if not self.blog.site_url:
-                raise ValueError("a relative address, and the file is not in the export")
-            url = self.blog.site_url.rstrip("/") + "/" + path
-        if self.fetch is None:
-            raise ValueError("images were not downloaded (turned off for this import)")
-        return self.fetch(url)
+        return image_bytes(url, archive=self.archive, site_url=self.blog.site_url, fetch=self.fetch)
+
+
+def image_bytes(url: str, *, archive: ImageArchive, site_url: str, fetch: Callable[[str], bytes] | None) -> bytes:
+    """An image of an import: its file in the images archive (by its path, with or without the old
+    host), else downloaded from the old site (`fetch`; None: not downloaded); ValueError saying why not."""
+    data = archive.bytes_of(url)
+    if data is not None:
+        return data
+    if not re.match(r"^https?://", url):
+        path = url[len(GHOST_URL):] if url.startswith(GHOST_URL) else url
+        if not site_url:
+            raise ValueError("not in the images archive, and the old site's address is not in the export")
+        url = site_url.rstrip("/") + "/" + path.lstrip("/")
+    if fetch is None:
+        raise ValueError("not in the images archive, and images were not downloaded (turned off for this import)")
+    return fetch(url)
 
 
 def _same_apart_from_images(stored: str, incoming: str) -> bool:
@@ -756,11 +804,12 @@ def _same_apart_from_images(stored: str, incoming: str) -> bool:
 
 
 def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: Callable[[str], bytes] | None = None,
-                summary: str = "", invite_authors: bool = False) -> dict:
+                summary: str = "", invite_authors: bool = False, job_id=None) -> dict:
     """Import `blog` into the current company; its report. One transaction: everything or nothing.
     `invite_authors`: email each account the import makes an invitation (else they wait, inactive,
     until an admin invites them from Users)."""
-    importer = _Importer(blog, actor=actor, progress=progress, fetch=fetch, invite_authors=invite_authors)
+    importer = _Importer(blog, actor=actor, progress=progress, fetch=fetch, invite_authors=invite_authors,
+                         job_id=job_id)
     summary = summary or f"Import from {blog.version}"
     importer.plan_check()
     with events.batch(summary=summary, actor=actor, webhook_event=IMPORT_EVENT):
@@ -778,4 +827,5 @@ def blog_import(*, blog: Blog, actor, progress: Progress = _no_progress, fetch: 
     report = importer.report.as_dict()
     report["source"], report["version"] = blog.source, blog.version
     report["notBroughtOver"] = not_brought_over(blog)
+    report["imagesKeptAsAddress"] = importer.kept_as_address  # listed per post: GET /api/imports/missing-images
     return report

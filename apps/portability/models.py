@@ -24,6 +24,9 @@ class ImportJob(models.Model):
     file_name = models.CharField(max_length=255, blank=True, default="")
     file_size = models.PositiveBigIntegerField(default=0)
     file_key = models.CharField(max_length=500)  # the uploaded file in the media storage
+    # the images archive uploaded beside the export (a zip of content/images or wp-content/uploads)
+    images_key = models.CharField(max_length=500, blank=True, default="")
+    images_name = models.CharField(max_length=255, blank=True, default="")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ANALYSED)
     active = models.BooleanField(null=True, unique=True)
     phase = models.CharField(max_length=32, blank=True, default="")
@@ -66,6 +69,33 @@ class Redirect(models.Model):
 
     class Meta:
         ordering = ("old_path",)
+
+
+class MissingImage(models.Model):
+    """An image an import could not bring (not in the archive, not fetched): the post keeps its
+    old address (in its content, or here for its featured, Open Graph or Twitter image, which are
+    media of the company once brought) until a later "Fetch missing images" brings it."""
+
+    class Role(models.TextChoices):
+        CONTENT = "content", "In the content"
+        FEATURED = "featured_image", "Featured image"
+        OG = "og_image", "Open Graph image"
+        TWITTER = "twitter_image", "Twitter image"
+
+    id = models.BigAutoField(primary_key=True)
+    job = models.ForeignKey(ImportJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="missing_images")
+    post = models.ForeignKey("content.Post", on_delete=models.CASCADE, related_name="+")
+    url = models.CharField(max_length=2000)
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.CONTENT)
+    alt_text = models.CharField(max_length=500, blank=True, default="")
+    reason = models.CharField(max_length=500, blank=True, default="")
+    attempts = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("post_id", "id")
+        constraints = [models.UniqueConstraint(fields=["post", "role", "url"], name="portability_missing_uniq")]
 
 
 class ExportJob(models.Model):

@@ -912,14 +912,15 @@ def _lexical_text(node: dict, at: str) -> str:
     return "".join(found)
 
 
-def parse_ghost_zip(data: bytes, *, max_bytes: int) -> Blog:
-    """A Ghost zip: one JSON export and the images under content/images/."""
+def _zip_members(data: bytes, *, max_bytes: int) -> tuple[zipfile.ZipFile, list[tuple[str, zipfile.ZipInfo]]]:
+    """A zip's files (normalised name, member), once every name stays inside the archive and the
+    declared sizes add up to at most `max_bytes` (a member is never read past it either)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise ParseFailed(f"The zip file cannot be read: {exc}", where="zip") from exc
-    total, json_member, images = 0, None, []
+    total, found = 0, []
     for member in members:
         name = member.filename
         normalised = posixpath.normpath(name)
@@ -929,25 +930,59 @@ def parse_ghost_zip(data: bytes, *, max_bytes: int) -> Blog:
         if total > max_bytes:
             raise ParseFailed(f"The zip's files are larger than the limit of {max_bytes // (1024 * 1024) or 1} MB "
                               "once unpacked", where=f"zip:{name}")
-        if member.is_dir() or "__MACOSX" in normalised:
+        if member.is_dir() or "__MACOSX" in normalised or posixpath.basename(normalised).startswith("._"):
             continue
-        if normalised.lower().endswith(".json") and json_member is None:
-            json_member = member
-        elif normalised.lower().endswith(IMAGE_SUFFIXES):
-            images.append((normalised, member))
-    if json_member is None:
-        raise ParseFailed("The zip holds no Ghost JSON export", where="zip")
+        found.append((normalised, member))
+    return archive, found
+
+
+def _zip_images(archive: zipfile.ZipFile, members: list, budget: int) -> dict[str, bytes]:
+    files, read = {}, 0
     try:
-        blog = parse_ghost_json(_read_member(archive, json_member, max_bytes))
-        read = 0
-        for normalised, member in images:
-            content = _read_member(archive, member, max_bytes - read)
+        for normalised, member in members:
+            if not normalised.lower().endswith(IMAGE_SUFFIXES):
+                continue
+            content = _read_member(archive, member, budget - read)
             read += len(content)
-            index = normalised.find("content/images/")
-            blog.files[normalised[index:] if index >= 0 else normalised] = content
-    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile) as exc:
+            files[normalised] = content
+    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile, ValueError) as exc:
         raise ParseFailed(f"The zip file is damaged: {exc}", where="zip") from exc
+    return files
+
+
+def parse_ghost_zip(data: bytes, *, max_bytes: int) -> Blog:
+    """A zip of an export and its images: Ghost's (its JSON and content/images/), or a WordPress
+    export (its XML) with wp-content/uploads/."""
+    archive, members = _zip_members(data, max_bytes=max_bytes)
+    export = next(((name, member) for name, member in members if name.lower().endswith(".json")), None) \
+        or next(((name, member) for name, member in members if name.lower().endswith(".xml")), None)
+    if export is None:
+        raise ParseFailed("The zip holds no export: a Ghost export (.json) or a WordPress export (.xml)", where="zip")
+    try:
+        content = _read_member(archive, export[1], max_bytes)
+    except (zipfile.BadZipFile, EOFError, OSError, zipfile.LargeZipFile, ValueError) as exc:
+        raise ParseFailed(f"The zip file is damaged: {exc}", where="zip") from exc
+    blog = parse_ghost_json(content) if export[0].lower().endswith(".json") else parse_wxr(content)
+    files = _zip_images(archive, members, max_bytes - len(content))
+    # Ghost's own paths are kept as the content names them (content/images/...)
+    blog.files = {(name[name.find("content/images/"):] if "content/images/" in name else name): value
+                  for name, value in files.items()}
     return blog
+
+
+def parse_images_archive(data: bytes, *, max_bytes: int) -> dict[str, bytes]:
+    """The images of a zip uploaded beside an export (content/images/, wp-content/uploads/, or
+    either folder zipped alone), by their path in the zip. A zip of no image is refused."""
+    if len(data) > max_bytes:
+        raise ParseFailed(f"The images archive is larger than the limit of {max_bytes // (1024 * 1024) or 1} MB",
+                          where="size")
+    if data[:4] not in (b"PK\x03\x04", b"PK\x05\x06"):
+        raise ParseFailed("The images archive must be a zip file", where="images")
+    archive, members = _zip_members(data, max_bytes=max_bytes)
+    files = _zip_images(archive, members, max_bytes)
+    if not files:
+        raise ParseFailed("The images archive holds no image (.jpg, .jpeg, .png, .gif, .webp)", where="images")
+    return files
 
 
 def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, budget: int) -> bytes:

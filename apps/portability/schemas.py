@@ -70,3 +70,30 @@ class ExportJobOut(OutSchema):
 
 class ExportReplyOut(SuccessOut):
     export: ExportJobOut
+
+
+class MissingImageOut(OutSchema):
+    url: str  # the old address, which the post shows meanwhile
+    role: str  # content, featured_image, og_image or twitter_image
+    reason: str
+    attempts: int
+
+
+class PostMissingImagesOut(OutSchema):
+    postId: str  # noqa: N815
+    title: str
+    slug: str
+    images: list[MissingImageOut]
+
+
+class MissingImagesOut(SuccessOut):
+    posts: list[PostMissingImagesOut]
+
+    @classmethod
+    def of(cls, rows) -> "MissingImagesOut":
+        posts: dict = {}
+        for row in rows:
+            entry = posts.setdefault(row.post_id, PostMissingImagesOut(
+                postId=str(row.post_id), title=row.post.title, slug=row.post.slug, images=[]))
+            entry.images.append(MissingImageOut(url=row.url, role=row.role, reason=row.reason, attempts=row.attempts))
+        return cls(posts=list(posts.values()))

@@ -15,26 +15,34 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import posixpath
 import secrets
 import uuid
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.core.errors import ApplicationError, Conflict, NotFound, PayloadTooLarge, ValidationFailed
-from apps.core import outbox
+from apps.content import bulk
+from apps.core import events, outbox
 from apps.core.outbox import outbox_add
 from apps.core.permissions import require
 from apps.core.email import company_of_connection, email_queue
-from apps.media.storage import private_storage
+from apps.media.services import media_create_processed, media_process
+from apps.media.storage import MediaUrls, private_storage
+from apps.portability.html import rewrite_images
 from apps.portability.exporter import blog_export
 from apps.portability.importer import blog_analyse, blog_import, plan_use_check
-from apps.portability.models import ExportJob, ImportJob
-from apps.portability.parsers import ParseFailed, parse_export
+from apps.portability.images import ImageArchive
+from apps.portability.importer import image_bytes
+from apps.portability.models import ExportJob, ImportJob, MissingImage, SourceItem
+from apps.portability.parsers import ParseFailed, parse_export, parse_images_archive
 
 logger = logging.getLogger(__name__)
 IMPORT_TASK = "portability.import_run"
@@ -59,13 +67,25 @@ def file_key(schema: str, job_id, kind: str = "imports", extension: str = "dat")
     return f"{schema}/portability/{kind}/{job_id}-{secrets.token_urlsafe(16)}.{extension}"
 
 
-def parse_or_refuse(data: bytes, file_name: str):
+def parse_or_refuse(data: bytes, file_name: str, images: bytes | None = None):
+    """The export's Blog (with the images of its own zip, and of the images archive uploaded
+    beside it), or the 400 (413) naming what failed (`errors[0].field`: the line or key of the
+    export, or `images` for the archive)."""
+    blog = _parsed(lambda: parse_export(data, file_name=file_name, max_bytes=settings.IMPORT_MAX_BYTES))
+    if images:
+        blog.files.update(_parsed(lambda: parse_images_archive(images, max_bytes=settings.IMPORT_MAX_BYTES),
+                                  field="images"))
+    return blog
+
+
+def _parsed(read, *, field: str = ""):
     try:
-        return parse_export(data, file_name=file_name, max_bytes=settings.IMPORT_MAX_BYTES)
+        return read()
     except ParseFailed as exc:
         if exc.where == "size":
             raise _too_large() from exc
-        raise ImportFileRefused(exc.message, errors=[{"field": exc.where or "file", "message": exc.message}]) from exc
+        raise ImportFileRefused(exc.message, errors=[{"field": field or exc.where or "file",
+                                                     "message": exc.message}]) from exc
 
 
 def read_upload(uploaded) -> tuple[bytes | None, str]:
@@ -78,26 +98,36 @@ def read_upload(uploaded) -> tuple[bytes | None, str]:
     return uploaded.read(settings.IMPORT_MAX_BYTES + 1), uploaded.name or ""
 
 
-def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool = False) -> ImportJob:
+def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool = False,
+                  images: bytes | None = None, images_name: str = "") -> ImportJob:
     """Store and analyse an uploaded export (the dry run); the job waits for import_start.
+    `images`: the images archive uploaded beside it (a zip of Ghost's content/images or
+    WordPress's wp-content/uploads), checked as the export's own zip is (paths inside the archive,
+    sizes, then each image's pixels when it is stored).
     `operator`: an operator's command (manage.py import_blog), with no user of the company."""
     if not operator:
         require(actor, "settings.manage", CANNOT_IMPORT)
     if not data:
         raise ValidationFailed(NO_FILE, field="file")
-    if len(data) > settings.IMPORT_MAX_BYTES:
+    if len(data) > settings.IMPORT_MAX_BYTES or len(images or b"") > settings.IMPORT_MAX_BYTES:
         raise _too_large()
-    blog = parse_or_refuse(data, file_name)
+    blog = parse_or_refuse(data, file_name, images)
     plan = blog_analyse(blog)
     job = ImportJob(source=blog.source, source_version=blog.version, file_name=file_name[:255], file_size=len(data),
                     created_by=actor if getattr(actor, "pk", None) else None, plan=plan,
                     total=len(blog.authors) + len(blog.terms) + len(blog.posts))
     job.file_key = file_key(connection.schema_name, job.id)
+    saved = [job.file_key]
     private_storage().save(job.file_key, ContentFile(data))
     try:
+        if images:
+            job.images_key, job.images_name = file_key(connection.schema_name, job.id, extension="zip"), images_name[:255]
+            private_storage().save(job.images_key, ContentFile(images))
+            saved.append(job.images_key)
         job.save(force_insert=True)
     except BaseException:
-        private_storage().delete(job.file_key)
+        for key in saved:
+            private_storage().delete(key)
         raise
     return job
 
@@ -188,9 +218,12 @@ def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
         with private_storage().open(job.file_key, "rb") as handle:
             data = handle.read()
         blog = parse_export(data, file_name=job.file_name, max_bytes=settings.IMPORT_MAX_BYTES)
+        if job.images_key:
+            with private_storage().open(job.images_key, "rb") as handle:
+                blog.files.update(parse_images_archive(handle.read(), max_bytes=settings.IMPORT_MAX_BYTES))
         report = blog_import(blog=blog, actor=job.created_by, progress=progress,
                              fetch=fetch if job.plan.get("downloadImages", True) else None,
-                             invite_authors=bool(job.plan.get("inviteAuthors", False)),
+                             invite_authors=bool(job.plan.get("inviteAuthors", False)), job_id=job.pk,
                              summary=f"Import of {job.file_name or blog.version}")
     except Exception as exc:  # noqa: BLE001 - the job says what failed; nothing of the import stayed
         logger.exception("import %s failed", job.pk)
@@ -204,6 +237,92 @@ def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
         done=job.total, report=report)
     cache.delete(key)
     return ImportJob.objects.get(pk=job.pk)
+
+
+# --- missing images -------------------------------------------------------------------------------
+FETCH_MISSING_TASK = "portability.fetch_missing_run"
+
+
+def missing_images_list(*, actor, post_id=None, job_id=None) -> list[MissingImage]:
+    """The images imports could not bring, each with its post (its old address is what the post
+    shows meanwhile), of one post or one import, or all of them."""
+    require(actor, "settings.manage", CANNOT_IMPORT)
+    rows = MissingImage.objects.select_related("post").order_by("post_id", "id")
+    if post_id is not None:
+        rows = rows.filter(post_id=_uuid(post_id))
+    if job_id is not None:
+        rows = rows.filter(job_id=_job(job_id).pk)
+    return list(rows[:5000])
+
+
+def _uuid(value) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError as exc:
+        raise NotFound(JOB_NOT_FOUND) from exc
+
+
+@transaction.atomic
+def import_fetch_missing_request(*, actor, job_id) -> ImportJob:
+    """Queue "Fetch missing images" for an import (a background task: import_fetch_missing)."""
+    require(actor, "settings.manage", CANNOT_IMPORT)
+    job = _job(job_id)
+    if job.status != ImportJob.Status.COMPLETED:
+        raise Conflict("Fetch missing images once the import has completed")
+    outbox_add(task=FETCH_MISSING_TASK, args=[str(job.pk)],
+               key=f"fetch-missing:{connection.schema_name}:{job.pk}:{secrets.token_hex(4)}",
+               lease=settings.IMPORT_LEASE_SECONDS)
+    return job
+
+
+def import_fetch_missing(*, job_id=None, actor=None, fetch=None, files: dict[str, bytes] | None = None) -> dict:
+    """Try again the images imports could not bring (of one import, or all): each one fetched
+    (`fetch(url)`: apps.portability.fetch, through the same guard) or found in `files` (an images
+    archive), stored as media, and the posts that name it rewritten through the content services
+    (their content's address, their featured, Open Graph or Twitter image). What still fails stays
+    listed with its new reason. Returns {"fetched", "posts", "missing"}."""
+    rows = MissingImage.objects.select_related("post", "job")
+    job = None
+    if job_id is not None:
+        job = _job(job_id)
+        rows = rows.filter(job=job)
+    by_url: dict[str, list[MissingImage]] = {}
+    for row in rows.order_by("id"):
+        by_url.setdefault(row.url, []).append(row)
+    fetched, posts, urls = 0, set(), MediaUrls.current()
+    with events.batch(summary=f"Fetch missing images{f' of {job.file_name}' if job else ''}", actor=actor):
+        for url, group in by_url.items():
+            first_job = group[0].job
+            site = (first_job.plan.get("site") if first_job else "") or ""
+            archive = ImageArchive(files or {}, site_url=site)
+            try:
+                processed = media_process(data=image_bytes(url, archive=archive, site_url=site, fetch=fetch),
+                                          renditions=True)
+                media = media_create_processed(processed=processed, alt_text=group[0].alt_text,
+                                               uploaded_by=actor if getattr(actor, "pk", None) else None,
+                                               file_name=posixpath.basename(urlsplit(url).path) or "image")
+            except Exception as exc:  # noqa: BLE001 - it stays missing, with why
+                reason = (getattr(exc, "message", None) or str(exc) or exc.__class__.__name__)[:500]
+                MissingImage.objects.filter(pk__in=[row.pk for row in group]).update(
+                    attempts=F("attempts") + 1, reason=reason, updated_at=timezone.now())
+                continue
+            fetched += 1
+            source = (first_job.plan.get("sourceName") if first_job else "") or ""
+            if source:
+                SourceItem.objects.get_or_create(source=source, kind="image", source_id=url[:500],
+                                                 defaults={"object_id": media.pk})
+            address = urls.cdn(media.storage_key)
+            for row in group:
+                row.post.refresh_from_db(fields=["content"])  # an earlier address of this run may be in it
+                images = {} if row.role == MissingImage.Role.CONTENT else {row.role: media}
+                content = rewrite_images(row.post.content, {url: address}) if row.role == MissingImage.Role.CONTENT \
+                    else None
+                if bulk.post_images_repaired(actor=actor if getattr(actor, "pk", None) else None, post=row.post,
+                                             content=content, images=images):
+                    posts.add(row.post_id)
+            MissingImage.objects.filter(pk__in=[row.pk for row in group]).delete()
+    missing = MissingImage.objects.filter(job=job).count() if job else MissingImage.objects.count()
+    return {"fetched": fetched, "posts": len(posts), "missing": missing}
 
 
 REPORT_COLUMNS = ("kind", "item", "outcome", "reason")

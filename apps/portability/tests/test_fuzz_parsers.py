@@ -480,3 +480,46 @@ def test_nan_never_reaches_a_blog():
     assert blog is not None and blog.posts[0].title == "1.5"
     assert check(json.dumps({"db": [{"meta": {"version": "5.0.0"}, "data": {"posts": [
         {"id": "p1", "title": math.nan, "status": "published"}]}}]}).encode()) is None
+
+
+# --- the images archive (a zip beside the export) and the lookup of addresses in it -----------------
+ZIP_NAMES = ["wp-content/uploads/2020/01/a.jpg", "content/images/size/w600/a.png", "images/a-300x200.jpg",
+             "../evil.png", "/abs.png", "C:/x.png", "a\\b.png", "__MACOSX/._a.jpg", "uploads/", "export.xml",
+             "x.json", "\u00e9t\u00e9.gif", ""]
+
+
+@st.composite
+def image_zips(draw) -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))) as archive:
+        for name in draw(st.lists(st.sampled_from(ZIP_NAMES) | st.text(max_size=12), max_size=4)):
+            try:
+                archive.writestr(name or "x", draw(st.binary(max_size=16)))
+            except (ValueError, UnicodeError):
+                pass
+    return _mutated(draw, draw(st.sampled_from(LEVELS)), out.getvalue())
+
+
+@fuzz_settings(200)
+@given(image_zips(), st.lists(st.one_of(odd_text, st.sampled_from([
+    "__GHOST_URL__/content/images/size/w600/a.png", "https://old.example/wp-content/uploads/2020/01/a-1024x576.jpg",
+    "//cdn.example/content/images/a.png", "/wp-content/uploads/%ff%fe.jpg", "https://[::1/x.png", "a-1x1.jpg"])),
+    max_size=4))
+def test_any_images_archive_is_files_or_a_parse_failure_and_any_address_is_looked_up(data, addresses):
+    from apps.portability.images import ImageArchive
+    from apps.portability.parsers import parse_images_archive
+
+    try:
+        files = parse_images_archive(data, max_bytes=MAX_BYTES)
+    except ParseFailed as exc:
+        assert exc.message and isinstance(exc.where, str)
+        files = {}
+    for name in files:
+        assert not name.startswith(("/", "..")) and "\\" not in name
+    archive = ImageArchive(files, site_url="https://old.example")
+    for address in addresses:
+        found = archive.find(address)
+        assert found is None or found in files

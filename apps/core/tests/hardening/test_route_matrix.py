@@ -227,13 +227,13 @@ class World:
             message_id=f"<matrix-{n}-{uuid.uuid4().hex}@example.com>", kind="invitation", to=f"m{n}@example.com",
             schema_name=self.tenant.schema_name, subject="s", text="t", html="h", attempts=6, failed_at=timezone.now())
 
-    def import_job(self):
-        """An uploaded export, analysed (apps.portability), waiting to be started."""
+    def import_job(self, status: str = "analysed"):
+        """An uploaded export, analysed (apps.portability), waiting to be started (or of `status`)."""
         from apps.portability.models import ImportJob
 
         return self._in(lambda: ImportJob.objects.create(
             source="ghost", file_key=f"{self.tenant.schema_name}/portability/imports/{uuid.uuid4()}.dat",
-            report={"counts": {"post": {"created": 1}}, "items": []}))
+            report={"counts": {"post": {"created": 1}}, "items": []}, status=status))
 
     def member(self):
         """A reader of the company (apps.members)."""
@@ -567,6 +567,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"job_id": str(w.import_job().id)}, {"downloadImages": False})),
     ("GET", "/api/imports/{job_id}/report"): Route(TOKEN, only("admin"), lambda w, who: Call(
         {"job_id": str(w.import_job().id)})),
+    ("GET", "/api/imports/missing-images"): Route(TOKEN, only("admin")),
+    ("POST", "/api/imports/{job_id}/fetch-missing"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(
+        {"job_id": str(w.import_job(status="completed").id)})),
     ("POST", "/api/exports"): Route(TOKEN, only("admin", ok=202)),
     ("GET", "/api/exports/{job_id}"): Route(TOKEN, only("admin"), lambda w, who: Call(
         {"job_id": str(w.export_job().id)})),

@@ -1,6 +1,6 @@
 """Import a WordPress or Ghost export into one company, in this process (docs/import-export.md).
 
-    manage.py import_blog FILE --schema t_acme [--dry-run] [--no-images] [--invite-authors]
+    manage.py import_blog FILE --schema t_acme [--dry-run] [--no-images] [--invite-authors] [--images ZIP]
 
 --dry-run prints what would be created, updated and left out, and writes nothing. Otherwise the
 import runs here with its progress printed, as the dashboard's job would (one import per company
@@ -31,12 +31,13 @@ class Command(BaseCommand):
         parser.add_argument("--schema", required=True, help="the company's schema (t_acme)")
         parser.add_argument("--dry-run", action="store_true", help="print what would happen; write nothing")
         parser.add_argument("--no-images", action="store_true", help="do not download images")
+        parser.add_argument("--images", help="the images archive: a zip of content/images or wp-content/uploads")
         parser.add_argument("--invite-authors", action="store_true",
                             help="email the accounts the import makes an invitation (else they wait, inactive)")
         parser.add_argument("--report", help="write the report as CSV to this file")
 
     def handle(self, *args, file, schema, dry_run=False, no_images=False, invite_authors=False, report=None,
-               **options):
+               images=None, **options):
         tenant = get_tenant_model().objects.filter(schema_name=schema).first()
         if tenant is None or schema == "public":
             raise CommandError(f"No company has the schema {schema!r}")
@@ -44,13 +45,19 @@ class Command(BaseCommand):
         if not path.is_file():
             raise CommandError(f"{file}: no such file")
         data = path.read_bytes()
+        archive, archive_name = None, ""
+        if images:
+            if not Path(images).is_file():
+                raise CommandError(f"{images}: no such file")
+            archive, archive_name = Path(images).read_bytes(), Path(images).name
         try:
             with tenant_context(tenant):
                 if dry_run:
-                    plan = blog_analyse(services.parse_or_refuse(data, path.name))
+                    plan = blog_analyse(services.parse_or_refuse(data, path.name, archive))
                     self.stdout.write(json.dumps(plan, indent=2, ensure_ascii=False))
                     return
-                job = services.import_upload(actor=None, data=data, file_name=path.name, operator=True)
+                job = services.import_upload(actor=None, data=data, file_name=path.name, operator=True,
+                                             images=archive, images_name=archive_name)
                 services.import_start(actor=None, job_id=job.pk, download_images=not no_images,
                                       invite_authors=invite_authors, operator=True, in_background=False)
                 job = services.import_run(job_id=str(job.pk), progress_to=self._progress,
