@@ -41,7 +41,7 @@ def _import(tenant, api, data: bytes) -> None:
     run(tenant, job["id"])
 
 
-def test_ghost_featured_posts_are_featured(tenant, api):
+def test_ghost_featured_posts_are_featured(tenant, api, monkeypatch):
     tags = [{"id": f"t{n}", "name": name, "slug": name.lower()} for n, name in enumerate(("Zebra", "Apple", "Mango"))]
     data = _ghost([_post("a", True), _post("b", 1), _post("c", False), _post("d", 0), _post("e", None),
                    _post("f", "true")], tags=tags,
@@ -58,9 +58,15 @@ def test_ghost_featured_posts_are_featured(tenant, api):
     listed = api.get("/api/posts").json()["posts"]
     assert {post["slug"]: post["featured"] for post in listed}["post-a"] is True
 
-    # the same file again, with the mark changed at the source: the post follows it
+    # the same file again, with the mark changed at the source: the post follows it (the existing
+    # posts' tag orders are read at once, never post by post)
+    from apps.content import bulk
+
+    read_alone = []
+    monkeypatch.setattr(bulk, "tag_ids_in_order", lambda post_id: read_alone.append(post_id))
     _import(tenant, api, _ghost([_post("a", False), _post("b", 1), _post("c", True), _post("d", 0),
                                  _post("e", None), _post("f", "true")], tags=tags))
+    assert read_alone == []
     with schema_context(tenant.schema_name):
         assert dict(Post.objects.values_list("slug", "featured"))["post-a"] is False
         assert dict(Post.objects.values_list("slug", "featured"))["post-c"] is True
