@@ -169,7 +169,7 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
                 schema_name=schema_name_for(subdomain), subdomain=subdomain, name=company["name"],
                 contact_name=company["contactName"], contact_email=company["contactEmail"],
                 status=company["status"], subscription_plan=company["subscriptionPlan"],
-                trial_ends_at=company["trialEndsAt"],
+                trial_ends_at=company["trialEndsAt"], migrations_digest=template.migrations_digest,
             )
             client.save()
             Domain.objects.create(domain=tenant_host(subdomain), tenant=client, is_primary=True)

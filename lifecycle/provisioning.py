@@ -272,14 +272,14 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
     """Create `schema_name` as a copy of the template: a spare of the pool renamed (a few
     milliseconds), or the template's DDL run (a few hundred on a busy machine). Must run inside a
     transaction owned by the caller, so that a failure later in provisioning leaves no schema
-    behind (and a spare it took goes back to the pool)."""
+    behind (and a spare it took goes back to the pool). The caller writes the company's row with
+    `migrations_digest=template.migrations_digest`."""
     if not connection.in_atomic_block:
         raise RuntimeError("schema_create_from_template must run inside transaction.atomic()")
     if not _spare_take(schema_name, template):
         _clone(schema_name, template)
-    from tenants.models import Client
-
-    Client.objects.filter(schema_name=schema_name).update(migrations_digest=template.migrations_digest)
+    # The company's row records the template's digest (Client.migrations_digest): its creator writes
+    # it with the row's INSERT (no UPDATE of the shared companies table here: docs/scaling.md).
     if settings.SCHEMA_POOL_SIZE:
         # Robust: a broker down then must not fail the sign-up that committed; beat refills the pool.
         transaction.on_commit(_refill_soon, robust=True)

@@ -13,7 +13,7 @@ from apps.core.errors import Conflict, ErrorCode, NotFound
 from apps.core.permissions import Role
 from lifecycle.provisioning import schema_create_from_template, template_current
 from lifecycle.subdomains import SUBDOMAIN_TAKEN, schema_name_for, subdomain_check_available
-from lifecycle.verification import verification_send
+from lifecycle.verification import verification_email_queue
 from tenants.addresses import tenant_host
 from tenants.models import Client, Domain, new_content_key, new_ghost_content_key, new_preview_key
 
@@ -45,34 +45,46 @@ def client_register(
     """Create the company, its schema (from the template), its domain and its first admin in
     one transaction: a failure at any step leaves nothing behind. A sign-up (`verified` False)
     emails the admin a verification link (lifecycle.verification); an operator's company or the
-    demo is verified at once."""
+    demo is verified at once.
+
+    Sign-ups run side by side (docs/scaling.md#sign-ups-at-the-same-moment): the schema comes first
+    (a spare renamed, taken with SKIP LOCKED, or the template's DDL: the long part, which touches
+    no shared row); then the shared tables get INSERTs only, in one order (the company with every
+    value it starts with, its domain, its account in the directory, its email), never an UPDATE or
+    a row lock of another company's rows. On Citus the companies and domains tables are reference
+    tables, where an UPDATE or a SELECT FOR UPDATE holds the whole table until commit and two
+    sign-ups doing so deadlocked; INSERTs there run side by side."""
     connection.set_schema_to_public()
     subdomain_check_available(subdomain)
     template = template_current()
     plan = plan or settings.DEFAULT_SUBSCRIPTION_PLAN
+    now = timezone.now()
+    schema_name = schema_name_for(subdomain)
     try:
         with transaction.atomic():
+            # Another sign-up of the same subdomain waits here on the schema's name, then gets 409.
+            schema_create_from_template(schema_name, template)
             client = Client(
-                schema_name=schema_name_for(subdomain),
+                schema_name=schema_name,
                 subdomain=subdomain,
                 name=company_name,
                 contact_name=contact_name,
                 contact_email=contact_email,
                 subscription_plan=plan,
                 status=Client.Status.TRIAL if plan == "trial" else Client.Status.ACTIVE,
-                trial_ends_at=timezone.now() + timedelta(days=settings.TRIAL_DAYS) if plan == "trial" else None,
+                trial_ends_at=now + timedelta(days=settings.TRIAL_DAYS) if plan == "trial" else None,
                 verification_email=admin_email.strip().lower(),
-                email_verified_at=timezone.now() if verified else None,
+                verification_sent_at=None if verified else now,
+                email_verified_at=now if verified else None,
+                migrations_digest=template.migrations_digest,
             )
             client.save()
-            Domain.objects.create(domain=tenant_host(subdomain), tenant=client, is_primary=True)
-            schema_create_from_template(client.schema_name, template)
+            Domain(domain=tenant_host(subdomain), tenant=client, is_primary=True).save()
             with schema_context(client.schema_name):
                 user_create(username=admin_username, email=admin_email, password=admin_password, role=Role.ADMIN)
             # The admin signs in at once; the public API opens when the emailed link is opened.
             if not verified:
-                verification_send(client=client, email=admin_email)
-                client.refresh_from_db()
+                verification_email_queue(client=client)
     except (IntegrityError, ProgrammingError) as exc:
         # Another sign-up took the subdomain between the check and the insert.
         if Client.objects.filter(subdomain=subdomain).exists() or "already exists" in str(exc):

@@ -49,9 +49,18 @@ def verification_send(*, client: Client, email: str | None = None) -> None:
         client.verification_email = (email or client.verification_email).strip().lower()
         client.verification_sent_at = timezone.now()
         client.save(update_fields=["verification_email", "verification_sent_at"])
-        base_url = tenant_base_url(client.subdomain)
-        url = f"{base_url}/verify-email?{urlencode({'token': _token(client)})}"
-        days = max(1, round(settings.EMAIL_VERIFICATION_MAX_AGE / 86400))
+        verification_email_queue(client=client)
+
+
+def verification_email_queue(*, client: Client) -> None:
+    """Queue the email of the link for the address and time the company row records. A sign-up
+    writes both in the company's INSERT and calls this alone: it neither locks nor updates the
+    shared companies table (on Citus a reference table, whose UPDATEs wait on every sign-up in
+    progress)."""
+    base_url = tenant_base_url(client.subdomain)
+    url = f"{base_url}/verify-email?{urlencode({'token': _token(client)})}"
+    days = max(1, round(settings.EMAIL_VERIFICATION_MAX_AGE / 86400))
+    with schema_context(get_public_schema_name()):
         email_queue(kind="verify_email", to=client.verification_email, company_name=client.name, base_url=base_url,
                     context={"url": url, "valid_for": f"{days} day{'s' if days != 1 else ''}",
                              "delete_after": settings.UNVERIFIED_COMPANY_DAYS})

@@ -3,7 +3,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django_tenants.models import DomainMixin, TenantMixin
 
@@ -157,7 +157,19 @@ class Client(TenantMixin):
 
 
 class Domain(DomainMixin):
-    pass
+    def save(self, *args, **kwargs):
+        """As django-tenants' save (a company has one primary domain; its first domain is primary),
+        but the other domains are updated only when the company has another primary one. Its save
+        ran `UPDATE tenants_domain SET is_primary = false` for every new domain, matching nothing at
+        a sign-up: on Citus that UPDATE of a reference table takes the table's lock for the rest
+        of the transaction, so concurrent sign-ups waited on each other and deadlocked."""
+        with transaction.atomic(savepoint=False):
+            others = Domain.objects.filter(tenant_id=self.tenant_id, is_primary=True).exclude(pk=self.pk)
+            if self.is_primary and others.exists():
+                others.update(is_primary=False)
+            elif not self.is_primary and not others.exists():
+                self.is_primary = True
+            models.Model.save(self, *args, **kwargs)
 
 
 class SiteSettings(models.Model):

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from apps.core.testing import parallel
 from apps.core.tests.hardening.services import ROOT, Gunicorn, PrivateRedis, app_env
 from apps.core.tests.hardening.services import Http as ServerHttp
 from lifecycle.tests.citus_cluster import CitusCluster, citus_missing
@@ -60,11 +61,14 @@ class Stack:
     def root(self) -> Http:
         return Http(self.web.base_url, ROOT_DOMAIN)
 
-    def sign_up(self, subdomain: str) -> dict:
-        reply = self.root().post("/api/auth/register-client", json={
+    def register(self, subdomain: str):
+        return self.root().post("/api/auth/register-client", json={
             "companyName": f"Company {subdomain}", "contactName": "Owner", "contactEmail": f"{subdomain}@example.com",
             "subdomain": subdomain, "adminUsername": "owner", "adminEmail": f"owner@{subdomain}.example.com",
             "adminPassword": PASSWORD})
+
+    def sign_up(self, subdomain: str) -> dict:
+        reply = self.register(subdomain)
         assert reply.status_code == 201, reply.text
         self.verify(subdomain)
         return self.company(subdomain)
@@ -113,12 +117,13 @@ def stack(tmp_path_factory):
                       queue=f"citus-{uuid.uuid4().hex[:8]}",
                       extra={"PUBLIC_API_CACHE": "0", "MEDIA_ROOT": str(tmp / "media"), "PUBLIC_PORT": "80",
                              "DB_CONN_MAX_AGE": "0", "SCHEMA_POOL_SIZE": str(SPARES),
-                             "SIGNUP_RATE_PER_IP": "1000/hour", "SIGNUP_RATE_GLOBAL": "1000/hour"})
+                             "SIGNUP_RATE_PER_IP": "1000/hour", "SIGNUP_RATE_GLOBAL": "1000/hour",
+                             "SIGNUP_RATE_PER_EMAIL": "1000/hour"})
         result = subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput"], cwd=ROOT, env=env,
                                 capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, result.stderr[-4000:]
         assert "Citus reference tables" in result.stdout
-        web = Gunicorn(env, workers=2, threads=4, log=tmp / "gunicorn.log", timeout=120).start()
+        web = Gunicorn(env, workers=2, threads=10, log=tmp / "gunicorn.log", timeout=120).start()
         stack = Stack(cluster, env, web, redis_server, tmp)
         stack.manage("shell", "-c", f"from lifecycle.provisioning import schema_pool_refill; schema_pool_refill(size={SPARES})")
         yield stack
@@ -142,11 +147,25 @@ def test_setup_makes_reference_tables_and_distributes_the_template(stack):
     assert len(spares) == SPARES and all(stack.cluster.worker_of(name) for name in spares)
 
 
-def test_sign_up_puts_each_company_on_a_worker(stack):
+def test_sign_ups_at_the_same_moment_put_each_company_on_a_worker(stack):
+    """COMPANIES sign-ups released together (the server runs 2 workers x 10 threads): each is a
+    company of its own, none waits on another's rows of the shared (reference) tables; the first
+    take the spare schemas, the others run the template's DDL at the same moment."""
+    subdomains = [f"co{n:02d}" for n in range(COMPANIES)]
     started = time.monotonic()
-    for n in range(COMPANIES):
-        stack.companies.append(stack.sign_up(f"co{n:02d}"))
+    replies = parallel([lambda subdomain=subdomain: stack.register(subdomain) for subdomain in subdomains])
     elapsed = time.monotonic() - started
+    failed = [(subdomain, reply.status_code, reply.text[:300]) for subdomain, reply in zip(subdomains, replies)
+              if reply.status_code != 201]
+    assert failed == [], f"{failed}\n{stack.web.log.read_text(errors='replace')[-4000:]}"
+    for subdomain in subdomains:
+        stack.verify(subdomain)
+        stack.companies.append(stack.company(subdomain))
+    rows = stack.cluster.sql(
+        "SELECT c.subdomain, c.schema_name, d.domain, d.is_primary FROM tenants_client c "
+        "JOIN tenants_domain d ON d.tenant_id = c.id WHERE c.subdomain = ANY(%s) ORDER BY c.subdomain", (subdomains,))
+    assert [(row[0], row[2], row[3]) for row in rows] == [(s, f"{s}.{ROOT_DOMAIN}", True) for s in subdomains]
+    assert len({row[1] for row in rows}) == COMPANIES
     workers = {worker.port for worker in stack.cluster.workers}
     placement = {company["schema"]: stack.cluster.worker_of(company["schema"]) for company in stack.companies}
     assert set(placement.values()) <= workers and None not in placement.values(), placement
@@ -161,7 +180,7 @@ def test_sign_up_puts_each_company_on_a_worker(stack):
     assert shard_tables >= 20
     assert stack.worker_sql(other, "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename ~ '_[0-9]+$'",
                             (schema,))[0][0] == 0
-    print(f"\n{COMPANIES} sign-ups through HTTP in {elapsed:.1f} s; per worker: "
+    print(f"\n{COMPANIES} sign-ups at once through HTTP in {elapsed:.1f} s; per worker: "
           f"{ {port: list(placement.values()).count(port) for port in workers} }")
 
 
