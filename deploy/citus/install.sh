@@ -17,6 +17,22 @@ CITUS_TARBALL="${CITUS_TARBALL:-$REPO/../shared/vendor/citus-$CITUS_VERSION.tar.
 # The system's PostgreSQL: the newest server installed (the one the tests' private clusters run).
 PG_MAJOR="${PG_MAJOR:-$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -V | tail -n 1 | cut -d/ -f5)}"
 PG_MAJOR="${PG_MAJOR:-15}"
+BUILD_DEPS="postgresql-server-dev-$PG_MAJOR libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libselinux1-dev libxslt1-dev libpam0g-dev make gcc"
+missing_deps() {
+    local pkg
+    for pkg in $BUILD_DEPS; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || printf '%s\n' "$pkg"
+    done
+}
+
+# --missing-build-deps: print the Debian packages a build would install first (none when Citus is
+# installed or there is no tarball to build), so that one apt-get run installs them with the
+# packages the other tests need (make packages).
+if [ "${1:-}" = "--missing-build-deps" ]; then
+    [ -f "/usr/lib/postgresql/$PG_MAJOR/lib/citus.so" ] || [ ! -f "$CITUS_TARBALL" ] || missing_deps
+    exit 0
+fi
+
 if [ -f "/usr/lib/postgresql/$PG_MAJOR/lib/citus.so" ]; then
     echo "Citus is installed for PostgreSQL $PG_MAJOR (/usr/lib/postgresql/$PG_MAJOR/lib/citus.so)"
     exit 0
@@ -34,17 +50,14 @@ MSG
     exit 1
 fi
 
-BUILD_DEPS="postgresql-server-dev-$PG_MAJOR libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libselinux1-dev libxslt1-dev libpam0g-dev make gcc"
-missing=""
-for pkg in $BUILD_DEPS; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
-done
+missing="$(missing_deps | tr '\n' ' ')"
+missing="${missing% }"
 if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
     else
-        echo "Building Citus needs:$missing -- sudo apt-get install -y$missing" >&2
+        echo "Building Citus needs: $missing -- sudo apt-get install -y $missing" >&2
         exit 1
     fi
 fi
