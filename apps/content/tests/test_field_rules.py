@@ -128,3 +128,26 @@ def test_an_import_keeps_a_valid_canonical_url(tenant):
     assert job["status"] == "completed", job["error"]
     with schema_context(tenant.schema_name):
         assert Post.objects.get().canonical_url == "https://old.example/original/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("changes, field", [
+    ({"canonical_url": "javascript:alert(document.domain)"}, "canonical_url"),
+    ({"title": "x" * 501}, "title"),
+    ({"og_title": "x" * 501}, "og_title"),
+])
+def test_ghosts_admin_api_refuses_what_the_editor_refuses(tenant, settings, tmp_path, changes, field):
+    from apps.ghost_api.tests.admin_client import Admin, make_integration
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    _, _, key = make_integration(tenant, "A tool")
+    tool = Admin(tenant, key)
+    reply = tool.post("posts/?source=html", {"posts": [{"title": "T", "html": "<p>x</p>", **changes}]})
+    assert reply.status_code == 422, reply.content
+    assert reply.json()["errors"][0]["type"] == "ValidationError"
+    created = tool.post("posts/?source=html", {"posts": [{"title": "T", "html": "<p>x</p>"}]}).json()["posts"][0]
+    edit = tool.put(f"posts/{created['id']}/", {"posts": [{**changes, "updated_at": created["updated_at"]}]})
+    assert edit.status_code == 422, edit.content
+    with schema_context(tenant.schema_name):
+        post = Post.objects.get()
+        assert (post.title, post.canonical_url, post.og_title) == ("T", "", "")
