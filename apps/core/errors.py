@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     PLAN_LIMIT = "plan_limit"  # the company's plan allows no more of this (the envelope names the limit)
     PLAN_EXPIRED = "plan_expired"  # the trial ended: the dashboard is read-only, then the public API stops
     PLAN_FEATURE = "plan_feature"  # the company's plan does not include this feature (the envelope names it)
+    ORIGIN_NOT_ALLOWED = "origin_not_allowed"  # a members' form posted from a page not on the company's website
 
 
 class ApplicationError(Exception):

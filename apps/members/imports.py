@@ -33,7 +33,7 @@ from apps.media.storage import private_storage
 from apps.members import csvio
 from apps.members.models import Member, MemberImport
 from apps.members.services import labels_named
-from apps.newsletters.selectors import newsletters_default
+from apps.newsletters.services import newsletters_default
 from apps.plans.rules import plan_check, plan_spend
 
 logger = logging.getLogger(__name__)

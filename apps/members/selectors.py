@@ -67,3 +67,8 @@ def label_list() -> QuerySet[Label]:
 
 def label_get(label_id) -> Label:
     return get_or_404(Label.objects.all(), label_id, LABEL_NOT_FOUND)
+
+
+def member_newsletter_ids(member: Member) -> list[str]:
+    return [str(pk) for pk in Member.newsletters.through.objects.filter(member_id=member.pk)
+            .values_list("newsletter_id", flat=True)]

@@ -14,7 +14,8 @@ from apps.core.errors import Conflict, ErrorCode, ValidationFailed
 from apps.members.events import MemberChanged
 from apps.members.models import Label, Member
 from apps.newsletters.models import Newsletter
-from apps.newsletters.selectors import newsletters_active, newsletters_default
+from apps.newsletters.selectors import newsletters_active
+from apps.newsletters.services import newsletters_default
 from apps.plans.rules import plan_release, plan_spend
 
 EMAIL_TAKEN = "A member with this email already exists"

@@ -19,11 +19,6 @@ def newsletter_get(newsletter_id) -> Newsletter:
     return get_or_404(Newsletter.objects.all(), newsletter_id, NEWSLETTER_NOT_FOUND)
 
 
-def newsletters_default() -> list[Newsletter]:
-    """The active newsletters a new reader joins when they name none."""
-    return list(Newsletter.objects.filter(status=Newsletter.Status.ACTIVE, default_on_signup=True))
-
-
 def newsletters_active(ids, *, field: str = "newsletters") -> list[Newsletter]:
     """The active newsletters of these ids, in the company's order; 400 naming `field` for an id
     that is not one of them (another company's, archived, not an id)."""

@@ -4,6 +4,7 @@ imports it without the dashboard's routes and what they need (tokens, password h
 HTML sanitiser, the AI and media services)."""
 from apps.core.api import create_api
 from apps.core.health import router as health_router
+from apps.members.public import ROUTES as MEMBER_PUBLIC_ROUTES
 from apps.public_api.api import ROUTES as PUBLIC_ROUTES
 
 public_api = create_api(
@@ -13,7 +14,7 @@ public_api = create_api(
     docs_url="/docs",
     conditional_get=True,  # GETs carry ETag; If-None-Match gets 304
 )
-for prefix, router in PUBLIC_ROUTES:
+for prefix, router in [*PUBLIC_ROUTES, *MEMBER_PUBLIC_ROUTES]:
     public_api.add_router(prefix, router)
 
 # The health check of a content web process (GET /api/health, as the other processes answer it).

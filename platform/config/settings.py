@@ -646,7 +646,8 @@ INSTALLED_APPS += ["corsheaders"]
 CORS_URLS_REGEX = r"^/(?:api/v1|ghost/api/content)(?:/.*)?$"  # with the Ghost-compatible routes
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_ALLOW_METHODS = ("GET", "HEAD", "POST", "OPTIONS")
-CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key", "accept-version")
+CORS_ALLOW_HEADERS = ("accept", "content-type", "if-none-match", "x-api-key", "accept-version",
+                      "x-member-token")  # a member's token (apps.members): members-only posts
 CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Cache", "Content-Version")
 CORS_PREFLIGHT_MAX_AGE = 86400
 
@@ -756,5 +757,26 @@ MEMBERS_IMPORT_MAX_BYTES = env_int("MEMBERS_IMPORT_MAX_BYTES", 500 * 1024 * 1024
 MEMBERS_IMPORT_BATCH = env_int("MEMBERS_IMPORT_BATCH", 2000)
 MEMBERS_IMPORT_LEASE_SECONDS = env_int("MEMBERS_IMPORT_LEASE_SECONDS", 900)
 MEMBERS_EXPORT_LINK_SECONDS = env_int("MEMBERS_EXPORT_LINK_SECONDS", 600)
+# Sign-ups from the website (double opt-in) and members' sign-in (apps.members.signup): the emailed
+# links' lifetimes (each works once), the member token's (X-Member-Token), and the throttles (`limits`
+# notation) per address, per client address and per company; the session exchange per client address.
+MEMBERS_CONFIRM_LINK_SECONDS = env_int("MEMBERS_CONFIRM_LINK_SECONDS", 48 * 3600)
+MEMBERS_SIGNIN_LINK_SECONDS = env_int("MEMBERS_SIGNIN_LINK_SECONDS", 15 * 60)
+MEMBERS_SESSION_SECONDS = env_int("MEMBERS_SESSION_SECONDS", 24 * 3600)
+MEMBERS_SUBSCRIBE_RATE_PER_EMAIL = env("MEMBERS_SUBSCRIBE_RATE_PER_EMAIL", "3/hour")
+MEMBERS_SUBSCRIBE_RATE_PER_IP = env("MEMBERS_SUBSCRIBE_RATE_PER_IP", "20/hour")
+MEMBERS_SUBSCRIBE_RATE_PER_COMPANY = env("MEMBERS_SUBSCRIBE_RATE_PER_COMPANY", "500/hour")
+MEMBERS_SIGNIN_RATE_PER_EMAIL = env("MEMBERS_SIGNIN_RATE_PER_EMAIL", "5/hour")
+MEMBERS_SIGNIN_RATE_PER_IP = env("MEMBERS_SIGNIN_RATE_PER_IP", "20/hour")
+MEMBERS_SIGNIN_RATE_PER_COMPANY = env("MEMBERS_SIGNIN_RATE_PER_COMPANY", "1000/hour")
+MEMBERS_SESSION_RATE_PER_IP = env("MEMBERS_SESSION_RATE_PER_IP", "30/hour")
+for _name in ("MEMBERS_SUBSCRIBE_RATE_PER_EMAIL", "MEMBERS_SUBSCRIBE_RATE_PER_IP", "MEMBERS_SUBSCRIBE_RATE_PER_COMPANY",
+              "MEMBERS_SIGNIN_RATE_PER_EMAIL", "MEMBERS_SIGNIN_RATE_PER_IP", "MEMBERS_SIGNIN_RATE_PER_COMPANY",
+              "MEMBERS_SESSION_RATE_PER_IP"):
+    try:
+        parse_rate(globals()[_name])
+    except ValueError:
+        refuse_to_start(RefusedSetting(f"{_name} is not a rate such as 5/hour: {globals()[_name]!r}"))
+CELERY_BEAT_SCHEDULE["members-prune-used-links"] = {"task": "members.prune_used_links", "schedule": 24 * 3600.0}
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

@@ -20,4 +20,6 @@ urlpatterns = [
 ]
 if settings.SERVE_MEDIA:
     urlpatterns.append(re_path(r"^media/(?P<path>.*)$", serve_tenant_media))
-urlpatterns += [path("", include("apps.feeds.urls")), re_path(r"^.*$", spa_view)]
+urlpatterns += [path("", include("apps.feeds.urls")),
+                path("members/", include("apps.members.urls")),  # readers' confirmation and preferences pages
+                re_path(r"^.*$", spa_view)]

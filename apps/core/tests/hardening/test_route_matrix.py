@@ -260,6 +260,13 @@ class World:
                 plan={"counts": {"created": 1}})
         return self._in(make)
 
+    def member_signin_token(self) -> str:
+        """An emailed sign-in link's token of a new member (apps.members.tokens), not used yet."""
+        from apps.members.tokens import signin_token
+
+        member = self.member()
+        return self._in(lambda: signin_token(member))
+
     def export_job(self):
         from apps.portability.models import ExportJob
 
@@ -621,6 +628,14 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("GET", "/api/v1/settings"): Route(KEY, {"content": 200, "preview": 200}),
     ("POST", "/api/v1/analytics/track"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={
         "pageUrl": "https://example.com/blog/hello", "postSlug": w.ids["slug"]})),
+    # readers (apps.members): sign-up and sign-in answer the same for every address; a sign-in link's
+    # token is exchanged once for a member token
+    ("POST", "/api/v1/members/subscribe"): Route(KEY, {"content": 202, "preview": 202}, lambda w, who: Call(body={
+        "email": f"reader-{_unique()}@example.com"})),
+    ("POST", "/api/v1/members/signin"): Route(KEY, {"content": 202, "preview": 202}, lambda w, who: Call(body={
+        "email": f"reader-{_unique()}@example.com"})),
+    ("POST", "/api/v1/members/session"): Route(KEY, {"content": 200, "preview": 200}, lambda w, who: Call(body={
+        "token": w.member_signin_token()})),
 }
 
 

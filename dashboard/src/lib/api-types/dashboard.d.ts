@@ -2976,7 +2976,7 @@ export interface components {
             /** @description two_factor_required: send it to POST /api/auth/login/2fa */
             challengeToken?: string;
             /** @enum {string} */
-            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired" | "plan_feature";
+            code?: "slug_taken" | "category_in_use" | "tag_in_use" | "media_in_use" | "file_too_large" | "unsupported_file_type" | "email_taken" | "username_taken" | "subdomain_taken" | "subdomain_reserved" | "last_admin" | "invalid_credentials" | "preview_key_required" | "api_key_required" | "api_key_invalid" | "edit_conflict" | "email_unverified" | "link_invalid" | "preview_not_draft" | "two_factor_required" | "two_factor_invalid" | "two_factor_challenge_invalid" | "two_factor_setup_required" | "translation_exists" | "translations_exist" | "language_in_use" | "plan_limit" | "plan_expired" | "plan_feature" | "origin_not_allowed";
             error: string;
             errors?: {
                 field: string;
