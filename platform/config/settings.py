@@ -161,6 +161,9 @@ DATABASES["default"].setdefault("OPTIONS", {})
 # A connection that has served this many companies is closed when its request ends (apps.core.db
 # schema_visited: PostgreSQL keeps ~180 KB of catalog cache per company schema a connection touched).
 DB_CONNECTION_MAX_SCHEMAS = env_int("DB_CONNECTION_MAX_SCHEMAS", 200)
+# Periodic work that visits every company runs as one task per this many companies (apps.core.tenancy
+# fan_out), spread over the workers; each chunk's connection is closed at its end.
+COMPANIES_CHUNK_SIZE = env_int("COMPANIES_CHUNK_SIZE", 200)
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 # Prepared statements for the hot reads run through apps.core.db.fetch_prepared (prepared on
 # first use, once per connection, run on their generic plan); every other query is bound on the
@@ -413,6 +416,8 @@ CELERY_BEAT_SCHEDULE["plans-trial-reminders"] = {
 # --- The operator console (/operator/ on the root domain, lifecycle/operator) ----------------------------
 # Sign-in attempts (password and authenticator code steps) per client address and per email.
 OPERATOR_SIGN_IN_RATE = env("OPERATOR_SIGN_IN_RATE", "10/15minutes")
+# Requests per integration on Ghost's Admin API (apps.ghost_api.admin.views), reads and writes.
+GHOST_ADMIN_API_RATE = env("GHOST_ADMIN_API_RATE", "300/minute")
 # A console session (lifecycle/operator/session.py, kept on the server): it ends this long after its
 # sign-in at the latest, after OPERATOR_SESSION_IDLE_SECONDS without a request, and the step between
 # password and code lasts OPERATOR_PASSWORD_STEP_SECONDS (used once).
@@ -488,7 +493,7 @@ if SENTRY_DSN:
 
 # --- Content (apps.content) ------------------------------------------------------------------
 # Scheduled publishing: Celery beat checks every CONTENT_PUBLISH_INTERVAL seconds for posts whose
-# scheduledPublishDate has come, in every company that is not suspended.
+# scheduledPublishDate has come, in the companies (not suspended) the index names.
 CONTENT_PUBLISH_INTERVAL = env_int("CONTENT_PUBLISH_INTERVAL", 60)
 # A per-company publish task not started within this many seconds is dropped (the next run covers it).
 CONTENT_PUBLISH_TASK_EXPIRES = env_int("CONTENT_PUBLISH_TASK_EXPIRES", 300)
@@ -496,6 +501,14 @@ CELERY_BEAT_SCHEDULE["content-publish-scheduled-posts"] = {
     "task": "content.publish_scheduled_posts",
     "schedule": float(CONTENT_PUBLISH_INTERVAL),
     "options": {"expires": CONTENT_PUBLISH_INTERVAL},
+}
+# The companies with a post due come from an index (apps.content.scheduling); every
+# CONTENT_PUBLISH_SWEEP_SECONDS a sweep visits every company, publishes and repairs the index.
+CONTENT_PUBLISH_SWEEP_SECONDS = env_int("CONTENT_PUBLISH_SWEEP_SECONDS", 3600)
+CELERY_BEAT_SCHEDULE["content-publish-sweep"] = {
+    "task": "content.publish_sweep",
+    "schedule": float(CONTENT_PUBLISH_SWEEP_SECONDS),
+    "options": {"expires": CONTENT_PUBLISH_SWEEP_SECONDS},
 }
 DEMO_SEED_HOOKS.append("apps.content.seed.seed_demo_content")
 # Revisions: every save of a post keeps one; a daily task keeps the newest CONTENT_REVISIONS_KEEP of

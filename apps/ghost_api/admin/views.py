@@ -8,6 +8,7 @@ an image's multipart form), the route, and every failure in Ghost's error envelo
 404 NotFoundError       no such post, page, tag, user or route
 409 UpdateCollisionError  an edit sent with an `updated_at` the post has moved on from
 409 ConflictError       a slug taken, a tag still used by posts
+429 TooManyRequestsError  an integration past GHOST_ADMIN_API_RATE (with Retry-After)
 413 RequestEntityTooLargeError  a body over its limit (POST_BODY_MAX_BYTES; an image: MEDIA_MAX_UPLOAD_BYTES)
 415 UnsupportedMediaTypeError  an upload that is not a supported image
 422 ValidationError     a value the services' rules or Ghost's format refuse
@@ -27,6 +28,7 @@ from django.views.decorators.csrf import csrf_exempt
 from apps.accounts.profiles import author_name
 from apps.content import kinds
 from apps.content.services import post_delete
+from apps.core import ratelimit
 from apps.core.errors import ApplicationError, ErrorCode, RetryLater
 from apps.core.middleware import DATABASE_DOWN, DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from apps.core.text import TextRefused, input_data
@@ -43,6 +45,7 @@ logger = logging.getLogger(__name__)
 
 SUSPENDED = "This company account is suspended. Please contact support."
 UPDATE_COLLISION = "Saving failed! Someone else is editing this post."
+RATE_LIMITED = "Too many requests from this integration. Try again in {wait}."
 NO_CACHE = "no-cache, private, no-store, must-revalidate, max-stale=0, post-check=0, pre-check=0"
 UPLOAD_OVERHEAD = 64 * 1024  # a multipart form's own bytes around its file
 _SAFE = ("GET", "HEAD")
@@ -113,6 +116,10 @@ def _answer(request, resource: str, *, ident, slug, email, unknown: bool):
         return _reply({"site": resources.site_out(tenant, site)})
     actor = auth.authenticate(request.META.get("HTTP_AUTHORIZATION"))
     request.auth = actor
+    # Each integration's requests, reads and writes alike, under GHOST_ADMIN_API_RATE (429 with
+    # Retry-After in Ghost's shape): a runaway script or a leaked key cannot flood the company.
+    ratelimit.spend([(ratelimit.parse_rate(settings.GHOST_ADMIN_API_RATE),
+                      ("ghost-admin", tenant.schema_name, str(actor.integration_id)))], RATE_LIMITED)
     if method not in _SAFE:
         dashboard_write_gate(request)  # a trial that ended: reads only (403)
     for value in (ident, slug, email):

@@ -107,3 +107,19 @@ def test_the_site_is_ghosts_site_object(tool, tenant):
     assert set(site) >= {"title", "description", "logo", "icon", "accent_color", "url", "version"}
     assert site["title"] == tenant.name and site["version"].startswith("5.")
     assert tool.post("site/", {}).status_code == 405
+
+
+def test_an_integration_past_its_rate_waits_and_another_does_not(tool, tenant, settings):
+    settings.GHOST_ADMIN_API_RATE = "3/minute"
+    for _ in range(3):
+        assert tool.get("tags/").status_code == 200
+    refused = tool.get("tags/")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert refused.json()["errors"][0]["type"] == "TooManyRequestsError"
+    assert tool.post("tags/", {"tags": [{"name": "Flood"}]}).status_code == 429  # writes too
+    with schema_context(tenant.schema_name):
+        from apps.content.models import Tag
+
+        assert not Tag.objects.filter(name="Flood").exists()
+    _, _, other_key = make_integration(tenant, "Another tool")
+    assert Admin(tenant, other_key).get("tags/").status_code == 200  # each integration its own
