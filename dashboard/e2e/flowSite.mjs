@@ -7,13 +7,13 @@
 import { axeViolations, layoutProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 
-const PASSWORD = 'e2e-password-123';
+export const PASSWORD = 'e2e-password-123';
 const WIDTHS = [
   [360, 740],
   [1280, 800],
 ];
 
-function call(page, method, url, body) {
+export function call(page, method, url, body) {
   return page.evaluate(
     async ([m, u, b]) => {
       const res = await fetch(u, {
@@ -35,7 +35,7 @@ function call(page, method, url, body) {
   );
 }
 
-function publicCall(page, url, apiKey) {
+export function publicCall(page, url, apiKey) {
   return page.evaluate(
     async ([u, key]) => {
       const res = await fetch(u, { headers: { 'x-api-key': key }, cache: 'no-store' });
@@ -46,7 +46,7 @@ function publicCall(page, url, apiKey) {
 }
 
 /** The screen as shown at 360 and 1280 px: layout and axe problems, a screenshot of each. */
-async function widths(page, shot, name, problems) {
+export async function widths(page, shot, name, problems) {
   for (const [width, height] of WIDTHS) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(200);
@@ -57,11 +57,11 @@ async function widths(page, shot, name, problems) {
   await page.setViewportSize({ width: 1366, height: 900 });
 }
 
-async function toast(page, text) {
+export async function toast(page, text) {
   await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
 }
 
-async function signIn(page, tenant, email) {
+export async function signIn(page, tenant, email) {
   await page.goto(`${tenant}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

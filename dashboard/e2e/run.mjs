@@ -14,6 +14,7 @@ import { screensFlow } from './flowScreens.mjs';
 import { siteFlow } from './flowSite.mjs';
 import { translationsFlow } from './flowTranslations.mjs';
 import { plansFlow } from './flowPlans.mjs';
+import { featuredFlow } from './flowPublishing.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -36,8 +37,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, screens, plans, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,screens,plans,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, screens, plans, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,screens,plans,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -344,6 +345,14 @@ async function main() {
       await page.goto(`${tenant}/dashboard`);
       console.log('Flow: pages, Settings → Site, a tag in a second language, deleting a translated post, roles on pages');
       await siteFlow({ run, browser, page, tenant, sub, shot, image: `cover-${sub}.png` });
+    }
+
+    if (flows.includes('publishing')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${tenant}/dashboard`);
+      console.log('Flow: a featured post');
+      await featuredFlow({ run, page, tenant, sub, shot });
     }
 
     if (flows.includes('screens')) {

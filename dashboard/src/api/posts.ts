@@ -50,6 +50,8 @@ export interface PostCreatePayload {
   featuredMediaId: string;
   allowIndexing: boolean;
   scheduledPublishDate?: string;
+  /** Featured (false when left out). */
+  featured?: boolean;
   videoId: string;
   seoMetadata: { title: string; description: string; canonicalUrl: string; focusKeyword: string };
 }
@@ -70,6 +72,8 @@ export type PostUpdatePayload = Partial<{
   metaDescription: string;
   canonicalUrl: string;
   focusKeyword: string;
+  /** Feature the post, or no longer (left out: kept as it is). */
+  featured: boolean;
   /** The post's updatedAt when the editor opened it: a save from an older copy is refused (409). */
   baseUpdatedAt: string;
 }>;

@@ -31,6 +31,8 @@ export function toCreatePayload(v: PostFormValues): PostCreatePayload {
     featuredMediaId: v.featuredImage?.id ?? '',
     allowIndexing: true,
     ...(schedule ? { scheduledPublishDate: schedule } : {}),
+    // Left out, a new post is not featured.
+    ...(v.featured ? { featured: true } : {}),
     videoId: v.videoId,
     seoMetadata: {
       title: v.seoTitle.trim() || title,
@@ -88,6 +90,7 @@ export function toFormValues(post: Post): PostFormValues {
     canonicalUrl: post.canonicalUrl ?? '',
     publishDate: (post.scheduledPublishDate || post.publishedAt || post.createdAt || '').slice(0, 10),
     videoId: post.videoId ?? '',
+    featured: !!post.featured,
   };
 }
 
@@ -118,6 +121,7 @@ export const SERVER_FIELD: Record<string, keyof PostFormValues> = {
   customSlug: 'slug',
   scheduledPublishDate: 'publishDate',
   videoId: 'videoId',
+  featured: 'featured',
   'seoMetadata.title': 'seoTitle',
   metaTitle: 'seoTitle',
   'seoMetadata.description': 'seoDescription',

@@ -23,6 +23,8 @@ const base = {
   canonicalUrl,
   publishDate: z.string(),
   videoId: z.string(),
+  /** An editorial mark a website puts forward (docs/content.md#featured-posts). */
+  featured: z.boolean(),
 };
 
 export const createPostSchema = z.object({
@@ -62,6 +64,7 @@ export const FIELD_TAB: Record<keyof PostFormValues, 'content' | 'seo' | 'sideba
   featuredImage: 'sidebar',
   publishDate: 'sidebar',
   videoId: 'sidebar',
+  featured: 'sidebar',
   slug: 'seo',
   seoTitle: 'seo',
   seoDescription: 'seo',

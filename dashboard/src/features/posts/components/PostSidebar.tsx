@@ -4,6 +4,7 @@ import { bind, SelectField, TextField } from '@/components/form';
 import type { PostFormValues } from '../schemas';
 import type { StatusOption } from '../statuses';
 import { FeaturedImageField } from './FeaturedImageField';
+import { FeaturedToggle } from './FeaturedToggle';
 import { TaxonomyFields } from './TaxonomyFields';
 import { YouTubeField } from './YouTubeField';
 
@@ -15,7 +16,7 @@ interface Props {
   children?: ReactNode;
 }
 
-/** The editor's sidebar: status and publish date, categories and tags, featured image and video. */
+/** The editor's sidebar: status, publish date and the featured mark, categories and tags, featured image and video. */
 export function PostSidebar({ readOnly, statusOptions, suggested, children }: Props) {
   const form = useFormContext<PostFormValues>();
   const { control, formState } = form;
@@ -25,6 +26,7 @@ export function PostSidebar({ readOnly, statusOptions, suggested, children }: Pr
         <section className="card card-body stack">
           <SelectField label="Status" options={statusOptions} {...bind(form, 'status')} />
           <TextField label="Publish Date" type="date" {...bind(form, 'publishDate')} />
+          <FeaturedToggle />
         </section>
         <TaxonomyFields suggested={suggested} />
         <section className="card card-body stack">

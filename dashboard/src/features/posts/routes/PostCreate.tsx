@@ -31,6 +31,7 @@ export function emptyPost(): PostFormValues {
     canonicalUrl: '',
     publishDate: todayIso(),
     videoId: '',
+    featured: false,
   };
 }
 

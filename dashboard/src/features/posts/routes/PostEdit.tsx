@@ -52,6 +52,8 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
       const body = { ...toUpdatePayload(values), baseUpdatedAt: post.updatedAt ?? undefined };
       // The date field shows the publish date; it is sent (as a schedule) only when changed.
       if (values.publishDate === defaults.publishDate) delete body.scheduledPublishDate;
+      // Featured or no longer: sent when changed (left out, the server keeps it).
+      if (values.featured !== defaults.featured) body.featured = values.featured;
       const reply = await updatePost({ id: post.id, body, kind: kind.api }).unwrap();
       if (values.status === 'review') {
         await requestReview(ref).unwrap();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Eye, Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
+import { Eye, Pencil, Plus, RefreshCw, Search, Star, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
 import { useGetLanguagesQuery } from '@/api/translations';
@@ -76,6 +76,12 @@ function columns(
             <Link to={kind.view(post)}>
               <strong>{post.title}</strong>
             </Link>
+            {post.featured ? (
+              <Badge tone="warning">
+                <Star size={12} aria-hidden="true" fill="currentColor" style={{ marginRight: 4 }} />
+                Featured
+              </Badge>
+            ) : null}
             {status === 'all' ? <StatusBadge status={post.status} /> : null}
             {post.reviewRequestedAt ? <Badge tone="warning">Waiting for review</Badge> : null}
           </div>

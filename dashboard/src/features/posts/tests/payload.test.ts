@@ -49,6 +49,7 @@ const values: PostFormValues = {
   canonicalUrl: '',
   publishDate: '2024-05-01',
   videoId: '',
+  featured: false,
 };
 
 describe('payloads', () => {
