@@ -12,7 +12,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
-        flower bench-edge bench-replica bench-companies bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
 help:
@@ -161,6 +161,9 @@ flower: install ## Flower, the Celery monitor, on :5555 (FLOWER_BASIC_AUTH=user:
 bench-companies: install db ## 100 and 10,000 companies on one PostgreSQL: sign-up, migrate_schemas, backup/restore, sizes, latency (about an hour)
 	$(BENCH_KEYS) $(BIN)/python bench/companies.py
 
+bench-loops: install db ## the periodic work that visits companies at 10,000 companies: each loop's pass against its period
+	$(BENCH_KEYS) $(BIN)/python bench/loops.py
+
 bench-provision bench-migrate: install db ## the same with 100 and 1,000 companies (a few minutes)
 	$(BENCH_KEYS) $(BIN)/python bench/companies.py 100,1000
 
@@ -226,7 +229,8 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
 # bench-companies and bench-migrate run the same script as bench-provision.
 BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
-	bench-revisions bench-media bench-translations bench-content bench-import bench-load profile-public-api bench-citus
+	bench-revisions bench-media bench-translations bench-content bench-import bench-load profile-public-api bench-citus \
+	bench-loops
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \

@@ -25,6 +25,7 @@ from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django_tenants.utils import quote_schema_name, schema_context
 
+from apps.content.scheduling import schedule_settle
 from apps.core import events
 from apps.core.errors import Conflict, ValidationFailed
 from apps.media.storage import media_keys, media_storage
@@ -219,5 +220,6 @@ def tenant_restore(*, path: Path, subdomain: str | None = None, replace: bool = 
         for what in plan_rules.COUNTED:
             with transaction.atomic():
                 plan_rules.plan_recount(client, what)
+        schedule_settle()  # its scheduled posts, restored behind the services' back, in the index
     events.publish(events.CompanyChanged(client=client, change="restored"))  # its cached replies go
     return client

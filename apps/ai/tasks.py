@@ -8,7 +8,7 @@ from celery import shared_task
 from django.conf import settings
 
 from apps.ai import services
-from apps.core.tenancy import for_each_active_tenant
+from apps.core import tenancy
 
 logger = logging.getLogger(__name__)
 
@@ -26,13 +26,17 @@ def run_generation_job(job_id: str) -> str:
     return services.generation_job_run(job_id=job_id)
 
 
+# a suspended company's pollers get an answer too
+@tenancy.per_company("ai.fail_stale_jobs", include_suspended=True, what="failing stale AI jobs")
+def _fail_stale(tenant) -> int:
+    return services.generation_jobs_fail_stale(older_than_seconds=settings.AI_JOB_STALE_SECONDS)
+
+
 @shared_task(name="ai.fail_stale_jobs", ignore_result=True)
 def fail_stale_jobs() -> int:
-    """Periodic (beat): end every tenant's jobs stuck unfinished, so pollers get an answer."""
-    failed = for_each_active_tenant(
-        lambda tenant: services.generation_jobs_fail_stale(older_than_seconds=settings.AI_JOB_STALE_SECONDS),
-        include_suspended=True, what="failing stale AI jobs")  # a suspended company's pollers get an answer too
-    total = sum(failed.values())
+    """Periodic (beat): end every tenant's jobs stuck unfinished, so pollers get an answer (in
+    chunks of companies across the workers: apps.core.tenancy.fan_out)."""
+    total = sum(tenancy.fan_out("ai.fail_stale_jobs").values())
     if total:
         logger.warning("failed %d stale AI generation jobs", total)
     return total

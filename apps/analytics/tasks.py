@@ -4,8 +4,9 @@ Per tenant (sent from the tenant's context, so tenant-schemas-celery runs them i
 - analytics.flush_events: Redis stream -> PostgreSQL in batches, then the rollup;
 - analytics.rollup: fold events not rolled up yet (e.g. written directly while Redis was down);
 - analytics.purge: drop raw events older than ANALYTICS_RAW_RETENTION_DAYS.
-Dispatchers (celery beat, public schema) send them for every tenant that is not suspended;
-the flush only where the tenant's stream has events. All tasks are idempotent.
+Dispatchers (celery beat, public schema): the flush is sent to each company whose stream has
+events; the rollup and the purge run for every company that is not suspended, in chunks of
+companies across the workers (apps.core.tenancy.fan_out). All tasks are idempotent.
 """
 from __future__ import annotations
 
@@ -84,11 +85,23 @@ def dispatch_flush() -> int:
     return _send_each(flush_events, due)
 
 
+@tenancy.per_company("analytics.rollup", what="rolling up page views")
+def _rollup(tenant) -> int:
+    return services.pageview_rollup()
+
+
+@tenancy.per_company("analytics.purge", what="purging raw page views")
+def _purge(tenant) -> dict:
+    return services.pageview_purge()
+
+
 @shared_task(name="analytics.dispatch_rollup", ignore_result=True)
 def dispatch_rollup() -> int:
-    return _send_each(rollup, active_tenants())
+    """Every company's rollup, in chunks of companies across the workers (apps.core.tenancy.fan_out),
+    not a task per company; returns how many companies it ran itself."""
+    return len(tenancy.fan_out("analytics.rollup"))
 
 
 @shared_task(name="analytics.dispatch_purge", ignore_result=True)
 def dispatch_purge() -> int:
-    return _send_each(purge, active_tenants())
+    return len(tenancy.fan_out("analytics.purge"))

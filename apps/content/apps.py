@@ -9,3 +9,4 @@ class ContentConfig(AppConfig):
         from apps.core import events
 
         events.subscribe("apps.content.subscribers")  # a revision for each save of a post
+        events.subscribe("apps.content.scheduling")  # the index of scheduled publishing (apps.core.due)

@@ -1,11 +1,14 @@
 """Scheduled publishing.
 
 Celery beat sends `content.publish_scheduled_posts` every CONTENT_PUBLISH_INTERVAL seconds (public
-schema). It walks the companies that are not suspended, checks each schema for due posts with
-one indexed query (partial index on scheduled_publish_date WHERE publish_scheduled), and
-enqueues `content.publish_tenant_scheduled_posts` inside that tenant's context for those that
-have some (tenant-schemas-celery carries the schema to the worker). Publishing is idempotent:
-due rows are locked with SKIP LOCKED and published once; a second run finds nothing.
+schema). It reads the companies with a post due from one index in the public schema
+(apps.content.scheduling, apps.core.due: one query, whatever the number of companies) and enqueues
+`content.publish_tenant_scheduled_posts` inside each such company's context (tenant-schemas-celery
+carries the schema to the worker), which publishes the due posts and settles the company's row to
+its next scheduled post. Every CONTENT_PUBLISH_SWEEP_SECONDS, `content.publish_sweep` does the same
+in every company, in chunks across the workers: a row lost or never written is repaired there.
+Publishing is idempotent: due rows are locked with SKIP LOCKED and published once; a second run
+finds nothing.
 """
 from __future__ import annotations
 
@@ -15,29 +18,36 @@ from celery import shared_task
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
-from django_tenants.utils import get_public_schema_name
+from django_tenants.utils import get_public_schema_name, tenant_context
 
-from apps.content.models import Post
+from apps.content import scheduling
 from apps.content.services import publish_due_posts, revisions_prune
-from apps.core.tenancy import for_each_active_tenant
+from apps.core import due, tenancy
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(name="content.publish_scheduled_posts", ignore_result=True)
 def publish_scheduled_posts() -> int:
-    """Dispatch per tenant; returns how many tenants had due posts."""
+    """Dispatch to each company with a post due (the index); returns how many."""
     connection.set_schema_to_public()
-    now = timezone.now()
+    companies = due.due_companies(kind=scheduling.KIND, now=timezone.now())
+    try:
+        for company in companies:
+            with tenant_context(company):
+                publish_tenant_scheduled_posts.apply_async(expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
+    finally:
+        connection.set_schema_to_public()
+    return len(companies)
 
-    def dispatch(tenant) -> bool:
-        due = Post.objects.filter(publish_scheduled=True, status=Post.Status.DRAFT,
-                                  scheduled_publish_date__lte=now).exists()
-        if due:
-            publish_tenant_scheduled_posts.apply_async(expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
-        return due
 
-    return sum(for_each_active_tenant(dispatch, what="scheduled publishing").values())
+def publish_and_settle() -> int:
+    """In the connection's company: publish what is due, then settle its row of the index."""
+    published = publish_due_posts()
+    if published:
+        logger.info("scheduled publishing: %d post(s) published in %s", len(published), connection.schema_name)
+    scheduling.schedule_settle()
+    return len(published)
 
 
 @shared_task(name="content.publish_tenant_scheduled_posts", acks_late=True, ignore_result=True)
@@ -46,16 +56,28 @@ def publish_tenant_scheduled_posts() -> int:
     if connection.schema_name == get_public_schema_name():
         logger.error("publish_tenant_scheduled_posts ran without a tenant schema; ignored")
         return 0
-    published = publish_due_posts()
-    if published:
-        logger.info("scheduled publishing: %d post(s) published in %s", len(published), connection.schema_name)
-    return len(published)
+    return publish_and_settle()
+
+
+@tenancy.per_company("content.publish_sweep", what="the scheduled publishing sweep")
+def _sweep(tenant) -> int:
+    return publish_and_settle()
+
+
+@shared_task(name="content.publish_sweep", ignore_result=True)
+def publish_sweep() -> int:
+    """Beat, every CONTENT_PUBLISH_SWEEP_SECONDS: every serving company, in chunks across the
+    workers: publishes what is due and puts its row of the index right."""
+    return sum(tenancy.fan_out("content.publish_sweep").values())
+
+
+@tenancy.per_company("content.prune_revisions", include_suspended=True, what="revision pruning")
+def _prune_revisions(tenant) -> int:
+    return revisions_prune(keep=settings.CONTENT_REVISIONS_KEEP)
 
 
 @shared_task(name="content.prune_revisions", ignore_result=True)
 def prune_revisions() -> int:
     """Beat, public schema: in every company, revisions past the newest CONTENT_REVISIONS_KEEP of
     each post go, except those that left a post published."""
-    removed = for_each_active_tenant(lambda tenant: revisions_prune(keep=settings.CONTENT_REVISIONS_KEEP),
-                                     include_suspended=True, what="revision pruning")
-    return sum(removed.values())
+    return sum(tenancy.fan_out("content.prune_revisions").values())

@@ -1,5 +1,5 @@
-"""The outbox (apps.core.outbox): work that must leave the system after a commit, kept in the
-public schema so that one query finds what is due in every company."""
+"""Public tables that one query reads for every company: the outbox (apps.core.outbox), work that
+must leave the system after a commit; and the companies' next due periodic work (apps.core.due)."""
 from __future__ import annotations
 
 from django.db import models
@@ -33,3 +33,21 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task} {self.key} ({self.schema_name})"
+
+
+class CompanyDue(models.Model):
+    """When a company next has periodic work of one kind due (apps.core.due), one row per company and
+    kind, in the public schema: beat finds the due companies with one indexed query instead of
+    entering 10,000 schemas. `due_at` is at most the time of the company's next due work (earlier is
+    harmless: the work finds nothing and settles the row); NULL: nothing due. `version` moves with
+    every write, so a settle that read an older row changes nothing (a write made meanwhile stands)."""
+
+    client = models.ForeignKey("tenants.Client", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=40)  # e.g. content.publish
+    due_at = models.DateTimeField(null=True, blank=True)
+    version = models.BigIntegerField(default=0)
+
+    class Meta:
+        db_table = "core_companydue"
+        constraints = [models.UniqueConstraint(fields=["client", "kind"], name="core_companydue_one_per_kind")]
+        indexes = [models.Index(fields=["kind", "due_at"], name="core_companydue_due_idx")]

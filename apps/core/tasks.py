@@ -7,7 +7,7 @@ from django.conf import settings
 
 from apps.core import content_version
 from apps.core import email as mail
-from apps.core import outbox
+from apps.core import outbox, tenancy
 from apps.core.edge_cache import PURGE_TASK, purge_nodes
 
 RELAY_TASK = "core.outbox_relay"
@@ -41,3 +41,9 @@ def content_version_bump(schema_name: str, edge_tags: list[str] | None = None) -
     """A content version bump that Redis missed when its write committed (a bump done twice is
     harmless); tried again later while Redis does not answer."""
     content_version.content_version_bump_relayed(schema_name=schema_name, edge_tags=edge_tags)
+
+
+@shared_task(name=tenancy.CHUNK_TASK, ignore_result=True)
+def companies_chunk(name: str, schemas: list[str]) -> int:
+    """One chunk of a periodic task's pass over the companies (apps.core.tenancy.fan_out)."""
+    return len(tenancy.chunk_run(name, schemas))

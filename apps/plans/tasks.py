@@ -4,7 +4,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
-from apps.core.tenancy import for_each_active_tenant
+from apps.core import tenancy
 from apps.plans import rules, trial, usage
 
 
@@ -18,6 +18,7 @@ def usage_purge() -> int:
     return usage.usage_purge()
 
 
+@tenancy.per_company("plans.recount", include_suspended=True, what="recounting plan counters")
 def _recount(company) -> dict:
     found = {}
     for what in rules.COUNTED:
@@ -29,8 +30,8 @@ def _recount(company) -> dict:
 @shared_task(name="plans.recount", ignore_result=True)
 def recount() -> int:
     """Check every company's counters against a count (a write that bypassed the services, a
-    restore): once a day, one company at a time."""
-    return len(for_each_active_tenant(_recount, include_suspended=True, what="recounting plan counters"))
+    restore): once a day, in chunks of companies across the workers (apps.core.tenancy.fan_out)."""
+    return len(tenancy.fan_out("plans.recount"))
 
 
 @shared_task(name="plans.trial_reminders", ignore_result=True)

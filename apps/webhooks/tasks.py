@@ -8,7 +8,7 @@ from celery import shared_task
 from django.conf import settings
 
 from apps.core import outbox
-from apps.core.tenancy import for_each_active_tenant
+from apps.core import tenancy
 from apps.webhooks import services
 
 logger = logging.getLogger(__name__)
@@ -24,10 +24,13 @@ def deliver(delivery_id: str) -> None:
         raise outbox.Later.after(delay, error="retry of a failed delivery")
 
 
+@tenancy.per_company("webhooks.prune_deliveries", include_suspended=True, what="pruning webhook deliveries")
+def _prune_deliveries(tenant) -> int:
+    return services.webhook_deliveries_prune(days=settings.WEBHOOK_LOG_DAYS)
+
+
 @shared_task(name="webhooks.prune_deliveries", ignore_result=True)
 def prune_deliveries() -> int:
-    """Periodic (beat): drop delivery logs older than WEBHOOK_LOG_DAYS in every company."""
-    removed = for_each_active_tenant(
-        lambda tenant: services.webhook_deliveries_prune(days=settings.WEBHOOK_LOG_DAYS),
-        include_suspended=True, what="pruning webhook deliveries")
-    return sum(removed.values())
+    """Periodic (beat): drop delivery logs older than WEBHOOK_LOG_DAYS in every company (in chunks
+    of companies across the workers: apps.core.tenancy.fan_out)."""
+    return sum(tenancy.fan_out("webhooks.prune_deliveries").values())
