@@ -215,7 +215,8 @@ fuzz: install services ## schemathesis over both APIs with FUZZ_EXAMPLES (300) r
 
 # The structure-aware fuzz tests of the import parsers and Ghost's filter grammar (run by make test
 # with a small fixed budget) with FUZZ_EXAMPLES examples per property (docs/hardening.md).
-FUZZ_IMPORT_TESTS = apps/portability/tests/test_fuzz_parsers.py apps/ghost_api/tests/test_fuzz_filters.py
+FUZZ_IMPORT_TESTS = apps/portability/tests/test_fuzz_parsers.py apps/ghost_api/tests/test_fuzz_filters.py \
+                    apps/members/tests/test_fuzz_csv.py
 fuzz-import: install services ## Hypothesis over the import parsers and Ghost's filters with FUZZ_EXAMPLES (20000) examples per property
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-20000} $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --timeout 0 $(FUZZ_IMPORT_TESTS)
 

@@ -27,7 +27,7 @@ from apps.core.validation import clean_email
 
 SAMPLE_BYTES = 64 * 1024
 MAX_COLUMNS = 200
-MAX_CELL = 64 * 1024  # characters in one cell (the csv module's own limit is 128 KB)
+MAX_CELL = 64 * 1024  # characters of the header line read (a cell's limit is the csv module's, 128 KB)
 MAX_LABELS = 50  # per row
 NAME_MAX, NOTE_MAX, LABEL_MAX, REASON_MAX = 191, 2000, 191, 500
 
@@ -200,8 +200,18 @@ def _row_dict(header: list[str], cells: list[str]) -> dict[str, str]:
     return {name: cells[i] if i < len(cells) else "" for i, name in enumerate(header)}
 
 
+# The common shape of an address (a subset of what clean_email accepts, checked without it: a
+# million rows); anything else goes through clean_email, the one rule.
+_PLAIN_EMAIL = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]{1,64}(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]{1,64})*"
+                          r"@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}")
+
+
 def _email(value: str) -> str:
-    return clean_email(value)  # ValueError for anything that is not one address
+    """The address of a cell, lower case; ValueError for anything that is not one address."""
+    plain = (value or "").strip().lower()
+    if len(plain) <= 254 and _PLAIN_EMAIL.fullmatch(plain) and len(plain.split("@")[0]) <= 64:
+        return plain
+    return clean_email(value)
 
 
 def _ghost(line: int, row: dict) -> MemberRow | RowProblem:
@@ -240,7 +250,8 @@ def _mailchimp(line: int, row: dict) -> MemberRow:
     unsubscribed = bool((lower.get("unsub_time") or "").strip())
     consent = _date(lower.get("confirm_time")) or _date(lower.get("optin_time"))
     return MemberRow(
-        line=line, email=_email(lower.get("email address", "")), name=name, subscribed=not (cleaned or unsubscribed),
+        line=line, email=_email(lower.get("email address", "")), name=name, note=_text(lower.get("notes"), NOTE_MAX),
+        subscribed=not (cleaned or unsubscribed),
         labels=_labels(lower.get("tags"), quoted=True), created_at=_date(lower.get("optin_time")) or consent,
         consent_at=consent, email_disabled=cleaned,
         disabled_reason="Cleaned in Mailchimp (the address bounced)" if cleaned else "")
@@ -269,28 +280,43 @@ class MembersCsv:
 
 
 def _cells(reader) -> Iterator[tuple[int, list[str] | None, str]]:
-    """(line, cells, error) of each record; a record the csv module refuses is an error, and
-    reading goes on with the next line."""
+    """(line, cells, error) of each record (lines counted from the header's, line 1); a record the
+    csv module refuses is an error, and reading goes on with the next line."""
     while True:
         try:
             cells = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
-            yield reader.line_num, None, f"Unreadable line: {exc}"
+            yield reader.line_num + 1, None, f"Unreadable line: {exc}"
             continue
-        yield reader.line_num, cells, ""
+        yield reader.line_num + 1, cells, ""
+
+
+DELIMITERS = (",", ";", "\t")
+
+
+def _delimiter(line: str) -> str:
+    """The separator of a header line: the one of , ; TAB found most often outside quotes (Excel
+    writes ; where the decimal mark is a comma, and TAB in its UTF-16 "Unicode text")."""
+    outside = re.sub(r'"[^"]*"', "", line)
+    counts = {delimiter: outside.count(delimiter) for delimiter in DELIMITERS}
+    best = max(counts, key=counts.get)
+    return best if counts[best] else ","
 
 
 def read_members(binary) -> MembersCsv:
     """Open a members CSV (a binary stream). NotMembersCsv when its first line names no email column."""
     text, encoding = open_text(binary)
-    csv.field_size_limit(MAX_CELL)
-    reader = csv.reader(text, strict=False)
+    first = text.readline(MAX_CELL)
+    if not first.strip():
+        raise NotMembersCsv(NOT_CSV)
+    delimiter = _delimiter(first)
     try:
-        header = next(reader)
+        header = next(csv.reader([first], delimiter=delimiter, strict=False))
     except (StopIteration, csv.Error) as exc:
         raise NotMembersCsv(NOT_CSV) from exc
+    reader = csv.reader(text, delimiter=delimiter, strict=False)
     header = [_text(name, 100) for name in header[:MAX_COLUMNS]]
     if header and header[0].startswith("\ufeff"):
         header[0] = header[0][1:]

@@ -51,6 +51,16 @@ def _ids(value) -> list[str]:
     return [text(item, "Must be a list of ids") for item in value]
 
 
+STATUS_MESSAGE = "Status must be free or comped"
+
+
+def _status(value) -> str:
+    if value not in ("free", "comped"):
+        raise ValueError(STATUS_MESSAGE)
+    return value
+
+
+Status = Annotated[Literal["free", "comped"], BeforeValidator(_status)]
 MemberName = Annotated[str, BeforeValidator(_name)]
 MemberNote = Annotated[str, BeforeValidator(_note)]
 LabelName = Annotated[str, BeforeValidator(_label_name)]
@@ -62,7 +72,7 @@ class MemberIn(InSchema):
     email: Email
     name: MemberName = ""
     note: MemberNote = ""
-    status: Literal["free", "comped"] = "free"
+    status: Status = "free"
     labels: LabelNames = Field(default_factory=list, description="Label names (made when new)")
     newsletters: Ids | None = Field(None, description="Newsletter ids; left out: the default newsletters")
 
@@ -73,7 +83,7 @@ class MemberUpdateIn(InSchema):
     email: OptionalEmail = None
     name: Annotated[str | None, BeforeValidator(_optional(_name))] = None
     note: Annotated[str | None, BeforeValidator(_optional(_note))] = None
-    status: Literal["free", "comped"] | None = None
+    status: Annotated[Literal["free", "comped"] | None, BeforeValidator(_optional(_status))] = None
     emailDisabled: bool | None = Field(None, description="false: send to the address again (clears the reason)")
     labels: Annotated[list[str] | None, BeforeValidator(_optional(_label_names))] = None
     newsletters: Annotated[list[str] | None, BeforeValidator(_optional(_ids))] = None

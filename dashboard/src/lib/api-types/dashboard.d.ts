@@ -828,8 +828,33 @@ export interface paths {
          */
         get: operations["apps_portability_api_list_imports"];
         put?: never;
-        /** Upload Import */
+        /**
+         * Upload Import
+         * @description The export (`file`) and, optionally, its images archive (`images`: a zip of Ghost's
+         *     content/images or WordPress's wp-content/uploads).
+         */
         post: operations["apps_portability_api_upload_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/missing-images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Missing Images
+         * @description (+) The images imports could not bring, per post (of one post, of one import, or all): each
+         *     post keeps their old address until "Fetch missing images" brings them.
+         */
+        get: operations["apps_portability_api_list_missing_images"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -847,6 +872,27 @@ export interface paths {
         get: operations["apps_portability_api_get_import"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{job_id}/fetch-missing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fetch Missing Images
+         * @description (+) Try again the images this import could not bring (a background job); the posts are
+         *     rewritten as each one arrives. 409 before the import has completed.
+         */
+        post: operations["apps_portability_api_fetch_missing_images"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3204,6 +3250,14 @@ export interface components {
             /** Updated */
             updated: number;
         };
+        /** ImportForm */
+        ImportForm: {
+            /**
+             * Labels
+             * @default
+             */
+            labels?: string;
+        };
         /** ImportJobOut */
         ImportJobOut: {
             /**
@@ -4017,6 +4071,28 @@ export interface components {
              */
             success: true;
         };
+        /** MissingImageOut */
+        MissingImageOut: {
+            /** Attempts */
+            attempts: number;
+            /** Reason */
+            reason: string;
+            /** Role */
+            role: string;
+            /** Url */
+            url: string;
+        };
+        /** MissingImagesOut */
+        MissingImagesOut: {
+            /** Posts */
+            posts: components["schemas"]["PostMissingImagesOut"][];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
         /** NavigationLinkOut */
         NavigationLinkOut: {
             /** Label */
@@ -4511,6 +4587,17 @@ export interface components {
             status?: string | null;
             /** Tag */
             tag?: string | null;
+        };
+        /** PostMissingImagesOut */
+        PostMissingImagesOut: {
+            /** Images */
+            images: components["schemas"]["MissingImageOut"][];
+            /** Postid */
+            postId: string;
+            /** Slug */
+            slug: string;
+            /** Title */
+            title: string;
         };
         /**
          * PostReplyOut
@@ -9969,6 +10056,11 @@ export interface operations {
                      * Format: binary
                      */
                     file?: string;
+                    /**
+                     * Images
+                     * Format: binary
+                     */
+                    images?: string;
                 };
             };
         };
@@ -10056,6 +10148,83 @@ export interface operations {
             };
         };
     };
+    apps_portability_api_list_missing_images: {
+        parameters: {
+            query?: {
+                post?: string | null;
+                job?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MissingImagesOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     apps_portability_api_get_import: {
         parameters: {
             query?: never;
@@ -10105,6 +10274,91 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_portability_api_fetch_missing_images: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
