@@ -3,22 +3,96 @@ import type { components } from '@/lib/api-types/dashboard';
 
 type Schemas = components['schemas'];
 export type ImportJob = Schemas['ImportJobOut'];
+export type PostMissingImages = Schemas['PostMissingImagesOut'];
+export type MissingImage = Schemas['MissingImageOut'];
 
-/** Blog import (admins): upload and dry run, start, progress, the report as CSV. */
+/** Counts per kind and outcome: {post: {create: 58}, author: {matched: 1}}. */
+export type ImportCounts = Record<string, Record<string, number>>;
+
+/** One item named with why (a slug taken, a post made a draft, a skipped menu item). */
+export interface ImportPlanItem {
+  kind: string;
+  item: string;
+  reason: string;
+}
+
+/** One of the plan's counted limits: what the import takes beside what the company uses and
+ *  what its plan allows (`importUses` null: not known before the import, as downloaded images). */
+export interface ImportPlanUse {
+  limit: string;
+  importUses: number | null;
+  used: number;
+  allowed: number | null;
+  fits: boolean;
+}
+
+/**
+ * The dry run (`ImportJobOut.plan`, an object the OpenAPI document leaves open): the shape of
+ * apps.portability.importer.blog_analyse. Every field is optional: a dry run made by an earlier
+ * version of the server lacks the newer ones.
+ */
+export interface ImportPlan {
+  counts?: ImportCounts;
+  conflicts?: ImportPlanItem[];
+  unsupported?: { shortcode: string; posts: number }[];
+  skipped?: ImportPlanItem[];
+  /** Posts not public in the source (private, password-protected, members-only): drafts here. */
+  madeDrafts?: ImportPlanItem[];
+  /** What the sanitiser takes out of each post: "script", "iframe (ads.example)", "font ×2". */
+  contentRemoved?: { kind: string; item: string; removed: string[] }[];
+  notBroughtOver?: { kind: string; count: number; why: string }[];
+  images?: { referenced: number; inArchive: number; alreadyImported: number; toDownload: number; archiveFiles: number };
+  languages?: { used: string[]; add: string[]; unknown: string[]; default: string | null; groups: number };
+  planUse?: ImportPlanUse[];
+  accounts?: { create: number; emailed: boolean; message: string };
+}
+
+/** The report of a completed import (`ImportJobOut.report`). */
+export interface ImportReport {
+  counts?: ImportCounts;
+  items?: (ImportPlanItem & { outcome: string })[];
+  notBroughtOver?: { kind: string; count: number; why: string }[];
+  /** Images the posts still name by their old address (listed by `getMissingImages`). */
+  imagesKeptAsAddress?: number;
+}
+
+export const importPlan = (job: ImportJob) => job.plan as ImportPlan;
+export const importReport = (job: ImportJob) => job.report as ImportReport;
+
+/** Blog import (admins): upload (the export and its optional images archive) and dry run, start,
+ *  progress, the report as CSV, the images it could not bring and fetching them again. */
 export const portabilityApi = api.injectEndpoints({
   endpoints: (build) => ({
-    uploadImport: build.mutation<Schemas['ImportReplyOut'], File>({
-      query: (file) => {
+    uploadImport: build.mutation<Schemas['ImportReplyOut'], { file: File; images?: File | null }>({
+      query: ({ file, images }) => {
         const form = new FormData();
         form.append('file', file, file.name);
+        if (images) form.append('images', images, images.name);
         return { url: 'imports', method: 'POST', body: form };
       },
+    }),
+    getImports: build.query<ImportJob[], void>({
+      query: () => ({ url: 'imports', params: { limit: 10 } }),
+      transformResponse: (r: Schemas['ImportListOut']) => r.jobs,
     }),
     getImport: build.query<Schemas['ImportReplyOut'], string>({
       query: (id) => `imports/${id}`,
     }),
-    startImport: build.mutation<Schemas['ImportReplyOut'], { id: string; downloadImages: boolean }>({
-      query: ({ id, downloadImages }) => ({ url: `imports/${id}/start`, method: 'POST', body: { downloadImages } }),
+    startImport: build.mutation<Schemas['ImportReplyOut'], { id: string; downloadImages: boolean; inviteAuthors: boolean }>({
+      query: ({ id, downloadImages, inviteAuthors }) => ({
+        url: `imports/${id}/start`,
+        method: 'POST',
+        body: { downloadImages, inviteAuthors },
+      }),
+    }),
+    /** The images an import could not bring, per post. */
+    getMissingImages: build.query<PostMissingImages[], { job: string }>({
+      query: ({ job }) => ({ url: 'imports/missing-images', params: { job } }),
+      transformResponse: (r: Schemas['MissingImagesOut']) => r.posts,
+    }),
+    /** Queue "Fetch missing images" of an import (a background job). */
+    fetchMissingImages: build.mutation<Schemas['ImportReplyOut'], string>({
+      query: (id) => ({ url: `imports/${id}/fetch-missing`, method: 'POST' }),
     }),
     requestExport: build.mutation<Schemas['ExportReplyOut'], void>({
       query: () => ({ url: 'exports', method: 'POST' }),
@@ -34,8 +108,11 @@ export const portabilityApi = api.injectEndpoints({
 
 export const {
   useUploadImportMutation,
+  useGetImportsQuery,
   useGetImportQuery,
   useStartImportMutation,
+  useGetMissingImagesQuery,
+  useFetchMissingImagesMutation,
   useImportReportCsvMutation,
   useRequestExportMutation,
   useGetExportQuery,
