@@ -53,6 +53,12 @@ export const usersApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: `users/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }],
     }),
+    /** Admins: invite the owner of an account that waits, inactive and without a password (made by a
+     *  blog import); accepting the invitation activates this account, with its posts. */
+    inviteUser: build.mutation<Schemas['InvitationReplyOut'], string>({
+      query: (id) => ({ url: `users/${id}/invite`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'Invitation', id: 'LIST' }],
+    }),
     deleteUser: build.mutation<Schemas['MessageOut'], string>({
       query: (id) => ({ url: `users/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'User', id }, { type: 'User', id: 'LIST' }, 'Dashboard'],
@@ -73,5 +79,11 @@ export const usersApi = api.injectEndpoints({
 
 export const { useGetProfileQuery, useUpdateProfileMutation } = usersApi;
 
-export const { useGetUsersQuery, useGetUserQuery, useCreateUserMutation, useUpdateUserMutation, useDeleteUserMutation } =
-  usersApi;
+export const {
+  useGetUsersQuery,
+  useGetUserQuery,
+  useCreateUserMutation,
+  useUpdateUserMutation,
+  useDeleteUserMutation,
+  useInviteUserMutation,
+} = usersApi;

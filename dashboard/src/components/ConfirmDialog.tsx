@@ -7,13 +7,15 @@ interface ConfirmProps {
   title: string;
   children: ReactNode;
   confirmLabel?: string;
+  /** The confirm button's colour: danger (default) for what removes or cannot be undone. */
+  tone?: 'danger' | 'primary';
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-/** A dialog asking to confirm a risky step: Cancel, and the (danger) `confirmLabel` button. */
-export function ConfirmDialog({ open, title, children, confirmLabel = 'Delete', busy, onConfirm, onCancel }: ConfirmProps) {
+/** A dialog asking to confirm a step: Cancel, and the `confirmLabel` button (danger unless `tone`). */
+export function ConfirmDialog({ open, title, children, confirmLabel = 'Delete', tone = 'danger', busy, onConfirm, onCancel }: ConfirmProps) {
   return (
     <Dialog
       open={open}
@@ -24,7 +26,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel = 'Delete', 
           <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
             Cancel
           </button>
-          <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
+          <button type="button" className={`btn btn-${tone}`} onClick={onConfirm} disabled={busy}>
             {busy ? <Spinner small label="Working" /> : null}
             {confirmLabel}
           </button>

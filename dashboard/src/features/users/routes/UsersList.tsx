@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { Mail, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { toast } from 'sonner';
-import { useDeleteUserMutation, useGetUsersQuery, userId, type User } from '@/api/users';
+import { useCan } from '@/api/session';
+import { useDeleteUserMutation, useGetUsersQuery, useInviteUserMutation, userId, type User } from '@/api/users';
 import { Badge } from '@/components/Badge';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { DataTable, type Column } from '@/components/DataTable';
@@ -25,6 +26,14 @@ export function UsersList() {
   const navigate = useNavigate();
   const users = useGetUsersQuery();
   const [deleteUser] = useDeleteUserMutation();
+  const [inviteUser] = useInviteUserMutation();
+  const canInvite = useCan('users.manage');
+  // An inactive account (one a blog import made waits so, without a password) is offered an
+  // invitation; the server refuses one that has a password (409) or no seat left (plan_limit).
+  const invite = useConfirmAction((user: User) => inviteUser(userId(user)).unwrap(), {
+    done: 'Invitation sent',
+    failed: (err) => errorMessage(err, 'Could not send the invitation'),
+  });
   const remove = useConfirmAction((user: User) => deleteUser(userId(user)).unwrap(), {
     done: 'User deleted successfully',
     failed: (err) => errorMessage(err, 'Failed to delete user'),
@@ -54,6 +63,7 @@ export function UsersList() {
           label={`Actions for ${u.username}`}
           items={[
             { label: 'Edit', icon: <Pencil size={14} />, onSelect: () => navigate(`/dashboard/users/edit/${userId(u)}`) },
+            ...(canInvite && u.status === 'inactive' ? [{ label: 'Invite', icon: <Mail size={14} />, onSelect: () => invite.ask(u) }] : []),
             // One's own account is never offered for deletion (the server refuses it too).
             ...(isMe(u) ? [] : [{ label: 'Delete', icon: <Trash2 size={14} />, danger: true, onSelect: () => askDelete(u) }]),
           ]}
@@ -77,6 +87,12 @@ export function UsersList() {
         </QueryState>
       </section>
       <Invitations />
+      <ConfirmDialog title="Invite user" confirmLabel="Send invitation" tone="primary" {...invite.dialog}>
+        <p style={{ margin: 0 }}>
+          Send an invitation to <strong>{invite.item?.email}</strong>? They choose a password, and the account{' '}
+          <strong>{invite.item?.username}</strong> becomes active with its posts.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog title="Delete user" {...remove.dialog}>
         <p style={{ margin: 0 }}>
           Are you sure you want to permanently delete <strong>{remove.item?.username}</strong>? This action cannot be undone.

@@ -264,3 +264,101 @@ describe('own account: current password', () => {
     expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
   });
 });
+
+describe('inviting an account that waits (made by a blog import)', () => {
+  const WAITING = { id: 'u-3', userId: 'u-3', username: 'jane', email: 'jane@old.example', role: 'author', status: 'inactive', lastLogin: null };
+
+  function inviteApi(reply: () => Response) {
+    const invited: string[] = [];
+    let invitationLists = 0;
+    usersApi([...USERS, WAITING]);
+    server.use(
+      http.post('*/api/users/:id/invite', ({ params }) => {
+        invited.push(String(params.id));
+        return reply();
+      }),
+      http.get('*/api/invitations', () => {
+        invitationLists += 1;
+        return HttpResponse.json({ success: true, invitations: [] });
+      }),
+    );
+    return { invited, invitationLists: () => invitationLists };
+  }
+
+  it('an admin invites an inactive account after confirming; active and suspended ones are not offered it', async () => {
+    const api = inviteApi(() =>
+      HttpResponse.json(
+        {
+          success: true,
+          message: 'Invitation sent to jane@old.example',
+          invitation: { id: 'i-1', email: 'jane@old.example', role: 'author', invitedBy: 'alice', sentAt: '2024-05-03T10:00:00Z', expiresAt: '2024-05-10T10:00:00Z', expired: false },
+        },
+        { status: 201 },
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp('/dashboard/users', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Actions for bob' }));
+    expect(screen.queryByRole('menuitem', { name: 'Invite' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Actions for alice' }));
+    expect(screen.queryByRole('menuitem', { name: 'Invite' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('button', { name: 'Actions for jane' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Invite' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite user' });
+    expect(dialog).toHaveTextContent('Send an invitation to jane@old.example? They choose a password, and the account jane becomes active with its posts.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.invited).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Actions for jane' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Invite' }));
+    const lists = api.invitationLists();
+    await user.click(within(screen.getByRole('dialog', { name: 'Invite user' })).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('Invitation sent to jane@old.example')).toBeInTheDocument();
+    expect(api.invited).toEqual(['u-3']);
+    expect(screen.queryByRole('dialog', { name: 'Invite user' })).not.toBeInTheDocument();
+    // The pending invitations are read again: the new one is listed there.
+    await waitFor(() => expect(api.invitationLists()).toBeGreaterThan(lists));
+  });
+
+  it('a refusal by the plan says so with the way to the usage; another refusal shows the server message', async () => {
+    let reply = () =>
+      HttpResponse.json(
+        { success: false, error: 'forbidden', code: 'plan_limit', limit: 'staff_seats', used: 3, allowed: 3, plan: 'trial',
+          message: 'Your plan allows 3 staff accounts. Remove an account you no longer need, or ask us for a larger plan.' },
+        { status: 403 },
+      );
+    inviteApi(() => reply());
+    const user = userEvent.setup();
+    renderApp('/dashboard/users', { session: signedIn() });
+    await user.click(await screen.findByRole('button', { name: 'Actions for jane' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Invite' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Invite user' })).getByRole('button', { name: 'Send invitation' }));
+    const toastText = await screen.findByText(/Your plan allows 3 staff accounts/);
+    expect(within(toastText.closest('li') as HTMLElement).getByRole('link', { name: 'See your plan and usage' })).toHaveAttribute(
+      'href',
+      '/dashboard/settings#usage',
+    );
+
+    reply = () =>
+      HttpResponse.json(
+        { success: false, error: 'conflict', message: 'This account can already sign in (or was deactivated by an admin)' },
+        { status: 409 },
+      );
+    await user.click(screen.getByRole('button', { name: 'Actions for jane' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Invite' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Invite user' })).getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByText('This account can already sign in (or was deactivated by an admin)')).toBeInTheDocument();
+  });
+
+  it('only admins are offered it', async () => {
+    inviteApi(() => HttpResponse.json({ success: false }, { status: 403 }));
+    const user = userEvent.setup();
+    renderApp('/dashboard/users', { session: signedIn({ userId: 'u-9', username: 'ed', role: 'editor' }) });
+    await user.click(await screen.findByRole('button', { name: 'Actions for jane' }));
+    expect(screen.getByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Invite' })).not.toBeInTheDocument();
+  });
+});
