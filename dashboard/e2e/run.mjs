@@ -14,7 +14,7 @@ import { screensFlow } from './flowScreens.mjs';
 import { siteFlow } from './flowSite.mjs';
 import { translationsFlow } from './flowTranslations.mjs';
 import { plansFlow } from './flowPlans.mjs';
-import { featuredFlow } from './flowPublishing.mjs';
+import { featuredFlow, integrationsFlow } from './flowPublishing.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -351,8 +351,11 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: a featured post');
+      console.log('Flow: a featured post; Settings → Integrations');
       await featuredFlow({ run, page, tenant, sub, shot });
+      run.reset();
+      await page.goto(`${tenant}/dashboard`);
+      await integrationsFlow({ run, browser, page, tenant, sub, shot });
     }
 
     if (flows.includes('screens')) {

@@ -66,6 +66,7 @@ const Settings = lazyNamed(() => import('@/features/settings/routes/Settings'), 
 const SiteSettings = lazyNamed(() => import('@/features/settings/routes/SiteSettings'), 'SiteSettings');
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
+const Integrations = lazyNamed(() => import('@/features/integrations/routes/Integrations'), 'Integrations');
 const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
 const ImportExport = lazyNamed(() => import('@/features/portability/routes/ImportExport'), 'ImportExport');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
@@ -144,6 +145,7 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('settings/site', SiteSettings),
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),
+        screen('settings/integrations', Integrations),
         screen('import-export', ImportExport),
         { path: '*', element: <NotFound /> },
       ],

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Copy, Download, KeyRound, RefreshCw, Webhook } from 'lucide-react';
+import { Copy, Download, KeyRound, Plug, RefreshCw, Webhook } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useRotateApiKeyMutation, type ClientInfo } from '@/api/company';
+import { useCan } from '@/api/session';
 import { Card } from '@/components/Card';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { toastError } from '@/components/notify';
@@ -33,8 +34,9 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** Quick Actions: the API guide, refresh, copy or rotate the API key, webhooks. */
+/** Quick Actions: the API guide, refresh, copy or rotate the API key, webhooks, integrations. */
 export function QuickActions({ info, canManage, onRefresh }: Props) {
+  const canIntegrate = useCan('integrations.manage');
   const [rotate, { isLoading: rotating }] = useRotateApiKeyMutation();
   const [confirmRotate, setConfirmRotate] = useState(false);
 
@@ -69,6 +71,11 @@ export function QuickActions({ info, canManage, onRefresh }: Props) {
             <Webhook size={16} /> Webhooks
           </Link>
         </>
+      ) : null}
+      {canIntegrate ? (
+        <Link className="btn btn-secondary" to="/dashboard/settings/integrations">
+          <Plug size={16} /> Integrations
+        </Link>
       ) : null}
       <ConfirmDialog
         open={confirmRotate}
