@@ -6,11 +6,16 @@ On each: migrate_schemas from empty; BENCH_SIGNUPS (20) sign-ups through the sig
 with the spare pool empty (the template's DDL run) and as many taking a spare schema; one
 company with BENCH_POSTS (200) published posts; BENCH_REQUESTS (300) sequential uncached
 requests of the public posts list and of the dashboard's posts list (gunicorn, 1 sync worker:
-the latency of one request, not throughput). On Citus: the time to move that company to the
-other worker (manage.py tenant_move, logical replication, online).
+the latency of one request, not throughput). Content writes: BENCH_WRITERS (8) writers, each
+creating published posts in a company of its own through the dashboard API for BENCH_WRITE_SECONDS
+(20) (gunicorn, one sync worker per writer; each company with a webhook endpoint, so a write also
+queues its delivery in the outbox): posts per second in all, latency, and what the server's
+sessions waited on meanwhile (pg_stat_activity sampled every 20 ms on the node the app talks to).
+On Citus: the time to move that company to the other worker (manage.py tenant_move, logical
+replication, online).
 
 All nodes share this machine's CPU: the figures show what the extra hop coordinator -> worker
-costs, not the capacity more machines add. BENCH_SMOKE=1: 3 sign-ups, 20 posts, 20 requests.
+costs, not the capacity more machines add. BENCH_SMOKE=1: 3 sign-ups, 20 posts, 20 requests, 2 writers for 3 s.
 """
 from __future__ import annotations
 
@@ -32,6 +37,8 @@ from lifecycle.tests.citus_cluster import CitusCluster, citus_missing  # noqa: E
 SIGNUPS = knob("BENCH_SIGNUPS", 20, 3)
 POSTS = knob("BENCH_POSTS", 200, 20)
 REQUESTS = knob("BENCH_REQUESTS", 300, 20)
+WRITERS = knob("BENCH_WRITERS", 8, 2)
+WRITE_SECONDS = knob("BENCH_WRITE_SECONDS", 20.0, 3.0)
 PASSWORD = "password12345"
 if citus_missing():
     sys.exit(f"{citus_missing()}")
@@ -40,7 +47,7 @@ SEED = """
 import json, statistics, time
 from lifecycle.provisioning import schema_pool_refill
 from lifecycle.services import client_register
-from apps.content.tests.factories import make_post
+from apps.content.tests.factories import make_media, make_post
 
 def sign_ups(prefix, count):
     timings = []
@@ -60,7 +67,22 @@ tenant = client_register(company_name="Bench", contact_name="Bench", contact_ema
                          admin_password="PASSWORD", plan="business", verified=True)
 for n in range(POSTS):
     make_post(tenant, f"Post {n}", slug=f"post-{n}", status="published", content="<p>" + "text " * 300 + "</p>")
-print("SEEDED " + json.dumps({"key": tenant.api_key, "schema": tenant.schema_name, "empty": empty, "spare": spare}))
+from django_tenants.utils import schema_context
+from apps.content.models import Category
+from apps.webhooks.models import WebhookEndpoint
+writers = []
+for n in range(WRITERS):
+    writer = client_register(company_name=f"Writer {n}", contact_name="Bench", contact_email=f"w{n}@example.com",
+                             subdomain=f"writer-{n}", admin_username="writer", admin_email=f"w{n}@example.com",
+                             admin_password="PASSWORD", plan="business", verified=True)
+    with schema_context(writer.schema_name):
+        category = Category.objects.create(name="News", slug="news")
+        WebhookEndpoint.objects.create(url="https://hooks.example.com/cms", events=["post.published"], secret="s" * 32)
+    media = make_media(writer)
+    writers.append({"host": f"writer-{n}.localhost", "email": f"w{n}@example.com", "category": str(category.pk),
+                    "media": str(media.pk)})
+print("SEEDED " + json.dumps({"key": tenant.api_key, "schema": tenant.schema_name, "empty": empty, "spare": spare,
+                              "writers": writers}))
 """
 
 
@@ -91,7 +113,8 @@ def measure(name: str, database_url: str) -> dict:
     started = time.perf_counter()
     manage(env, "migrate_schemas", "--noinput", "-v", "0")
     result = {"migrate": time.perf_counter() - started}
-    code = SEED.replace("SIGNUPS", str(SIGNUPS)).replace("POSTS", str(POSTS)).replace("PASSWORD", PASSWORD)
+    code = (SEED.replace("SIGNUPS", str(SIGNUPS)).replace("POSTS", str(POSTS)).replace("PASSWORD", PASSWORD)
+            .replace("WRITERS", str(WRITERS)))
     seeded = json.loads(manage(env, "shell", "-c", code).split("SEEDED ", 1)[1])
     result.update(schema=seeded["schema"], empty=median_p90(seeded["empty"]), spare=median_p90(seeded["spare"]))
     server, port = servers.start_server("gunicorn", env, workers=1)
@@ -104,8 +127,82 @@ def measure(name: str, database_url: str) -> dict:
         result["dashboard"] = request_timings(port, "/api/posts?page=1&limit=10", {"Authorization": f"Bearer {token}"})
     finally:
         servers.stop(server)
+    server, port = servers.start_server("gunicorn", env, workers=WRITERS)
+    try:
+        result["writes"] = writes(port, seeded["writers"], database_url)
+    finally:
+        servers.stop(server)
     result["env"] = env
     return result
+
+
+def writes(port: int, writers: list[dict], database_url: str) -> dict:
+    """WRITERS threads, each creating published posts in its own company for WRITE_SECONDS."""
+    import threading
+    from collections import Counter
+
+    import psycopg
+
+    def login(writer: dict) -> str:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("POST", "/api/auth/login", body=json.dumps({"email": writer["email"], "password": PASSWORD}),
+                     headers={"Host": writer["host"], "Content-Type": "application/json"})
+        return json.loads(conn.getresponse().read())["token"]
+
+    tokens = [login(writer) for writer in writers]
+    timings: list[float] = []
+    failures: list[str] = []
+    waits: Counter = Counter()
+    samples = [0]
+    stop = threading.Event()
+    barrier = threading.Barrier(len(writers) + 1)
+
+    def write(writer: dict, token: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Host": writer["host"], "Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+        barrier.wait()
+        n = 0
+        while not stop.is_set():
+            n += 1
+            body = json.dumps({"postTitle": f"Written {n}", "postContent": "<p>" + "text " * 100 + "</p>",
+                               "postExcerpt": "Excerpt", "postStatus": "published", "categories": [writer["category"]],
+                               "featuredMediaId": writer["media"]})
+            started = time.perf_counter()
+            conn.request("POST", "/api/posts", body=body, headers=headers)
+            response = conn.getresponse()
+            text = response.read()
+            if response.status == 201:
+                timings.append(time.perf_counter() - started)
+            else:
+                failures.append(f"{response.status} {text[:200]!r}")
+
+    def sample() -> None:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            while not stop.is_set():
+                samples[0] += 1
+                for kind, event, query in conn.execute(
+                        "SELECT wait_event_type, wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) "
+                        "FROM pg_stat_activity WHERE state = 'active' AND wait_event IS NOT NULL "
+                        "AND backend_type = 'client backend' AND pid <> pg_backend_pid()"):
+                    waits[f"{kind}:{event}: {query}"] += 1
+                time.sleep(0.02)
+
+    threads = [threading.Thread(target=write, args=pair) for pair in zip(writers, tokens)]
+    sampler = threading.Thread(target=sample)
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    started = time.perf_counter()
+    sampler.start()
+    time.sleep(WRITE_SECONDS)
+    stop.set()
+    for thread in [*threads, sampler]:
+        thread.join(120)
+    elapsed = time.perf_counter() - started
+    if failures:
+        sys.exit(f"{len(failures)} writes failed, e.g. {failures[0]}")
+    return {"per_second": len(timings) / elapsed, "latency": median_p90(timings), "count": len(timings),
+            "waits": [(what, count / max(samples[0], 1)) for what, count in waits.most_common(5)]}
 
 
 announce()
@@ -138,8 +235,14 @@ rows = [
     ("sign-up median / p90, spare schema, ms", lambda r: "%.0f / %.0f" % r["spare"]),
     ("public GET /api/v1/posts uncached median / p90, ms", lambda r: "%.1f / %.1f" % r["public"]),
     ("dashboard GET /api/posts median / p90, ms", lambda r: "%.1f / %.1f" % r["dashboard"]),
+    (f"content writes, {WRITERS} writers in {WRITERS} companies, posts/s", lambda r: f"{r['writes']['per_second']:.1f}"),
+    ("  a write's median / p90, ms", lambda r: "%.0f / %.0f" % r["writes"]["latency"]),
     (f"move one company ({POSTS} posts) to the other worker, s", lambda r: f"{r['move']:.1f}" if "move" in r else "-"),
 ]
 for label, value in rows:
     print(f"{label:58} " + " ".join(f"{value(results[name]):>20}" for name in names))
+for name in names:
+    print(f"\n{name}: what the sessions waited on during the writes (sessions waiting, mean over samples)")
+    for what, mean in results[name]["writes"]["waits"]:
+        print(f"  {mean:5.2f}  {what}")
 print(f"\nload average after: {os.getloadavg()[0]:.1f}")

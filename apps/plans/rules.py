@@ -9,8 +9,8 @@ them for one company (Client.plan_overrides).
 - `plan_allows(company, what, amount=1)`: would `amount` more fit? (a read: the dashboard's hint,
   an invitation before its acceptance takes the seat).
 - `plan_spend(what, amount=1)`: the check of every limited write, inside its transaction, before
-  the row is written: one conditional UPDATE of the company's counter row (apps.plans.models.
-  PlanCounter) that adds `amount` only while the total stays within the limit. The row lock makes
+  the row is written: one conditional UPDATE of the company's counter row (apps.plans.company.
+  CompanyCounter, in its own schema) that adds `amount` only while the total stays within the limit. The row lock makes
   two writes racing for the last seat queue: the second sees the first's total and is refused
   (403 `plan_limit`, with the limit, the use and the plan's value). No COUNT(*) per write: a
   counter is counted once, the first time it is needed, and checked again by the daily usage task.
@@ -28,11 +28,14 @@ import logging
 from dataclasses import dataclass
 from datetime import timezone as dt_timezone
 
+import redis
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django_tenants.utils import quote_schema_name
 
+from apps.core import redis_conn
 from apps.core.errors import ErrorCode, PermissionDenied
 from tenants.models import Client
 
@@ -275,8 +278,15 @@ def counter_resource(what: str, now=None) -> str:
     return f"{what}:{(now or timezone.now()).astimezone(dt_timezone.utc):%Y-%m}"
 
 
-_SPEND = """UPDATE plans_plancounter SET used = used + %(amount)s, counted_at = now()
-WHERE client_id = %(client)s AND resource = %(what)s
+# The company's counters are rows of its own schema (apps.plans.company.CompanyCounter): the check
+# of a write is written where the write is (on Citus, the company's worker node: the write commits on
+# one node). The public schema's copy (apps.plans.models.PlanCounter), which the operator's console
+# and the usage fold read for every company at once, is brought up to date in batches: a write marks
+# its company in Redis after its commit, `counters_mirror` (the usage fold, every USAGE_FOLD_SECONDS)
+# copies the marked companies' counters, and the daily recount copies every company's.
+_COUNTERS = "plans_companycounter"  # in the connection's company schema
+_SPEND = f"""UPDATE {_COUNTERS} SET used = used + %(amount)s, counted_at = now()
+WHERE resource = %(what)s
   AND (%(limit)s::bigint IS NULL OR %(amount)s <= 0 OR used + %(amount)s <= %(limit)s::bigint)
 RETURNING used"""
 
@@ -284,21 +294,66 @@ RETURNING used"""
 def _ensure_counter(company, what: str) -> None:
     resource = counter_resource(what)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM plans_plancounter WHERE client_id = %s AND resource = %s", [company.pk, resource])
+        cursor.execute(f"SELECT 1 FROM {_COUNTERS} WHERE resource = %s", [resource])
         if cursor.fetchone():
             return
         counted = count_now(what)
-        cursor.execute("INSERT INTO plans_plancounter (client_id, resource, used, counted_at) "
-                       "VALUES (%s, %s, %s, now()) ON CONFLICT (client_id, resource) DO NOTHING",
-                       [company.pk, resource, counted])
+        cursor.execute(f"INSERT INTO {_COUNTERS} (resource, used, counted_at) VALUES (%s, %s, now()) "
+                       "ON CONFLICT (resource) DO NOTHING", [resource, counted])
 
 
 def _used(company, what: str) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s",
-                       [company.pk, counter_resource(what)])
+        cursor.execute(f"SELECT used FROM {_COUNTERS} WHERE resource = %s", [counter_resource(what)])
         row = cursor.fetchone()
     return int(row[0]) if row else 0
+
+
+def _changed(company) -> None:
+    """After the write commits: the company's counters are to be copied to the public schema."""
+    schema = company.schema_name
+
+    def mark() -> None:
+        try:
+            redis_conn.client().sadd(_mirror_key(), schema)
+        except redis.RedisError as exc:  # the daily recount copies every company's counters anyway
+            redis_conn.failed(exc, "plan counters copied at the next daily recount")
+
+    transaction.on_commit(mark, robust=True)
+
+
+def _mirror_key() -> str:
+    return f"{redis_conn.prefix()}:plans:counters-changed"
+
+
+def counter_mirror(company) -> None:
+    """Copy one company's counters (its schema) to the public schema's PlanCounter rows: two
+    statements, one on each side."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT resource, used FROM {quote_schema_name(company.schema_name)}.{_COUNTERS}")
+        rows = cursor.fetchall()
+        if rows:
+            cursor.execute(
+                "INSERT INTO plans_plancounter (client_id, resource, used, counted_at) "
+                "SELECT %s, r, u, now() FROM unnest(%s::text[], %s::bigint[]) AS t(r, u) "
+                "ON CONFLICT (client_id, resource) DO UPDATE SET used = EXCLUDED.used, counted_at = now()",
+                [company.pk, [row[0] for row in rows], [row[1] for row in rows]])
+
+
+def counters_mirror(*, batch: int = 1000) -> int:
+    """Copy the counters of the companies whose counters changed since the last run (marked in
+    Redis after each write); returns how many companies. Beat: the usage fold."""
+    try:
+        schemas = [name.decode() for name in redis_conn.client().spop(_mirror_key(), batch) or ()]
+    except redis.RedisError as exc:
+        redis_conn.failed(exc, "plan counters not copied this time")
+        return 0
+    for company in Client.objects.filter(schema_name__in=schemas):
+        try:
+            counter_mirror(company)
+        except Exception:  # noqa: BLE001 - one company's schema must not stop the others
+            logger.exception("plan counters of %s not copied", company.schema_name)
+    return len(schemas)
 
 
 @dataclass(frozen=True)
@@ -315,7 +370,7 @@ def plan_usage(company) -> list[Usage]:
     for what in COUNTED:
         _ensure_counter(company, what)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT resource, used FROM plans_plancounter WHERE client_id = %s", [company.pk])
+        cursor.execute(f"SELECT resource, used FROM {_COUNTERS}")
         used = dict(cursor.fetchall())
     return [Usage(what, int(used.get(counter_resource(what), 0)), limits[what]) for what in (*COUNTED, *MONTHLY)]
 
@@ -348,25 +403,26 @@ def plan_check(what: str, amount: int = 1, *, company=None) -> None:
 def plan_spend(what: str, amount: int = 1, *, company=None) -> None:
     """Take `amount` of `what` for the company of the connection's schema, or refuse (403). Call it
     inside the write's transaction, before the write: a refusal leaves nothing written, and the
-    counter's row stays locked until the write commits."""
+    counter's row (in the company's schema) stays locked until the write commits."""
     company = company or current_company()
     if company is None:
         return
     if trial_expired(company):
         raise PlanExpired(company=company)
     allowed = plan_limit(company, what)
-    params = {"amount": int(amount), "client": company.pk, "what": counter_resource(what), "limit": allowed}
+    params = {"amount": int(amount), "what": counter_resource(what), "limit": allowed}
     with connection.cursor() as cursor:
         cursor.execute(_SPEND, params)  # the usual case: one statement
         if cursor.fetchone() is not None:
+            _changed(company)
             return
-        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s",
-                       [company.pk, params["what"]])
+        cursor.execute(f"SELECT used FROM {_COUNTERS} WHERE resource = %s", [params["what"]])
         found = cursor.fetchone()
         if found is None:  # never counted: count once, then spend
             _ensure_counter(company, what)
             cursor.execute(_SPEND, params)
             if cursor.fetchone() is not None:
+                _changed(company)
                 return
             found = (_used(company, what),)
     if allowed is None:
@@ -382,18 +438,19 @@ def plan_release(what: str, amount: int = 1, *, company=None) -> None:
     if company is None or amount <= 0:
         return
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE plans_plancounter SET used = GREATEST(used - %s, 0), counted_at = now() "
-                       "WHERE client_id = %s AND resource = %s", [int(amount), company.pk, counter_resource(what)])
+        cursor.execute(f"UPDATE {_COUNTERS} SET used = GREATEST(used - %s, 0), counted_at = now() "
+                       "WHERE resource = %s", [int(amount), counter_resource(what)])
+    _changed(company)
 
 
 def plan_recount(company, what: str) -> int:
-    """Count again (the daily usage task): the counter row is locked first, so a write that spends
-    meanwhile waits, and the count sees every write that committed before. Returns the count."""
+    """Count again (the daily usage task), in the company's schema: the counter row is locked
+    first, so a write that spends meanwhile waits, and the count sees every write that committed
+    before; the public copy is written too. Returns the count."""
     _ensure_counter(company, what)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT used FROM plans_plancounter WHERE client_id = %s AND resource = %s FOR UPDATE",
-                       [company.pk, what])
+        cursor.execute(f"SELECT used FROM {_COUNTERS} WHERE resource = %s FOR UPDATE", [what])
         counted = count_now(what)
-        cursor.execute("UPDATE plans_plancounter SET used = %s, counted_at = now() WHERE client_id = %s "
-                       "AND resource = %s", [counted, company.pk, what])
+        cursor.execute(f"UPDATE {_COUNTERS} SET used = %s, counted_at = now() WHERE resource = %s", [counted, what])
+    counter_mirror(company)
     return counted

@@ -10,7 +10,9 @@ Nothing here writes to the database per request:
   one), adds its fields to the day's rows in one transaction, then deletes it; a hash left by a
   fold that failed is folded by the next run;
 - levels are copied from the public tables at each fold: posts, staff seats, media bytes and
-  webhook endpoints from the plans' counters; emails sent from the outgoing email log;
+  webhook endpoints from the public copy of the plans' counters (first brought up to date for the
+  companies whose counters changed: apps.plans.rules.counters_mirror); emails sent from the
+  outgoing email log;
 - `usage_purge` (beat, daily) removes days older than USAGE_RETENTION_DAYS (13 months).
 """
 from __future__ import annotations
@@ -27,6 +29,7 @@ from django.utils import timezone
 from apps.core import redis_conn
 from apps.plans.metering import EVENTS, HOST, SEPARATOR, key as _key
 from apps.plans.models import UsageDay
+from apps.plans.rules import counters_mirror
 from tenants.models import Client, Domain
 
 logger = logging.getLogger(__name__)
@@ -94,6 +97,7 @@ def usage_fold(*, now: datetime | None = None) -> int:
         client.delete(key)
         folded += len(fields)
     today = now.date()
+    counters_mirror()  # the counters changed since the last fold, copied from the companies' schemas
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(_LEVELS, [today, list(LEVELS)])
         for day in (today - timedelta(days=1), today):  # yesterday's last emails, after its last fold

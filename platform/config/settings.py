@@ -50,6 +50,7 @@ SHARED_APPS = [
 ]
 TENANT_APPS = [
     "apps.accounts",
+    "apps.plans.company",  # the plan's counters, in the company's schema (apps.plans.rules)
     "apps.content",
     "apps.media",
     "apps.analytics",

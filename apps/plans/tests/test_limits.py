@@ -9,8 +9,9 @@ from django_tenants.utils import schema_context
 from apps.content.tests.conftest import make_category, make_media, post_payload
 from apps.core import testing
 from apps.media.tests.conftest import make_image, upload
+from apps.plans.company.models import CompanyCounter
 from apps.plans.models import PlanCounter
-from apps.plans.rules import plan_allows, plan_recount
+from apps.plans.rules import counters_mirror, plan_allows, plan_recount
 from tenants.models import Client
 
 
@@ -125,21 +126,28 @@ def test_a_larger_plan_allows_more(make_tenant, plans):
     assert [api.post("/api/webhooks", body).status_code for _ in range(3)] == [201, 201, 403]
 
 
-def test_counting_is_not_a_count_per_write(tenant, api, plans, django_assert_max_num_queries):
+def test_counting_is_not_a_count_per_write(tenant, api, plans, django_assert_max_num_queries,
+                                           django_capture_on_commit_callbacks):
     """The counter is counted once; then a write spends with one UPDATE, never COUNT(*)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     category, media = make_category(tenant), make_media(tenant)
     assert api.post("/api/posts", post_payload(category, media, postTitle="One")).status_code == 201
-    with CaptureQueriesContext(connection) as captured:
+    with CaptureQueriesContext(connection) as captured, django_capture_on_commit_callbacks(execute=True):
         assert api.post("/api/posts", post_payload(category, media, postTitle="Two")).status_code == 201
     counting = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"].upper() and "content_post" in q["sql"]]
     assert counting == []
-    spends = [q["sql"] for q in captured.captured_queries if "plans_plancounter" in q["sql"]]
-    assert len(spends) == 1 and spends[0].startswith("UPDATE plans_plancounter")  # one statement per write
-    counter = PlanCounter.objects.get(client=tenant, resource="posts")
-    assert counter.used == 2
+    spends = [q["sql"] for q in captured.captured_queries if "plans_companycounter" in q["sql"]]
+    assert len(spends) == 1 and spends[0].startswith("UPDATE plans_companycounter")  # one statement per write
+    # the counter is a row of the company's schema: the write touches no public counter (on Citus it
+    # commits on the company's node alone)
+    assert not [q["sql"] for q in captured.captured_queries if "plans_plancounter" in q["sql"]]
+    with schema_context(tenant.schema_name):
+        assert CompanyCounter.objects.get(resource="posts").used == 2
+    # the public copy, read by the operator's console, follows in the next batch (the usage fold)
+    assert counters_mirror() == 1
+    assert PlanCounter.objects.get(client=tenant, resource="posts").used == 2
 
 
 def test_recount_corrects_a_counter_and_plan_allows_reads_it(tenant, plans):
@@ -151,10 +159,11 @@ def test_recount_corrects_a_counter_and_plan_allows_reads_it(tenant, plans):
     company = Client.objects.get(pk=tenant.pk)
     with schema_context(tenant.schema_name):
         assert plan_allows(company, "posts") is False  # first use: counted (3 of 3)
-        PlanCounter.objects.filter(client=tenant, resource="posts").update(used=0)  # drifted
+        CompanyCounter.objects.filter(resource="posts").update(used=0)  # drifted
         assert plan_allows(company, "posts") is True
         assert plan_recount(company, "posts") == 3
         assert plan_allows(company, "posts") is False
+    assert PlanCounter.objects.get(client=tenant, resource="posts").used == 3  # the recount copies it
 
 
 def test_an_override_of_the_rates_reaches_the_public_api_and_the_ai_quota(tenant, api, settings):

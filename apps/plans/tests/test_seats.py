@@ -10,7 +10,7 @@ from django_tenants.utils import schema_context
 from apps.accounts import services
 from apps.accounts.models import Invitation, User
 from apps.core import testing
-from apps.plans.models import PlanCounter
+from apps.plans.company.models import CompanyCounter
 from apps.plans.rules import PlanLimitReached, plan_recount
 from apps.plans.tests.test_limits import assert_plan_limit
 from apps.portability.importer import blog_analyse, blog_import
@@ -25,7 +25,8 @@ def blog_of(*emails: str) -> Blog:
 
 
 def seats_used(tenant) -> int:
-    return PlanCounter.objects.get(client_id=tenant.pk, resource="staff_seats").used
+    with schema_context(tenant.schema_name):
+        return CompanyCounter.objects.get(resource="staff_seats").used
 
 
 def seats_held(tenant) -> int:

@@ -10,7 +10,7 @@ from apps.ai import services as ai_services
 from apps.ai.models import GenerationJob
 from apps.content.models import Post
 from apps.content.tests.conftest import make_category, make_media, post_payload
-from apps.plans.models import PlanCounter
+from apps.plans.company.models import CompanyCounter
 from apps.plans.tests.test_limits import assert_plan_limit
 
 
@@ -33,7 +33,8 @@ def translate(api, post_id: str, language: str):
 
 
 def posts_used(tenant) -> int:
-    return PlanCounter.objects.get(client_id=tenant.pk, resource="posts").used
+    with schema_context(tenant.schema_name):
+        return CompanyCounter.objects.get(resource="posts").used
 
 
 def posts_held(tenant) -> int:
