@@ -29,7 +29,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
-import redis
 from django.conf import settings
 from django.db import connection, connections
 from django.http import HttpResponse
@@ -62,17 +61,12 @@ def _redis() -> None:
     redis_conn.client().ping()
 
 
-_REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
-
-
 def _broker() -> None:
     """The Celery broker answers. A Redis broker (the stack's) is sent a PING with the redis client
     the process has loaded already: what kombu's connection check does on Redis, without kombu,
     amqp and billiard in every web worker a probe reaches (5.5 MB each). Other brokers: kombu."""
-    url = settings.CELERY_BROKER_URL
-    if url.startswith(_REDIS_SCHEMES):
-        timeout = settings.HEALTH_CHECK_TIMEOUT
-        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    client = redis_conn.broker_client(settings.HEALTH_CHECK_TIMEOUT)  # Redis, or its sentinels' primary
+    if client is not None:
         try:
             client.ping()
         finally:

@@ -22,7 +22,6 @@ import time
 from datetime import timedelta
 from functools import lru_cache
 
-import redis
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import connection
@@ -196,9 +195,8 @@ class StateCollector:
     def _queues():
         family = GaugeMetricFamily("cms_celery_queue_length", "Tasks waiting in a Celery queue", labels=["queue"])
         queues = {settings.CELERY_TASK_DEFAULT_QUEUE, *([settings.AI_QUEUE] if settings.AI_QUEUE else [])}
-        if settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-            broker = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
-                                          socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT)
+        broker = redis_conn.broker_client(settings.REDIS_SOCKET_TIMEOUT)
+        if broker is not None:
             try:
                 for queue in sorted(queues):
                     family.add_metric([queue], broker.llen(queue))

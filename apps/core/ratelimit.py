@@ -26,12 +26,8 @@ logger = logging.getLogger(__name__)
 
 @lru_cache(maxsize=1)
 def _limiter() -> MovingWindowRateLimiter:
-    storage = storage_from_string(
-        settings.REDIS_URL,
-        socket_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        socket_connect_timeout=settings.REDIS_SOCKET_TIMEOUT,
-        key_prefix=f"{redis_conn.prefix()}:limits",
-    )
+    uri, options = redis_conn.limits_storage()
+    storage = storage_from_string(uri, key_prefix=f"{redis_conn.prefix()}:limits", **options)
     return MovingWindowRateLimiter(storage)
 
 

@@ -10,6 +10,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from celery.signals import task_postrun, task_prerun  # noqa: E402
 from tenant_schemas_celery.app import CeleryApp  # noqa: E402
 
+from apps.core import broker  # noqa: E402
+
+broker.register()  # sentinel:// brokers (REDIS_SENTINELS) through apps.core.broker's transport
 app = CeleryApp("cms", task_cls="apps.core.tasks_base:CMSTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from limits import parse as parse_rate
@@ -233,6 +234,26 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # wait; longer waits go through the outbox's due time), or a task still running is delivered again.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 600)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+# Redis Sentinel (docs/scaling-engines.md#redis-sentinel): REDIS_SENTINELS lists the sentinels
+# ("host:port,host:port,host:port") watching the primary named REDIS_SENTINEL_MASTER; REDIS_URL then
+# gives only the database number and the password (its host is not used). The cache, the throttles,
+# the apps' clients (apps.core.redis_conn) and Celery's broker (kombu's sentinel transport; unless
+# CELERY_BROKER_URL is set) follow the primary through a failover. REDIS_SENTINEL_PASSWORD: the
+# sentinels' own password, if they have one.
+REDIS_SENTINELS = [(host.strip(), int(port)) for host, port in
+                   (item.rsplit(":", 1) for item in env_list("REDIS_SENTINELS"))]
+REDIS_SENTINEL_MASTER = env("REDIS_SENTINEL_MASTER", "cms")
+REDIS_SENTINEL_PASSWORD = env("REDIS_SENTINEL_PASSWORD", "") or None
+if REDIS_SENTINELS:
+    CACHES["default"]["OPTIONS"]["pool_class"] = "apps.core.redis_conn.SentinelPool"
+    if not env("CELERY_BROKER_URL", ""):
+        _redis = urlsplit(REDIS_URL)
+        _auth = _redis.netloc.rsplit("@", 1)[0] + "@" if "@" in _redis.netloc else ""
+        CELERY_BROKER_URL = ";".join(f"sentinel://{_auth}{host}:{port}/{_redis.path.strip('/') or '0'}"
+                                     for host, port in REDIS_SENTINELS)
+    _sentinel_kwargs = {"socket_timeout": REDIS_SOCKET_TIMEOUT, "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+                        **({"password": REDIS_SENTINEL_PASSWORD} if REDIS_SENTINEL_PASSWORD else {})}
+    CELERY_BROKER_TRANSPORT_OPTIONS.update(master_name=REDIS_SENTINEL_MASTER, sentinel_kwargs=_sentinel_kwargs)
 # Periodic tasks; each app adds its entries (see apps/*/tasks.py and docs/).
 CELERY_BEAT_SCHEDULE: dict = {}
 # The outbox (apps.core.outbox): what must leave the system after a commit. The relay runs every
