@@ -21,8 +21,10 @@ import { TEXT_COLORS, TOOLBAR } from './types';
 
 // What the server's sanitiser keeps beyond the toolbar's own formats (apps/core/html.py), so that
 // content written elsewhere (an import, the API) survives an edit here: audio and video with their
-// sources, cite, figures with captions, and iframes of exactly the embed addresses it allows. The
-// patterns are the sanitiser's; anything else is left out here as it would be there.
+// sources, cite, figures with captions, iframes of exactly the embed addresses it allows, and its
+// other elements (block quotes, headings 4 to 6, code, tables...). The patterns are the
+// sanitiser's; anything else is left out here as it would be there. Styles stay the toolbar's
+// (alignment, text colour).
 
 const QUERY = String.raw`(?:\?[A-Za-z0-9_=&%.,;:/+-]*)?`;
 /** An iframe's address: https, exactly these hosts' embed addresses (YouTube, Vimeo, SoundCloud,
@@ -73,6 +75,14 @@ export const HTML_SUPPORT: GeneralHtmlSupportConfig = {
     { name: 'cite' },
     { name: 'figure' },
     { name: 'figcaption' },
+    // The rest of the sanitiser's elements, which the toolbar does not make: kept as they come.
+    { name: /^(?:blockquote|h4|h5|h6|pre|code|s|del|sub|sup|mark|hr|div)$/ },
+    { name: /^(?:table|caption|thead|tbody|tfoot|tr|colgroup)$/ },
+    { name: /^(?:td|th)$/, attributes: { colspan: /^\d{1,4}$/, rowspan: /^\d{1,4}$/ } },
+    { name: 'th', attributes: { scope: /^(?:row|col|rowgroup|colgroup)$/ } },
+    { name: 'col', attributes: { span: /^\d{1,4}$/ } },
+    { name: 'a', attributes: { title: true, target: /^_(?:blank|self)$/ } },
+    { name: 'img', attributes: { title: true } },
   ],
   // In the editing view only (never in the saved HTML): the embeds may run their player.
   htmlIframeSandbox: ['allow-scripts', 'allow-same-origin', 'allow-presentation'],

@@ -62,12 +62,34 @@ describe('the post editor keeps what the sanitiser keeps', () => {
     expect(keeps(data, video)).toBe(true);
   });
 
-  it('cite, and a figure with its caption', async () => {
+  it("cite, a figure with its caption, an image's title", async () => {
     const data = await roundTrip(
       '<p>As <cite>The Book</cite> says.</p><figure><img src="/media/t_acme/a.jpg" alt="A harbour"><figcaption>The harbour at dawn</figcaption></figure>',
     );
     expect(data).toContain('<cite>The Book</cite>');
     expect(data).toMatch(/<figure>.*<img src="\/media\/t_acme\/a\.jpg" alt="A harbour">.*<figcaption>The harbour at dawn<\/figcaption><\/figure>/);
+    const titled = await roundTrip('<p><img src="/media/t_acme/b.jpg" alt="A bell" title="The bell"></p>');
+    expect(keeps(titled, '<img src="/media/t_acme/b.jpg" alt="A bell" title="The bell">')).toBe(true);
+  });
+
+  it("the sanitiser's other elements: block quotes, headings 4 to 6, code, marks, tables, a link's title and target", async () => {
+    const parts = [
+      '<blockquote><p>Quoted words</p></blockquote>',
+      '<h4>Four</h4>',
+      '<h5>Five</h5>',
+      '<h6>Six</h6>',
+      '<pre><code>let x = 1;</code></pre>',
+      '<hr>',
+      '<div><p>In a box</p></div>',
+      '<table><caption>Tides</caption><thead><tr><th scope="col"><p>Day</p></th><th><p>High</p></th></tr></thead>' +
+        '<tbody><tr><td colspan="2"><p>Calm</p></td></tr></tbody></table>',
+    ];
+    const inline =
+      '<p>Use <code>x</code>, <s>old</s>, <del>gone</del>, H<sub>2</sub>O, x<sup>2</sup>, <mark>this</mark> and ' +
+      '<a href="https://old.example/" title="The old site" target="_blank">a link</a>.</p>';
+    const data = await roundTrip(parts.join('') + inline);
+    for (const part of parts) expect(keeps(data, part), part).toBe(true);
+    expect(keeps(data, inline)).toBe(true);
   });
 
   it('leaves out what the sanitiser leaves out: other iframe hosts, autoplay, scripts and handlers, other address schemes', async () => {
