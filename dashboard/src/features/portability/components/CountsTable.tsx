@@ -2,7 +2,8 @@ import type { ImportCounts } from '@/api/portability';
 
 /** Counts per kind and outcome ("58 create, 2 update"), one row per kind. */
 export function CountsTable({ counts, caption }: { counts: ImportCounts; caption: string }) {
-  const kinds = Object.keys(counts);
+  // A kind with no outcome (the dry run names pages it counted none of) has no row.
+  const kinds = Object.keys(counts).filter((kind) => Object.keys(counts[kind]).length > 0);
   if (!kinds.length) return null;
   return (
     <table className="table" aria-label={caption}>

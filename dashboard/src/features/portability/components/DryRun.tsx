@@ -3,6 +3,7 @@ import type { ImportPlan, ImportPlanUse } from '@/api/portability';
 import { UsageLink } from '@/components/PlanNotice';
 import { formatFileSize, formatNumber } from '@/lib/format';
 import { CountsTable } from './CountsTable';
+import { leftOut, plural } from './labels';
 
 /** Items listed in full up to this many; the rest are counted (the report lists every one). */
 const SHOWN = 50;
@@ -11,14 +12,6 @@ const LIMIT_LABELS: Record<string, string> = {
   posts: 'Posts and pages',
   staff_seats: 'Staff accounts',
   media_bytes: 'Media storage',
-};
-
-const NOT_BROUGHT_OVER: Record<string, [string, string]> = {
-  attachment: ['media library item', 'media library items'],
-  comment: ['comment', 'comments'],
-  nav_menu_item: ['menu item', 'menu items'],
-  custom_field: ['custom field', 'custom fields'],
-  member: ['member', 'members'],
 };
 
 const languageNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'language' }) : null;
@@ -32,10 +25,6 @@ export function languageLabel(code: string): string {
     name = undefined;
   }
   return name && name !== code ? `${name} (${code})` : code;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 function amount(limit: string, value: number | null): string {
@@ -171,7 +160,7 @@ export function DryRun({ plan }: { plan: ImportPlan }) {
       ) : null}
 
       {removed.length ? (
-        <Block id="dry-run-removed" title={`Content removed (${formatNumber(removed.length)} posts)`}>
+        <Block id="dry-run-removed" title={`Content removed (${plural(removed.length, 'post', 'posts')})`}>
           <p className="small muted" style={{ margin: 0 }}>
             Scripts, forms and embeds of other hosts are taken out of these posts; the rest of each post is kept.
           </p>
@@ -189,14 +178,11 @@ export function DryRun({ plan }: { plan: ImportPlan }) {
       {left.length ? (
         <Block id="dry-run-left" title="Not brought over">
           <ul className="small" style={{ margin: 0 }}>
-            {left.map((l) => {
-              const [one, many] = NOT_BROUGHT_OVER[l.kind] ?? [l.kind, l.kind];
-              return (
-                <li key={l.kind}>
-                  <strong>{plural(l.count, one, many)}</strong>: {l.why}
-                </li>
-              );
-            })}
+            {left.map((l) => (
+              <li key={l.kind}>
+                <strong>{leftOut(l.kind, l.count)}</strong>: {l.why}
+              </li>
+            ))}
           </ul>
         </Block>
       ) : null}

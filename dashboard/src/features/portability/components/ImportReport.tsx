@@ -4,6 +4,7 @@ import { importReport, useImportReportCsvMutation, type ImportJob } from '@/api/
 import { toastError } from '@/components/notify';
 import { formatNumber } from '@/lib/format';
 import { CountsTable } from './CountsTable';
+import { leftOut } from './labels';
 import { MissingImages } from './MissingImages';
 
 /** A completed import: what came over, the authors waiting for an invitation, what did not come
@@ -53,8 +54,7 @@ export function ImportReport({ job }: { job: ImportJob }) {
       ) : null}
       {left.length ? (
         <p className="small">
-          Not brought over: {left.map((l) => `${formatNumber(l.count)} ${l.kind.replace(/_/g, ' ')}`).join(', ')} (the report
-          says why).
+          Not brought over: {left.map((l) => leftOut(l.kind, l.count)).join(', ')} (the report says why).
         </p>
       ) : null}
       {items.length ? (

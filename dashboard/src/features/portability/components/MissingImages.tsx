@@ -7,6 +7,7 @@ import {
 } from '@/api/portability';
 import { toastError } from '@/components/notify';
 import { formatNumber } from '@/lib/format';
+import { plural } from './labels';
 import { ProgressBar } from './ProgressBar';
 
 const ROLES: Record<string, string> = {
@@ -41,10 +42,6 @@ function outcome(before: Attempts, now: Attempts) {
     else if (after > attempts) failed += 1;
   }
   return { brought, failed, tried: brought + failed };
-}
-
-function plural(n: number, one: string, many: string) {
-  return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -102,7 +99,7 @@ export function MissingImages({ jobId }: { jobId: string }) {
       {count ? (
         <p className="small" style={{ margin: 0 }}>
           {plural(count, 'image', 'images')} of {plural(posts.length, 'post', 'posts')} could not be brought: the posts show
-          them from their old address meanwhile. Bring the old site back online (or its images), then fetch them again.
+          them from their old address meanwhile. Bring the old site (or its images) back online, then fetch them again.
         </p>
       ) : null}
       {count ? (

@@ -31,7 +31,7 @@ const FULL_PLAN = {
     { limit: 'staff_seats', importUses: 2, used: 3, allowed: 3, fits: false },
     { limit: 'media_bytes', importUses: null, used: 0, allowed: 1073741824, fits: true },
   ],
-  counts: { post: { create: 3 }, author: { create: 2 }, image: { referenced: 4 } },
+  counts: { post: { create: 3 }, page: {}, author: { create: 2 }, image: { referenced: 4 } },
   conflicts: [],
   madeDrafts: [{ kind: 'post', item: 'Members only news', reason: 'password-protected in the source: imported as a draft' }],
   notBroughtOver: [
@@ -63,6 +63,7 @@ const COMPLETED = {
       { kind: 'image', item: 'https://old/a.jpg', outcome: 'missing', reason: 'HTTP 404' },
       { kind: 'author', item: 'jane', outcome: 'waiting', reason: 'an inactive account for jane@old.example, not emailed: invite its owner from Users when you are ready' },
     ],
+    notBroughtOver: [{ kind: 'comment', count: 33, why: 'comments are not brought over: there are no comments here' }],
     imagesKeptAsAddress: 2,
   },
 };
@@ -160,9 +161,12 @@ describe('import & export', () => {
     await user.upload(await screen.findByTestId('import-file-input'), exportFile());
     await screen.findByText('Dry run: what the import would do');
 
+    // A kind the dry run counted nothing of has no row.
+    const counts = screen.getByRole('table', { name: 'Dry run' });
+    expect(within(counts).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['post', 'author', 'image']);
     const drafts = screen.getByRole('region', { name: 'Made drafts (1)' });
     expect(drafts).toHaveTextContent('Members only news: password-protected in the source: imported as a draft');
-    const removed = screen.getByRole('region', { name: 'Content removed (1 posts)' });
+    const removed = screen.getByRole('region', { name: 'Content removed (1 post)' });
     expect(removed).toHaveTextContent('Hello world: iframe (ads.example), script');
     const left = screen.getByRole('region', { name: 'Not brought over' });
     expect(left).toHaveTextContent('7 comments: comments are not brought over');
@@ -250,6 +254,7 @@ describe('import & export', () => {
 
     expect(screen.getByText(/1 author account waits, inactive and not emailed/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'invite them from Users' })).toHaveAttribute('href', '/dashboard/users');
+    expect(screen.getByText('Not brought over: 33 comments (the report says why).')).toBeInTheDocument();
 
     const section = await screen.findByRole('region', { name: 'Missing images' });
     expect(section).toHaveTextContent('2 images of 1 post could not be brought');
