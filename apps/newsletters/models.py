@@ -1,9 +1,14 @@
-"""A company's newsletters (docs/newsletters.md), in the company's schema.
+"""A company's newsletters and their sends (docs/newsletters.md), in the company's schema.
 
 A newsletter is a list readers subscribe to (apps.members.Member.newsletters) and a look for the
 emails sent to it: the sender's name, a reply-to address, a header image and a footer. New
 sign-ups from the website are subscribed to the newsletters marked `default_on_signup` when they
 name none.
+
+A send is one post emailed to one newsletter's members (all, or those of a label): its email is
+rendered once (`html`, `text`, with markers where each member's own links go) and each member has
+one Delivery row, the unit of work the senders claim (SELECT ... FOR UPDATE SKIP LOCKED, with a
+lease: apps.newsletters.delivery).
 """
 from __future__ import annotations
 
@@ -44,3 +49,66 @@ class Newsletter(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Send(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Waiting for the post to be published"
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"  # refused before it started (the plan's emails), or its email could not be made
+        CANCELLED = "cancelled", "Cancelled"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    post = models.ForeignKey("content.Post", null=True, on_delete=models.SET_NULL, related_name="+")
+    post_title = models.CharField(max_length=500, blank=True, default="")  # kept when the post is deleted
+    newsletter = models.ForeignKey(Newsletter, on_delete=models.PROTECT, related_name="sends")
+    label = models.ForeignKey("members.Label", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    label_name = models.CharField(max_length=NAME_MAX, blank=True, default="")
+    subject = models.CharField(max_length=500)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    html = models.TextField(blank=True, default="")  # rendered once, when the send starts
+    text = models.TextField(blank=True, default="")
+    recipients = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        constraints = [
+            # A post goes to a newsletter once (a failed or cancelled send may be asked for again).
+            models.UniqueConstraint(fields=["post", "newsletter"], name="newsletters_send_once",
+                                    condition=~models.Q(status__in=["failed", "cancelled"])),
+        ]
+
+
+class Delivery(models.Model):
+    """One member's email of a send. `lease_until`: the row is being sent by `claimed_by` until then
+    (a sender that died leaves it to be claimed again after it); `attempts` counts the tries."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting"
+        SENT = "sent", "Delivered to the provider"
+        FAILED = "failed", "Failed"
+        BOUNCED = "bounced", "Bounced"
+        COMPLAINED = "complained", "Marked as spam"
+        SKIPPED = "skipped", "Not sent: unsubscribed, disabled or deleted meanwhile"
+
+    id = models.BigAutoField(primary_key=True)
+    send = models.ForeignKey(Send, on_delete=models.CASCADE, related_name="deliveries")
+    member = models.ForeignKey("members.Member", null=True, on_delete=models.SET_NULL, related_name="+")
+    email = models.CharField(max_length=254)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=64, blank=True, default="")
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["send", "member"], name="newsletters_delivery_once")]
+        indexes = [models.Index(fields=["send", "status", "id"], name="newsletters_delivery_todo_idx")]

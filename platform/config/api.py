@@ -18,6 +18,7 @@ from apps.core.outbox_api import ROUTES as OUTBOX_ROUTES
 from apps.integrations.api import ROUTES as INTEGRATION_ROUTES
 from apps.media.api import ROUTES as MEDIA_ROUTES
 from apps.members.api import ROUTES as MEMBER_ROUTES
+from apps.newsletters.api import ROUTES as NEWSLETTER_ROUTES
 from apps.portability.api import ROUTES as PORTABILITY_ROUTES
 from apps.plans.api import ROUTES as PLAN_ROUTES
 from apps.webhooks.api import ROUTES as WEBHOOK_ROUTES
@@ -39,7 +40,7 @@ dashboard_api.add_router("/client", client_router)
 dashboard_api.add_router("", health_router)
 for prefix, router in [*CONTENT_ROUTES, *MEDIA_ROUTES, *ANALYTICS_ROUTES, *AI_ROUTES, *WEBHOOK_ROUTES,
                        *AUDIT_ROUTES, *OUTBOX_ROUTES, *PORTABILITY_ROUTES, *PLAN_ROUTES, *INTEGRATION_ROUTES,
-                       *MEMBER_ROUTES]:
+                       *MEMBER_ROUTES, *NEWSLETTER_ROUTES]:
     dashboard_api.add_router(prefix, router)
 
 root_api = create_api(title="CMS sign-up API", version="1.0", urls_namespace="root", docs_url="/docs")

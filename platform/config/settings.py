@@ -814,4 +814,35 @@ for _name in ("MEMBERS_SUBSCRIBE_RATE_PER_EMAIL", "MEMBERS_SUBSCRIBE_RATE_PER_IP
         refuse_to_start(RefusedSetting(f"{_name} is not a rate such as 5/hour: {globals()[_name]!r}"))
 CELERY_BEAT_SCHEDULE["members-prune-used-links"] = {"task": "members.prune_used_links", "schedule": 24 * 3600.0}
 
+# --- Newsletters (apps.newsletters; docs/newsletters.md) ------------------------------------------
+# Newsletters go through django-anymail's interface: NEWSLETTER_EMAIL_BACKEND names the backend
+# (empty: EMAIL_BACKEND, the SMTP server of EMAIL_URL; an ESP: e.g. anymail.backends.mailgun.EmailBackend,
+# or apps.newsletters.backends.ResendBackend, which sends each email's idempotency key), ANYMAIL (JSON)
+# its settings and the webhook's secrets (docs/newsletters.md: Deliverability).
+# (anymail is not an installed app: its app only adds checks, and loads an HTTP client in every web worker.)
+NEWSLETTER_EMAIL_BACKEND = env("NEWSLETTER_EMAIL_BACKEND", "")
+try:
+    ANYMAIL = json.loads(env("ANYMAIL", "") or "{}")
+    if not isinstance(ANYMAIL, dict):
+        raise ValueError
+except ValueError:
+    refuse_to_start(RefusedSetting('ANYMAIL must be a JSON object, e.g. {"MAILGUN_API_KEY": "..."}'))
+# The From address of newsletters (its name is the newsletter's sender name); empty: DEFAULT_FROM_EMAIL's.
+NEWSLETTER_FROM_EMAIL = env("NEWSLETTER_FROM_EMAIL", "")
+# The mailbox of List-Unsubscribe's mailto (a provider's or a script reading it); empty: the From address.
+NEWSLETTER_UNSUBSCRIBE_MAILTO = env("NEWSLETTER_UNSUBSCRIBE_MAILTO", "")
+# A send's senders: NEWSLETTER_SEND_CONNECTIONS threads (each its own connection to the provider and to
+# PostgreSQL) claim NEWSLETTER_BATCH deliveries at a time, leased NEWSLETTER_BATCH_LEASE_SECONDS (a sender
+# that dies leaves them to be claimed again then); the send's task is sent again by the outbox when it has
+# not reported for NEWSLETTER_SEND_LEASE_SECONDS. A delivery the provider refuses for a while is tried
+# NEWSLETTER_MAX_ATTEMPTS times, NEWSLETTER_RETRY_SECONDS apart (doubling).
+NEWSLETTER_SEND_CONNECTIONS = env_int("NEWSLETTER_SEND_CONNECTIONS", 4)
+NEWSLETTER_BATCH = env_int("NEWSLETTER_BATCH", 100)
+NEWSLETTER_BATCH_LEASE_SECONDS = env_int("NEWSLETTER_BATCH_LEASE_SECONDS", 120)
+NEWSLETTER_SEND_LEASE_SECONDS = env_int("NEWSLETTER_SEND_LEASE_SECONDS", 180)
+NEWSLETTER_MAX_ATTEMPTS = env_int("NEWSLETTER_MAX_ATTEMPTS", 5)
+NEWSLETTER_RETRY_SECONDS = float(env("NEWSLETTER_RETRY_SECONDS", "60"))
+NEWSLETTER_TIMEOUT = env_int("NEWSLETTER_TIMEOUT", 30)  # seconds for one exchange with the provider
+NEWSLETTER_TEST_RATE = env("NEWSLETTER_TEST_RATE", "10/hour")  # test emails per staff user
+
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

@@ -3,11 +3,14 @@ from django.urls import include, path, re_path
 
 from apps.core.api import api_not_found
 from apps.core.spa import spa_view
+from apps.newsletters import webhook_views as newsletter_webhooks
 from config.api import root_api
 
 urlpatterns = [
     path("api/", root_api.urls),
     path("operator/", include("lifecycle.operator.urls")),  # the operator console (lifecycle/operator)
+    # the email provider's signed events: bounces and complaints (apps.newsletters.webhooks)
+    path("webhooks/email/<str:provider>/tracking/", newsletter_webhooks.tracking),
     re_path(r"^api(?:/.*)?$", api_not_found),
     re_path(r"^.*$", spa_view),
 ]

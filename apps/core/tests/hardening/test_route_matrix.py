@@ -267,6 +267,53 @@ class World:
         member = self.member()
         return self._in(lambda: signin_token(member))
 
+    def member(self):
+        """A reader of the company (apps.members)."""
+        from apps.members.models import Member
+
+        n = next(_n)
+        return self._in(lambda: Member.objects.create(email=f"reader-{n}-{uuid.uuid4().hex[:6]}@example.com",
+                                                      created_at=timezone.now()))
+
+    def member_label(self):
+        from apps.members.models import Label
+
+        return self._in(lambda: Label.objects.create(name=f"Matrix label {_unique()}"))
+
+    def member_import(self, *, analysed: bool = False):
+        """A members CSV uploaded (its dry run done when `analysed`); no other import in progress."""
+        from apps.members.models import MemberImport
+
+        def make():
+            MemberImport.objects.update(active=None)
+            return MemberImport.objects.create(
+                source="ghost", file_key=f"{self.tenant.schema_name}/portability/members/{uuid.uuid4()}.csv",
+                status="analysed" if analysed else "analysing", active=None if analysed else True,
+                plan={"counts": {"created": 1}})
+        return self._in(make)
+
+    def member_signin_token(self) -> str:
+        """An emailed sign-in link's token of a new member (apps.members.tokens), not used yet."""
+        from apps.members.tokens import signin_token
+
+        member = self.member()
+        return self._in(lambda: signin_token(member))
+
+    def newsletter(self):
+        """A newsletter of the company (apps.newsletters)."""
+        from apps.newsletters.models import Newsletter
+
+        n = _unique()
+        return self._in(lambda: Newsletter.objects.create(name=f"Matrix {n}", slug=f"matrix-{n}"))
+
+    def send(self, status: str = "sent"):
+        """A send of a post (of `owner`) to a newsletter."""
+        from apps.newsletters.models import Send
+
+        post, newsletter = self.post(), self.newsletter()
+        return self._in(lambda: Send.objects.create(post=post, post_title=post.title, newsletter=newsletter,
+                                                    subject=post.title, status=status))
+
     def export_job(self):
         from apps.portability.models import ExportJob
 
@@ -605,6 +652,27 @@ ROUTES: dict[tuple[str, str], Route] = {
     ("POST", "/api/members/imports/{job_id}/start"): Route(TOKEN, only(*EDITORS, ok=202), lambda w, who: Call(
         {"job_id": str(w.member_import(analysed=True).id)})),
     ("GET", "/api/members/export"): Route(TOKEN, only(*EDITORS)),
+    # newsletters (apps.newsletters): every role sees them and their sends; editors and admins manage
+    # them and send posts by email
+    ("GET", "/api/newsletters"): Route(TOKEN, everyone()),
+    ("POST", "/api/newsletters"): Route(TOKEN, only(*EDITORS, ok=201), lambda w, who: Call(body={
+        "name": f"Newsletter {_unique()}"})),
+    ("GET", "/api/newsletters/{newsletter_id}"): Route(TOKEN, everyone(), lambda w, who: Call(
+        {"newsletter_id": str(w.newsletter().id)})),
+    ("PUT", "/api/newsletters/{newsletter_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"newsletter_id": str(w.newsletter().id)}, {"senderName": "Matrix sender"})),
+    ("GET", "/api/newsletters/sends/{send_id}"): Route(TOKEN, everyone(), lambda w, who: Call(
+        {"send_id": str(w.send().id)})),
+    ("POST", "/api/newsletters/sends/{send_id}/cancel"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"send_id": str(w.send("scheduled").id)})),
+    ("GET", "/api/posts/{post_id}/send/recipients"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
+        {"post_id": str(w.post().id)}, query={"newsletterId": str(w.newsletter().id)})),
+    ("POST", "/api/posts/{post_id}/send"): Route(TOKEN, only(*EDITORS, ok=202), lambda w, who: Call(
+        {"post_id": str(w.post().id)}, {"newsletterId": str(w.newsletter().id)})),
+    ("POST", "/api/posts/{post_id}/send/test"): Route(TOKEN, only(*EDITORS, ok=202), lambda w, who: Call(
+        {"post_id": str(w.post().id)}, {"newsletterId": str(w.newsletter().id)})),
+    ("GET", "/api/posts/{post_id}/sends"): Route(TOKEN, everyone(), lambda w, who: Call(
+        {"post_id": str(w.send().post_id)})),
     # outgoing messages (admins)
     ("GET", "/api/outgoing"): Route(TOKEN, only("admin")),
     ("POST", "/api/outgoing/emails/{email_id}/retry"): Route(TOKEN, only("admin", ok=202), lambda w, who: Call(

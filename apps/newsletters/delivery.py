@@ -1,0 +1,282 @@
+"""Sending a newsletter: the work is the send's Delivery rows, claimed by senders (docs/newsletters.md#sending).
+
+`send_run(send_id)` is the body of the send's task (sent through the outbox):
+
+1. A queued send is prepared once, in one transaction: the month's emails are taken from the plan
+   (refused: the send fails before any email, saying why), the email is rendered (once), one
+   Delivery row is written per recipient (INSERT ... SELECT), and the send is `sending`.
+2. NEWSLETTER_SEND_CONNECTIONS threads each claim NEWSLETTER_BATCH pending rows at a time
+   (UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) with a lease of
+   NEWSLETTER_BATCH_LEASE_SECONDS), keep one connection to the provider, and send row by row; each
+   row is marked sent (or failed, or due again later) in its own statement right after the
+   provider's answer. A batch's lease is renewed while it is being sent; a sender that finds its
+   lease too old stops (another may have claimed the rows).
+3. Each batch tells the outbox the task is alive (its row's lease moves on). A worker that dies
+   leaves its claimed rows to be claimed again when their lease ends, and the outbox sends the task
+   again when it stops reporting: nothing is lost.
+4. When no row is pending the send is `sent`; rows waiting for a retry (the provider asked to try
+   later) make the task come back then (outbox.Later).
+
+Exactly once, at the provider: a row is marked sent after the provider accepted its email; a worker
+killed between the two sends that email again when the row is claimed again, with the same
+Message-ID (and idempotency key). At most one email per sender thread can be in that window at
+each kill. docs/newsletters.md says it in full.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from django_tenants.utils import schema_context
+
+from apps.core import outbox
+from apps.core.models import OutboxMessage
+from apps.core.outbox import record_sent
+from apps.newsletters import rendering, sending
+from apps.newsletters.names import SEND_TASK, outbox_key  # noqa: F401 - the task's name, here too
+from apps.newsletters.models import Delivery, Send
+from apps.plans.rules import PlanExpired, PlanLimitReached, current_company, plan_spend
+from apps.site.selectors import site_view
+
+logger = logging.getLogger(__name__)
+
+# --- 1. prepare ----------------------------------------------------------------------------------------
+_RECIPIENTS = """
+INSERT INTO newsletters_delivery (send_id, member_id, email, status, attempts, claimed_by, error)
+SELECT %(send)s, m.id, m.email, 'pending', 0, '', ''
+FROM members_member m
+JOIN members_member_newsletters mn ON mn.member_id = m.id AND mn.newsletter_id = %(newsletter)s
+WHERE NOT m.email_disabled {label}
+ORDER BY m.id
+ON CONFLICT (send_id, member_id) DO NOTHING"""
+_LABEL = "AND EXISTS (SELECT 1 FROM members_member_labels ml WHERE ml.member_id = m.id AND ml.label_id = %(label)s)"
+
+
+def send_prepare(send: Send) -> Send:
+    """A queued send made ready (see the module's docstring); a no-op for any other status."""
+    with transaction.atomic():
+        send = Send.objects.select_for_update(of=("self",)).select_related("post", "newsletter").get(pk=send.pk)
+        if send.status != Send.Status.QUEUED:
+            return send
+        if send.post is None:
+            return _fail(send, "The post was deleted before the send started")
+        company = current_company()
+        with connection.cursor() as cursor:
+            cursor.execute(_RECIPIENTS.format(label=_LABEL if send.label_id else ""),
+                           {"send": send.pk, "newsletter": send.newsletter_id, "label": send.label_id})
+            recipients = cursor.rowcount
+        try:
+            with transaction.atomic():
+                plan_spend("emails_per_month", recipients, company=company)
+        except (PlanLimitReached, PlanExpired) as refused:
+            Delivery.objects.filter(send=send).delete()
+            return _fail(send, refused.message)
+        rendered = rendering.render(post=send.post, newsletter=send.newsletter, client=company,
+                                    markers=rendering.Markers.of(send.pk), subject=send.subject)
+        send.subject, send.html, send.text = rendered.subject, rendered.html, rendered.text
+        send.recipients, send.status, send.started_at = recipients, Send.Status.SENDING, timezone.now()
+        send.save(update_fields=["subject", "html", "text", "recipients", "status", "started_at"])
+    return send
+
+
+def _fail(send: Send, error: str) -> Send:
+    send.status, send.error, send.finished_at = Send.Status.FAILED, error[:2000], timezone.now()
+    send.save(update_fields=["status", "error", "finished_at"])
+    return send
+
+
+# --- 2. claim and send ---------------------------------------------------------------------------------
+_CLAIM = """
+UPDATE newsletters_delivery d SET lease_until = clock_timestamp() + make_interval(secs => %(lease)s),
+                                  claimed_by = %(worker)s
+WHERE d.id IN (SELECT id FROM newsletters_delivery
+               WHERE send_id = %(send)s AND status = 'pending'
+                 AND (lease_until IS NULL OR lease_until < clock_timestamp())
+               ORDER BY id LIMIT %(batch)s FOR UPDATE SKIP LOCKED)
+RETURNING d.id, d.member_id, d.email, d.attempts"""
+_RENEW = """UPDATE newsletters_delivery SET lease_until = clock_timestamp() + make_interval(secs => %(lease)s)
+WHERE send_id = %(send)s AND claimed_by = %(worker)s AND status = 'pending'"""
+_SENT = "UPDATE newsletters_delivery SET status = 'sent', sent_at = clock_timestamp(), attempts = attempts + 1, error = '', " \
+        "claimed_by = '' WHERE id = %s AND status = 'pending'"
+
+
+def claim(send_id, worker: str, batch: int, lease: int) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM, {"send": send_id, "worker": worker, "batch": batch, "lease": lease})
+        return sorted(cursor.fetchall())
+
+
+def _mark_sent(delivery_id: int) -> None:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(_SENT, [delivery_id])
+    except DatabaseError:
+        # The provider has the email: its record must outlive a database restart (else it is sent again).
+        connection.close()
+        record_sent(lambda: Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.SENT, sent_at=timezone.now(), error="", claimed_by=""), what=f"delivery {delivery_id}")
+
+
+def _mark_failed(delivery_id: int, attempts: int, outcome: sending.Outcome) -> None:
+    if outcome.permanent or attempts + 1 >= settings.NEWSLETTER_MAX_ATTEMPTS:
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.FAILED, attempts=attempts + 1, error=outcome.reason, claimed_by="")
+        return
+    wait = settings.NEWSLETTER_RETRY_SECONDS * (2 ** attempts)
+    Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+        attempts=attempts + 1, error=outcome.reason, claimed_by="", lease_until=timezone.now() + timedelta(seconds=wait))
+
+
+_STILL_SUBSCRIBED = """SELECT m.id FROM members_member m
+JOIN members_member_newsletters mn ON mn.member_id = m.id AND mn.newsletter_id = %s
+WHERE m.id = ANY(%s) AND NOT m.email_disabled"""
+
+
+def _skip_gone(rows: list[tuple], newsletter_id) -> list[tuple]:
+    """The claimed rows whose member is still subscribed (and whose email is not disabled); the
+    others are marked skipped: members deleted, unsubscribed or bounced since the send started."""
+    with connection.cursor() as cursor:
+        cursor.execute(_STILL_SUBSCRIBED, [newsletter_id, [row[1] for row in rows if row[1] is not None]])
+        kept = {row[0] for row in cursor.fetchall()}
+    gone = [row[0] for row in rows if row[1] not in kept]
+    if gone:
+        Delivery.objects.filter(pk__in=gone, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.SKIPPED, claimed_by="", error="Unsubscribed, disabled or deleted before the email")
+    return [row for row in rows if row[1] in kept]
+
+
+def _heartbeat(send_id) -> None:
+    """The task is alive: the outbox sends it again only NEWSLETTER_SEND_LEASE_SECONDS after this."""
+    OutboxMessage.objects.filter(key=outbox_key(send_id)).update(
+        due_at=timezone.now() + timedelta(seconds=settings.NEWSLETTER_SEND_LEASE_SECONDS), dispatches=1)
+
+
+class _Sender:
+    """One thread: its own connection to PostgreSQL (the company's schema) and to the provider."""
+
+    def __init__(self, template: sending.Template, send_id, stop: threading.Event):
+        self.template, self.send_id, self.stop = template, send_id, stop
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.sent = 0
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        """In a thread of its own: its own connection to PostgreSQL, closed at the end."""
+        try:
+            with schema_context(self.template.schema):
+                with connection.cursor() as cursor:
+                    # A sent mark commits without waiting for the disk: a database crash (not a worker's)
+                    # may forget the last ones, and those emails go again with their Message-ID.
+                    cursor.execute("SET synchronous_commit TO off")
+                self._loop()
+        except BaseException as exc:  # noqa: BLE001 - reported by send_run
+            self.error = exc
+            logger.exception("newsletter sender %s stopped", self.worker)
+        finally:
+            connection.close()
+
+    def run_here(self) -> None:
+        """In the calling thread, on its connection (one sender: nothing to run beside it)."""
+        self._loop()
+
+    def _loop(self) -> None:
+        lease, batch = settings.NEWSLETTER_BATCH_LEASE_SECONDS, settings.NEWSLETTER_BATCH
+        provider = None
+        try:
+            while not self.stop.is_set():
+                rows = claim(self.send_id, self.worker, batch, lease)
+                if not rows:
+                    return
+                _heartbeat(self.send_id)
+                rows = _skip_gone(rows, self.template.newsletter_id)
+                renewed = time.monotonic()
+                for delivery_id, member_id, email, attempts in rows:
+                    if time.monotonic() - renewed > lease / 3:
+                        with connection.cursor() as cursor:
+                            cursor.execute(_RENEW, {"send": self.send_id, "worker": self.worker, "lease": lease})
+                        renewed = time.monotonic()
+                    if provider is None:
+                        provider = sending.open_connection()
+                    message = self.template.message(member_id=member_id, email=email, connection=provider)
+                    try:
+                        provider.send_messages([message])
+                    except Exception as exc:  # noqa: BLE001 - each answer decides the row's fate
+                        outcome = sending.outcome_of(exc)
+                        _mark_failed(delivery_id, attempts, outcome)
+                        if outcome.reconnect:
+                            _close(provider)
+                            provider = None
+                        continue
+                    _mark_sent(delivery_id)
+                    self.sent += 1
+        finally:
+            if provider is not None:
+                _close(provider)
+
+
+def _close(provider) -> None:
+    try:
+        provider.close()
+    except Exception:  # noqa: BLE001 - the emails' fates are recorded already
+        logger.debug("closing the provider connection failed", exc_info=True)
+
+
+def send_deliver(send: Send, *, threads: int | None = None) -> int:
+    """Send the pending rows of a sending send with `threads` senders; returns how many were sent."""
+    company = current_company()
+    template = sending.Template.of(send=send, newsletter=send.newsletter, client=company,
+                                   schema=connection.schema_name, site_title=site_view(company).title)
+    stop = threading.Event()
+    count = max(1, threads or settings.NEWSLETTER_SEND_CONNECTIONS)
+    if count == 1:
+        sender = _Sender(template, send.pk, stop)
+        sender.run_here()
+        return sender.sent
+    senders = [_Sender(template, send.pk, stop) for _ in range(count)]
+    workers = [threading.Thread(target=sender.run, name=f"newsletter-{n}", daemon=True)
+               for n, sender in enumerate(senders)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    errors = [sender.error for sender in senders if sender.error is not None]
+    if errors and not any(sender.sent for sender in senders):
+        raise errors[0]
+    return sum(sender.sent for sender in senders)
+
+
+# --- 3. the task ------------------------------------------------------------------------------------------
+def send_finish(send: Send) -> bool:
+    """Mark the send sent when nothing is left to send; False while rows are pending."""
+    if Delivery.objects.filter(send=send, status=Delivery.Status.PENDING).exists():
+        return False
+    Send.objects.filter(pk=send.pk, status=Send.Status.SENDING).update(status=Send.Status.SENT,
+                                                                       finished_at=timezone.now())
+    return True
+
+
+def send_run(*, send_id) -> str | None:
+    """The send's task (see the module's docstring)."""
+    send = Send.objects.select_related("newsletter").filter(pk=send_id).first()
+    if send is None:
+        return None
+    if send.status == Send.Status.QUEUED:
+        send = send_prepare(send)
+    if send.status != Send.Status.SENDING:
+        return send.status
+    send = Send.objects.select_related("newsletter").get(pk=send.pk)
+    send_deliver(send)
+    if send_finish(send):
+        return Send.Status.SENT
+    waiting = (Delivery.objects.filter(send=send, status=Delivery.Status.PENDING)
+               .order_by("lease_until").values_list("lease_until", flat=True).first())
+    at = max(waiting or timezone.now(), timezone.now()) + timedelta(seconds=1)
+    raise outbox.Later(at, "deliveries waiting for a retry or for a sender's lease to end")

@@ -1,0 +1,168 @@
+"""A post as a newsletter email (docs/newsletters.md#the-email), rendered once per send.
+
+The post's sanitised HTML goes into a responsive table layout (templates/newsletters/email.html)
+with the company's branding (the site's title, logo and accent colour: apps.site) and the
+newsletter's header image, sender and footer; its CSS is inlined (css-inline, media queries kept
+in a style element for the mail apps that read them); every address is absolute (images and links
+of the post are often paths of the company's host); embeds that mail apps cannot play (iframes,
+video, audio) become links. A plain-text part is made from the same HTML.
+
+What differs from one member to another (their preferences and unsubscribe links) is written as
+markers (`Markers`) that the senders replace: the rest of the email is the same bytes for everyone.
+"""
+from __future__ import annotations
+
+import html as html_lib
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from apps.site.selectors import image_addresses, site_view
+from tenants.addresses import tenant_base_url
+
+SUBJECT_MAX = 300
+
+
+def one_line(value: str) -> str:
+    """Header text on one line (a title is typed by people: CR, LF and tabs become spaces)."""
+    return " ".join((value or "").split())
+
+
+@dataclass(frozen=True)
+class Markers:
+    """Where each member's own addresses go; unguessable (the send's id), so a post's text can
+    never hold one."""
+
+    preferences: str
+    unsubscribe: str
+
+    @classmethod
+    def of(cls, send_id) -> "Markers":
+        tag = str(send_id).replace("-", "")
+        return cls(preferences=f"https://member-preferences-{tag}.invalid/",
+                   unsubscribe=f"https://member-unsubscribe-{tag}.invalid/")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    html: str
+    text: str
+
+
+_EMBED = re.compile(r"<iframe\b[^>]*\bsrc=\"([^\"]+)\"[^>]*>.*?</iframe>", re.IGNORECASE | re.DOTALL)
+_MEDIA = re.compile(r"<(video|audio)\b[^>]*?(?:\bsrc=\"([^\"]+)\")?[^>]*>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+_SOURCE = re.compile(r"<source\b[^>]*\bsrc=\"([^\"]+)\"", re.IGNORECASE)
+_RELATIVE = re.compile(r"(\s(?:src|href|poster)=\")(/(?!/)[^\"]*)\"", re.IGNORECASE)
+
+
+def _playable_as_links(content: str) -> str:
+    def embed(match: re.Match) -> str:
+        url = match.group(1)
+        return f'<p><a href="{url}">&#9654; {html_lib.escape(html_lib.unescape(url))}</a></p>'
+
+    def media(match: re.Match) -> str:
+        url = match.group(2) or next(iter(_SOURCE.findall(match.group(3) or "")), "")
+        return f'<p><a href="{url}">&#9654; {html_lib.escape(html_lib.unescape(url))}</a></p>' if url else ""
+
+    return _MEDIA.sub(media, _EMBED.sub(embed, content))
+
+
+def absolute_urls(html: str, base_url: str) -> str:
+    """src, href and poster attributes that are paths of the company's host, made absolute."""
+    base = base_url.rstrip("/")
+    return _RELATIVE.sub(lambda m: f'{m.group(1)}{base}{m.group(2)}"', html)
+
+
+class _Text(HTMLParser):
+    """The plain-text part: paragraphs and headings on their own lines, list items with a dash,
+    links as `text (address)`, images as their alt text."""
+
+    BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "tr", "figure",
+              "figcaption", "ul", "ol", "hr", "section", "header", "footer"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.links: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("style", "script", "head", "title"):
+            self.skip += 1
+        elif tag in self.BLOCKS:
+            self.out.append("\n\n")
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag == "li":
+            self.out.append("\n- ")
+        elif tag == "a":
+            self.links.append(attrs.get("href") or "")
+        elif tag == "img" and attrs.get("alt"):
+            self.out.append(f"[{attrs['alt']}]")
+        elif tag in ("td", "th"):
+            self.out.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script", "head", "title"):
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BLOCKS:
+            self.out.append("\n\n")
+        elif tag == "a" and self.links:
+            href = self.links.pop()
+            if href and href.startswith(("http://", "https://", "mailto:")):
+                self.out.append(f" ({href})")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(re.sub(r"[ \t\r\n]+", " ", data))
+
+    def text(self) -> str:
+        lines = [line.strip() for line in "".join(self.out).split("\n")]
+        text = "\n".join(lines)
+        return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def html_to_plain(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return parser.text()
+
+
+def _inline(html: str) -> str:
+    import css_inline  # the Rust inliner: loaded by the processes that send, not by every web worker
+
+    return css_inline.CSSInliner(keep_at_rules=True, load_remote_stylesheets=False).inline(html)
+
+
+def render(*, post, newsletter, client, markers: Markers, subject: str = "") -> Rendered:
+    """The send's email: subject, HTML (CSS inlined, addresses absolute) and plain text, with
+    `markers` where each member's links go."""
+    view = site_view(client)
+    base_url = tenant_base_url(client.subdomain)
+    refs = [ref for ref in (newsletter.header_image, str(post.featured_image_id or "")) if ref]
+    images = image_addresses(refs)
+    website_link = client.post_url(post.slug, post.language) if client.website_url else ""
+    author = getattr(post.author, "display_name", "") or getattr(post.author, "username", "") if post.author else ""
+    subject = one_line(subject or post.title)[:SUBJECT_MAX]
+    context = {
+        "subject": subject, "site_title": view.title, "logo": view.images.get("logo"),
+        "accent": view.row.accent_color or "#2563eb", "newsletter": newsletter,
+        "sender": one_line(newsletter.sender_name) or view.title,
+        "header_image": images.get(newsletter.header_image) if newsletter.header_image else None,
+        "post": post, "title": one_line(post.title), "excerpt": post.excerpt,
+        "published_at": post.published_at or post.scheduled_publish_date or timezone.now(), "author": author,
+        "feature_image": images.get(str(post.featured_image_id)) if post.featured_image_id else None,
+        "content": _playable_as_links(post.content or ""), "website_link": website_link,
+        "footer": newsletter.footer, "base_url": base_url, "preferences_url": markers.preferences,
+        "unsubscribe_url": markers.unsubscribe, "language": post.language or client.default_language or "en",
+    }
+    html = absolute_urls(_inline(render_to_string("newsletters/email.html", context)), base_url)
+    text = render_to_string("newsletters/email.txt", {**context, "body": html_to_plain(
+        absolute_urls(context["content"], base_url))})
+    return Rendered(subject=subject, html=html, text=text)
