@@ -66,6 +66,10 @@ STYLE_PROPERTIES = frozenset({"color", "background-color", "text-align"})
 
 _QUERY = r"(?:\?[A-Za-z0-9_=&%.,;:/+-]*)?"
 # The embed addresses an iframe may have (exactly these hosts, https only).
+# Their origins, for the dashboard's Content-Security-Policy (apps.core.security: frame-src).
+EMBED_ORIGINS = ("https://www.youtube.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com",
+                 "https://w.soundcloud.com", "https://open.spotify.com", "https://platform.twitter.com",
+                 "https://platform.x.com")
 _EMBEDS = re.compile(
     r"^https://(?:"
     r"www\.youtube(?:-nocookie)?\.com/embed/[A-Za-z0-9_-]{1,64}"

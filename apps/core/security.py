@@ -12,6 +12,8 @@ import hashlib
 
 from django.conf import settings
 
+from apps.core.html import EMBED_ORIGINS
+
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
 
@@ -29,7 +31,10 @@ def dashboard_policy(inline_script_hashes: list[str]) -> str:
         f"img-src 'self' data: blob: {media}",
         "font-src 'self' data:",
         "connect-src 'self'",
-        "frame-src https://www.youtube.com https://www.youtube-nocookie.com",
+        # The embeds the sanitiser keeps (apps.core.html), and the audio and video it keeps
+        # (http(s) addresses: a media element runs no script).
+        "frame-src " + " ".join(EMBED_ORIGINS),
+        f"media-src 'self' https: blob: {media}",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

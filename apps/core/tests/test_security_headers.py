@@ -55,3 +55,14 @@ def test_a_company_host_never_serves_another_companys_files(tenant, other_tenant
     assert Api(tenant).get(f"/media/{other_tenant.schema_name}/secret.png").status_code == 404
     assert Api(other_tenant).get(f"/media/{other_tenant.schema_name}/secret.png").status_code == 200
     assert Api(tenant).get(f"/media/{tenant.schema_name}/../{other_tenant.schema_name}/secret.png").status_code == 404
+
+
+def test_the_dashboard_frames_exactly_the_embeds_the_sanitiser_keeps(tenant):
+    """An imported post's Vimeo, SoundCloud, Spotify or X embed, and its audio from another host,
+    show in the editor: the policy frames the sanitiser's embed origins and no other."""
+    policy = HttpClient(HTTP_HOST=f"{tenant.subdomain}.testserver.local").get("/dashboard")["Content-Security-Policy"]
+    directives = {part.split()[0]: part.split()[1:] for part in policy.split("; ")}
+    assert set(directives["frame-src"]) == {
+        "https://www.youtube.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com",
+        "https://w.soundcloud.com", "https://open.spotify.com", "https://platform.twitter.com", "https://platform.x.com"}
+    assert "https:" in directives["media-src"] and "'unsafe-inline'" not in directives["script-src"]
