@@ -90,7 +90,7 @@ bench-tests: install services nginx pgbouncer varnish ## the backend suite as a 
 
 # Each module's cluster in a process of its own (--dist loadfile: a module's tests stay together,
 # in file order): the replica, the outbox faults and the Citus modules run side by side.
-SCALE_WORKERS ?= 3
+SCALE_WORKERS ?= 1
 test-scale: install services pgbouncer varnish ## the heavy engine tests (a private primary + streaming replica, a three-node Citus cluster): run by CI after make test
 	CITUS_OPTIONAL=1 CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh
 	$(BIN)/python -m pytest -n $(SCALE_WORKERS) --dist loadfile -m scale
