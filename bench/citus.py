@@ -8,9 +8,11 @@ company with BENCH_POSTS (200) published posts; BENCH_REQUESTS (300) sequential 
 requests of the public posts list and of the dashboard's posts list (gunicorn, 1 sync worker:
 the latency of one request, not throughput). Content writes: BENCH_WRITERS (8) writers, each
 creating published posts in a company of its own through the dashboard API for BENCH_WRITE_SECONDS
-(20) (gunicorn, one sync worker per writer; each company with a webhook endpoint, so a write also
-queues its delivery in the outbox): posts per second in all, latency, and what the server's
-sessions waited on meanwhile (pg_stat_activity sampled every 20 ms on the node the app talks to).
+(20) (gunicorn, one sync worker per writer; half the companies with a webhook endpoint, whose
+writes also queue a delivery in the outbox): posts per second in all, latency, what the server's sessions
+waited on meanwhile (pg_stat_activity sampled every 20 ms on the node the app talks to) and, on
+Citus, how many transactions committed in two phases (coordinator and worker: pg_dist_transaction's
+records, kept for the run).
 On Citus: the time to move that company to the other worker (manage.py tenant_move, logical
 replication, online).
 
@@ -77,7 +79,9 @@ for n in range(WRITERS):
                              admin_password="PASSWORD", plan="business", verified=True)
     with schema_context(writer.schema_name):
         category = Category.objects.create(name="News", slug="news")
-        WebhookEndpoint.objects.create(url="https://hooks.example.com/cms", events=["post.published"], secret="s" * 32)
+        if n % 2 == 0:  # half the companies have a webhook: their writes queue a delivery in the outbox
+            WebhookEndpoint.objects.create(url="https://hooks.example.com/cms", events=["post.published"],
+                                           secret="s" * 32)
     media = make_media(writer)
     writers.append({"host": f"writer-{n}.localhost", "email": f"w{n}@example.com", "category": str(category.pk),
                     "media": str(media.pk)})
@@ -150,6 +154,13 @@ def writes(port: int, writers: list[dict], database_url: str) -> dict:
         return json.loads(conn.getresponse().read())["token"]
 
     tokens = [login(writer) for writer in writers]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        citus = conn.execute("SELECT count(*) FROM pg_extension WHERE extname = 'citus'").fetchone()[0] == 1
+        if citus:  # keep the records of two-phase commits for counting (Citus removes them every minute)
+            conn.execute("ALTER SYSTEM SET citus.recover_2pc_interval = -1")
+            conn.execute("SELECT pg_reload_conf()")
+            time.sleep(1)
+            prepared_before = conn.execute("SELECT count(*) FROM pg_dist_transaction").fetchone()[0]
     timings: list[float] = []
     failures: list[str] = []
     waits: Counter = Counter()
@@ -201,7 +212,14 @@ def writes(port: int, writers: list[dict], database_url: str) -> dict:
     elapsed = time.perf_counter() - started
     if failures:
         sys.exit(f"{len(failures)} writes failed, e.g. {failures[0]}")
+    two_phase = None
+    if citus:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            two_phase = conn.execute("SELECT count(*) FROM pg_dist_transaction").fetchone()[0] - prepared_before
+            conn.execute("ALTER SYSTEM RESET citus.recover_2pc_interval")
+            conn.execute("SELECT pg_reload_conf()")
     return {"per_second": len(timings) / elapsed, "latency": median_p90(timings), "count": len(timings),
+            "two_phase": two_phase,
             "waits": [(what, count / max(samples[0], 1)) for what, count in waits.most_common(5)]}
 
 
@@ -237,6 +255,8 @@ rows = [
     ("dashboard GET /api/posts median / p90, ms", lambda r: "%.1f / %.1f" % r["dashboard"]),
     (f"content writes, {WRITERS} writers in {WRITERS} companies, posts/s", lambda r: f"{r['writes']['per_second']:.1f}"),
     ("  a write's median / p90, ms", lambda r: "%.0f / %.0f" % r["writes"]["latency"]),
+    ("  transactions committed in two phases (Citus) / writes", lambda r: "-" if r["writes"]["two_phase"] is None
+     else f"{r['writes']['two_phase']} / {r['writes']['count']}"),
     (f"move one company ({POSTS} posts) to the other worker, s", lambda r: f"{r['move']:.1f}" if "move" in r else "-"),
 ]
 for label, value in rows:
