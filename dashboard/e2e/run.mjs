@@ -15,6 +15,7 @@ import { siteFlow } from './flowSite.mjs';
 import { translationsFlow } from './flowTranslations.mjs';
 import { plansFlow } from './flowPlans.mjs';
 import { featuredFlow, integrationsFlow } from './flowPublishing.mjs';
+import { membersFlow } from './flowMembers.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -37,8 +38,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, screens, plans, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,screens,plans,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, members, screens, plans, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,members,screens,plans,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -356,6 +357,14 @@ async function main() {
       run.reset();
       await page.goto(`${tenant}/dashboard`);
       await integrationsFlow({ run, browser, page, tenant, sub, shot });
+    }
+
+    if (flows.includes('members')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${tenant}/dashboard`);
+      console.log('Flow: members (add, filter, import, export, labels, roles)');
+      await membersFlow({ run, browser, page, tenant, sub, shot });
     }
 
     if (flows.includes('screens')) {

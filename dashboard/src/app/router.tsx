@@ -67,6 +67,10 @@ const SiteSettings = lazyNamed(() => import('@/features/settings/routes/SiteSett
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
 const Integrations = lazyNamed(() => import('@/features/integrations/routes/Integrations'), 'Integrations');
+const MembersList = lazyNamed(() => import('@/features/members/routes/MembersList'), 'MembersList');
+const MemberCreate = lazyNamed(() => import('@/features/members/routes/MemberForms'), 'MemberCreate');
+const MemberEdit = lazyNamed(() => import('@/features/members/routes/MemberForms'), 'MemberEdit');
+const MembersImport = lazyNamed(() => import('@/features/members/routes/MembersImport'), 'MembersImport');
 const Activity = lazyNamed(() => import('@/features/audit/routes/Activity'), 'Activity');
 const ImportExport = lazyNamed(() => import('@/features/portability/routes/ImportExport'), 'ImportExport');
 const MediaLibrary = lazyNamed(() => import('@/features/media/routes/MediaLibrary'), 'MediaLibrary');
@@ -135,6 +139,10 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('tags/new', TagCreate),
         screen('tags/edit/:id', TagEdit),
         screen('media', MediaLibrary),
+        screen('members', MembersList),
+        screen('members/new', MemberCreate),
+        screen('members/import', MembersImport),
+        screen('members/:id', MemberEdit),
         screen('ai-generator', AiGenerator),
         screen('users', UsersList),
         screen('users/new', UserCreate),

@@ -16,6 +16,7 @@ import {
   Sparkles,
   Tag,
   Users,
+  UsersRound,
   X,
 } from 'lucide-react';
 import { useCapabilities, type Capability } from '@/api/session';
@@ -34,6 +35,7 @@ const NAV: { to: string; label: string; icon: typeof Users; end?: boolean; needs
   { to: '/dashboard/categories', label: 'Categories', icon: Folder },
   { to: '/dashboard/tags', label: 'Tags', icon: Tag },
   { to: '/dashboard/media', label: 'Media', icon: Image },
+  { to: '/dashboard/members', label: 'Members', icon: UsersRound, needs: 'members.read' },
   { to: '/dashboard/ai-generator', label: 'AI Blog Generator', icon: Sparkles },
   { to: '/dashboard/users', label: 'Users', icon: Users, needs: 'users.manage' },
   { to: '/dashboard/activity', label: 'Activity', icon: Activity, needs: 'audit.read' },

@@ -1,16 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Eye, Pencil, Plus, RefreshCw, Search, Star, Trash2 } from 'lucide-react';
+import { Eye, Pencil, Plus, RefreshCw, Star, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
 import { useGetLanguagesQuery } from '@/api/translations';
 import { Badge, StatusBadge } from '@/components/Badge';
 import { DataTable, type Column } from '@/components/DataTable';
+import { ListSearch } from '@/components/ListSearch';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { RowMenu } from '@/components/RowMenu';
 import { formatDate } from '@/lib/format';
-import { useDebouncedValue } from '@/lib/useDebounce';
 import { DeletePostDialog } from '../components/DeletePostDialog';
 import { useKind, type ContentKind } from '../kinds';
 
@@ -113,24 +113,6 @@ function columns(
       cell: (post) => <PostActions post={post} onDelete={() => onDelete(post.id)} />,
     },
   ];
-}
-
-/** A page list's own search (the header's search box searches posts only): over title and content,
- * kept in the address (`?q=`), asked for from 2 characters, 300 ms after typing stops. */
-function ListSearch({ value, onChange, label }: { value: string; onChange: (value: string) => void; label: string }) {
-  const [text, setText] = useState(value);
-  const settled = useDebouncedValue(text, 300);
-  useEffect(() => {
-    const query = settled.trim().length >= 2 ? settled.trim() : '';
-    if (query !== value) onChange(query);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled]);
-  return (
-    <div className="search-input-wrap" style={{ flex: '1 1 200px', maxWidth: 320 }}>
-      <Search size={16} className="muted" aria-hidden="true" />
-      <input type="search" aria-label={label} placeholder={`${label}...`} value={text} onChange={(e) => setText(e.target.value)} />
-    </div>
-  );
 }
 
 /** The posts (or, mounted for pages, the pages): status filters, languages, the rows and their pages. */
