@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 
 from apps.core.testing import parallel
-from apps.core.tests.hardening.services import ROOT, Gunicorn, PrivateRedis, app_env
+from apps.core.tests.hardening.services import ROOT, CeleryBeat, CeleryWorker, Gunicorn, PrivateRedis, app_env
 from apps.core.tests.hardening.services import Http as ServerHttp
 from lifecycle.tests.citus_cluster import CitusCluster, citus_missing
 
@@ -47,10 +47,35 @@ def png(size=(40, 30)) -> bytes:
     return buffer.getvalue()
 
 
+# The background side (worker and beat) on short periods, so that a test sees a pass in seconds.
+BACKGROUND = {"CONTENT_PUBLISH_INTERVAL": "1", "ANALYTICS_FLUSH_SECONDS": "1", "ANALYTICS_ROLLUP_SECONDS": "2",
+              "SCHEMA_POOL_CHECK_SECONDS": "5", "OUTBOX_RELAY_SECONDS": "1"}
+
+
 class Stack:
     def __init__(self, cluster: CitusCluster, env: dict, web: Gunicorn, redis_server: PrivateRedis, tmp: Path):
         self.cluster, self.env, self.web, self.redis, self.tmp = cluster, env, web, redis_server, tmp
         self.companies: list[dict] = []
+        self.worker: CeleryWorker | None = None
+        self.beat: CeleryBeat | None = None
+
+    def background_start(self) -> None:
+        """A Celery worker (2 processes) and beat on the cluster, as production runs them."""
+        if self.worker is None:
+            env = {**self.env, **BACKGROUND}
+            self.worker = CeleryWorker(env, queue=env["CELERY_TASK_DEFAULT_QUEUE"], log=self.tmp / "worker.log",
+                                       concurrency=2).start(timeout=120)
+            self.beat = CeleryBeat(env, log=self.tmp / "beat.log").start(timeout=60)
+
+    def background_stop(self) -> None:
+        for process in (self.beat, self.worker):
+            if process is not None:
+                process.stop()
+        self.worker = self.beat = None
+
+    def background_log(self) -> str:
+        return "\n".join(path.read_text(errors="replace")[-3000:] for path in (self.tmp / "worker.log", self.tmp / "beat.log")
+                         if path.exists())
 
     def manage(self, *args: str, env: dict | None = None, timeout: float = 600) -> str:
         result = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env or self.env,
@@ -118,7 +143,7 @@ def stack(tmp_path_factory):
                       extra={"PUBLIC_API_CACHE": "0", "MEDIA_ROOT": str(tmp / "media"), "PUBLIC_PORT": "80",
                              "DB_CONN_MAX_AGE": "0", "SCHEMA_POOL_SIZE": str(SPARES),
                              "SIGNUP_RATE_PER_IP": "1000/hour", "SIGNUP_RATE_GLOBAL": "1000/hour",
-                             "SIGNUP_RATE_PER_EMAIL": "1000/hour"})
+                             "SIGNUP_RATE_PER_EMAIL": "1000/hour", "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "1"})
         result = subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput"], cwd=ROOT, env=env,
                                 capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, result.stderr[-4000:]
@@ -129,6 +154,7 @@ def stack(tmp_path_factory):
         yield stack
     finally:
         if web is not None:
+            stack.background_stop()
             web.stop()
         if redis_server is not None:
             redis_server.stop()
@@ -279,6 +305,142 @@ def test_content_search_public_api_and_revisions(stack):
     assert "aurora" not in crossed.text
     crossed = Http(stack.web.base_url, one["host"], two["dash"].headers).get("/api/posts")
     assert crossed.status_code == 401 and "borealis" not in crossed.text
+
+
+def wait_until(predicate, timeout: float, what: str, stack: Stack):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.5)
+    raise AssertionError(f"{what} within {timeout:.0f} s\n{stack.background_log()}")
+
+
+def test_background_a_spare_schema_is_refilled_and_placed_on_a_worker(stack):
+    """The sign-ups took every spare and queued a refill; the worker clones new ones, each a
+    distributed schema on a worker node."""
+    assert stack.cluster.sql("SELECT count(*) FROM tenants_spareschema")[0][0] == 0
+    stack.background_start()
+
+    def spares():
+        names = [row[0] for row in stack.cluster.sql("SELECT schema_name FROM tenants_spareschema")]
+        return names if len(names) >= SPARES else None
+
+    spares = wait_until(spares, 300, f"{SPARES} spare schemas", stack)
+    workers = {worker.port for worker in stack.cluster.workers}
+    assert len(spares) == SPARES and all(stack.cluster.worker_of(name) in workers for name in spares), spares
+
+
+def test_background_a_webhook_is_delivered(stack):
+    from apps.webhooks.tests.receiver import Receiver
+
+    stack.background_start()
+    company = stack.companies[10]
+    with Receiver() as receiver:
+        endpoint = company["dash"].post("/api/webhooks", json={"url": receiver.url, "events": ["post.published"]})
+        assert endpoint.status_code == 201, endpoint.text
+        receiver.secret = endpoint.json()["endpoint"]["secret"]
+        created = company["dash"].post("/api/posts", json={
+            "postTitle": "Delivered from the cluster", "postContent": "<p>x</p>", "postExcerpt": "Excerpt",
+            "postStatus": "published", "categories": [category_of(company)], "featuredMediaId": media_of(company)})
+        assert created.status_code == 201, created.text
+        try:
+            [delivery] = receiver.wait_for(1, timeout=60)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{stack.background_log()}") from exc
+    assert delivery["valid"] and delivery["json"]["event"] == "post.published"
+    assert delivery["json"]["data"]["post"]["title"] == "Delivered from the cluster"
+
+
+def test_background_a_scheduled_post_is_published_on_time(stack):
+    from datetime import datetime, timedelta, timezone
+
+    stack.background_start()
+    company = stack.companies[11]
+    due = datetime.now(timezone.utc) + timedelta(seconds=6)
+    created = company["dash"].post("/api/posts", json={
+        "postTitle": "Due in six seconds", "postContent": "<p>x</p>", "postExcerpt": "Excerpt",
+        "postStatus": "published", "scheduledPublishDate": due.isoformat(), "categories": [category_of(company)],
+        "featuredMediaId": media_of(company)})
+    assert created.status_code == 201 and created.json()["post"]["isScheduled"], created.text
+    post_id = created.json()["post"]["id"]
+    # the index of due companies names it (the beat reads that, not every schema)
+    assert stack.cluster.sql("SELECT count(*) FROM core_companydue d JOIN tenants_client c ON c.id = d.client_id "
+                             "WHERE c.schema_name = %s AND d.due_at IS NOT NULL", (company["schema"],))[0][0] == 1
+    post = wait_until(lambda: (lambda p: p if p["status"] == "published" else None)(
+        company["dash"].get(f"/api/posts/{post_id}").json()["post"]), 60, "the scheduled post published", stack)
+    published_at = datetime.fromisoformat(post["publishedAt"].replace("Z", "+00:00"))
+    # on time: after its date, within a beat period (1 s here) and the work's own time on this busy machine
+    assert due <= published_at <= due + timedelta(seconds=10), (due, published_at)
+    assert company["site"].get("/api/v1/posts", params={"limit": 100}).json()["data"]["pagination"]["total"] >= 1
+
+
+def test_background_page_views_are_rolled_up(stack):
+    stack.background_start()
+    company = stack.companies[12]
+    for n in range(3):
+        tracked = company["site"].post("/api/v1/analytics/track", json={"pageUrl": f"https://site.example/p{n % 2}"})
+        assert tracked.status_code in (200, 201, 202), tracked.text
+    summary = wait_until(lambda: (lambda s: s if s["totalViews"] == 3 else None)(
+        company["dash"].get("/api/analytics/page-views", params={"days": 7}).json()["data"]["summary"]),
+        60, "3 page views rolled up", stack)
+    assert summary["totalViews"] == 3
+
+
+def test_background_an_import_and_an_export(stack):
+    import zipfile
+
+    from apps.portability.tests.test_import_samples import WXR
+
+    stack.background_start()
+    company = stack.companies[13]
+    dash = company["dash"]
+    before = dash.get("/api/posts", params={"status": "all"}).json()["totalPosts"]
+    upload = dash.post("/api/imports", files={"file": ("theme-test.xml", WXR.read_bytes(), "application/xml")})
+    assert upload.status_code == 201, upload.text
+    job_id = upload.json()["job"]["id"]
+    started = dash.post(f"/api/imports/{job_id}/start", json={"downloadImages": False})
+    assert started.status_code == 202, started.text
+    job = wait_until(lambda: (lambda j: j if j["status"] in ("completed", "failed") else None)(
+        dash.get(f"/api/imports/{job_id}").json()["job"]), 600, "the import finished", stack)
+    assert job["status"] == "completed", job
+    assert job["report"]["counts"]["post"]["created"] > 0
+    after = dash.get("/api/posts", params={"status": "all"}).json()["totalPosts"]
+    assert after > before
+
+    exported = dash.post("/api/exports")
+    assert exported.status_code == 202, exported.text
+    export_id = exported.json()["export"]["id"]
+    export = wait_until(lambda: (lambda e: e if e["status"] in ("completed", "failed") else None)(
+        dash.get(f"/api/exports/{export_id}").json()["export"]), 600, "the export finished", stack)
+    assert export["status"] == "completed", export
+    path = "/api/" + export["downloadUrl"].split("/api/", 1)[1]
+    download = Http(stack.web.base_url, company["host"]).get(path)
+    assert download.status_code == 200, download.text[:300]
+    archive = zipfile.ZipFile(io.BytesIO(download.content))
+    document = json.loads(archive.read("export.json"))
+    assert len(document["db"][0]["data"]["posts"]) >= after
+    stack.background_stop()  # the tests below change the cluster under the companies
+
+
+def category_of(company: dict) -> str:
+    categories = company["dash"].get("/api/categories").json()["categories"]
+    if categories:
+        return categories[0]["id"]
+    reply = company["dash"].post("/api/categories/add", json={"name": "News", "slug": "news"})
+    assert reply.status_code == 201, reply.text
+    return reply.json()["category"]["id"]
+
+
+def media_of(company: dict) -> str:
+    media = company["dash"].get("/api/media").json()["media"]
+    if media:
+        return media[0]["id"]
+    reply = company["dash"].post("/api/media/upload", files={"file": ("cover.png", png(), "image/png")},
+                                 data={"fileName": "cover.png", "altText": "Cover"})
+    assert reply.status_code == 201, reply.text
+    return reply.json()["media"]["id"]
 
 
 def test_backup_and_restore_of_one_company(stack):
