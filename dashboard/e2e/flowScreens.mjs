@@ -97,6 +97,9 @@ function routes(t) {
     ['tag-new', '/dashboard/tags/new', { label: 'Name' }],
     ['tag-edit', `/dashboard/tags/edit/${t.tagId}`, { label: 'Name' }],
     ['media', '/dashboard/media', { text: 'Page 1 of' }],
+    ['members', '/dashboard/members', { text: 'The readers of your site' }],
+    ['member-new', '/dashboard/members/new', { label: 'Email' }],
+    ['members-import', '/dashboard/members/import', { text: 'A members CSV' }],
     ['ai-generator', '/dashboard/ai-generator', { label: 'What should the post be about?' }],
     ['users', '/dashboard/users', { text: t.username }],
     ['user-new', '/dashboard/users/new', { label: 'Username' }],
@@ -104,6 +107,7 @@ function routes(t) {
     ['settings', '/dashboard/settings', { text: 'Company Information' }],
     ['settings-site', '/dashboard/settings/site', { label: 'Website address' }],
     ['webhooks', '/dashboard/settings/webhooks', { text: 'Tell your website when content changes' }],
+    ['integrations', '/dashboard/settings/integrations', { text: 'Connect a tool' }],
     ['not-found', '/dashboard/no/such/page', { text: 'Oops! Page not found' }],
   ];
 }
