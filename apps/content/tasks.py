@@ -2,11 +2,12 @@
 
 Celery beat sends `content.publish_scheduled_posts` every CONTENT_PUBLISH_INTERVAL seconds (public
 schema). It reads the companies with a post due from one index in the public schema
-(apps.content.scheduling, apps.core.due: one query, whatever the number of companies) and enqueues
-`content.publish_tenant_scheduled_posts` inside each such company's context (tenant-schemas-celery
-carries the schema to the worker), which publishes the due posts and settles the company's row to
-its next scheduled post. Every CONTENT_PUBLISH_SWEEP_SECONDS, `content.publish_sweep` does the same
-in every company, in chunks across the workers: a row lost or never written is repaired there.
+(apps.content.scheduling, apps.core.due: one query, whatever the number of companies) and sends them
+to the workers, one task per COMPANIES_CHUNK_SIZE companies (apps.core.tenancy.fan_out): in each,
+the due posts are published and the company's row settled to its next scheduled post.
+`content.publish_tenant_scheduled_posts` does the same for the company it is sent from. Every
+CONTENT_PUBLISH_SWEEP_SECONDS, `content.publish_sweep` does the same in every company, in chunks
+across the workers: a row lost or never written is repaired there.
 Publishing is idempotent: due rows are locked with SKIP LOCKED and published once; a second run
 finds nothing.
 """
@@ -18,7 +19,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
-from django_tenants.utils import get_public_schema_name, tenant_context
+from django_tenants.utils import get_public_schema_name
 
 from apps.content import scheduling
 from apps.content.services import publish_due_posts, revisions_prune
@@ -29,16 +30,13 @@ logger = logging.getLogger(__name__)
 
 @shared_task(name="content.publish_scheduled_posts", ignore_result=True)
 def publish_scheduled_posts() -> int:
-    """Dispatch to each company with a post due (the index); returns how many."""
+    """Send the companies with a post due (the index), one task per COMPANIES_CHUNK_SIZE of them
+    (apps.core.tenancy.fan_out); returns how many companies."""
     connection.set_schema_to_public()
-    companies = due.due_companies(kind=scheduling.KIND, now=timezone.now())
-    try:
-        for company in companies:
-            with tenant_context(company):
-                publish_tenant_scheduled_posts.apply_async(expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
-    finally:
-        connection.set_schema_to_public()
-    return len(companies)
+    schemas = [company.schema_name for company in due.due_companies(kind=scheduling.KIND, now=timezone.now())]
+    tenancy.fan_out("content.publish_due", schemas=schemas, here=False,
+                    expires=settings.CONTENT_PUBLISH_TASK_EXPIRES)
+    return len(schemas)
 
 
 def publish_and_settle() -> int:
@@ -56,6 +54,11 @@ def publish_tenant_scheduled_posts() -> int:
     if connection.schema_name == get_public_schema_name():
         logger.error("publish_tenant_scheduled_posts ran without a tenant schema; ignored")
         return 0
+    return publish_and_settle()
+
+
+@tenancy.per_company("content.publish_due", what="scheduled publishing")
+def _publish_due(tenant) -> int:
     return publish_and_settle()
 
 

@@ -82,11 +82,12 @@ def chunks_of(schemas: list[str], size: int | None = None) -> list[list[str]]:
     return [schemas[start:start + size] for start in range(0, len(schemas), size)]
 
 
-def fan_out(name: str, *, schemas: list[str] | None = None) -> dict:
+def fan_out(name: str, *, schemas: list[str] | None = None, here: bool = True, **options) -> dict:
     """Run the per-company work `name` in every company (`schemas`, else every company it is for),
-    COMPANIES_CHUNK_SIZE at a time: the first chunk here and now, each other one as a task of its
-    own. Returns the results of the companies run here ({schema: result}: all of them when they fit
-    in one chunk); the other chunks log theirs."""
+    COMPANIES_CHUNK_SIZE at a time: the first chunk here and now (`here`; else it is sent too),
+    each other one as a task of its own (`options`: the tasks' sending options, e.g. expires).
+    Returns the results of the companies run here ({schema: result}: all of them when they fit in
+    one chunk); the other chunks log theirs."""
     entry = _registered[name]
     if schemas is None:
         schemas = list(active_tenants(include_suspended=entry.include_suspended).values_list("schema_name", flat=True))
@@ -94,9 +95,9 @@ def fan_out(name: str, *, schemas: list[str] | None = None) -> dict:
     if not chunks:
         return {}
     connection.set_schema_to_public()  # the chunks run from the public schema
-    for chunk in chunks[1:]:
-        send_by_name(CHUNK_TASK, args=[name, chunk])
-    return chunk_run(name, chunks[0])
+    for chunk in chunks[1 if here else 0:]:
+        send_by_name(CHUNK_TASK, args=[name, chunk], **options)
+    return chunk_run(name, chunks[0]) if here else {}
 
 
 def chunk_run(name: str, schemas: list[str]) -> dict:

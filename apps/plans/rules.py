@@ -333,11 +333,14 @@ def counter_mirror(company) -> None:
         cursor.execute(f"SELECT resource, used FROM {quote_schema_name(company.schema_name)}.{_COUNTERS}")
         rows = cursor.fetchall()
         if rows:
+            # Constants only (no now() in DO UPDATE: Citus refuses a function that is not immutable
+            # there, the public copy being one of its tables).
+            now = timezone.now()
             cursor.execute(
-                "INSERT INTO plans_plancounter (client_id, resource, used, counted_at) "
-                "SELECT %s, r, u, now() FROM unnest(%s::text[], %s::bigint[]) AS t(r, u) "
-                "ON CONFLICT (client_id, resource) DO UPDATE SET used = EXCLUDED.used, counted_at = now()",
-                [company.pk, [row[0] for row in rows], [row[1] for row in rows]])
+                "INSERT INTO plans_plancounter (client_id, resource, used, counted_at) VALUES "
+                + ", ".join(["(%s, %s, %s, %s)"] * len(rows))
+                + " ON CONFLICT (client_id, resource) DO UPDATE SET used = EXCLUDED.used, counted_at = EXCLUDED.counted_at",
+                [value for resource, used in rows for value in (company.pk, resource, used, now)])
 
 
 def counters_mirror(*, batch: int = 1000) -> int:

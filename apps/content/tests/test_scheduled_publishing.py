@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tenants.utils import schema_context, tenant_context
 
@@ -135,24 +136,23 @@ def test_scheduling_through_the_api_puts_the_earliest_date_in_the_index(tenant, 
     assert abs((index_of(tenant) - later).total_seconds()) < 1  # settled on the next post's date
 
 
-def test_the_beat_enters_only_the_companies_with_a_post_due(make_tenant, django_capture_on_commit_callbacks):
+def test_the_beat_enters_only_the_companies_with_a_post_due(make_tenant, monkeypatch,
+                                                            django_capture_on_commit_callbacks):
     from apps.content import tasks
+    from apps.core import tenancy
 
     quiet, waiting, due = make_tenant(), make_tenant(), make_tenant()
     scheduled_post(waiting, due_in=timedelta(hours=1))
     post = scheduled_post(due, due_in=-timedelta(seconds=1))
     make_post(quiet, status="draft")
     sent = []
-    original = tasks.publish_tenant_scheduled_posts.apply_async
-    tasks.publish_tenant_scheduled_posts.apply_async = lambda **kw: sent.append(connection.schema_name)
-    try:
+    monkeypatch.setattr(tenancy, "send_by_name", lambda name, *, args, **options: sent.append((name, args)))
+    with CaptureQueriesContext(connection) as captured:
         assert tasks.publish_scheduled_posts() == 1
-    finally:
-        tasks.publish_tenant_scheduled_posts.apply_async = original
-    assert sent == [due.schema_name]
-    with schema_context(due.schema_name):
-        with django_capture_on_commit_callbacks(execute=True):
-            assert tasks.publish_tenant_scheduled_posts() == 1
+    assert sent == [(tenancy.CHUNK_TASK, ["content.publish_due", [due.schema_name]])]  # one task, the due company
+    assert not [q for q in captured.captured_queries if "content_post" in q["sql"]]  # no schema entered
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tenancy.chunk_run(*sent[0][1]) == {due.schema_name: 1}
     assert reload(due, post).status == "published"
     assert index_of(due) is None  # settled: nothing more is scheduled there
     assert index_of(waiting) is not None and index_of(quiet) is None
