@@ -23,7 +23,8 @@ from tenants.models import Client
 
 LIMIT_NAMES = {"staff_seats": "Staff accounts", "posts": "Posts", "media_bytes": "Media storage (bytes)",
                "webhook_endpoints": "Webhook endpoints", "public_api_rpm": "Public API requests per window",
-               "ai_jobs_per_day": "AI jobs per day"}
+               "ai_jobs_per_day": "AI jobs per day", "members": "Members",
+               "emails_per_month": "Newsletter emails per month"}
 
 
 # No script at all; the page's own styles; forms post to the console only.

@@ -7,6 +7,7 @@ from apps.content.tests.conftest import make_category, make_media, post_payload
 from apps.core import testing
 from apps.plans import rules
 from lifecycle.operator.models import OperatorAction
+from lifecycle.operator.views import LIMIT_NAMES
 from lifecycle.operator.tests.test_console import signed_in
 from tenants.models import Client
 
@@ -42,3 +43,8 @@ def test_the_largest_values_are_taken_and_the_company_still_writes(operator, ten
     category, media = make_category(tenant), make_media(tenant)
     assert api.post("/api/posts", post_payload(category, media, postTitle="Fits")).status_code == 201
     assert web.get(base).status_code == 200
+
+
+def test_every_limit_of_the_plans_has_its_name_in_the_console():
+    """A limit added to the plans (members, newsletter emails) is shown on the company's page."""
+    assert set(LIMIT_NAMES) == set(rules.LIMITS)
