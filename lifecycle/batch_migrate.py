@@ -53,6 +53,20 @@ def _plain_sql(plan) -> bool:
     )
 
 
+def _collect_sql(executor, plan) -> list[str]:
+    """The SQL of `plan`, from the state of every migration the schema has applied. (Django's
+    loader.collect_sql starts from the first planned migration's ancestors only: an applied
+    migration that is not one of them, e.g. members' tables when content is behind, is missing
+    from that state, and a later migration referring to its models cannot be rendered.)"""
+    statements: list[str] = []
+    state = executor._create_project_state(with_applied_migrations=True)
+    for migration, _backwards in plan:
+        with connection.schema_editor(collect_sql=True, atomic=migration.atomic) as schema_editor:
+            state = migration.apply(state, schema_editor, collect_sql=True)
+        statements.extend(schema_editor.collected_sql)
+    return statements
+
+
 def plan_for(schema_name: str) -> GroupPlan | None:
     """The SQL that brings `schema_name` (and every schema recording the same migrations) up to
     date, or None when the plan must run through Django's executor."""
@@ -61,7 +75,7 @@ def plan_for(schema_name: str) -> GroupPlan | None:
         plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
         if not plan or not _plain_sql(plan):
             return None
-        collected = executor.loader.collect_sql(plan)
+        collected = _collect_sql(executor, plan)
     # What sqlmigrate prints, less its comment lines ("-- Add field ...", "-- (no-op)").
     statements = [sql for sql in collected if not sql.lstrip().startswith("--")]
     recorded: list[tuple[str, str]] = []

@@ -82,7 +82,7 @@ class Send(models.Model):
         constraints = [
             # A post goes to a newsletter once (a failed or cancelled send may be asked for again).
             models.UniqueConstraint(fields=["post", "newsletter"], name="newsletters_send_once",
-                                    condition=~models.Q(status__in=["failed", "cancelled"])),
+                                    condition=~models.Q(status="failed") & ~models.Q(status="cancelled")),
         ]
 
 

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('core', '0001_outbox'),
-        ('tenants', '0015_site_settings'),
+        ('tenants', '0001_initial'),  # the companies table (not the latest: a schema missing a later one stays consistent)
     ]
 
     operations = [

@@ -32,6 +32,8 @@ MIGRATION = "a data migration runs the directory's code when it is applied, not 
 ALLOWED: dict[tuple[str, str], str] = {
     ("apps/audit/apps.py", "apps.core"): READY,
     ("apps/content/apps.py", "apps.core"): READY,
+    ("apps/newsletters/apps.py", "apps.core"): READY,
+    ("apps/newsletters/apps.py", "apps.newsletters"): READY,
     ("apps/core/apps.py", "apps.core"): READY,
     ("apps/core/apps.py", "apps.core.pooler"): READY,
     ("apps/public_api/apps.py", "apps.core"): READY,

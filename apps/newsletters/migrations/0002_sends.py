@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='send',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['failed', 'cancelled']), _negated=True), fields=('post', 'newsletter'), name='newsletters_send_once'),
+            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('status', 'failed'), _negated=True), models.Q(('status', 'cancelled'), _negated=True)), fields=('post', 'newsletter'), name='newsletters_send_once'),
         ),
         migrations.AddIndex(
             model_name='delivery',
