@@ -4204,6 +4204,35 @@ export interface components {
             /** Status */
             status?: ("free" | "comped") | null;
         };
+        /** MembersQuery */
+        MembersQuery: {
+            /** Emaildisabled */
+            emailDisabled?: boolean | null;
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /** Limit */
+            limit?: number | null;
+            /**
+             * Newsletter
+             * @default
+             */
+            newsletter?: string;
+            /** Page */
+            page?: number | null;
+            /**
+             * Search
+             * @default
+             */
+            search?: string;
+            /**
+             * Status
+             * @default
+             */
+            status?: string;
+        };
         /** MessageOut */
         MessageOut: {
             /** Message */
@@ -5108,6 +5137,19 @@ export interface components {
              * @constant
              */
             success: true;
+        };
+        /** RecipientsQuery */
+        RecipientsQuery: {
+            /**
+             * Labelid
+             * @default
+             */
+            labelId?: string;
+            /**
+             * Newsletterid
+             * @default
+             */
+            newsletterId?: string;
         };
         /**
          * RecoveryCodesOut
