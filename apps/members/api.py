@@ -29,10 +29,10 @@ from apps.core.permissions import requires
 from apps.core.schemas import MessageOut, PaginationOut, SuccessOut
 from apps.core.selectors import as_uuid, paginate
 from apps.members import exporting, imports, selectors, services
-from apps.members.schemas import (BulkLabelIn, BulkLabelOut, ImportCountsOut, ImportProblemOut, LabelCountOut,
-                                  LabelIn, LabelListOut, LabelOut, LabelSavedOut, MemberImportOut,
+from apps.members.schemas import (BulkLabelIn, BulkLabelOut, ImportCountsOut, ImportForm, ImportProblemOut,
+                                  LabelCountOut, LabelIn, LabelListOut, LabelOut, LabelSavedOut, MemberImportOut,
                                   MemberImportReplyOut, MemberIn, MemberListOut, MemberOut, MemberReplyOut,
-                                  MemberSavedOut, MemberUpdateIn, _label_names)
+                                  MemberSavedOut, MemberUpdateIn)
 
 router = Router(tags=["members"])
 CANNOT_MANAGE = "Only editors and administrators can manage members"
@@ -127,17 +127,12 @@ def _job_out(job) -> MemberImportOut:
         error=job.error, createdAt=job.created_at, startedAt=job.started_at, finishedAt=job.finished_at)
 
 
-class ImportForm(Schema):
-    labels: str = ""  # label names, comma-separated: given to every imported member
-
-
 @router.post("/imports", response={201: MemberImportReplyOut})
 @requires("members.manage", CANNOT_MANAGE)
 def upload_import(request, form: Form[ImportForm], file: File[UploadedFile] = None):
     """Upload a members CSV (at most MEMBERS_IMPORT_MAX_BYTES); its dry run starts in the background:
     poll the job until `status` is analysed."""
-    labels = _label_names([part for part in form.labels.split(",") if part.strip()])
-    job = imports.member_import_upload(actor=request.auth, uploaded=file, labels=labels)
+    job = imports.member_import_upload(actor=request.auth, uploaded=file, labels=form.label_names())
     return 201, MemberImportReplyOut(job=_job_out(job))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import Email, OptionalEmail, clean_min_length, text
@@ -94,6 +94,20 @@ class MemberUpdateIn(InSchema):
         if value is True:
             raise ValueError("Only the email provider disables an address; send false to enable it again")
         return value
+
+
+def _label_list(value) -> str:
+    """The upload form's labels: names separated by commas, under LabelNames' rule (at most 100, each
+    at most NAME_MAX characters); kept as the tidied names, comma-separated (a name holds no comma)."""
+    names = text(value, "Labels must be names separated by commas").split(",")
+    return ",".join(_label_names([name for name in names if name.strip()]))
+
+
+class ImportForm(InSchema):
+    labels: Annotated[str, AfterValidator(_label_list)] = ""  # names, comma-separated: given to every imported member
+
+    def label_names(self) -> list[str]:
+        return [name for name in self.labels.split(",") if name]
 
 
 class LabelIn(InSchema):

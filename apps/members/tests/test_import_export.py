@@ -84,6 +84,27 @@ def test_a_file_that_is_not_a_members_csv_is_400(api, data):
     assert reply.json()["errors"][0]["field"] == "file"
 
 
+@pytest.mark.parametrize(("labels", "message"), [
+    (",".join(f"label {n}" for n in range(101)), "At most 100 labels"),
+    ("vip," + "x" * 192, "Label names must be at most 191 characters"),
+    ("vip,\x00", "Text must not contain NUL characters"),
+])
+def test_hostile_labels_of_an_upload_are_400_and_nothing_is_stored(tenant, api, labels, message):
+    reply = upload(api, GHOST_CSV.encode(), labels=labels)
+    assert reply.status_code == 400, reply.content
+    body = reply.json()
+    assert body["error"] == "validation_error" and body["message"] == message
+    assert body.get("errors", [{"field": "labels"}])[0]["field"] == "labels"
+    with schema_context(tenant.schema_name):
+        assert not imports.MemberImport.objects.exists()
+
+
+def test_the_labels_of_an_upload_are_tidied(api):
+    reply = upload(api, GHOST_CSV.encode(), labels=" From  Ghost ,,\r\nvip\r\n, ")
+    assert reply.status_code == 201, reply.content
+    assert reply.json()["job"]["labels"] == ["From Ghost", "vip"]
+
+
 def test_one_import_at_a_time(tenant, api):
     assert upload(api, GHOST_CSV.encode()).status_code == 201
     assert upload(api, GHOST_CSV.encode()).status_code == 409
