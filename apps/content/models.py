@@ -143,6 +143,17 @@ class PostQuerySet(models.QuerySet):
         return self.filter(kind__in=kinds.having(flag))
 
 
+# Who reads a post's body (Post.visibility).
+PUBLIC_VISIBILITY, MEMBERS_VISIBILITY = "public", "members"
+VISIBILITIES = [(PUBLIC_VISIBILITY, "Everyone"), (MEMBERS_VISIBILITY, "Members only")]
+
+
+def body_for_reader(visibility: str, body: str, *, member: bool) -> str:
+    """The one rule of a members-only post (both public APIs, the feeds): its body goes to a
+    member only; anyone else gets "" (its title, excerpt and images stay public)."""
+    return body if visibility != MEMBERS_VISIBILITY or member else ""
+
+
 class Post(models.Model):
     Status = PostStatus
     objects = PostQuerySet.as_manager()
@@ -175,6 +186,10 @@ class Post(models.Model):
     # An editorial mark (a website's "featured" strip, Ghost's `featured`): set by whoever may edit
     # the post; the public lists take `?featured=true|false`.
     featured = models.BooleanField(default=False, db_default=False)
+    # Who reads the post's body (docs/members.md#members-only-posts): everyone, or members only (its
+    # title, excerpt and images stay public; its body is served to a request with a member's token).
+    visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PUBLIC_VISIBILITY,
+                                  db_default=PUBLIC_VISIBILITY)
     video_id = models.CharField(max_length=32, blank=True, default="")
 
     meta_title = models.CharField(max_length=500, blank=True, default="")

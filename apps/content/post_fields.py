@@ -82,6 +82,8 @@ SUMMARY = (
     PostField("isScheduled", None, "scheduled"),
     # (+) an editorial mark: the public lists take ?featured=true|false (docs/content.md#featured-posts)
     PostField("featured", "featured", "flag"),
+    # (+) public, or members: a members-only post's body goes to members only (docs/members.md)
+    PostField("visibility", "visibility", "text"),
 )
 
 # The full post (PostOut): the summary, then these.

@@ -178,6 +178,12 @@ def clean_canonical_url(value) -> str:
     return clean_max(clean_url(value), 2000, "Canonical URL")
 
 
+def clean_visibility(value) -> str:
+    if value not in ("public", "members"):
+        raise ValueError("Visibility must be public or members")
+    return value
+
+
 def clean_flag(value) -> bool:
     if not isinstance(value, bool):
         raise ValueError("Must be true or false")
@@ -192,6 +198,7 @@ POST_RULES: dict[str, FieldRule] = {
     "status": FieldRule("status", clean_status),
     "allow_indexing": FieldRule("allowIndexing", clean_flag),
     "featured": FieldRule("featured", clean_flag),
+    "visibility": FieldRule("visibility", clean_visibility),
     "scheduled_publish_date": FieldRule("scheduledPublishDate", clean_publish_date),
     "video_id": FieldRule("videoId", clean_video_id),
     "meta_title": FieldRule("metaTitle", _text_rule("SEO title", 500), 500),
@@ -223,7 +230,7 @@ def post_values(values: dict) -> dict:
 
 _NULLABLE = {"scheduled_publish_date"}
 # What a repaired field falls back to when its value cannot be kept at all.
-_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "featured": False,
+_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "featured": False, "visibility": "public",
              "scheduled_publish_date": None}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime, time, timezone as dt_timezone
-from typing import Annotated
+from typing import Annotated, Literal
 from urllib.parse import parse_qs, urlparse
 
 from django.utils import timezone
@@ -30,7 +30,7 @@ from apps.content.rules import (  # noqa: F401 - the field rules, re-exported fo
     TAGS_INVALID, TITLE_REQUIRED, VIDEO_INVALID, MediaRef, clean_id_list, clean_max, clean_media_ref,
     clean_publish_date, clean_status, clean_video_id,
 )
-from apps.content.rules import POST_RULES, clean_canonical_url
+from apps.content.rules import POST_RULES, clean_canonical_url, clean_visibility
 
 
 def _optional_text(value, label: str, maximum: int | None = None) -> str | None:
@@ -365,6 +365,8 @@ PostStatusIn = Annotated[str, BeforeValidator(lambda value: clean_status(value))
 CategoryIds = Annotated[list[str], BeforeValidator(_category_ids)]
 TagIds = Annotated[list[str], BeforeValidator(lambda value: clean_id_list(value, TAGS_INVALID))]
 FeaturedRef = Annotated[MediaRef, BeforeValidator(_featured)]
+PostVisibility = Annotated[Literal["public", "members"], BeforeValidator(
+    lambda value: "public" if value is None else clean_visibility(value))]
 SeoTitle = Annotated[str, BeforeValidator(
     lambda value: POST_RULES["meta_title"].clean(clean_required(value, SEO_TITLE_REQUIRED)))]
 SeoDescription = Annotated[str, BeforeValidator(lambda value: clean_required(value, SEO_DESCRIPTION_REQUIRED))]
@@ -450,6 +452,7 @@ class PostCreateIn(_SocialFields):
     videoId: VideoId = ""
     language: Language = None  # (+) one of the company's languages; its default when absent
     featured: StrictBool = False  # (+) an editorial mark (docs/content.md#featured-posts)
+    visibility: PostVisibility = "public"  # (+) members: the body for members only (docs/members.md)
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
@@ -493,6 +496,7 @@ class PostCreateIn(_SocialFields):
             "twitter_image_id": self.twitterImageId or None,
             "language": self.language,
             "featured": self.featured,
+            "visibility": self.visibility,
         }
 
 
@@ -527,6 +531,7 @@ class PostUpdateIn(_SocialFields):
     videoId: VideoId | None = None
     language: Language = None  # (+) move the post to another of the company's languages
     featured: StrictBool | None = None  # (+) feature the post, or no longer
+    visibility: PostVisibility | None = None  # (+) public, or members (the body for members only)
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for
@@ -642,7 +647,7 @@ _REVISION_NAMES = {
     "focus_keyword": "focusKeyword", "og_title": "ogTitle", "og_description": "ogDescription",
     "twitter_title": "twitterTitle", "twitter_description": "twitterDescription",
     "featured_image_id": "featuredImageId", "og_image_id": "ogImageId", "twitter_image_id": "twitterImageId",
-    "category_ids": "categories", "tag_ids": "tags", "featured": "featured",
+    "category_ids": "categories", "tag_ids": "tags", "featured": "featured", "visibility": "visibility",
 }
 
 

@@ -235,6 +235,7 @@ def post_create(
     language: str | None = None,
     kind: str | kinds.Kind = kinds.POST,
     featured: bool = False,
+    visibility: str = "public",
     actor=None,
     featured_image_required: bool = True,
 ) -> Post:
@@ -249,7 +250,7 @@ def post_create(
     values = post_values({
         "title": title, "content": content, "excerpt": excerpt, "status": status or Post.Status.DRAFT,
         "custom_slug": custom_slug, "allow_indexing": allow_indexing, "featured": featured,
-        "scheduled_publish_date": scheduled_publish_date,
+        "visibility": visibility, "scheduled_publish_date": scheduled_publish_date,
         "video_id": video_id, "meta_title": meta_title, "meta_description": meta_description,
         "canonical_url": canonical_url, "focus_keyword": focus_keyword, "og_title": og_title,
         "og_description": og_description, "twitter_title": twitter_title, "twitter_description": twitter_description,
@@ -287,7 +288,7 @@ def post_create(
 
 _PLAIN_FIELDS = (
     "title", "excerpt", "allow_indexing", "featured", "scheduled_publish_date", "video_id", "meta_title", "meta_description",
-    "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
+    "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description", "visibility",
 )
 
 
@@ -620,7 +621,7 @@ REVISION_FIELDS = (
     "title", "content", "excerpt", "slug", "custom_slug", "status", "publish_scheduled", "scheduled_publish_date",
     "published_at", "allow_indexing", "video_id", "meta_title", "meta_description", "canonical_url",
     "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
-    "featured_image_id", "og_image_id", "twitter_image_id", "featured",
+    "featured_image_id", "og_image_id", "twitter_image_id", "featured", "visibility",
 )
 _REVISION_TIMES = ("scheduled_publish_date", "published_at")
 

@@ -28,7 +28,7 @@ from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.http import http_date
 
 from apps.content import kinds
-from apps.content.models import Category, Tag
+from apps.content.models import Category, Tag, body_for_reader
 from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
 from apps.core.text import xml_data, xml_text
@@ -151,7 +151,8 @@ class PostsFeed(Feed):
         return post.title
 
     def item_description(self, post) -> str:
-        return post.excerpt or post.content
+        """The excerpt, else the body (a members-only post's body never: its excerpt or nothing)."""
+        return post.excerpt or body_for_reader(post.visibility, post.content, member=False)
 
     def item_link(self, post) -> str:
         return self._tenant.post_url(post.slug, post.language)

@@ -219,6 +219,13 @@ def _one_of(accepted: str):
     return lambda value: EVERYTHING if _text(value).lower() == accepted else NOTHING
 
 
+def _visibility_q(value) -> Q:
+    """Ghost's visibility: public or members are ours (apps.content.models.Post.visibility); paid and
+    tiers are no post's."""
+    wanted = _text(value).lower()
+    return Q(visibility=wanted) if wanted in ("public", "members") else NOTHING
+
+
 def _uuid_q(value) -> Q:
     try:
         return Q(id=uuid.UUID(_text(value)))
@@ -238,7 +245,7 @@ def post_fields(reads: Reads, kind: kinds.Kind = kinds.POST) -> nql.Fields:
         "primary_tag": equality(lambda v: Q(ghost_primary_tag=_text(v).strip().lower()), name="primary_tag"),
         "author": author, "authors": author, "authors.slug": author, "primary_author": author,
         "featured": equality(_flag(Q(featured=True), Q(featured=False)), name="featured"),
-        "visibility": equality(_one_of("public"), name="visibility"),
+        "visibility": equality(_visibility_q, name="visibility"),
         "status": equality(_one_of("published"), name="status"),
         "type": equality(_one_of(kind.name), name="type"),
         "published_at": _ordered("published_at", name="published_at"),
@@ -298,7 +305,7 @@ class _InChain(Expression):
 POST_COLUMNS = ("id", "kind", "title", "slug", "content", "excerpt", "created_at", "updated_at", "published_at",
                 "canonical_url", "meta_title", "meta_description", "og_title", "og_description", "twitter_title",
                 "twitter_description", "author_id", "featured_image__storage_key", "featured_image__alt_text",
-                "og_image__storage_key", "twitter_image__storage_key", "featured", "language")
+                "og_image__storage_key", "twitter_image__storage_key", "featured", "language", "visibility")
 
 
 def _terms_json() -> RawSQL:

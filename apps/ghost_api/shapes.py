@@ -14,6 +14,7 @@ from datetime import datetime, timezone as dt_timezone
 
 from apps.accounts.profiles import author_name
 from apps.content import kinds
+from apps.content.models import PUBLIC_VISIBILITY, body_for_reader
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
 from apps.ghost_api.selectors import Author, GhostTag, Reads
@@ -162,19 +163,23 @@ def text_of(row: dict) -> Text:
     return found
 
 
-def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images) -> dict:
-    """A post row (apps.ghost_api.selectors.POST_COLUMNS, with its `terms`) as Ghost's post."""
-    content = row["content"] or ""
-    text = text_of(row)
+def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images, member: bool = False) -> dict:
+    """A post row (apps.ghost_api.selectors.POST_COLUMNS, with its `terms`) as Ghost's post. A
+    members-only post's body (html, plaintext, the excerpt made of it) goes to a `member` only, as
+    Ghost answers a visitor (`access` false)."""
+    visibility = row.get("visibility") or PUBLIC_VISIBILITY
+    content = body_for_reader(visibility, row["content"] or "", member=member)
+    access = member or visibility == PUBLIC_VISIBILITY
+    text = text_of(row) if access else Text("", "", text_of(row).reading_time)
     ghost_id = ids.ghost_id(row["id"])
     data = {
         "id": ghost_id, "uuid": str(row["id"]), "title": row["title"], "slug": row["slug"], "html": content,
         "comment_id": ghost_id, "feature_image": images.url(row["featured_image__storage_key"]),
-        "featured": bool(row["featured"]), "visibility": "public", "created_at": _row_time(row, "created_at"),
+        "featured": bool(row["featured"]), "visibility": visibility, "created_at": _row_time(row, "created_at"),
         "updated_at": _row_time(row, "updated_at"), "published_at": _row_time(row, "published_at"),
         "custom_excerpt": row["excerpt"] or None, "codeinjection_head": None, "codeinjection_foot": None,
         "custom_template": None, "canonical_url": row["canonical_url"] or None, "url": site.url_of(row),
-        "excerpt": row["excerpt"] or text.excerpt, "reading_time": text.reading_time, "access": True,
+        "excerpt": row["excerpt"] or text.excerpt, "reading_time": text.reading_time, "access": access,
         "comments": False, "og_image": images.url(row["og_image__storage_key"]), "og_title": row["og_title"] or None,
         "og_description": row["og_description"] or None, "twitter_image": images.url(row["twitter_image__storage_key"]),
         "twitter_title": row["twitter_title"] or None, "twitter_description": row["twitter_description"] or None,

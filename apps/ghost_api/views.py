@@ -33,7 +33,8 @@ from apps.ghost_api.nql import FilterError
 from apps.integrations import selectors as integration_selectors
 from apps.public_api import core
 from apps.public_api import keys as public_keys
-from apps.public_api.responses import cached_json
+from apps.public_api.request import reader_is_member
+from apps.public_api.responses import cached_json, uncached_json
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,9 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
             raise errors.validation("matches", "id")
     request.auth = api_key
     site = shapes.Site(tenant)
+    if resource in ("posts", "pages") and reader_is_member(request):
+        # A member's reply has members-only bodies: built for this request, kept by no cache.
+        return uncached_json(request, build_reply(resource, wanted, ident, slug, site, tenant, member=True))
     # Replies show the company's settings too (name, addresses, time zone): a change of them bumps
     # the content version like a content write (apps.core.subscribers).
     return cached_json(request, lambda version: build_reply(resource, wanted, ident, slug, site, tenant),
@@ -118,12 +122,12 @@ def _must_name_a_row(resource: str, value: str | None) -> None:
 
 # --- the replies ---------------------------------------------------------------------------------
 def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Site, tenant, *,
-                reads: selectors.Reads | None = None) -> dict:
+                reads: selectors.Reads | None = None, member: bool = False) -> dict:
     """The reply of a request (Django's path, and posts lists in the WSGI layer: apps.ghost_api.direct,
     which may give the `reads` it keeps for the company's content version)."""
     reads = reads or selectors.Reads(counts=resource == "authors" and "count.posts" in wanted.include)
     if resource in ("posts", "pages"):  # Ghost's page object is its post object (apps.content.kinds)
-        return _posts(wanted, ident, slug, site, reads, kinds.POST if resource == "posts" else kinds.PAGE)
+        return _posts(wanted, ident, slug, site, reads, kinds.POST if resource == "posts" else kinds.PAGE, member=member)
     if resource == "tags":
         return _rows("tags", wanted, ident, slug, reads.tags, lambda term: {
             "slug": term.slug, "name": term.name, "id": ids.ghost_id(term.row_id)},
@@ -142,7 +146,7 @@ def build_reply(resource, wanted: query.GhostQuery, ident, slug, site: shapes.Si
     raise errors.not_found()
 
 
-def _posts(wanted, ident, slug, site, reads, kind: kinds.Kind = kinds.POST) -> dict:
+def _posts(wanted, ident, slug, site, reads, kind: kinds.Kind = kinds.POST, *, member: bool = False) -> dict:
     """Posts, or pages (`kind`): each resource reads its own rows only, in the company's default
     language or along `locale`'s chain (docs/translations.md)."""
     images = shapes.Images()
@@ -150,10 +154,11 @@ def _posts(wanted, ident, slug, site, reads, kind: kinds.Kind = kinds.POST) -> d
         row = selectors.post_read(reads, ghost_id=ident, slug=slug, kind=kind, locale=wanted.locale)
         if row is None:
             raise errors.not_found(NOT_FOUND[kind.plural])
-        return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images)]}
+        return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images, member=member)]}
     rows, total = selectors.posts_page(reads, filter_tree=wanted.filter_tree, order=wanted.order,
                                        offset=wanted.offset, limit=wanted.limit, kind=kind, locale=wanted.locale)
-    return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images) for row in rows],
+    return {kind.plural: [shapes.post(row, wanted, site=site, reads=reads, images=images, member=member)
+                          for row in rows],
             "meta": {"pagination": wanted.pagination(total)}}
 
 

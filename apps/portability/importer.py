@@ -8,8 +8,9 @@ Mapping (docs/import-export.md):
 - posts: title, slug (kept when free, else `-2`, `-3`... and a conflict in the report), content
   (converted by apps.portability.html and sanitised like the editor's), excerpt (text), status
   (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft; a
-  post not public at the source, WordPress private or password-protected, Ghost members-only,
-  paid or for tiers -> a draft, reported),
+  post not public at the source: Ghost members-only, paid or for tiers, and WordPress
+  password-protected -> members-only (its status kept: docs/members.md), WordPress private -> a
+  draft; each reported, as parsers.RESTRICTED_AS decides),
   dates (published, created, updated) as in the source, author, categories, tags, SEO fields;
 - pages: pages (apps.content.kinds: WordPress `page` items, Ghost `type: page` rows), with no
   category needed; a WordPress page's parent is not kept (pages are flat) and is named in the report;
@@ -64,7 +65,7 @@ from apps.media.storage import MediaUrls
 from apps.portability.html import Converted, convert_ghost, convert_wordpress, image_sources, rewrite_images
 from apps.portability.images import GHOST_URL, ImageArchive
 from apps.portability.models import MissingImage, Redirect, SourceItem
-from apps.portability.parsers import GHOST, WORDPRESS, Blog, SourcePost
+from apps.portability.parsers import GHOST, RESTRICTED_AS, WORDPRESS, Blog, SourcePost
 from apps.portability.site_import import site_import
 
 logger = logging.getLogger(__name__)
@@ -88,6 +89,12 @@ def source_name(blog: Blog) -> str:
         return f"wordpress:{blog.site_url.rstrip('/')}"[:300]
     seed = ",".join(sorted(author.source_id for author in blog.authors)) or "ghost"
     return f"ghost:{hashlib.sha256(seed.encode()).hexdigest()[:16]}"
+
+
+def _restricted_reason(restricted: str) -> str:
+    """The report's words for a post not public at the source (parsers.RESTRICTED_AS decides)."""
+    made = "members-only" if RESTRICTED_AS.get(restricted) == "members" else "a draft"
+    return f"{restricted} in the source: imported as {made}"
 
 
 @dataclass
@@ -233,9 +240,10 @@ def blog_analyse(blog: Blog) -> dict:
     archive = ImageArchive(blog.files, site_url=blog.site_url)
     in_archive = {url for url in images if archive.find(url) is not None}
     already = {url for url in images if url in known["image"]}
-    restricted = [{"kind": _post_kind(post), "item": post.title,
-                   "reason": f"{post.restricted} in the source: imported as a draft"}
-                  for post in blog.posts if post.restricted]
+    restricted = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post.restricted)}
+                  for post in blog.posts if post.restricted and RESTRICTED_AS.get(post.restricted) != "members"]
+    members_only = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post.restricted)}
+                    for post in blog.posts if post.restricted and RESTRICTED_AS.get(post.restricted) == "members"]
     for kind, item, reason in blog.skipped:
         counts[kind]["skipped"] += 1
     accounts = accounts_to_make(blog.authors, known=known["author"], emails=emails)
@@ -248,6 +256,7 @@ def blog_analyse(blog: Blog) -> dict:
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "madeDrafts": restricted,
+        "madeMembersOnly": members_only,  # their bodies for members only (docs/members.md)
         "notBroughtOver": not_brought_over(blog),
         # the images the posts name: how many the archive holds, how many an earlier import brought,
         # and how many are left to download (or to be kept as their old address)
@@ -627,9 +636,13 @@ class _Importer:
             self.report.note(kind, source.title, "no author",
                              f"the author {source.author[:100]!r} is not among the file's authors")
         status = source.status if source.status in (bulk.PUBLISHED, bulk.SCHEDULED) else bulk.DRAFT
-        if source.restricted:  # not public at the source: never public here
+        visibility = "public"
+        if source.restricted and RESTRICTED_AS.get(source.restricted) == "members":  # readers' only: members-only
+            visibility = "members"
+            self.report.note(kind, source.title, "made members-only", _restricted_reason(source.restricted))
+        elif source.restricted:  # not public at the source: never public here
             status = bulk.DRAFT
-            self.report.note(kind, source.title, "made a draft", f"{source.restricted} in the source: imported as a draft")
+            self.report.note(kind, source.title, "made a draft", _restricted_reason(source.restricted))
         seo = source.seo
         return bulk.PostIn(
             kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None, status=status,
@@ -639,7 +652,8 @@ class _Importer:
             tag_ids=[terms[("tag", t)].pk for t in source.tags if ("tag", t) in terms],
             values={
                 "title": source.title, "content": html, "excerpt": html_to_text(source.excerpt).strip(),
-                "allow_indexing": True, "featured": source.featured, "meta_title": seo.get("meta_title", ""),
+                "allow_indexing": True, "featured": source.featured, "visibility": visibility,
+                "meta_title": seo.get("meta_title", ""),
                 "meta_description": seo.get("meta_description", ""), "canonical_url": seo.get("canonical_url", ""),
                 "focus_keyword": seo.get("focus_keyword", ""), "og_title": seo.get("og_title", ""),
                 "og_description": seo.get("og_description", ""), "twitter_title": seo.get("twitter_title", ""),

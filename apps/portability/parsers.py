@@ -36,6 +36,12 @@ _NS_DC = "http://purl.org/dc/elements/1.1/"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp")
 # Why a post is not public at its source (SourcePost.restricted): it comes over as a draft.
 RESTRICTED_PRIVATE, RESTRICTED_PASSWORD, RESTRICTED_MEMBERS = "private", "password-protected", "members-only"
+# What a post that is not public at the source becomes here, decided in this one place
+# (apps.portability.importer reads it for the dry run and the import): members-only (Ghost's
+# members, paid and tiers posts; WordPress's password-protected posts, whose password was a
+# readers' key: docs/members.md#members-only-posts), or a draft (WordPress's private posts, which
+# only their site's staff could read).
+RESTRICTED_AS = {RESTRICTED_MEMBERS: "members", RESTRICTED_PASSWORD: "members", RESTRICTED_PRIVATE: "draft"}
 
 
 class ParseFailed(Exception):

@@ -61,6 +61,9 @@ def list_posts(request):
 def _by_slug(request, slug: str, kind: str):
     published_only = not request.auth.is_preview
     locale = public.parse_locale(request.GET.get("locale"))
+    if public.reader_is_member(request):  # members-only bodies: built for this request, kept by no cache
+        return uncached_json(request, public.post_by_slug_reply(slug, locale=locale, published_only=published_only,
+                                                                kind=kind, member=True))
     return cached_json(
         request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only, kind=kind))
 

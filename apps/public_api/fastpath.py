@@ -41,6 +41,7 @@ from apps.core.validation import json_has_nul
 from apps.ghost_api import direct as ghost_direct
 from apps.ghost_api import edge as ghost_edge
 from apps.public_api import cache, core, direct, keys
+from apps.public_api import request as public_request
 from apps.public_api.cache import Code
 from apps.public_api.core import Bodies as _Bodies  # noqa: F401 (the worker's copies of replies)
 from apps.public_api.encoding import accepts_gzip
@@ -78,7 +79,7 @@ class PublicApiFastPath:
                 if setup.enabled and setup.edge.answers(environ.get("HTTP_ORIGIN")):
                     return self._track(environ, start_response, key, setup)
             return self.app(environ, start_response)
-        if method != "GET":
+        if method != "GET" or environ.get(public_request.MEMBER_ENVIRON):  # a member's read: Django, uncached
             return self.app(environ, start_response)
         query = environ.get("QUERY_STRING", "")
         ask = core.Ask(host=_host(environ), path=path, query=query,

@@ -38,7 +38,8 @@ from ninja import Schema
 from ninja.errors import ValidationError
 
 from apps.content import kinds
-from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
+from apps.content.models import (PUBLIC_STATUS, PUBLIC_VISIBILITY, STATUS_FILTER_INVALID, STATUS_FILTERS,
+                                 body_for_reader, search_configs)
 from apps.content.schemas import CategoryOut, TagOut
 from apps.content.selectors import preview_post_id
 from apps.core.api import refuse_repeated
@@ -50,6 +51,7 @@ from apps.core.middleware import request_id as make_request_id
 from apps.core.pagination import Page, page_params
 from apps.core.security import api_security_headers
 from apps.core.validation import NUL_MESSAGE
+from apps.members.tokens import session_member
 from apps.public_api import keys, selectors
 from apps.public_api.cache import Counts
 
@@ -60,8 +62,11 @@ LIST_PATH = "/api/v1/posts"
 LIST_PATHS = {f"{PREFIX}{kind.plural}": kind.name for kind in kinds.KINDS.values()}
 TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
 DEFAULT_LIMIT, MAX_LIMIT = 10, 100
-# A reply depends on the key, and is gzip for a client that accepts it (core.encoded).
-VARY = "x-api-key, Accept-Encoding"
+# A reply depends on the key and on a member's token (members-only bodies: reader_is_member), and is
+# gzip for a client that accepts it (core.encoded).
+VARY = "x-api-key, x-member-token, Accept-Encoding"
+MEMBER_HEADER = "X-Member-Token"  # a member's token (apps.members.tokens): members-only posts' bodies
+MEMBER_ENVIRON = "HTTP_X_MEMBER_TOKEN"
 
 KEY_REQUIRED = "API key is required. Send it in the x-api-key header."
 KEY_INVALID = "Invalid API key"
@@ -289,17 +294,29 @@ def slug_languages(locale: str | None, company) -> dict:
     return {"chain": languages_for(locale, company).chain}
 
 
-def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool, kind: str = kinds.POST.name) -> dict:
+def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool, kind: str = kinds.POST.name,
+                       member: bool = False) -> dict:
     """The reply of posts/slug/{slug}[?locale=] (docs/translations.md), or of pages/slug/{slug}."""
     found = selectors.post_by_slug(slug, published_only=published_only, kind=kind, localized=locale is not None,
                                    **slug_languages(locale, current_languages()))
-    return post_reply(found, kind)
+    return post_reply(found, kind, member=member)
 
 
-def post_reply(post: dict, kind: str = kinds.POST.name) -> dict:
-    """One row of `kind`: `data.post`, or `data.page`."""
+def post_reply(post: dict, kind: str = kinds.POST.name, *, member: bool = False) -> dict:
+    """One row of `kind`: `data.post`, or `data.page`. A members-only post's body goes to a
+    `member` only (apps.content.models.body_for_reader)."""
     kind = kinds.of(kind)
+    post = {**post, "content": body_for_reader(post.get("visibility") or PUBLIC_VISIBILITY, post.get("content") or "",
+                                               member=member)}
     return {"success": True, "message": f"{kind.label} retrieved successfully", "data": {kind.name: post}}
+
+
+def reader_is_member(request) -> bool:
+    """Does the request carry a valid member token of its company (X-Member-Token)? Such a
+    request is answered by Django, never from a cache, and kept by none (apps.public_api.fastpath,
+    the Varnish tier's VCL, `uncached` replies)."""
+    token = request.headers.get(MEMBER_HEADER)
+    return bool(token) and session_member(token) is not None
 
 
 def is_preview(path: str) -> bool:
@@ -311,7 +328,7 @@ def is_preview(path: str) -> bool:
 def preview_reply(token: str) -> dict:
     """The post a preview link reads (the shape of posts/slug/{slug}); 404 for a forged,
     revoked, expired or other company's token."""
-    return post_reply(selectors.post_by_id(preview_post_id(token)))
+    return post_reply(selectors.post_by_id(preview_post_id(token)), member=True)  # the editors' own preview
 
 
 def term_language(locale: str | None) -> str | None:

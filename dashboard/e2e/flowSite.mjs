@@ -96,6 +96,7 @@ export async function siteFlow({ run, browser, page, tenant, sub, shot, image })
 
   await run.step('Pages beside Posts: create and publish a page; the public API serves it', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Posts' }).waitFor(); // the dashboard has rendered its sidebar
     const names = (await nav.getByRole('link').allTextContents()).map((t) => t.trim());
     expect(names.indexOf('Pages') === names.indexOf('Posts') + 1, `Pages follows Posts in the sidebar (${names})`);
     await nav.getByRole('link', { name: 'Pages' }).click();

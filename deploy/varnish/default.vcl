@@ -6,7 +6,8 @@ vcl 4.1;
 #
 # - Cached per host + path + query + the `x-api-key` header (Varnish hashes them with SHA-256):
 #   a key that is wrong, rotated or another company's never matches an object; it goes to the
-#   app, which answers 401 (never cached).
+#   app, which answers 401 (never cached). A request with a member's token (`x-member-token`:
+#   members-only posts' bodies) is never looked up nor kept: it passes to the app.
 # - Only 200 replies are cached, for their `s-maxage` (Cache-Control, set by the app from
 #   PUBLIC_API_EDGE_MAX_AGE); the `If-None-Match` of a hit is answered 304 here.
 # - The app purges after each content write, key rotation, suspension and deletion:
@@ -57,6 +58,9 @@ sub vcl_recv {
     }
     if (!req.http.x-api-key) {
         return (pass);  # the app's 401
+    }
+    if (req.http.x-member-token) {
+        return (pass);  # a member's read: members-only bodies, answered by the app for this request alone
     }
     # Same limit as the app: per host and key, the company's plan's requests per window, learned from
     # the X-RateLimit-Limit of the app's replies for that host (PUBLIC_API_RATE_LIMITS), until then

@@ -64,8 +64,8 @@ def test_import_job_on_a_worker_sends_one_webhook_and_one_audit_entry(
     assert body["event"] == "import.completed"
     assert body["data"]["import"]["summary"] == "Import of theme-test.xml"
     # The sample's 76 published items: 55 posts and 21 pages (a kind of their own, page.* events);
-    # its password-protected post comes as a draft (test_visibility)
-    assert body["data"]["import"]["counts"]["post.published"] == 55
+    # its password-protected post comes as a published members-only post (test_visibility)
+    assert body["data"]["import"]["counts"]["post.published"] == 56
     assert body["data"]["import"]["counts"]["page.published"] == 21
     with schema_context(tenant.schema_name):
         # The import's transaction bumps the version once; the images' renditions are made by the

@@ -66,8 +66,10 @@ def test_wordpress_sample_dry_run_then_import_accounts_for_every_item(tenant, ap
     assert counts["image"]["missing"] == len([i for i in job["report"]["items"] if i["kind"] == "image"])
     with schema_context(tenant.schema_name):
         assert Post.objects.count() == 79
-        # 77 published at the source; its password-protected post comes over as a draft (test_visibility)
-        assert Post.objects.filter(status="published").count() == 76
+        # 77 published at the source; its password-protected post among them, members-only (test_visibility)
+        assert Post.objects.filter(status="published").count() == 77
+        assert list(Post.objects.filter(visibility="members").values_list("slug", flat=True)) == [
+            "template-password-protected"]
         scheduled = Post.objects.get(publish_scheduled=True)
         assert scheduled.status == "draft" and scheduled.scheduled_publish_date.year == 2030
         # Pages are pages (apps.content.kinds), in no category; no "Pages" category is made for them.

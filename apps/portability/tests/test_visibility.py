@@ -1,6 +1,8 @@
-"""Posts that are not public at their source never become public here: a WordPress post that is
-private or password-protected, a Ghost post for members, paid members or tiers comes over as a
-draft, named in the dry run and in the report (docs/import-export.md)."""
+"""Posts that are not public at their source never become public here (apps.portability.parsers.
+RESTRICTED_AS, the one place that decides): a WordPress password-protected post, a Ghost post for
+members, paid members or tiers comes over members-only (its status kept, its body for members:
+docs/members.md); a WordPress private post comes over as a draft; each named in the dry run and in
+the report (docs/import-export.md)."""
 from __future__ import annotations
 
 import json
@@ -54,39 +56,50 @@ def _statuses(tenant) -> dict[str, tuple[str, bool]]:
                 Post.objects.values_list("slug", "status", "publish_scheduled")}
 
 
+def _visibilities(tenant) -> dict[str, str]:
+    with schema_context(tenant.schema_name):
+        return dict(Post.objects.values_list("slug", "visibility"))
+
+
 @pytest.mark.django_db
-def test_wordpress_private_and_password_protected_posts_come_as_drafts(tenant, api):
+def test_wordpress_password_protected_posts_come_members_only_and_private_ones_as_drafts(tenant, api):
     plan, report = imported(tenant, api, wxr(
         wxr_item(1, "open") + wxr_item(2, "secret", status="private") + wxr_item(3, "locked", password="enter")
         + wxr_item(4, "locked-later", status="future", password="enter")), "export.xml")
     assert _statuses(tenant) == {"open": ("published", False), "secret": ("draft", False),
-                                 "locked": ("draft", False), "locked-later": ("draft", False)}
+                                 "locked": ("published", False), "locked-later": ("draft", True)}
+    assert _visibilities(tenant) == {"open": "public", "secret": "public", "locked": "members",
+                                     "locked-later": "members"}
     assert {(i["item"], i["reason"]) for i in plan["madeDrafts"]} == {
-        ("Secret", "private in the source: imported as a draft"),
-        ("Locked", "password-protected in the source: imported as a draft"),
-        ("Locked-Later", "password-protected in the source: imported as a draft")}
+        ("Secret", "private in the source: imported as a draft")}
+    assert {(i["item"], i["reason"]) for i in plan["madeMembersOnly"]} == {
+        ("Locked", "password-protected in the source: imported as members-only"),
+        ("Locked-Later", "password-protected in the source: imported as members-only")}
     notes = {(i["item"], i["reason"]) for i in report["items"] if i["outcome"] == "made a draft"}
     assert notes == {(i["item"], i["reason"]) for i in plan["madeDrafts"]}
+    notes = {(i["item"], i["reason"]) for i in report["items"] if i["outcome"] == "made members-only"}
+    assert notes == {(i["item"], i["reason"]) for i in plan["madeMembersOnly"]}
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("visibility", ["members", "paid", "tiers", "filter"])
-def test_ghost_posts_for_members_paid_members_or_tiers_come_as_drafts(tenant, api, visibility):
+def test_ghost_posts_for_members_paid_members_or_tiers_come_members_only(tenant, api, visibility):
     plan, report = imported(tenant, api, ghost([("open", "published", "public"), ("club", "published", visibility),
                                                 ("club-later", "scheduled", visibility)]), "export.json")
-    assert _statuses(tenant) == {"open": ("published", False), "club": ("draft", False),
-                                 "club-later": ("draft", False)}
-    assert {(i["item"], i["reason"]) for i in report["items"] if i["outcome"] == "made a draft"} == {
-        ("Club", "members-only in the source: imported as a draft"),
-        ("Club-Later", "members-only in the source: imported as a draft")}
-    assert len(plan["madeDrafts"]) == 2
+    assert _statuses(tenant)["club"] == ("published", False) and _statuses(tenant)["open"] == ("published", False)
+    assert _visibilities(tenant) == {"open": "public", "club": "members", "club-later": "members"}
+    assert {(i["item"], i["reason"]) for i in report["items"] if i["outcome"] == "made members-only"} == {
+        ("Club", "members-only in the source: imported as members-only"),
+        ("Club-Later", "members-only in the source: imported as members-only")}
+    assert len(plan["madeMembersOnly"]) == 2 and plan["madeDrafts"] == []
 
 
 @pytest.mark.django_db
-def test_the_wordpress_sample_password_protected_post_is_a_draft(tenant, api):
+def test_the_wordpress_sample_password_protected_post_is_members_only(tenant, api):
     from apps.portability.tests.test_import_samples import WXR
     plan, report = imported(tenant, api, WXR.read_bytes(), WXR.name)
     with schema_context(tenant.schema_name):
         post = Post.objects.get(slug="template-password-protected")
-        assert post.status == "draft" and not post.publish_scheduled
-    assert [i["item"] for i in plan["madeDrafts"]] == ['Template: Password Protected (the password is "enter")']
+        assert post.status == "published" and post.visibility == "members"
+    assert [i["item"] for i in plan["madeMembersOnly"]] == ['Template: Password Protected (the password is "enter")']
+    assert plan["madeDrafts"] == []

@@ -43,7 +43,7 @@ def test_posts_carry_featured_and_the_lists_filter_on_it(site, blog):
     every = _data(site.get("/api/v1/posts"))
     assert {post["slug"]: post["featured"] for post in every["posts"]} == {
         "post-0": False, "post-1": True, "post-2": False, "post-3": False, "post-4": True, "post-5": False}
-    assert list(every["posts"][0])[-1] == "featured"
+    assert list(every["posts"][0])[-2:] == ["featured", "visibility"]  # (visibility: docs/members.md)
     assert _slugs(site.get("/api/v1/posts?featured=true")) == ["post-1", "post-4"]
     assert _slugs(site.get("/api/v1/posts?featured=TRUE&limit=1&page=2")) == ["post-4"]
     assert _data(site.get("/api/v1/posts?featured=true&limit=1"))["pagination"]["total"] == 2
