@@ -36,8 +36,15 @@ def text(value, message: str) -> str:
     return input_text(value)
 
 
+EMAIL_MAX = 254  # RFC 5321's longest path less its brackets; every email column holds this many characters
+
+
 def clean_email(value: str | None, message: str = EMAIL_MESSAGE) -> str:
+    """An address, lower case. Django's validate_email accepts up to 320 characters; no email column
+    holds more than EMAIL_MAX, so a longer one is refused here (it was a database error, a 500)."""
     value = text(value, message).strip().lower()
+    if len(value) > EMAIL_MAX:
+        raise ValueError(message)
     try:
         validate_email(value)
     except DjangoValidationError as exc:

@@ -105,6 +105,21 @@ def test_the_labels_of_an_upload_are_tidied(api):
     assert reply.json()["job"]["labels"] == ["From Ghost", "vip"]
 
 
+def test_a_row_whose_address_is_too_long_is_reported_and_the_others_are_imported(tenant, api):
+    long_address = "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".com"  # 312: valid for Django, over 254
+    job = upload(api, f"email,name\nok@example.com,Ok\n{long_address},Long\n".encode()).json()["job"]
+    analyse(tenant, job["id"])
+    job = api.get(f"/api/members/imports/{job['id']}").json()["job"]
+    assert job["dryRun"]["created"] == 1 and job["dryRun"]["invalid"] == 1
+    assert job["problems"] == [{"line": 3, "email": long_address[:254], "reason": "Not a valid email address"}]
+    assert api.post(f"/api/members/imports/{job['id']}/start").status_code == 202
+    run(tenant, job["id"])
+    job = api.get(f"/api/members/imports/{job['id']}").json()["job"]
+    assert job["status"] == "completed" and job["error"] == "" and job["result"]["created"] == 1
+    with schema_context(tenant.schema_name):
+        assert list(Member.objects.values_list("email", flat=True)) == ["ok@example.com"]
+
+
 def test_one_import_at_a_time(tenant, api):
     assert upload(api, GHOST_CSV.encode()).status_code == 201
     assert upload(api, GHOST_CSV.encode()).status_code == 409

@@ -45,6 +45,20 @@ def test_hostile_bodies_are_400(api, body):
     assert reply.json()["success"] is False
 
 
+# 312 characters that Django's validate_email accepts (it allows 320): longer than any email column (254).
+LONG_ADDRESS = "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".com"
+
+
+def test_an_address_longer_than_254_characters_is_400_wherever_it_is_given(tenant, api):
+    member = factories.member(tenant, email="short@example.com")
+    for reply in (api.post("/api/members", {"email": LONG_ADDRESS}),
+                  api.put(f"/api/members/{member.id}", {"email": LONG_ADDRESS})):
+        assert reply.status_code == 400, reply.content
+        assert reply.json()["errors"] == [{"field": "email", "message": "Please enter a valid email address"}]
+    with schema_context(tenant.schema_name):
+        assert list(Member.objects.values_list("email", flat=True)) == ["short@example.com"]
+
+
 def test_the_list_searches_filters_and_pages(tenant, api):
     weekly = factories.newsletter(tenant, "Weekly", default_on_signup=False)
     factories.member(tenant, email="ada@example.com", name="Ada Lovelace", labels=["vip"])

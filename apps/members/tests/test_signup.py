@@ -137,7 +137,8 @@ def test_the_key_is_required_and_another_companys_key_is_refused(site, other_ten
 
 @pytest.mark.parametrize("body", [{"email": "nope"}, {"email": ["a@example.com"]}, {"email": "a@example.com",
                                   "newsletters": ["x"]}, {"email": "a@example.com", "name": "n" * 500},
-                                  {"email": "a\u0000@example.com"}, {"email": "a@example.com", "honeypot": {"x": 1}}])
+                                  {"email": "a\u0000@example.com"}, {"email": "a@example.com", "honeypot": {"x": 1}},
+                                  {"email": "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".com"}])  # over 254
 def test_hostile_bodies_are_400(site, body):
     reply = subscribe(site, body)
     assert reply.status_code == 400, reply.content
