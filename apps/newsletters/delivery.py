@@ -7,10 +7,14 @@
    Delivery row is written per recipient (INSERT ... SELECT), and the send is `sending`.
 2. NEWSLETTER_SEND_CONNECTIONS threads each claim NEWSLETTER_BATCH pending rows at a time
    (UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) with a lease of
-   NEWSLETTER_BATCH_LEASE_SECONDS), keep one connection to the provider, and send row by row; each
-   row is marked sent (or failed, or due again later) in its own statement right after the
-   provider's answer. A batch's lease is renewed while it is being sent; a sender that finds its
-   lease too old stops (another may have claimed the rows).
+   NEWSLETTER_BATCH_LEASE_SECONDS, in the sender's name), keep one connection to the provider, and
+   send row by row. A batch's lease is renewed while it is being sent. Before each email the sender
+   checks, in the database, that the row is still its own (claimed in its name, pending): a row
+   another sender claimed once this one's lease ran out is left to it, not sent. The row is then
+   locked by a transaction that lasts through the exchange with the provider: a claim skips it
+   however long the provider takes, and the row is marked sent (or failed, or due again later) in
+   that transaction right after the answer. Every mark names the sender: a row another sender holds
+   is never written over (counted and logged).
 3. Each batch tells the outbox the task is alive (its row's lease moves on). A worker that dies
    leaves its claimed rows to be claimed again when their lease ends, and the outbox sends the task
    again when it stops reporting: nothing is lost.
@@ -18,9 +22,9 @@
    later) make the task come back then (outbox.Later).
 
 Exactly once, at the provider: a row is marked sent after the provider accepted its email; a worker
-killed between the two sends that email again when the row is claimed again, with the same
-Message-ID (and idempotency key). At most one email per sender thread can be in that window at
-each kill. docs/newsletters.md says it in full.
+killed between the two (or whose connection to PostgreSQL is lost during the exchange) sends that
+email again when the row is claimed again, with the same Message-ID (and idempotency key). At most
+one email per sender thread can be in that window at each kill. docs/newsletters.md says it in full.
 """
 from __future__ import annotations
 
@@ -104,8 +108,12 @@ WHERE d.id IN (SELECT id FROM newsletters_delivery
 RETURNING d.id, d.member_id, d.email, d.attempts"""
 _RENEW = """UPDATE newsletters_delivery SET lease_until = clock_timestamp() + make_interval(secs => %(lease)s)
 WHERE send_id = %(send)s AND claimed_by = %(worker)s AND status = 'pending'"""
-_SENT = "UPDATE newsletters_delivery SET status = 'sent', sent_at = clock_timestamp(), attempts = attempts + 1, error = '', " \
-        "claimed_by = '' WHERE id = %s AND status = 'pending'"
+# Before each email: the row is still this sender's (a claim by another sender wrote its own name,
+# a mark emptied it), and locked until the transaction of its exchange ends (claims skip it).
+_HOLD = """SELECT id FROM newsletters_delivery WHERE id = %(id)s AND claimed_by = %(worker)s AND status = 'pending'
+FOR UPDATE"""
+_SENT = """UPDATE newsletters_delivery SET status = 'sent', sent_at = clock_timestamp(), attempts = attempts + 1,
+error = '', claimed_by = '' WHERE id = %s AND claimed_by = %s AND status = 'pending'"""
 
 
 def claim(send_id, worker: str, batch: int, lease: int) -> list[tuple]:
@@ -114,25 +122,39 @@ def claim(send_id, worker: str, batch: int, lease: int) -> list[tuple]:
         return sorted(cursor.fetchall())
 
 
-def _mark_sent(delivery_id: int) -> None:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(_SENT, [delivery_id])
-    except DatabaseError:
-        # The provider has the email: its record must outlive a database restart (else it is sent again).
-        connection.close()
-        record_sent(lambda: Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
-            status=Delivery.Status.SENT, sent_at=timezone.now(), error="", claimed_by=""), what=f"delivery {delivery_id}")
+def _hold(delivery_id: int, worker: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLD, {"id": delivery_id, "worker": worker})
+        return cursor.fetchone() is not None
 
 
-def _mark_failed(delivery_id: int, attempts: int, outcome: sending.Outcome) -> None:
+def _mark_sent(delivery_id: int, worker: str) -> bool:
+    """The row is sent, if this sender still holds it (False: another sender does; left as it is)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SENT, [delivery_id, worker])
+        return cursor.rowcount == 1
+
+
+def _record_sent(delivery_id: int, worker: str) -> bool:
+    """_mark_sent on new connections until the database answers: the provider has the email, its
+    record must outlive a database restart (else it is sent again)."""
+    marked = []
+    connection.close()
+    record_sent(lambda: marked.append(Delivery.objects.filter(
+        pk=delivery_id, claimed_by=worker, status=Delivery.Status.PENDING).update(
+        status=Delivery.Status.SENT, sent_at=timezone.now(), error="", claimed_by="")), what=f"delivery {delivery_id}")
+    return marked[-1] == 1
+
+
+def _mark_failed(delivery_id: int, worker: str, attempts: int, outcome: sending.Outcome) -> bool:
+    """Failed for good, or due again later; False when another sender holds the row (left as it is)."""
+    mine = Delivery.objects.filter(pk=delivery_id, claimed_by=worker, status=Delivery.Status.PENDING)
     if outcome.permanent or attempts + 1 >= settings.NEWSLETTER_MAX_ATTEMPTS:
-        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
-            status=Delivery.Status.FAILED, attempts=attempts + 1, error=outcome.reason, claimed_by="")
-        return
+        return mine.update(status=Delivery.Status.FAILED, attempts=attempts + 1, error=outcome.reason,
+                           claimed_by="") == 1
     wait = settings.NEWSLETTER_RETRY_SECONDS * (2 ** attempts)
-    Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
-        attempts=attempts + 1, error=outcome.reason, claimed_by="", lease_until=timezone.now() + timedelta(seconds=wait))
+    return mine.update(attempts=attempts + 1, error=outcome.reason, claimed_by="",
+                       lease_until=timezone.now() + timedelta(seconds=wait)) == 1
 
 
 _STILL_SUBSCRIBED = """SELECT m.id FROM members_member m
@@ -140,7 +162,7 @@ JOIN members_member_newsletters mn ON mn.member_id = m.id AND mn.newsletter_id =
 WHERE m.id = ANY(%s) AND NOT m.email_disabled"""
 
 
-def _skip_gone(rows: list[tuple], newsletter_id) -> list[tuple]:
+def _skip_gone(rows: list[tuple], newsletter_id, worker: str) -> list[tuple]:
     """The claimed rows whose member is still subscribed (and whose email is not disabled); the
     others are marked skipped: members deleted, unsubscribed or bounced since the send started."""
     with connection.cursor() as cursor:
@@ -148,7 +170,7 @@ def _skip_gone(rows: list[tuple], newsletter_id) -> list[tuple]:
         kept = {row[0] for row in cursor.fetchall()}
     gone = [row[0] for row in rows if row[1] not in kept]
     if gone:
-        Delivery.objects.filter(pk__in=gone, status=Delivery.Status.PENDING).update(
+        Delivery.objects.filter(pk__in=gone, claimed_by=worker, status=Delivery.Status.PENDING).update(
             status=Delivery.Status.SKIPPED, claimed_by="", error="Unsubscribed, disabled or deleted before the email")
     return [row for row in rows if row[1] in kept]
 
@@ -166,6 +188,9 @@ class _Sender:
         self.template, self.send_id, self.stop = template, send_id, stop
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.sent = 0
+        self.lost = 0  # rows of its batches another sender claimed before this one sent them: not sent
+        self.overtaken = 0  # answers of the provider recorded by nobody: another sender held the row by then
+        self.provider = None  # its connection to the provider, opened at its first email
         self.error: BaseException | None = None
 
     def run(self) -> None:
@@ -189,37 +214,66 @@ class _Sender:
 
     def _loop(self) -> None:
         lease, batch = settings.NEWSLETTER_BATCH_LEASE_SECONDS, settings.NEWSLETTER_BATCH
-        provider = None
+        self.provider = None
         try:
             while not self.stop.is_set():
                 rows = claim(self.send_id, self.worker, batch, lease)
                 if not rows:
                     return
                 _heartbeat(self.send_id)
-                rows = _skip_gone(rows, self.template.newsletter_id)
+                rows = _skip_gone(rows, self.template.newsletter_id, self.worker)
                 renewed = time.monotonic()
-                for delivery_id, member_id, email, attempts in rows:
+                for row in rows:
                     if time.monotonic() - renewed > lease / 3:
                         with connection.cursor() as cursor:
                             cursor.execute(_RENEW, {"send": self.send_id, "worker": self.worker, "lease": lease})
                         renewed = time.monotonic()
-                    if provider is None:
-                        provider = sending.open_connection()
-                    message = self.template.message(member_id=member_id, email=email, connection=provider)
-                    try:
-                        provider.send_messages([message])
-                    except Exception as exc:  # noqa: BLE001 - each answer decides the row's fate
-                        outcome = sending.outcome_of(exc)
-                        _mark_failed(delivery_id, attempts, outcome)
-                        if outcome.reconnect:
-                            _close(provider)
-                            provider = None
-                        continue
-                    _mark_sent(delivery_id)
-                    self.sent += 1
+                    self._send_one(*row)
         finally:
-            if provider is not None:
-                _close(provider)
+            if self.provider is not None:
+                _close(self.provider)
+            if self.lost or self.overtaken:
+                logger.warning("newsletter sender %s of send %s: %d rows left to another sender, %d answers "
+                               "not recorded (another sender held the row)", self.worker, self.send_id, self.lost,
+                               self.overtaken)
+
+    def _send_one(self, delivery_id, member_id, email, attempts) -> None:
+        """One email, if the row is still this sender's: held (locked) from the check to its mark."""
+        accepted = False
+        try:
+            with transaction.atomic():
+                if not _hold(delivery_id, self.worker):
+                    self.lost += 1  # this sender's lease ran out and another sender claimed the row
+                    return
+                if self.provider is None:
+                    self.provider = sending.open_connection()
+                message = self.template.message(member_id=member_id, email=email, connection=self.provider)
+                try:
+                    self.provider.send_messages([message])
+                except Exception as exc:  # noqa: BLE001 - each answer decides the row's fate
+                    outcome = sending.outcome_of(exc)
+                    if outcome.reconnect:
+                        _close(self.provider)
+                        self.provider = None
+                    if not _mark_failed(delivery_id, self.worker, attempts, outcome):
+                        self._overtaken(delivery_id)
+                    return
+                accepted = True
+                marked = _mark_sent(delivery_id, self.worker)
+        except DatabaseError:
+            if not accepted:
+                raise
+            marked = _record_sent(delivery_id, self.worker)  # the connection went: the row's lock with it
+        if marked:
+            self.sent += 1
+        else:
+            self._overtaken(delivery_id)
+
+    def _overtaken(self, delivery_id) -> None:
+        self.overtaken += 1
+        logger.warning("newsletter delivery %s: the provider answered sender %s after another sender had claimed the "
+                       "row; its record is left to that sender (the member may get the email twice, with one "
+                       "Message-ID)", delivery_id, self.worker)
 
 
 def _close(provider) -> None:

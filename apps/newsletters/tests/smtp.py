@@ -1,8 +1,11 @@
-"""A test SMTP server (apps.core.mailcatcher) that also refuses chosen recipients (550 at RCPT)
-and may take its time over each message (to catch a sender in the middle of a send)."""
+"""A test SMTP server (apps.core.mailcatcher) that also refuses chosen recipients (550 at RCPT),
+may take its time over each message (to catch a sender in the middle of a send), and may hold its
+answer to the first message until the test releases it (an exchange with the provider that lasts
+past a sender's lease: `holding` is set when the message is in, `release` lets the answer go)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from apps.core.mailcatcher import SmtpCatcher, _Handler
 
@@ -15,6 +18,11 @@ class _Refusing(_Handler):
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802
+        catcher = self.catcher
+        if catcher.hold_first and not catcher.holding.is_set():
+            catcher.holding.set()
+            while not catcher.release.wait(0):  # the event loop serves the other connections meanwhile
+                await asyncio.sleep(0.02)
         if self.catcher.delay:
             await asyncio.sleep(self.catcher.delay)
         answer = await super().handle_DATA(server, session, envelope)
@@ -28,6 +36,8 @@ class RefusingCatcher(SmtpCatcher):
         super().__init__(*args, **kwargs)
         self.refused_prefix, self.delay = refused_prefix, delay
         self.raw: list[bytes] = []
+        self.hold_first = False  # hold the answer to the first message until `release` is set
+        self.holding, self.release = threading.Event(), threading.Event()
 
     def start(self) -> "RefusingCatcher":
         from aiosmtpd.controller import Controller
