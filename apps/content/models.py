@@ -143,15 +143,11 @@ class PostQuerySet(models.QuerySet):
         return self.filter(kind__in=kinds.having(flag))
 
 
-# Who reads a post's body (Post.visibility).
+# Who reads a post's body (Post.visibility; its rules: apps.content.rules.clean_visibility and
+# body_for_reader, docs/content.md#members-only-posts).
 PUBLIC_VISIBILITY, MEMBERS_VISIBILITY = "public", "members"
-VISIBILITIES = [(PUBLIC_VISIBILITY, "Everyone"), (MEMBERS_VISIBILITY, "Members only")]
-
-
-def body_for_reader(visibility: str, body: str, *, member: bool) -> str:
-    """The one rule of a members-only post (both public APIs, the feeds): its body goes to a
-    member only; anyone else gets "" (its title, excerpt and images stay public)."""
-    return body if visibility != MEMBERS_VISIBILITY or member else ""
+VISIBILITIES = (PUBLIC_VISIBILITY, MEMBERS_VISIBILITY)
+VISIBILITY_CHOICES = [(PUBLIC_VISIBILITY, "Everyone"), (MEMBERS_VISIBILITY, "Members only")]
 
 
 class Post(models.Model):
@@ -186,9 +182,10 @@ class Post(models.Model):
     # An editorial mark (a website's "featured" strip, Ghost's `featured`): set by whoever may edit
     # the post; the public lists take `?featured=true|false`.
     featured = models.BooleanField(default=False, db_default=False)
-    # Who reads the post's body (docs/members.md#members-only-posts): everyone, or members only (its
-    # title, excerpt and images stay public; its body is served to a request with a member's token).
-    visibility = models.CharField(max_length=8, choices=VISIBILITIES, default=PUBLIC_VISIBILITY,
+    # Who reads the post's body (docs/content.md#members-only-posts): everyone, or members only (its
+    # title, excerpt and images stay public; its body goes to a request with a member's token of the
+    # company: apps.content.rules.body_for_reader).
+    visibility = models.CharField(max_length=8, choices=VISIBILITY_CHOICES, default=PUBLIC_VISIBILITY,
                                   db_default=PUBLIC_VISIBILITY)
     video_id = models.CharField(max_length=32, blank=True, default="")
 
@@ -270,6 +267,8 @@ class Post(models.Model):
             # French?" of the index alone.
             models.UniqueConstraint(fields=["translation_group", "language"], include=["status"],
                                     name="content_post_group_language_uniq"),
+            # A body is withheld for `members` and served for `public` only: no third value can be stored.
+            models.CheckConstraint(condition=Q(visibility__in=VISIBILITIES), name="content_post_visibility_valid"),
         ]
 
     def __str__(self) -> str:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from typing import Any, Literal
 
-from apps.content.models import POST_STATUSES
+from apps.content.models import POST_STATUSES, VISIBILITIES
 
 PostStatusName = Literal[POST_STATUSES]  # type: ignore[valid-type]
+PostVisibilityName = Literal[VISIBILITIES]  # type: ignore[valid-type]
 
 
 def iso(value: datetime | None) -> str | None:
@@ -43,7 +44,8 @@ def _text_or_none(value) -> str | None:
 class PostField:
     name: str  # the JSON key
     column: str | None  # the posts table's column (None: built from joins, or derived)
-    kind: str  # text | id | optional_id | optional_text | flag | time | optional_time, or a joined kind
+    # text | id | optional_id | optional_text | flag | time | optional_time | status | visibility, or a joined kind
+    kind: str
     annotation: Any = None  # the schema's type, for joined kinds (set by apps.content.schemas)
 
     @property
@@ -58,9 +60,9 @@ class PostField:
 
 
 _CONVERT = {"text": _same, "flag": _same, "time": _same, "optional_time": _same, "status": _same,
-            "id": str, "optional_id": _id_or_none, "optional_text": _text_or_none}
+            "visibility": _same, "id": str, "optional_id": _id_or_none, "optional_text": _text_or_none}
 _TYPES = {"text": str, "flag": bool, "time": datetime, "optional_time": datetime | None, "status": PostStatusName,
-          "id": str, "optional_id": str | None, "optional_text": str | None}
+          "visibility": PostVisibilityName, "id": str, "optional_id": str | None, "optional_text": str | None}
 JOINED = ("author", "categories", "tags", "featured_image", "og_image", "twitter_image", "scheduled")  # kinds each builder implements
 TIMES = ("time", "optional_time")
 
@@ -82,8 +84,9 @@ SUMMARY = (
     PostField("isScheduled", None, "scheduled"),
     # (+) an editorial mark: the public lists take ?featured=true|false (docs/content.md#featured-posts)
     PostField("featured", "featured", "flag"),
-    # (+) public, or members: a members-only post's body goes to members only (docs/members.md)
-    PostField("visibility", "visibility", "text"),
+    # (+) public, or members: a members-only post's body (`content` of the full post) goes to a reader
+    # with a member token only (docs/content.md#members-only-posts)
+    PostField("visibility", "visibility", "visibility"),
 )
 
 # The full post (PostOut): the summary, then these.

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlparse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from apps.content.models import POST_STATUSES
+from apps.content.models import MEMBERS_VISIBILITY, POST_STATUSES, PUBLIC_VISIBILITY, VISIBILITIES
 from apps.core.errors import ValidationFailed
 from apps.core.text import TextRefused, xml_text
 from apps.core.validation import clean_required, clean_url, text
@@ -43,6 +43,7 @@ VIDEO_INVALID = "Please enter a valid YouTube video URL or ID"
 CATEGORIES_INVALID = "Categories must be a list of category ids"
 TAGS_INVALID = "Tags must be a list of tag ids"
 IMAGE_INVALID = "Image must be a media id"
+VISIBILITY_INVALID = "Visibility must be public or members"
 
 _YOUTUBE_ID = re.compile(r"^[A-Za-z0-9_-]{11}$")
 _YOUTUBE_HOSTS = {"youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com",
@@ -179,9 +180,24 @@ def clean_canonical_url(value) -> str:
 
 
 def clean_visibility(value) -> str:
-    if value not in ("public", "members"):
-        raise ValueError("Visibility must be public or members")
+    """Who reads the post's body: `public` (everyone) or `members` (docs/content.md#members-only-posts)."""
+    value = text(value, VISIBILITY_INVALID).strip().lower()
+    if value not in VISIBILITIES:
+        raise ValueError(VISIBILITY_INVALID)
     return value
+
+
+def body_visible(visibility: str, *, member: bool) -> bool:
+    """Whether a reader gets a post's body: always for a public post; for a members-only one, a
+    `member` only (a request with a valid member token of the company, apps.public_api.request.
+    reader_is_member). Anything but `public` counts as members-only (the column allows no other)."""
+    return member or visibility == PUBLIC_VISIBILITY
+
+
+def body_for_reader(visibility: str, body: str, *, member: bool) -> str:
+    """The one read rule of a members-only post (the public API, the Ghost-compatible Content API,
+    the feeds): its body for a member, "" for anyone else; its title, excerpt and images stay public."""
+    return body if body_visible(visibility, member=member) else ""
 
 
 def clean_flag(value) -> bool:
@@ -230,8 +246,8 @@ def post_values(values: dict) -> dict:
 
 _NULLABLE = {"scheduled_publish_date"}
 # What a repaired field falls back to when its value cannot be kept at all.
-_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "featured": False, "visibility": "public",
-             "scheduled_publish_date": None}
+_FALLBACK = {"title": "(untitled)", "status": "draft", "allow_indexing": True, "featured": False,
+             "visibility": MEMBERS_VISIBILITY, "scheduled_publish_date": None}
 
 
 def post_values_repaired(values: dict) -> tuple[dict, list[tuple[str, str]]]:

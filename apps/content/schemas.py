@@ -365,8 +365,7 @@ PostStatusIn = Annotated[str, BeforeValidator(lambda value: clean_status(value))
 CategoryIds = Annotated[list[str], BeforeValidator(_category_ids)]
 TagIds = Annotated[list[str], BeforeValidator(lambda value: clean_id_list(value, TAGS_INVALID))]
 FeaturedRef = Annotated[MediaRef, BeforeValidator(_featured)]
-PostVisibility = Annotated[Literal["public", "members"], BeforeValidator(
-    lambda value: "public" if value is None else clean_visibility(value))]
+PostVisibility = Annotated[Literal["public", "members"], BeforeValidator(clean_visibility)]
 SeoTitle = Annotated[str, BeforeValidator(
     lambda value: POST_RULES["meta_title"].clean(clean_required(value, SEO_TITLE_REQUIRED)))]
 SeoDescription = Annotated[str, BeforeValidator(lambda value: clean_required(value, SEO_DESCRIPTION_REQUIRED))]
@@ -452,7 +451,7 @@ class PostCreateIn(_SocialFields):
     videoId: VideoId = ""
     language: Language = None  # (+) one of the company's languages; its default when absent
     featured: StrictBool = False  # (+) an editorial mark (docs/content.md#featured-posts)
-    visibility: PostVisibility = "public"  # (+) members: the body for members only (docs/members.md)
+    visibility: PostVisibility = "public"  # (+) members: the body for members only (docs/content.md#members-only-posts)
 
     @field_validator("allowIndexing", mode="before")
     @classmethod
@@ -463,6 +462,11 @@ class PostCreateIn(_SocialFields):
     @classmethod
     def _featured(cls, value):
         return False if value is None else value
+
+    @field_validator("visibility", mode="before")
+    @classmethod
+    def _visibility(cls, value):
+        return "public" if value is None else value
 
     @model_validator(mode="after")
     def _seo_defaults(self):
@@ -531,7 +535,7 @@ class PostUpdateIn(_SocialFields):
     videoId: VideoId | None = None
     language: Language = None  # (+) move the post to another of the company's languages
     featured: StrictBool | None = None  # (+) feature the post, or no longer
-    visibility: PostVisibility | None = None  # (+) public, or members (the body for members only)
+    visibility: PostVisibility | None = None  # (+) public, or members (the body for members only); null: kept
 
     def service_kwargs(self) -> dict:
         """Only the keys the caller sent, under the service's names (null counts as sent for

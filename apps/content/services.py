@@ -526,7 +526,8 @@ def post_translation_create(*, actor, source: Post, language: str, machine_made:
     copied = {name: getattr(source, name) for name in (
         "title", "excerpt", "content", "custom_slug", "allow_indexing", "video_id", "meta_title", "meta_description",
         "canonical_url", "focus_keyword", "og_title", "og_description", "twitter_title", "twitter_description",
-        "featured_image_id", "og_image_id", "twitter_image_id")}
+        "featured_image_id", "og_image_id", "twitter_image_id",
+        "visibility")}  # a members-only post's translation is members-only too (its body is the same text)
     copied.update(post_values(fields or {}))
     copied["content"] = sanitize_html(copied["content"])
     post = Post(kind=source.kind, language=language, translation_group=source.translation_group, author=actor,
