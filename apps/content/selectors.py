@@ -18,8 +18,8 @@ from django.core import signing
 from django.utils import timezone
 
 from apps.content import kinds
-from apps.content.models import (SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category, Post, PostAutosave,
-                                 PostRevision, PreviewLink, Tag, search_configs)
+from apps.content.models import (PUBLIC_VISIBILITY, SEARCH_CONFIG, STATUS_FILTER_INVALID, STATUS_FILTERS, Category,
+                                 Post, PostAutosave, PostRevision, PreviewLink, Tag, search_configs)
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.languages import LANGUAGE_INVALID, normalize
 from apps.core.languages import current as current_languages
@@ -67,16 +67,28 @@ def search_condition(query: str) -> RawSQL:
     return RawSQL(f'"{Post._meta.db_table}"."id" = ANY(ARRAY({sql}))', params, output_field=BooleanField())
 
 
-def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple[str, ...] | None = None) -> QuerySet:
+def search_matches(query: str, fields: tuple[str, ...] = ("id",), configs: tuple[str, ...] | None = None, *,
+                   members_bodies: bool = True) -> QuerySet:
     """The posts a search matches (see search_condition), as `values(*fields)` of each index's
     matches, united: the fields come from the rows each index scan reads anyway. `configs`: the
     text search configurations of the languages searched (each post's vector is made with its
-    language's: apps.content.models.search_config), OR'd; the company's languages' when None."""
+    language's: apps.content.models.search_config), OR'd; the company's languages' when None.
+    `members_bodies=False` (a public search: apps.public_api): a members-only post is found by its
+    title only, never by words of the body its reader does not get (TEXT_FOR_EVERYONE)."""
     by_title, by_text = search_parts(query, configs)
     matches = Post.objects.filter(by_title).order_by().values(*fields)
     if by_text is not None:
-        matches = matches.union(Post.objects.filter(search_vector=by_text).order_by().values(*fields))
+        by_body = Post.objects.filter(search_vector=by_text)
+        if not members_bodies:
+            by_body = by_body.filter(TEXT_FOR_EVERYONE)
+        matches = matches.union(by_body.order_by().values(*fields))
     return matches
+
+
+# The posts whose full text (title and body: Post.search_vector) a public search may match: a
+# members-only post's body is its members' (docs/content.md#members-only-posts), and a match on it
+# would tell a visitor which words it holds.
+TEXT_FOR_EVERYONE = Q(visibility=PUBLIC_VISIBILITY)
 
 
 def search_parts(query: str, configs: tuple[str, ...] | None = None) -> tuple[Q, SearchQuery | None]:

@@ -8,8 +8,10 @@ company, path, content version and company settings (a write to content or setti
 once), and carries ETag and Last-Modified: a matching If-None-Match or If-Modified-Since gets 304.
 
 They follow the gate of the public content API (Client.may_syndicate): a company whose email is not
-verified yet answers 403 here as there. Every string is written through the output rule of
-apps.core.text, so a stored control character cannot break a feed (docs/text-and-feeds.md).
+verified yet answers 403 here as there. A members-only post is listed (title, link, excerpt) and is
+in the sitemap, never with its body (docs/content.md#members-only-posts). Every string is written
+through the output rule of apps.core.text, so a stored control character cannot break a feed
+(docs/text-and-feeds.md).
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from django.utils.feedgenerator import Atom1Feed, Rss201rev2Feed
 from django.utils.http import http_date
 
 from apps.content import kinds
-from apps.content.models import Category, Tag, body_for_reader
+from apps.content.models import Category, Tag
+from apps.content.rules import body_for_reader
 from apps.core.content_version import content_version_get
 from apps.core.errors import NotFound
 from apps.core.text import xml_data, xml_text
@@ -151,7 +154,8 @@ class PostsFeed(Feed):
         return post.title
 
     def item_description(self, post) -> str:
-        """The excerpt, else the body (a members-only post's body never: its excerpt or nothing)."""
+        """The excerpt, else the body; a members-only post's body is its members' (a feed reader is
+        none: docs/content.md#members-only-posts): its excerpt, or nothing."""
         return post.excerpt or body_for_reader(post.visibility, post.content, member=False)
 
     def item_link(self, post) -> str:

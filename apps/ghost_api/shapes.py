@@ -14,7 +14,7 @@ from datetime import datetime, timezone as dt_timezone
 
 from apps.accounts.profiles import author_name
 from apps.content import kinds
-from apps.content.models import PUBLIC_VISIBILITY, body_for_reader
+from apps.content.rules import body_visible
 from apps.ghost_api import ids
 from apps.ghost_api.query import GhostQuery
 from apps.ghost_api.selectors import Author, GhostTag, Reads
@@ -165,11 +165,15 @@ def text_of(row: dict) -> Text:
 
 def post(row: dict, wanted: GhostQuery, *, site: Site, reads: Reads, images: Images, member: bool = False) -> dict:
     """A post row (apps.ghost_api.selectors.POST_COLUMNS, with its `terms`) as Ghost's post. A
-    members-only post's body (html, plaintext, the excerpt made of it) goes to a `member` only, as
-    Ghost answers a visitor (`access` false)."""
-    visibility = row.get("visibility") or PUBLIC_VISIBILITY
-    content = body_for_reader(visibility, row["content"] or "", member=member)
-    access = member or visibility == PUBLIC_VISIBILITY
+    members-only post (docs/content.md#members-only-posts) read by anyone but a `member` (or the
+    staff, through the Admin API) is answered as Ghost answers a visitor without access: `access`
+    false, `html`, `plaintext` and the excerpt made of the body empty (Ghost's free preview, the
+    part before a paywall card, does not exist here: the sanitiser keeps no HTML comment); its
+    title, `custom_excerpt` (as `excerpt` too), images and `reading_time` (of the whole body, as
+    Ghost counts it before gating) stay."""
+    visibility = row["visibility"]
+    access = body_visible(visibility, member=member)
+    content = (row["content"] or "") if access else ""
     text = text_of(row) if access else Text("", "", text_of(row).reading_time)
     ghost_id = ids.ghost_id(row["id"])
     data = {

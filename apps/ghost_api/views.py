@@ -11,6 +11,11 @@ module only reads Ghost's query (apps.ghost_api.query) and writes Ghost's shapes
 `Accept-Version` is accepted (any value) and answered with `Content-Version: v5.0`, as Ghost
 answers it with its own version.
 
+A members-only post (docs/content.md#members-only-posts) is shown to everyone as Ghost shows a
+gated post to a visitor (apps.ghost_api.shapes.post: `access` false, no `html`); a posts or pages
+read with a valid member token of the company (X-Member-Token, as on /api/v1) gets its body, in
+a reply built for that request and kept by no cache.
+
 Cache hits are usually answered before Django by the public API's WSGI layer
 (apps.public_api.fastpath, with apps.ghost_api.edge), with the same bytes and headers.
 """
@@ -95,7 +100,7 @@ def _answer(request, resource: str, ident: str | None, slug: str | None):
     request.auth = api_key
     site = shapes.Site(tenant)
     if resource in ("posts", "pages") and reader_is_member(request):
-        # A member's reply has members-only bodies: built for this request, kept by no cache.
+        # A member's reply holds members-only bodies: built for this request, kept by no cache.
         return uncached_json(request, build_reply(resource, wanted, ident, slug, site, tenant, member=True))
     # Replies show the company's settings too (name, addresses, time zone): a change of them bumps
     # the content version like a content write (apps.core.subscribers).

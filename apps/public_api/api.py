@@ -1,7 +1,8 @@
 """The public content API (docs/api/public.md), mounted at /api/v1 on every tenant host, x-api-key auth.
 
 GET  posts                   page, limit (<= 100), status (published; others need the preview key), search
-GET  posts/slug/{slug}       a published post (any status with the preview key)
+GET  posts/slug/{slug}       a published post (any status with the preview key); a members-only
+                             post's content with a member's X-Member-Token only
 GET  posts/category/{slug}   page, limit, status: posts of a category
 GET  posts/tag/{slug}        page, limit, status: posts of a tag
 GET  pages                   page, limit, status, search: the pages (About, Contact...), never among posts
@@ -16,7 +17,9 @@ POST analytics/track         a page view of the website (not rate limited; never
 Thin handlers: every rule of a public request (query, key, rate limit, bodies, headers) is in
 apps.public_api.request, which the WSGI layer in front of Django (apps.public_api.fastpath)
 follows too. Every GET reply is cached in Redis (apps.public_api.responses) and carries ETag
-and Cache-Control; cache hits are usually answered before Django by the fast path.
+and Cache-Control; cache hits are usually answered before Django by the fast path. A post or
+page read with a valid member token (X-Member-Token: docs/content.md#members-only-posts) is
+built for that request and kept by no cache.
 """
 from __future__ import annotations
 
@@ -58,17 +61,24 @@ def list_posts(request):
     return _posts(request)
 
 
+# A post's or page's read also takes a member's token (documented here; read by request.reader_is_member).
+_MEMBER_HEADER = {"name": public.MEMBER_HEADER, "in": "header", "required": False, "schema": {"type": "string"},
+                  "description": "A member's token (POST /api/v1/members/session): a members-only post's `content` "
+                                 "is sent with a valid one of this company only, in a reply no cache keeps"}
+_SLUG_QUERY = {"parameters": [*query_parameters(public.LocaleQuery), _MEMBER_HEADER]}
+
+
 def _by_slug(request, slug: str, kind: str):
     published_only = not request.auth.is_preview
     locale = public.parse_locale(request.GET.get("locale"))
-    if public.reader_is_member(request):  # members-only bodies: built for this request, kept by no cache
+    if public.reader_is_member(request):  # a members-only body: built for this request, kept by no cache
         return uncached_json(request, public.post_by_slug_reply(slug, locale=locale, published_only=published_only,
                                                                 kind=kind, member=True))
     return cached_json(
         request, lambda _: public.post_by_slug_reply(slug, locale=locale, published_only=published_only, kind=kind))
 
 
-@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
+@router.get("/posts/slug/{slug}", response=PostReply, openapi_extra=_SLUG_QUERY)
 def get_post_by_slug(request, slug: str):
     return _by_slug(request, slug, kinds.POST.name)
 
@@ -89,8 +99,7 @@ def list_pages(request):
     return _posts(request, kind=kinds.PAGE.name)
 
 
-@router.get("/pages/slug/{slug}", response=PageReply,
-            openapi_extra={"parameters": query_parameters(public.LocaleQuery)})
+@router.get("/pages/slug/{slug}", response=PageReply, openapi_extra=_SLUG_QUERY)
 def get_page_by_slug(request, slug: str):
     """(+) A published page (any status with the preview key); `?locale=` as a post's."""
     return _by_slug(request, slug, kinds.PAGE.name)

@@ -527,6 +527,7 @@ def cached(ask: Ask, api_key: keys.ApiKey, *, schema: str, tenant, build: Callab
 
 
 def uncached(ask: Ask, api_key: keys.ApiKey, data: dict) -> Reply:
-    """A reply built for this request only and kept by no cache (a preview link's)."""
+    """A reply built for this request only and kept by no cache (a preview link's, a member's read:
+    Cache-Control private, no-store, no surrogate keys)."""
     body = encode(data)
     return reply_of(ask, api_key, body, etag_of(body), "BYPASS", cached=False)

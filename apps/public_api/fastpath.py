@@ -7,10 +7,11 @@ the stored bytes (or 304 when If-None-Match matches) without entering Django: no
 request object, no middleware, no database. A posts list that is not cached (or with the cache
 off) is built here too, from the same round trip and the page's one SQL statement
 (apps.public_api.direct). Everything else (other misses, wrong or missing keys, other methods,
-an unknown host, Redis down) goes to Django unchanged, which answers exactly as it would
-without this layer. `POST /api/v1/analytics/track` is answered here too: the body is
-validated with the endpoint's own schema and the event appended to the company's stream in the
-same round trip that checks the key (anything invalid goes to Django, which answers the 400).
+an unknown host, Redis down, a request with a member token: X-Member-Token) goes to Django
+unchanged, which answers exactly as it would without this layer. `POST /api/v1/analytics/track`
+is answered here too: the body is validated with the endpoint's own schema and the event
+appended to the company's stream in the same round trip that checks the key (anything invalid
+goes to Django, which answers the 400).
 Replies carry the same headers as Django's. This module only translates: the WSGI environ into
 the plain `core.Ask`, and the core's `Reply` (or `Pass`: Django decides) back into WSGI; the
 decisions are apps.public_api.core's, the same the ninja routes follow.
@@ -79,7 +80,9 @@ class PublicApiFastPath:
                 if setup.enabled and setup.edge.answers(environ.get("HTTP_ORIGIN")):
                     return self._track(environ, start_response, key, setup)
             return self.app(environ, start_response)
-        if method != "GET" or environ.get(public_request.MEMBER_ENVIRON):  # a member's read: Django, uncached
+        if method != "GET" or environ.get(public_request.MEMBER_ENVIRON):
+            # A request with a member token (docs/content.md#members-only-posts): Django checks it and
+            # answers a member from no cache; this layer never serves nor stores such a request's reply.
             return self.app(environ, start_response)
         query = environ.get("QUERY_STRING", "")
         ask = core.Ask(host=_host(environ), path=path, query=query,

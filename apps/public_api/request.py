@@ -14,6 +14,9 @@ Each rule of a public request is one function here:
   path's script takes its entry from the same window (`keys.throttle_key`)
 - the body of a posts list: `list_body` (its posts: apps.public_api.selectors, whose fields are
   apps.content.post_fields); replies: `posts_reply`, `post_reply`, `categories_reply`, `tags_reply`
+- a members-only post's body (docs/content.md#members-only-posts): for a request with a valid
+  member token of the company only (`reader_is_member`, `post_reply`), answered by Django and kept
+  by no cache; every other reply carries "" in its place
 - a draft read through a preview link (`/api/v1/preview/{token}`, never cached, in front of Django
   or in it: `is_preview`, `preview_reply`, headers `reply_headers(..., cached=False)`)
 - the headers of a reply: `reply_headers` (ETag, Cache-Control, Vary, X-Cache) and, for replies
@@ -38,8 +41,8 @@ from ninja import Schema
 from ninja.errors import ValidationError
 
 from apps.content import kinds
-from apps.content.models import (PUBLIC_STATUS, PUBLIC_VISIBILITY, STATUS_FILTER_INVALID, STATUS_FILTERS,
-                                 body_for_reader, search_configs)
+from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
+from apps.content.rules import body_for_reader
 from apps.content.schemas import CategoryOut, TagOut
 from apps.content.selectors import preview_post_id
 from apps.core.api import refuse_repeated
@@ -62,10 +65,13 @@ LIST_PATH = "/api/v1/posts"
 LIST_PATHS = {f"{PREFIX}{kind.plural}": kind.name for kind in kinds.KINDS.values()}
 TERMS = ("category", "tag")  # /api/v1/posts/category/{slug}, /api/v1/posts/tag/{slug}
 DEFAULT_LIMIT, MAX_LIMIT = 10, 100
-# A reply depends on the key and on a member's token (members-only bodies: reader_is_member), and is
-# gzip for a client that accepts it (core.encoded).
+# A reply depends on the key and on a member's token (a members-only post's body: reader_is_member),
+# and is gzip for a client that accepts it (core.encoded).
 VARY = "x-api-key, x-member-token, Accept-Encoding"
-MEMBER_HEADER = "X-Member-Token"  # a member's token (apps.members.tokens): members-only posts' bodies
+# A member's session token (apps.members.tokens.session_token, from POST /api/v1/members/session):
+# with it, a members-only post's body (docs/content.md#members-only-posts). A request that carries
+# the header is answered by Django, never by the WSGI layer (MEMBER_ENVIRON) nor the Varnish tier.
+MEMBER_HEADER = "X-Member-Token"
 MEMBER_ENVIRON = "HTTP_X_MEMBER_TOKEN"
 
 KEY_REQUIRED = "API key is required. Send it in the x-api-key header."
@@ -303,18 +309,20 @@ def post_by_slug_reply(slug: str, *, locale: str | None, published_only: bool, k
 
 
 def post_reply(post: dict, kind: str = kinds.POST.name, *, member: bool = False) -> dict:
-    """One row of `kind`: `data.post`, or `data.page`. A members-only post's body goes to a
-    `member` only (apps.content.models.body_for_reader)."""
+    """One row of `kind`: `data.post`, or `data.page`. A members-only post's `content` is "" but
+    for a `member` (apps.content.rules.body_for_reader); its other fields are everyone's."""
     kind = kinds.of(kind)
-    post = {**post, "content": body_for_reader(post.get("visibility") or PUBLIC_VISIBILITY, post.get("content") or "",
-                                               member=member)}
+    post = {**post, "content": body_for_reader(post["visibility"], post["content"], member=member)}
     return {"success": True, "message": f"{kind.label} retrieved successfully", "data": {kind.name: post}}
 
 
 def reader_is_member(request) -> bool:
-    """Does the request carry a valid member token of its company (X-Member-Token)? Such a
-    request is answered by Django, never from a cache, and kept by none (apps.public_api.fastpath,
-    the Varnish tier's VCL, `uncached` replies)."""
+    """Whether the request carries a valid member token of the company of its host (X-Member-Token:
+    apps.members.tokens.session_member). A token of another company, expired, forged, or of a member
+    deleted or whose address changed since is no member's: the reply withholds the body, as for a
+    request without one (never an error). A member's reply is built for that request alone and kept
+    by no cache (apps.public_api.responses.uncached_json); the WSGI layer and the Varnish tier pass
+    every request that carries the header to Django."""
     token = request.headers.get(MEMBER_HEADER)
     return bool(token) and session_member(token) is not None
 
@@ -328,7 +336,8 @@ def is_preview(path: str) -> bool:
 def preview_reply(token: str) -> dict:
     """The post a preview link reads (the shape of posts/slug/{slug}); 404 for a forged,
     revoked, expired or other company's token."""
-    return post_reply(selectors.post_by_id(preview_post_id(token)), member=True)  # the editors' own preview
+    # A preview link is the staff's (a draft shown to whoever it is sent to): the whole post, never cached.
+    return post_reply(selectors.post_by_id(preview_post_id(token)), member=True)
 
 
 def term_language(locale: str | None) -> str | None:

@@ -51,5 +51,6 @@ def cached_json(request, build: Callable[[str | None], dict], *,
 
 
 def uncached_json(request, data: dict) -> HttpResponse:
-    """A reply built for this request only and kept by no cache (a preview link's)."""
+    """A reply built for this request only and kept by no cache (a preview link's, a member's read of a
+    post: docs/content.md#members-only-posts)."""
     return http_response(core.uncached(ask_of(request), request.auth, data))

@@ -8,7 +8,8 @@ objects, then pydantic schemas) this is several times cheaper per request; the r
 the same, which the tests check against the content app itself:
 - filters follow apps.content.selectors.post_list (status, search through its
   `search_matches`, or `search_parts` for a page that tests the newest posts one by one:
-  `_walks`, category, tag) and its order (newest first);
+  `_walks`, category, tag) and its order (newest first), but for a members-only post, which a
+  search finds by its title only (its body is its members': content.TEXT_FOR_EVERYONE);
 - each post is exactly the content app's PostSummaryOut / PostOut, as JSON.
 Categories and tags count published posts only here: a website must not learn how many drafts
 a category holds.
@@ -32,7 +33,8 @@ from apps.content import kinds
 from apps.content import selectors as content
 from apps.content import post_fields
 from apps.content.schemas import media_urls
-from apps.content.models import SEARCH_CONFIG, Category, Post, PostCount, PostListing, Tag, public_q, public_sql
+from apps.content.models import (PUBLIC_VISIBILITY, SEARCH_CONFIG, Category, Post, PostCount, PostListing, Tag,
+                                 public_q, public_sql)
 from apps.content.post_fields import iso
 from apps.core import db
 from apps.core.errors import NotFound
@@ -445,7 +447,9 @@ def _search_test(search: str, configs: tuple[str, ...]) -> tuple[str, tuple]:
     sql, params = query.where.as_sql(compiler, connection)
     if by_text is not None:
         text_sql, text_params = compiler.compile(by_text.resolve_expression(query))
-        sql = f"{sql} OR {_q(_POST)}.{_q('search_vector')} @@ (SELECT {text_sql})"
+        # a members-only post's body is not searched here (content.TEXT_FOR_EVERYONE: its title is)
+        sql = (f"{sql} OR ({_q(_POST)}.{_q('visibility')} = '{PUBLIC_VISIBILITY}' AND "
+               f"{_q(_POST)}.{_q('search_vector')} @@ (SELECT {text_sql}))")
         params = [*params, *text_params]
     return f"({sql}) IS TRUE", tuple(params)
 
@@ -455,7 +459,7 @@ def _search_source(search: str, configs: tuple[str, ...] = (SEARCH_CONFIG,)) -> 
     """The content app's search (each index's matches, united), with the columns the page needs
     read by those same scans; compiled once per term (the ORM takes about a millisecond)."""
     fields = ("id", "kind", "created_at", "status", "language", "translation_group", "featured")
-    matches = content.search_matches(search, fields=fields, configs=configs)
+    matches = content.search_matches(search, fields=fields, configs=configs, members_bodies=False)
     sql, params = matches.query.get_compiler(connection=connection).as_sql()
     return sql, tuple(params)
 
