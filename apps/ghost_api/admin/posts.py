@@ -14,12 +14,14 @@ In:
   none given: the company's first admin;
 - feature_image, og_image, twitter_image: an address of an image of the company's media library
   (what images/upload answers), else 422; feature_image_alt is the image's alt text in the library;
-- visibility: `public` only (there are no members).
+- visibility: `public` or `members` (docs/content.md#members-only-posts); Ghost's `paid` and `tiers`
+  are taken as `members` (there are no paid tiers here: every member reads them); anything else 422.
 Edits (PUT) must carry the `updated_at` they were read with (409 UpdateCollisionError otherwise).
 
 Out: the Content API's post object (apps.ghost_api.shapes.post) for every status, with its tags and
 authors always, `status` (archived posts read as drafts), `published_at` (a scheduled post's date),
-`featured`, and `lexical` / `mobiledoc` (the HTML in one html card) when `formats` asks for them.
+`featured`, `visibility` (public or members; a members-only post's whole body: the staff read it),
+and `lexical` / `mobiledoc` (the HTML in one html card) when `formats` asks for them.
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ from pydantic import ValidationError as SchemaError
 from apps.accounts.models import User
 from apps.content import kinds
 from apps.content import services as content
-from apps.content.models import Category, Post, Tag
+from apps.content.models import MEMBERS_VISIBILITY, PUBLIC_VISIBILITY, Category, Post, Tag
 from apps.content.rules import clean_publish_date
 from apps.content.schemas import TagIn
 from apps.core.errors import Conflict
@@ -154,7 +156,7 @@ def post_out(row: dict, wanted: GhostQuery, formats: frozenset[str], *, site, re
     """A post row (`rows`) as Ghost's Admin API post."""
     base = dataclasses.replace(wanted, include=frozenset({"tags", "authors"}), fields=None,
                                formats=frozenset(formats & {"html", "plaintext"}))
-    data = shapes.post(row, base, site=site, reads=reads, images=images)
+    data = shapes.post(row, base, site=site, reads=reads, images=images, member=True)  # the staff read every body
     status = ghost_status(row)
     data["status"] = status
     data["featured"] = bool(row.get("featured"))
@@ -279,6 +281,18 @@ def _content(data: dict, source_html: bool) -> str | None:
     return None
 
 
+# Ghost's visibilities (its posts' `isIn` validation) and what each is here: members-only posts are
+# read by every member (no paid tiers), so Ghost's paid and tiers posts are members-only.
+GHOST_VISIBILITIES = {"public": PUBLIC_VISIBILITY, "members": MEMBERS_VISIBILITY, "paid": MEMBERS_VISIBILITY,
+                      "tiers": MEMBERS_VISIBILITY}
+
+
+def _visibility(value) -> str:
+    if not isinstance(value, str) or value not in GHOST_VISIBILITIES:
+        raise invalid("Validation (isIn) failed for visibility", "visibility")
+    return GHOST_VISIBILITIES[value]
+
+
 def _text(value, prop: str) -> str:
     if value is None:
         return ""
@@ -321,10 +335,9 @@ def changes_of(data, *, source_html: bool, kind: kinds.Kind, actor, creating: bo
     """The services' keyword arguments of a Ghost post (`data`): only what it names, when editing."""
     if not isinstance(data, dict):
         raise invalid(f"Each of {kind.plural} is an object", kind.plural)
-    visibility = data.get("visibility")
-    if visibility not in (None, "public"):
-        raise invalid("Only public posts can be written: this site has no members", "visibility")
     changes: dict = {}
+    if data.get("visibility") is not None:
+        changes["visibility"] = _visibility(data["visibility"])
     if "title" in data or creating:
         changes["title"] = _text(data.get("title"), "title").strip() or UNTITLED
     html = _content(data, source_html)
