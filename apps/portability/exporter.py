@@ -144,7 +144,7 @@ def blog_export() -> tuple[bytes, dict]:
             "id": str(post.pk), "uuid": str(post.pk), "title": post.title, "slug": post.slug, "html": local(post.content),
             "mobiledoc": None, "lexical": None, "feature_image": media_paths.get(post.featured_image_id),
             # Ghost's type: post or page (apps.content.kinds)
-            "type": post.kind, "status": status, "visibility": "public", "custom_excerpt": post.excerpt or None,
+            "type": post.kind, "status": status, "visibility": post.visibility, "custom_excerpt": post.excerpt or None,
             "featured": post.featured,
             "canonical_url": post.canonical_url or None, "created_at": _iso(post.created_at),
             "updated_at": _iso(post.updated_at), "published_at": _iso(published_at),

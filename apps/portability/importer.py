@@ -9,8 +9,9 @@ Mapping (docs/import-export.md):
   (converted by apps.portability.html and sanitised like the editor's), excerpt (text), status
   (published; scheduled -> a draft scheduled for its date; draft, pending and private -> draft; a
   post not public at the source: Ghost members-only, paid or for tiers, and WordPress
-  password-protected -> members-only (its status kept: docs/members.md), WordPress private -> a
-  draft; each reported, as parsers.RESTRICTED_AS decides),
+  password-protected -> members-only, its status kept (docs/content.md#members-only-posts);
+  WordPress private -> a draft; each named in the dry run and the report, as
+  parsers.RESTRICTED_AS decides),
   dates (published, created, updated) as in the source, author, categories, tags, SEO fields;
 - pages: pages (apps.content.kinds: WordPress `page` items, Ghost `type: page` rows), with no
   category needed; a WordPress page's parent is not kept (pages are flat) and is named in the report;
@@ -52,7 +53,7 @@ from apps.accounts.models import User
 from apps.accounts.seats import seats_check
 from apps.accounts.services import invitation_for_account
 from apps.content import bulk, kinds
-from apps.content.models import Category, Post, Tag
+from apps.content.models import MEMBERS_VISIBILITY, PUBLIC_VISIBILITY, Category, Post, Tag
 from apps.content.services import DEFAULT_CATEGORY  # posts without a category go there
 from apps.core import events, languages
 from apps.core.html import html_to_text
@@ -91,10 +92,15 @@ def source_name(blog: Blog) -> str:
     return f"ghost:{hashlib.sha256(seed.encode()).hexdigest()[:16]}"
 
 
-def _restricted_reason(restricted: str) -> str:
-    """The report's words for a post not public at the source (parsers.RESTRICTED_AS decides)."""
-    made = "members-only" if RESTRICTED_AS.get(restricted) == "members" else "a draft"
-    return f"{restricted} in the source: imported as {made}"
+def _members_only(post: SourcePost) -> bool:
+    """A post not public at its source that comes over members-only (parsers.RESTRICTED_AS); any
+    other restricted post comes over as a draft."""
+    return bool(post.restricted) and RESTRICTED_AS.get(post.restricted) == MEMBERS_VISIBILITY
+
+
+def _restricted_reason(post: SourcePost) -> str:
+    """The dry run's and the report's words for a post not public at its source."""
+    return f"{post.restricted} in the source: imported as {'members-only' if _members_only(post) else 'a draft'}"
 
 
 @dataclass
@@ -240,10 +246,10 @@ def blog_analyse(blog: Blog) -> dict:
     archive = ImageArchive(blog.files, site_url=blog.site_url)
     in_archive = {url for url in images if archive.find(url) is not None}
     already = {url for url in images if url in known["image"]}
-    restricted = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post.restricted)}
-                  for post in blog.posts if post.restricted and RESTRICTED_AS.get(post.restricted) != "members"]
-    members_only = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post.restricted)}
-                    for post in blog.posts if post.restricted and RESTRICTED_AS.get(post.restricted) == "members"]
+    restricted = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post)}
+                  for post in blog.posts if post.restricted and not _members_only(post)]
+    members_only = [{"kind": _post_kind(post), "item": post.title, "reason": _restricted_reason(post)}
+                    for post in blog.posts if _members_only(post)]
     for kind, item, reason in blog.skipped:
         counts[kind]["skipped"] += 1
     accounts = accounts_to_make(blog.authors, known=known["author"], emails=emails)
@@ -256,7 +262,7 @@ def blog_analyse(blog: Blog) -> dict:
         "counts": {kind: dict(counter) for kind, counter in counts.items()},
         "conflicts": conflicts,
         "madeDrafts": restricted,
-        "madeMembersOnly": members_only,  # their bodies for members only (docs/members.md)
+        "madeMembersOnly": members_only,  # their status kept, their bodies for members (docs/content.md)
         "notBroughtOver": not_brought_over(blog),
         # the images the posts name: how many the archive holds, how many an earlier import brought,
         # and how many are left to download (or to be kept as their old address)
@@ -636,13 +642,13 @@ class _Importer:
             self.report.note(kind, source.title, "no author",
                              f"the author {source.author[:100]!r} is not among the file's authors")
         status = source.status if source.status in (bulk.PUBLISHED, bulk.SCHEDULED) else bulk.DRAFT
-        visibility = "public"
-        if source.restricted and RESTRICTED_AS.get(source.restricted) == "members":  # readers' only: members-only
-            visibility = "members"
-            self.report.note(kind, source.title, "made members-only", _restricted_reason(source.restricted))
-        elif source.restricted:  # not public at the source: never public here
+        visibility = PUBLIC_VISIBILITY
+        if _members_only(source):  # for its readers only at the source: its body for members here
+            visibility = MEMBERS_VISIBILITY
+            self.report.note(kind, source.title, "made members-only", _restricted_reason(source))
+        elif source.restricted:  # for its site's staff only at the source: never public here
             status = bulk.DRAFT
-            self.report.note(kind, source.title, "made a draft", _restricted_reason(source.restricted))
+            self.report.note(kind, source.title, "made a draft", _restricted_reason(source))
         seo = source.seo
         return bulk.PostIn(
             kind=kind, slug=_wanted_slug(source), author_id=author.pk if author else None, status=status,

@@ -34,13 +34,14 @@ _NS_EXCERPT = re.compile(r"^https?://wordpress\.org/export/1\.[0-2]/excerpt/$")
 _NS_CONTENT = "http://purl.org/rss/1.0/modules/content/"
 _NS_DC = "http://purl.org/dc/elements/1.1/"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp")
-# Why a post is not public at its source (SourcePost.restricted): it comes over as a draft.
+# Why a post is not public at its source (SourcePost.restricted).
 RESTRICTED_PRIVATE, RESTRICTED_PASSWORD, RESTRICTED_MEMBERS = "private", "password-protected", "members-only"
-# What a post that is not public at the source becomes here, decided in this one place
-# (apps.portability.importer reads it for the dry run and the import): members-only (Ghost's
-# members, paid and tiers posts; WordPress's password-protected posts, whose password was a
-# readers' key: docs/members.md#members-only-posts), or a draft (WordPress's private posts, which
-# only their site's staff could read).
+# What a post that is not public at its source becomes here, decided in this one place
+# (apps.portability.importer reads it for the dry run and the import): members-only, its status
+# kept (Ghost's members, paid and tiers posts, which every member reads here; WordPress's
+# password-protected posts, whose password was a key handed to readers:
+# docs/content.md#members-only-posts), or a draft (WordPress's private posts, which only their
+# site's staff could read). Never public.
 RESTRICTED_AS = {RESTRICTED_MEMBERS: "members", RESTRICTED_PASSWORD: "members", RESTRICTED_PRIVATE: "draft"}
 
 
@@ -752,8 +753,8 @@ def parse_ghost_json(data: bytes) -> Blog:
         post.seo = {name: seo_source[name] for name in _GHOST_SEO if seo_source.get(name)}
         post.old_urls = [f"/{post.slug}/"] if post.slug else []
         # Ghost's visibility: public, or for members, paid members, tiers (Ghost 5) or a filter
-        # of tiers (Ghost 4); whatever is not public stays out of sight here.
-        if row.get("visibility", "public").strip().lower() not in ("", "public"):
+        # of tiers (Ghost 4); whatever is not public is members-only here (RESTRICTED_AS).
+        if str(row.get("visibility") or "public").strip().lower() not in ("", "public"):
             post.restricted = RESTRICTED_MEMBERS
         blog.posts.append(post)
     _ghost_site(blog, data_)

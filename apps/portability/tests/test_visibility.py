@@ -1,8 +1,9 @@
 """Posts that are not public at their source never become public here (apps.portability.parsers.
 RESTRICTED_AS, the one place that decides): a WordPress password-protected post, a Ghost post for
-members, paid members or tiers comes over members-only (its status kept, its body for members:
-docs/members.md); a WordPress private post comes over as a draft; each named in the dry run and in
-the report (docs/import-export.md)."""
+members, paid members or tiers (or a Ghost 4 filter of tiers) comes over members-only, its status
+kept, its body for members (docs/content.md#members-only-posts); a WordPress private post comes
+over as a draft; each named in the dry run (`madeMembersOnly`, `madeDrafts`) and in the report
+(docs/import-export.md). Our own export writes each post's visibility, and it comes back."""
 from __future__ import annotations
 
 import json
@@ -86,7 +87,8 @@ def test_wordpress_password_protected_posts_come_members_only_and_private_ones_a
 def test_ghost_posts_for_members_paid_members_or_tiers_come_members_only(tenant, api, visibility):
     plan, report = imported(tenant, api, ghost([("open", "published", "public"), ("club", "published", visibility),
                                                 ("club-later", "scheduled", visibility)]), "export.json")
-    assert _statuses(tenant)["club"] == ("published", False) and _statuses(tenant)["open"] == ("published", False)
+    assert _statuses(tenant) == {"open": ("published", False), "club": ("published", False),
+                                 "club-later": ("draft", True)}  # scheduled, as at the source
     assert _visibilities(tenant) == {"open": "public", "club": "members", "club-later": "members"}
     assert {(i["item"], i["reason"]) for i in report["items"] if i["outcome"] == "made members-only"} == {
         ("Club", "members-only in the source: imported as members-only"),
@@ -103,3 +105,36 @@ def test_the_wordpress_sample_password_protected_post_is_members_only(tenant, ap
         assert post.status == "published" and post.visibility == "members"
     assert [i["item"] for i in plan["madeMembersOnly"]] == ['Template: Password Protected (the password is "enter")']
     assert plan["madeDrafts"] == []
+
+
+@pytest.mark.django_db
+def test_a_ghost_post_without_a_visibility_is_public(tenant, api):
+    rows = json.loads(ghost([("plain", "published", "public"), ("unset", "published", "public")]))
+    rows["db"][0]["data"]["posts"][0]["visibility"] = None
+    del rows["db"][0]["data"]["posts"][1]["visibility"]
+    plan, _ = imported(tenant, api, json.dumps(rows).encode(), "export.json")
+    assert _visibilities(tenant) == {"plain": "public", "unset": "public"} and plan["madeMembersOnly"] == []
+
+
+@pytest.mark.django_db
+def test_our_export_writes_the_visibility_and_it_comes_back(tenant, make_tenant, admin, api):
+    import io
+    import zipfile
+
+    from apps.content.tests.factories import make_category, make_post
+    from apps.core import testing
+    from apps.portability.tests.test_export import _export
+
+    news = make_category(tenant, "News", slug="news")
+    make_post(tenant, "Club", slug="club", status="published", author=admin, categories=[news], visibility="members")
+    make_post(tenant, "Open", slug="open", status="published", author=admin, categories=[news])
+    _, data = _export(tenant, api)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        document = json.loads(archive.read("export.json"))["db"][0]["data"]
+    assert {row["slug"]: row["visibility"] for row in document["posts"]} == {"club": "members", "open": "public"}
+
+    other = make_tenant()
+    plan, _ = imported(other, testing.Api(other, user=testing.tenant_admin(other)), data, "export.zip")
+    assert _visibilities(other) == {"club": "members", "open": "public"}
+    assert _statuses(other) == {"club": ("published", False), "open": ("published", False)}
+    assert [i["item"] for i in plan["madeMembersOnly"]] == ["Club"]
