@@ -570,6 +570,11 @@ export interface components {
             updatedAt: string;
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /**
          * PostReply
@@ -633,6 +638,11 @@ export interface components {
             translations?: components["schemas"]["TranslationRefOut"][];
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /** PostsData */
         PostsData: {
@@ -1547,7 +1557,10 @@ export interface operations {
             query?: {
                 locale?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description A member's token (POST /api/v1/members/session): a members-only post's `content` is sent with a valid one of this company only, in a reply no cache keeps */
+                "X-Member-Token"?: string;
+            };
             path: {
                 slug: string;
             };
@@ -1836,7 +1849,10 @@ export interface operations {
             query?: {
                 locale?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description A member's token (POST /api/v1/members/session): a members-only post's `content` is sent with a valid one of this company only, in a reply no cache keeps */
+                "X-Member-Token"?: string;
+            };
             path: {
                 slug: string;
             };

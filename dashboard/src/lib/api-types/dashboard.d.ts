@@ -2926,6 +2926,11 @@ export interface components {
             updatedAt: string;
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /**
          * DashboardPostSummaryOut
@@ -2978,6 +2983,11 @@ export interface components {
             translationGroup?: string;
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /** DashboardStatsDataOut */
         DashboardStatsDataOut: {
@@ -4551,6 +4561,12 @@ export interface components {
              * @default
              */
             videoId?: string;
+            /**
+             * Visibility
+             * @default public
+             * @enum {string}
+             */
+            visibility?: "public" | "members";
         };
         /**
          * PageUpdateIn
@@ -4615,6 +4631,8 @@ export interface components {
             twitterTitle?: string | null;
             /** Videoid */
             videoId?: string | null;
+            /** Visibility */
+            visibility?: ("public" | "members") | null;
         };
         /** PageViewsDataOut */
         PageViewsDataOut: {
@@ -4757,6 +4775,11 @@ export interface components {
             updatedAt: string;
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /** PostCreateIn */
         PostCreateIn: {
@@ -4838,6 +4861,12 @@ export interface components {
              * @default
              */
             videoId?: string;
+            /**
+             * Visibility
+             * @default public
+             * @enum {string}
+             */
+            visibility?: "public" | "members";
         };
         /** PostDeleteQuery */
         PostDeleteQuery: {
@@ -4972,6 +5001,11 @@ export interface components {
             title: string;
             /** Videoid */
             videoId: string | null;
+            /**
+             * Visibility
+             * @enum {string}
+             */
+            visibility: "public" | "members";
         };
         /**
          * PostUpdateIn
@@ -5038,6 +5072,8 @@ export interface components {
             twitterTitle?: string | null;
             /** Videoid */
             videoId?: string | null;
+            /** Visibility */
+            visibility?: ("public" | "members") | null;
         };
         /** PostViewsOut */
         PostViewsOut: {
