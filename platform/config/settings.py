@@ -13,7 +13,8 @@ import dj_database_url
 from limits import parse as parse_rate
 
 from config.environment import email_settings, env, env_bool, env_int, env_list
-from config.signing_keys import RefusedSetting, refuse_to_start, signing_settings
+from config.signing_keys import (HOW_TO_MAKE_ONE, RefusedSetting, refuse_to_start, signing_settings,
+                                 webhook_secret_problem)
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 if str(BASE_DIR) not in sys.path:
@@ -827,6 +828,15 @@ try:
         raise ValueError
 except ValueError:
     refuse_to_start(RefusedSetting('ANYMAIL must be a JSON object, e.g. {"MAILGUN_API_KEY": "..."}'))
+# A provider (any backend but Django's own) reports bounces and complaints to its webhook, which anymail
+# opens to unauthenticated events without WEBHOOK_SECRET: outside development, no start without it.
+if not DEBUG and NEWSLETTER_EMAIL_BACKEND and not NEWSLETTER_EMAIL_BACKEND.startswith("django.core.mail."):
+    _problem = webhook_secret_problem(ANYMAIL)
+    if _problem:
+        refuse_to_start(RefusedSetting(
+            f"{_problem}: NEWSLETTER_EMAIL_BACKEND is a provider, whose bounce and complaint webhook would "
+            f'take anyone\'s events; set ANYMAIL\'s "WEBHOOK_SECRET" to "hooks:<a long random password>" (put '
+            f"the same in the webhook's address at the provider), e.g. a password made by: {HOW_TO_MAKE_ONE}"))
 # The From address of newsletters (its name is the newsletter's sender name); empty: DEFAULT_FROM_EMAIL's.
 NEWSLETTER_FROM_EMAIL = env("NEWSLETTER_FROM_EMAIL", "")
 # The mailbox of List-Unsubscribe's mailto (a provider's or a script reading it); empty: the From address.

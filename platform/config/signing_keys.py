@@ -5,6 +5,10 @@ With DEBUG off, the web server, the workers, beat and every management command s
 MIN_SECRET_BYTES, or one of the values that ship in this repository (the development default
 below and the placeholders of the deployment examples). With DEBUG on (`make dev`) an unset
 secret falls back to the development value, which is never accepted with DEBUG off.
+
+The email provider's webhook secret (ANYMAIL's WEBHOOK_SECRET) is refused the same way, with DEBUG
+off, when newsletters go through a provider (config.settings), and its webhook refuses every event
+while it is missing (apps.newsletters.webhook_views).
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ PUBLISHED_SECRETS = frozenset({
     "change-me-in-production-please-0123456789abcdef",
     "replace-with-a-long-random-value",
     "replace-with-another-long-random-value",
+    "hooks:a-long-random-secret",  # the webhook secret of docs/newsletters.md's examples
 })
 
 
@@ -40,6 +45,21 @@ def secret_problem(name: str, value: str) -> str | None:
         return f"{name} is a value published in the repository"
     if len(value.encode()) < MIN_SECRET_BYTES:
         return f"{name} is shorter than {MIN_SECRET_BYTES} bytes"
+    return None
+
+
+def webhook_secret_problem(anymail) -> str | None:
+    """Why ANYMAIL's WEBHOOK_SECRET (the basic auth, `user:password` or a list of them, that the email
+    provider's bounce and complaint webhook must carry) is not usable outside development, or None.
+    Without it anymail accepts unauthenticated events: anyone could disable members' emails."""
+    value = anymail.get("WEBHOOK_SECRET") if isinstance(anymail, dict) else None
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    if not values or not all(isinstance(item, str) and item.strip() for item in values):
+        return "ANYMAIL's WEBHOOK_SECRET is not set"
+    if any(not item.partition(":")[2] for item in values):
+        return "ANYMAIL's WEBHOOK_SECRET is not user:password"
+    if any(item in PUBLISHED_SECRETS for item in values):
+        return "ANYMAIL's WEBHOOK_SECRET is a value published in the repository"
     return None
 
 

@@ -134,3 +134,67 @@ def test_our_message_id_names_the_company_when_metadata_is_lost(tenant, sent):
     with schema_context(tenant.schema_name):
         assert Member.objects.get(pk=member.pk).email_disabled is True
         assert Delivery.objects.get(send=send).status == "bounced"
+
+
+# --- no webhook secret outside development (docs/newsletters.md#bounces-and-complaints) --------------
+POSTMARK_URL = "/webhooks/email/postmark/tracking/"  # Postmark signs nothing: basic auth is all
+
+
+def _postmark_bounce(schema: str) -> str:
+    return json.dumps({"RecordType": "Bounce", "Type": "HardBounce", "Email": "ada@example.com",
+                       "MessageID": "883953f4-6105-42a2-a16a-77a8eac79483", "Metadata": {"company": schema},
+                       "Description": "The server was unable to deliver your message"})
+
+
+@pytest.mark.parametrize("anymail", [{}, {"WEBHOOK_SECRET": ""}, {"WEBHOOK_SECRET": []}])
+def test_without_a_webhook_secret_an_event_is_refused_and_changes_nothing(tenant, sent, settings, anymail):
+    member, _send = sent
+    settings.ANYMAIL = anymail  # DEBUG is off, as in production
+    reply = HttpClient(HTTP_HOST="testserver.local").post(POSTMARK_URL, _postmark_bounce(tenant.schema_name),
+                                                          content_type="application/json")
+    assert reply.status_code == 403, reply.content
+    assert "WEBHOOK_SECRET" not in reply.content.decode()  # the configuration is not the caller's business
+    with schema_context(tenant.schema_name):
+        assert Member.objects.get(pk=member.pk).email_disabled is False
+
+
+def test_with_its_secret_postmarks_event_is_taken_and_in_development_none_is_needed(tenant, sent, settings):
+    member, _send = sent
+    settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}
+    body = _postmark_bounce(tenant.schema_name)
+    client = HttpClient(HTTP_HOST="testserver.local")
+    assert client.post(POSTMARK_URL, body, content_type="application/json").status_code == 400  # no secret given
+    auth = "Basic " + base64.b64encode(SECRET.encode()).decode()
+    assert client.post(POSTMARK_URL, body, content_type="application/json", HTTP_AUTHORIZATION=auth).status_code == 200
+    with schema_context(tenant.schema_name):
+        assert Member.objects.get(pk=member.pk).email_disabled is True
+        Member.objects.filter(pk=member.pk).update(email_disabled=False)
+    settings.ANYMAIL, settings.DEBUG = {}, True  # `make dev`: anymail warns and takes it
+    with pytest.warns(Warning, match="WEBHOOK_SECRET"):
+        assert client.post(POSTMARK_URL, body, content_type="application/json").status_code == 200
+
+
+def _start(**env):
+    from config.tests.test_signing_keys import COMMANDS, run
+
+    return run(COMMANDS["management command"], **env)
+
+
+@pytest.mark.parametrize("anymail", ['{"MAILGUN_API_KEY": "key-1"}', '{"WEBHOOK_SECRET": ""}',
+                                     '{"WEBHOOK_SECRET": "hooks:a-long-random-secret"}',
+                                     '{"WEBHOOK_SECRET": "no-password"}'])
+def test_a_provider_without_a_usable_webhook_secret_refuses_to_start(anymail):
+    result = _start(NEWSLETTER_EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend", ANYMAIL=anymail)
+    assert result.returncode == 2, (result.stdout[-500:], result.stderr[-2000:])
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Refusing to start: ANYMAIL's WEBHOOK_SECRET "), result.stderr
+
+
+def test_a_provider_with_its_secret_smtp_without_and_development_start():
+    provider = "anymail.backends.mailgun.EmailBackend"
+    secret = '{"MAILGUN_API_KEY": "key-1", "WEBHOOK_SECRET": "hooks:' + "x1" * 16 + '"}'
+    for env in ({"NEWSLETTER_EMAIL_BACKEND": provider, "ANYMAIL": secret},
+                {"NEWSLETTER_EMAIL_BACKEND": None, "ANYMAIL": None},  # Django's SMTP: no provider's events
+                {"NEWSLETTER_EMAIL_BACKEND": provider, "ANYMAIL": "{}", "DEBUG": "1"}):
+        result = _start(**env)
+        assert result.returncode == 0, (env, result.stderr[-2000:])
