@@ -214,15 +214,36 @@ def _email(value: str) -> str:
     return clean_email(value)
 
 
+GHOST_PAID = "A paid Ghost member: comes in as a complimentary member (no payments here)"
+
+
+def _ghost_plan(row: dict) -> tuple[bool, bool]:
+    """(comped, paid) of a Ghost row. A `status` column (free, paid, comped) decides when the file has
+    one; else `complimentary_plan`, then the member's tiers (`tiers`, Ghost 4's `products`: a paid
+    member's tier; a subscription that ended leaves none, and its `stripe_customer_id`); a file with
+    neither (Ghost 3) counts a Stripe customer as paying."""
+    status = (row.get("status") or "").strip().lower()
+    if status:
+        return status in ("comped", "complimentary"), status == "paid"
+    if _flag(row.get("complimentary_plan")):
+        return True, False
+    tiers = row.get("tiers", row.get("products"))
+    if tiers is not None:
+        return False, bool(tiers.strip())
+    return False, bool((row.get("stripe_customer_id") or "").strip())
+
+
 def _ghost(line: int, row: dict) -> MemberRow | RowProblem:
     email = row.get("email", "")
     if (row.get("deleted_at") or "").strip():
         return RowProblem(line, "Deleted in Ghost: left out", email=email[:254], skipped=True)
     subscribed = row.get("subscribed_to_emails", row.get("subscribed", "true"))
+    comped, paid = _ghost_plan(row)
     return MemberRow(
         line=line, email=_email(email), name=_text(row.get("name"), NAME_MAX), note=_text(row.get("note"), NOTE_MAX),
-        subscribed=_flag(subscribed) if subscribed.strip() else True, comped=_flag(row.get("complimentary_plan")),
-        labels=_labels(row.get("labels")), created_at=_date(row.get("created_at")))
+        subscribed=_flag(subscribed) if subscribed.strip() else True, comped=comped or paid,
+        labels=_labels(row.get("labels")), created_at=_date(row.get("created_at")),
+        remarks=(GHOST_PAID,) if paid else ())
 
 
 _SUBSTACK_PAID = {"monthly", "yearly", "annual", "founding", "paid"}

@@ -64,6 +64,43 @@ def test_substacks_subscribers_export():
     assert bounced.email_disabled is True and bounced.subscribed is False and "Substack" in bounced.disabled_reason
 
 
+# Ghost's members export as Ghost 5 writes it: `tiers` names the member's tiers (a paid member's, or the
+# complimentary one); `stripe_customer_id` stays after a subscription ends.
+GHOST_TIERS = (
+    "id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers\n"
+    "1,free@example.com,Free,,true,false,,2023-01-15T10:00:00.000Z,,,\n"
+    "2,paid@example.com,Paid,,true,false,cus_P1,2023-01-15T10:00:00.000Z,,vip,Gold\n"
+    "3,comp@example.com,Comp,,true,true,,2023-01-15T10:00:00.000Z,,,Gold\n"
+    "4,lapsed@example.com,Lapsed,,true,false,cus_L1,2023-01-15T10:00:00.000Z,,,\n"
+)
+GHOST_PAID = "A paid Ghost member: comes in as a complimentary member (no payments here)"
+
+
+@pytest.mark.parametrize(("data", "paid", "free"), [
+    (GHOST_TIERS, {"paid@example.com"}, {"free@example.com", "lapsed@example.com"}),
+    # Ghost 4 called the column `products`
+    (GHOST_TIERS.replace(",tiers\n", ",products\n", 1), {"paid@example.com"}, {"free@example.com", "lapsed@example.com"}),
+    # a `status` column (free, paid, comped), as Ghost's member lists show it: it decides
+    ("email,name,status,subscribed_to_emails,complimentary_plan,stripe_customer_id,tiers\n"
+     "free@example.com,Free,free,true,false,,\npaid@example.com,Paid,paid,true,false,,\n"
+     "comp@example.com,Comp,comped,true,false,,Gold\nlapsed@example.com,Lapsed,free,true,false,cus_L1,\n",
+     {"paid@example.com"}, {"free@example.com", "lapsed@example.com"}),
+    # Ghost 3 wrote neither: a Stripe customer is a paying member
+    ("id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels\n"
+     "1,free@example.com,Free,,true,false,,,,\n2,paid@example.com,Paid,,true,false,cus_P1,,,\n"
+     "3,comp@example.com,Comp,,true,true,,,,\n", {"paid@example.com"}, {"free@example.com"}),
+])
+def test_ghosts_paid_members_come_in_comped_with_a_remark(data, paid, free):
+    source, rows = rows_of(data.encode())
+    members = by_email(rows)
+    assert source == "ghost"
+    for email in paid:
+        assert members[email].comped is True and members[email].remarks == (GHOST_PAID,), members[email]
+    assert members["comp@example.com"].comped is True and not members["comp@example.com"].remarks
+    for email in free:
+        assert members[email].comped is False and not members[email].remarks, members[email]
+
+
 def test_mailchimps_audience_exports():
     source, rows = rows_of(MAILCHIMP.encode())
     members = by_email(rows)
@@ -182,6 +219,23 @@ def test_a_mailchimp_export_in_utf16_is_imported(tenant, api, media, settings):
         ada = Member.objects.get(email="ada@example.com")
         assert sorted(ada.labels.values_list("name", flat=True)) == ["2020 launch", "vip"]
         assert ada.consent_at == datetime(2020, 2, 3, 10, 15, tzinfo=timezone.utc) and ada.source == "import"
+
+
+def test_a_ghost_export_with_a_paid_member_says_so_in_the_dry_run_and_the_report(tenant, api, media):
+    reply = api.post("/api/members/imports", {"file": SimpleUploadedFile("members.csv", GHOST_TIERS.encode())},
+                     content_type=MULTIPART_CONTENT)
+    job_id = reply.json()["job"]["id"]
+    with schema_context(tenant.schema_name):
+        imports.member_import_analyse(job_id=job_id)
+    assert api.get(f"/api/members/imports/{job_id}").json()["job"]["remarks"] == [GHOST_PAID]
+    api.post(f"/api/members/imports/{job_id}/start")
+    with schema_context(tenant.schema_name):
+        imports.member_import_run(job_id=job_id)
+        assert dict(Member.objects.values_list("email", "status")) == {
+            "free@example.com": "free", "paid@example.com": "comped", "comp@example.com": "comped",
+            "lapsed@example.com": "free"}
+    job = api.get(f"/api/members/imports/{job_id}").json()["job"]
+    assert job["status"] == "completed" and job["remarks"] == [GHOST_PAID]
 
 
 def test_a_run_that_died_goes_on_from_its_last_batch(tenant, api, media, settings):
