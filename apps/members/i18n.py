@@ -1,6 +1,8 @@
-"""The words of the members' pages (confirmation, preferences, unsubscribe), in the company's
+"""The words of the members' pages (confirmation, preferences, unsubscribe) and of the text around a
+post in its newsletter email (the `email_*` keys, apps.newsletters.rendering), in the company's
 default language when it is one of these, else in English; a key missing in a language is
-English too. `words(language)` gives the table for a BCP 47 code (fr-CA reads fr)."""
+English too. `words(language)` gives the table for a BCP 47 code (fr-CA reads fr); `words_of` the
+table of the first of several languages that has one."""
 from __future__ import annotations
 
 EN = {
@@ -22,6 +24,9 @@ EN = {
     "manage": "Manage your preferences",
     "none": "There are no newsletters to choose from.",
     "disabled": "Emails to this address are paused because it could not be delivered to.",
+    "email_read_on_website": "Read on the website",
+    "email_reason": "You receive {newsletter} because you subscribed to {site}.",
+    "email_unsubscribe": "Unsubscribe",
 }
 
 FR = {
@@ -43,6 +48,9 @@ FR = {
     "manage": "Gérer vos préférences",
     "none": "Aucune newsletter à choisir.",
     "disabled": "Les e-mails vers cette adresse sont suspendus : ils n'ont pas pu être remis.",
+    "email_read_on_website": "Lire sur le site",
+    "email_reason": "Vous recevez {newsletter} parce que vous êtes abonné à {site}.",
+    "email_unsubscribe": "Se désabonner",
 }
 
 DE = {
@@ -64,6 +72,9 @@ DE = {
     "manage": "Einstellungen verwalten",
     "none": "Es gibt keine Newsletter zur Auswahl.",
     "disabled": "E-Mails an diese Adresse sind pausiert, weil sie nicht zugestellt werden konnten.",
+    "email_read_on_website": "Auf der Website lesen",
+    "email_reason": "Sie erhalten {newsletter}, weil Sie {site} abonniert haben.",
+    "email_unsubscribe": "Abmelden",
 }
 
 ES = {
@@ -85,15 +96,25 @@ ES = {
     "manage": "Gestionar tus preferencias",
     "none": "No hay boletines para elegir.",
     "disabled": "Los correos a esta dirección están en pausa porque no se pudieron entregar.",
+    "email_read_on_website": "Leer en el sitio web",
+    "email_reason": "Recibes {newsletter} porque te suscribiste a {site}.",
+    "email_unsubscribe": "Darse de baja",
 }
 
 LANGUAGES = {"en": EN, "fr": FR, "de": DE, "es": ES}
 
 
+def _table(language: str | None) -> str | None:
+    code = (language or "").strip()
+    return next((candidate for candidate in (code, code.split("-")[0].lower()) if candidate in LANGUAGES), None)
+
+
 def words(language: str | None) -> tuple[str, dict]:
     """(the language used, its words with English for anything it lacks)."""
-    code = (language or "en").strip()
-    for candidate in (code, code.split("-")[0].lower()):
-        if candidate in LANGUAGES:
-            return candidate, {**EN, **LANGUAGES[candidate]}
-    return "en", dict(EN)
+    return words_of(language)
+
+
+def words_of(*languages: str | None) -> tuple[str, dict]:
+    """words() of the first of `languages` that has a table (else English)."""
+    found = next((code for code in map(_table, languages) if code), "en")
+    return found, {**EN, **LANGUAGES[found]}

@@ -9,6 +9,10 @@ video, audio) become links. A plain-text part is made from the same HTML.
 
 What differs from one member to another (their preferences and unsubscribe links) is written as
 markers (`Markers`) that the senders replace: the rest of the email is the same bytes for everyone.
+
+The text around the post (the website button, the date, the footer's reason and links) is in the
+post's language, else the company's default language, when the members' pages have words for it
+(apps.members.i18n, with the same fallback to English); the date is written by CLDR's rules for it.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from html.parser import HTMLParser
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from apps.members import i18n
 from apps.site.selectors import image_addresses, site_view
 from tenants.addresses import tenant_base_url
 
@@ -134,6 +139,14 @@ def html_to_plain(html: str) -> str:
     return parser.text()
 
 
+def date_text(value, language: str) -> str:
+    """A day as the email's language writes it: 15 March 2026, 15 mars 2026, 15. März 2026."""
+    from babel.dates import format_date
+
+    day = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    return format_date(day, "d MMMM y" if language == "en" else "long", locale=language)
+
+
 def _inline(html: str) -> str:
     import css_inline  # the Rust inliner: loaded by the processes that send, not by every web worker
 
@@ -150,17 +163,20 @@ def render(*, post, newsletter, client, markers: Markers, subject: str = "") -> 
     website_link = client.post_url(post.slug, post.language) if client.website_url else ""
     author = getattr(post.author, "display_name", "") or getattr(post.author, "username", "") if post.author else ""
     subject = one_line(subject or post.title)[:SUBJECT_MAX]
+    language, words = i18n.words_of(post.language, client.default_language)
+    published_at = post.published_at or post.scheduled_publish_date or timezone.now()
     context = {
         "subject": subject, "site_title": view.title, "logo": view.images.get("logo"),
         "accent": view.row.accent_color or "#2563eb", "newsletter": newsletter,
         "sender": one_line(newsletter.sender_name) or view.title,
         "header_image": images.get(newsletter.header_image) if newsletter.header_image else None,
         "post": post, "title": one_line(post.title), "excerpt": post.excerpt,
-        "published_at": post.published_at or post.scheduled_publish_date or timezone.now(), "author": author,
+        "published_at": published_at, "date": date_text(published_at, language), "author": author,
         "feature_image": images.get(str(post.featured_image_id)) if post.featured_image_id else None,
         "content": _playable_as_links(post.content or ""), "website_link": website_link,
         "footer": newsletter.footer, "base_url": base_url, "preferences_url": markers.preferences,
         "unsubscribe_url": markers.unsubscribe, "language": post.language or client.default_language or "en",
+        "words": words, "reason": words["email_reason"].format(newsletter=newsletter.name, site=view.title),
     }
     html = absolute_urls(_inline(render_to_string("newsletters/email.html", context)), base_url)
     text = render_to_string("newsletters/email.txt", {**context, "body": html_to_plain(

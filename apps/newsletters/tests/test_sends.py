@@ -133,6 +133,33 @@ def test_a_published_post_goes_to_each_subscriber_once_with_their_own_links(api,
     assert again.status_code == 409
 
 
+def test_a_french_companys_email_says_its_own_words_in_french(api, tenant, readers, smtp_server):
+    """The text around the post (the button, the date, the footer's reason and links) is in the
+    language of the members' pages (apps.members.i18n): here the company's, French."""
+    from datetime import datetime, timezone as tz
+
+    from apps.content.models import Post
+
+    newsletter, _ = readers
+    Client.objects.filter(pk=tenant.pk).update(website_url="https://blog.example.com", default_language="fr",
+                                               languages=["fr"])
+    post = make_post(tenant, title="Printemps", language="fr")
+    with schema_context(tenant.schema_name):
+        Post.objects.filter(pk=post.pk).update(published_at=datetime(2026, 3, 15, 9, 0, tzinfo=tz.utc))
+    api.post(f"/api/posts/{post.id}/send", {"newsletterId": str(newsletter.id)})
+    run_sends()
+    message = smtp_server.wait_for(3)[0]
+    text, html = parts(message)
+    for part in (text, html):
+        assert "Lire sur le site" in part and "15 mars 2026" in part
+        assert "Vous recevez Newsletter parce que vous êtes abonné à" in part
+        assert "Gérer vos préférences" in part and "Se désabonner" in part
+        for english in ("Read on the website", "You receive", "because you subscribed", "Manage your preferences",
+                        "Unsubscribe", "March"):
+            assert english not in part, english
+    assert '<html lang="fr">' in html
+
+
 def test_a_label_narrows_the_send(api, tenant, readers, smtp_server):
     newsletter, members = readers
     with schema_context(tenant.schema_name):
