@@ -9,7 +9,7 @@ export type MissingImage = Schemas['MissingImageOut'];
 /** Counts per kind and outcome: {post: {create: 58}, author: {matched: 1}}. */
 export type ImportCounts = Record<string, Record<string, number>>;
 
-/** One item named with why (a slug taken, a post made a draft, a skipped menu item). */
+/** One item named with why (a slug taken, a post made a draft or members-only, a skipped menu item). */
 export interface ImportPlanItem {
   kind: string;
   item: string;
@@ -36,8 +36,11 @@ export interface ImportPlan {
   conflicts?: ImportPlanItem[];
   unsupported?: { shortcode: string; posts: number }[];
   skipped?: ImportPlanItem[];
-  /** Posts not public in the source (private, password-protected, members-only): drafts here. */
+  /** Posts only their site's staff could read in the source (WordPress private posts): drafts here. */
   madeDrafts?: ImportPlanItem[];
+  /** Posts for readers only in the source (Ghost members, paid or tiers; WordPress password-protected):
+   *  members-only here, their status kept (docs/content.md#members-only-posts). */
+  madeMembersOnly?: ImportPlanItem[];
   /** What the sanitiser takes out of each post: "script", "iframe (ads.example)", "font ×2". */
   contentRemoved?: { kind: string; item: string; removed: string[] }[];
   notBroughtOver?: { kind: string; count: number; why: string }[];

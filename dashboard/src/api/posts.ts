@@ -30,6 +30,8 @@ export type PostBySlug = Schemas['PostBySlugOut'];
 /** An image of a post: `link`/`cdnUrl` are absolute addresses, `spacesKey` the storage key. */
 export type PostImage = NonNullable<Post['featuredImage']>;
 export type PostStatus = Post['status'];
+/** Who reads a post's body: everyone (`public`), or members only (docs/content.md#members-only-posts). */
+export type PostVisibility = Post['visibility'];
 
 export interface PostList {
   posts: PostSummary[];
@@ -52,6 +54,8 @@ export interface PostCreatePayload {
   scheduledPublishDate?: string;
   /** Featured (false when left out). */
   featured?: boolean;
+  /** Who reads the body: `members` for members only (`public`, everyone, when left out). */
+  visibility?: PostVisibility;
   videoId: string;
   seoMetadata: { title: string; description: string; canonicalUrl: string; focusKeyword: string };
 }
@@ -74,6 +78,8 @@ export type PostUpdatePayload = Partial<{
   focusKeyword: string;
   /** Feature the post, or no longer (left out: kept as it is). */
   featured: boolean;
+  /** Everyone, or members only (left out: kept as it is). */
+  visibility: PostVisibility;
   /** The post's updatedAt when the editor opened it: a save from an older copy is refused (409). */
   baseUpdatedAt: string;
 }>;

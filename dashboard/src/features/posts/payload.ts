@@ -31,8 +31,9 @@ export function toCreatePayload(v: PostFormValues): PostCreatePayload {
     featuredMediaId: v.featuredImage?.id ?? '',
     allowIndexing: true,
     ...(schedule ? { scheduledPublishDate: schedule } : {}),
-    // Left out, a new post is not featured.
+    // Left out, a new post is not featured, and everyone reads it.
     ...(v.featured ? { featured: true } : {}),
+    ...(v.visibility === 'members' ? { visibility: 'members' as const } : {}),
     videoId: v.videoId,
     seoMetadata: {
       title: v.seoTitle.trim() || title,
@@ -91,6 +92,7 @@ export function toFormValues(post: Post): PostFormValues {
     publishDate: (post.scheduledPublishDate || post.publishedAt || post.createdAt || '').slice(0, 10),
     videoId: post.videoId ?? '',
     featured: !!post.featured,
+    visibility: post.visibility === 'members' ? 'members' : 'public',
   };
 }
 
@@ -122,6 +124,7 @@ export const SERVER_FIELD: Record<string, keyof PostFormValues> = {
   scheduledPublishDate: 'publishDate',
   videoId: 'videoId',
   featured: 'featured',
+  visibility: 'visibility',
   'seoMetadata.title': 'seoTitle',
   metaTitle: 'seoTitle',
   'seoMetadata.description': 'seoDescription',

@@ -24,6 +24,7 @@ const VALUE_FIELDS: [string, string][] = [
   ['featuredImageId', 'Featured image'],
   ['videoId', 'YouTube video'],
   ['featured', 'Featured'],
+  ['visibility', 'Visibility'],
   ['metaTitle', 'SEO title'],
   ['metaDescription', 'SEO description'],
   ['focusKeyword', 'Focus keywords'],
@@ -35,6 +36,9 @@ const VALUE_FIELDS: [string, string][] = [
   ['twitterDescription', 'Twitter description'],
 ];
 
+/** A post's visibility in words, as the editor's Visibility control names it. */
+const VISIBILITY_WORDS: Record<string, string> = { public: 'Everyone', members: 'Members only' };
+
 export interface FieldDiff {
   field: string;
   label: string;
@@ -45,10 +49,11 @@ export interface FieldDiff {
 /** Names of categories and tags by id (snapshots keep ids). */
 export type Names = Record<string, string>;
 
-function show(value: unknown, names: Names): string {
+function show(value: unknown, names: Names, field = ''): string {
   if (value === null || value === undefined || value === '') return '';
   if (Array.isArray(value)) return value.map((v) => names[String(v)] ?? String(v)).sort().join(', ');
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (field === 'visibility') return VISIBILITY_WORDS[String(value)] ?? String(value);
   return String(value);
 }
 
@@ -69,8 +74,8 @@ export function compareSnapshots(before: Snapshot, after: Snapshot, names: Names
   }
   for (const [field, label] of VALUE_FIELDS) {
     if (!(field in before) || !(field in after)) continue;
-    const a = show(before[field], names);
-    const b = show(after[field], names);
+    const a = show(before[field], names, field);
+    const b = show(after[field], names, field);
     if (a === b) continue;
     const parts: Change[] = [];
     if (a) parts.push({ value: a, removed: true, added: false, count: 1 });
@@ -93,6 +98,7 @@ export function snapshotOfPost(post: Post): Snapshot {
     featuredImageId: post.featuredImage ? String(post.featuredImage.id) : null,
     videoId: post.videoId ?? '',
     featured: !!post.featured,
+    visibility: post.visibility ?? 'public',
     metaTitle: post.metaTitle ?? '',
     metaDescription: post.metaDescription ?? '',
     focusKeyword: post.focusKeyword ?? '',
@@ -113,6 +119,7 @@ export function snapshotOfForm(values: PostFormValues, slug: string): Snapshot {
     featuredImageId: values.featuredImage?.id ?? null,
     videoId: values.videoId,
     featured: values.featured,
+    visibility: values.visibility,
     metaTitle: values.seoTitle,
     metaDescription: values.seoDescription,
     focusKeyword: values.focusKeyword,

@@ -25,6 +25,8 @@ const base = {
   videoId: z.string(),
   /** An editorial mark a website puts forward (docs/content.md#featured-posts). */
   featured: z.boolean(),
+  /** Who reads the body: everyone, or members only (docs/content.md#members-only-posts). */
+  visibility: z.enum(['public', 'members']),
 };
 
 export const createPostSchema = z.object({
@@ -65,6 +67,7 @@ export const FIELD_TAB: Record<keyof PostFormValues, 'content' | 'seo' | 'sideba
   publishDate: 'sidebar',
   videoId: 'sidebar',
   featured: 'sidebar',
+  visibility: 'sidebar',
   slug: 'seo',
   seoTitle: 'seo',
   seoDescription: 'seo',

@@ -93,6 +93,7 @@ function PlanUse({ rows }: { rows: ImportPlanUse[] }) {
 export function DryRun({ plan }: { plan: ImportPlan }) {
   const { images, languages, accounts } = plan;
   const drafts = plan.madeDrafts ?? [];
+  const membersOnly = plan.madeMembersOnly ?? [];
   const removed = plan.contentRemoved ?? [];
   const left = plan.notBroughtOver ?? [];
   const newLanguages = languages?.add ?? [];
@@ -156,6 +157,22 @@ export function DryRun({ plan }: { plan: ImportPlan }) {
             ))}
           </ul>
           <More total={drafts.length} />
+        </Block>
+      ) : null}
+
+      {membersOnly.length ? (
+        <Block id="dry-run-members-only" title={`Members only (${formatNumber(membersOnly.length)})`}>
+          <p className="small muted" style={{ margin: 0 }}>
+            For readers only in the source: published (or scheduled) as there, their text for signed-in members only.
+          </p>
+          <ul className="small" style={{ margin: 0 }}>
+            {membersOnly.slice(0, SHOWN).map((d, i) => (
+              <li key={i} className="break">
+                <strong>{d.item}</strong>: {d.reason}
+              </li>
+            ))}
+          </ul>
+          <More total={membersOnly.length} />
         </Block>
       ) : null}
 

@@ -33,7 +33,10 @@ const FULL_PLAN = {
   ],
   counts: { post: { create: 3 }, page: {}, author: { create: 2 }, image: { referenced: 4 } },
   conflicts: [],
-  madeDrafts: [{ kind: 'post', item: 'Members only news', reason: 'password-protected in the source: imported as a draft' }],
+  madeDrafts: [{ kind: 'post', item: 'Staff notes', reason: 'private in the source: imported as a draft' }],
+  madeMembersOnly: [
+    { kind: 'post', item: 'Members only news', reason: 'password-protected in the source: imported as members-only' },
+  ],
   notBroughtOver: [
     { kind: 'comment', count: 7, why: 'comments are not brought over: there are no comments here' },
     { kind: 'nav_menu_item', count: 1, why: 'menus are not brought over: set the site\'s navigation in Settings, Site' },
@@ -154,7 +157,7 @@ describe('import & export', () => {
     expect(within(group).getByText('images.zip')).toBeInTheDocument();
   });
 
-  it('the dry run tells drafts, removed content, what is left out, languages, the plan and the accounts; authors are invited only when asked', async () => {
+  it('the dry run tells drafts, members-only posts, removed content, what is left out, languages, the plan and the accounts; authors are invited only when asked', async () => {
     const { started } = importApi({ plan: FULL_PLAN });
     const user = userEvent.setup();
     renderApp('/dashboard/import-export', { session: as('admin') });
@@ -165,7 +168,12 @@ describe('import & export', () => {
     const counts = screen.getByRole('table', { name: 'Dry run' });
     expect(within(counts).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['post', 'author', 'image']);
     const drafts = screen.getByRole('region', { name: 'Made drafts (1)' });
-    expect(drafts).toHaveTextContent('Members only news: password-protected in the source: imported as a draft');
+    expect(drafts).toHaveTextContent('Staff notes: private in the source: imported as a draft');
+    const membersOnly = screen.getByRole('region', { name: 'Members only (1)' });
+    expect(membersOnly).toHaveTextContent('published (or scheduled) as there, their text for signed-in members only');
+    expect(membersOnly).toHaveTextContent(
+      'Members only news: password-protected in the source: imported as members-only',
+    );
     const removed = screen.getByRole('region', { name: 'Content removed (1 post)' });
     expect(removed).toHaveTextContent('Hello world: iframe (ads.example), script');
     const left = screen.getByRole('region', { name: 'Not brought over' });

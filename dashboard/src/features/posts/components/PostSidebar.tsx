@@ -6,6 +6,7 @@ import type { StatusOption } from '../statuses';
 import { FeaturedImageField } from './FeaturedImageField';
 import { FeaturedToggle } from './FeaturedToggle';
 import { TaxonomyFields } from './TaxonomyFields';
+import { VisibilityField } from './VisibilityField';
 import { YouTubeField } from './YouTubeField';
 
 interface Props {
@@ -16,7 +17,8 @@ interface Props {
   children?: ReactNode;
 }
 
-/** The editor's sidebar: status, publish date and the featured mark, categories and tags, featured image and video. */
+/** The editor's sidebar: status, publish date, who reads it and the featured mark, categories and tags, featured
+ *  image and video. */
 export function PostSidebar({ readOnly, statusOptions, suggested, children }: Props) {
   const form = useFormContext<PostFormValues>();
   const { control, formState } = form;
@@ -26,6 +28,7 @@ export function PostSidebar({ readOnly, statusOptions, suggested, children }: Pr
         <section className="card card-body stack">
           <SelectField label="Status" options={statusOptions} {...bind(form, 'status')} />
           <TextField label="Publish Date" type="date" {...bind(form, 'publishDate')} />
+          <VisibilityField />
           <FeaturedToggle />
         </section>
         <TaxonomyFields suggested={suggested} />

@@ -32,6 +32,7 @@ export function emptyPost(): PostFormValues {
     publishDate: todayIso(),
     videoId: '',
     featured: false,
+    visibility: 'public',
   };
 }
 

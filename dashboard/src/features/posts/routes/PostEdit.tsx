@@ -54,6 +54,8 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
       if (values.publishDate === defaults.publishDate) delete body.scheduledPublishDate;
       // Featured or no longer: sent when changed (left out, the server keeps it).
       if (values.featured !== defaults.featured) body.featured = values.featured;
+      // Who reads it: sent when changed too.
+      if (values.visibility !== defaults.visibility) body.visibility = values.visibility;
       const reply = await updatePost({ id: post.id, body, kind: kind.api }).unwrap();
       if (values.status === 'review') {
         await requestReview(ref).unwrap();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Eye, Pencil, Plus, RefreshCw, Star, Trash2 } from 'lucide-react';
+import { Eye, Lock, Pencil, Plus, RefreshCw, Star, Trash2 } from 'lucide-react';
 import { useGetPostsQuery, type PostListFilter, type PostSummary } from '@/api/posts';
 import { useCan, usePostRights } from '@/api/session';
 import { useGetLanguagesQuery } from '@/api/translations';
@@ -80,6 +80,12 @@ function columns(
               <Badge tone="warning">
                 <Star size={12} aria-hidden="true" fill="currentColor" style={{ marginRight: 4 }} />
                 Featured
+              </Badge>
+            ) : null}
+            {post.visibility === 'members' ? (
+              <Badge tone="primary">
+                <Lock size={12} aria-hidden="true" style={{ marginRight: 4 }} />
+                Members only
               </Badge>
             ) : null}
             {status === 'all' ? <StatusBadge status={post.status} /> : null}

@@ -78,7 +78,7 @@ describe('featured: the editor', () => {
     const values: PostFormValues = {
       title: 'T', content: '<p>x</p>', excerpt: 'e', status: 'draft', categories: ['c1'], tags: [],
       featuredImage: { id: 'm1', url: 'u' }, slug: '', seoTitle: '', seoDescription: '', focusKeyword: '',
-      canonicalUrl: '', publishDate: '2024-05-01', videoId: '', featured: false,
+      canonicalUrl: '', publishDate: '2024-05-01', videoId: '', featured: false, visibility: 'public',
     };
     expect(toCreatePayload(values)).not.toHaveProperty('featured');
     expect(toCreatePayload({ ...values, featured: true }).featured).toBe(true);

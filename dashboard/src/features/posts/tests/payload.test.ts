@@ -50,6 +50,7 @@ const values: PostFormValues = {
   publishDate: '2024-05-01',
   videoId: '',
   featured: false,
+  visibility: 'public',
 };
 
 describe('payloads', () => {
