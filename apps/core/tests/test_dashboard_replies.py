@@ -132,7 +132,10 @@ def build_world(tenant) -> World:
             focus_keyword="hello", og_title="OG title", og_description="OG description", og_image=photo,
         )
         published.categories.set([news])
-        published.tags.set([python, django_tag])
+        # One link at a time: a post's tags keep the order their links were made in (its first is its
+        # primary tag), and set() makes several links in no fixed order.
+        for tag in (python, django_tag):
+            published.tags.add(tag)
         draft = Post.objects.create(
             title="Draft without author", slug="draft-without-author", excerpt="", content="<p>Draft</p>",
             status="draft", author=None, allow_indexing=False, scheduled_publish_date=at(60 * 24 * 365 * 30),
@@ -169,6 +172,45 @@ def build_world(tenant) -> World:
         link.save(force_insert=True)
         PreviewLink.objects.filter(pk=link.pk).update(created_at=at(23))
         world.keep("link:first", link)
+
+        # Pages (apps.content.kinds.PAGE: rows of the posts' table): a published page (featured), the
+        # author's draft page with two revisions, their unsaved copy and an open preview link, and the
+        # author's page waiting for review.
+        from apps.content import kinds
+        from apps.content.services import autosave_put
+
+        author, editor = world.objects["user:author"], world.objects["user:editor"]
+        about = Post.objects.create(
+            kind=kinds.PAGE.name, title="About", slug="about", custom_slug="about", excerpt="Who we are",
+            content="<p>We write about <em>everything</em></p>", status="published", published_at=at(90),
+            author=editor, featured_image=photo, featured=True, meta_title="About Golden",
+            meta_description="The people behind the journal")
+        contact = Post.objects.create(
+            kind=kinds.PAGE.name, title="Contact", slug="contact", excerpt="How to reach us",
+            content="<p>Write to us</p>", status="draft", author=author, featured_image=photo)
+        team = Post.objects.create(
+            kind=kinds.PAGE.name, title="Team", slug="team", excerpt="Who does what", content="<p>Our team</p>",
+            status="draft", author=author, featured_image=photo, review_requested_at=at(95))
+        for minute, page in ((90, about), (92, contact), (94, team)):
+            Post.objects.filter(pk=page.pk).update(created_at=at(minute), updated_at=at(minute + 100))
+            page.refresh_from_db()
+        first_page = revision_record(post=contact, actor=author, action="create")
+        Post.objects.filter(pk=contact.pk).update(title="Get in touch", updated_at=at(193))
+        contact.refresh_from_db()
+        second_page = revision_record(post=contact, actor=author, action="update")
+        PostRevision.objects.filter(pk=first_page.pk).update(created_at=at(92))
+        PostRevision.objects.filter(pk=second_page.pk).update(created_at=at(93))
+        copy = autosave_put(actor=author, post=contact, data={"title": "Get in touch with us"},
+                            base_updated_at=contact.updated_at)
+        type(copy).objects.filter(pk=copy.pk).update(updated_at=at(96))
+        page_link = PreviewLink(post=contact, created_by=author, expires_at=at(60 * 24 * 365 * 30))
+        page_link.token_hash = preview_token_hash(preview_token(page_link.id))
+        page_link.save(force_insert=True)
+        PreviewLink.objects.filter(pk=page_link.pk).update(created_at=at(97))
+        for name, obj in (("page:about", about), ("page:contact", contact), ("page:team", team),
+                          ("revision:page_first", first_page), ("revision:page_second", second_page),
+                          ("link:page", page_link)):
+            world.keep(name, obj)
 
         today = TODAY
         DailyTotal.objects.create(day=today - timedelta(days=1), views=7, unique_visitors=3)
@@ -247,6 +289,64 @@ def build_world(tenant) -> World:
         world.keep("import:analysed", analysed)
         world.keep("import:done", done)
         world.keep("export:queued", exported)
+        # What the finished import left: the featured image of a post it could not bring (as its
+        # report says), and the account it made for an author of the old blog, inactive, without a
+        # password and not emailed (started without inviteAuthors: apps.portability.importer).
+        from django.contrib.auth.hashers import make_password
+
+        from apps.core.permissions import Role
+        from apps.portability.models import MissingImage
+
+        lost = MissingImage.objects.create(job=done, post=world.objects["post:archived"],
+                                           url="https://old.example.com/a.jpg", role=MissingImage.Role.FEATURED,
+                                           alt_text="Old photo", reason="HTTP 404")
+        MissingImage.objects.filter(pk=lost.pk).update(created_at=at(52), updated_at=at(52))
+        imported = User.objects.create(username="margaret", email="margaret@old.example.com",
+                                       password=make_password(None), role=Role.AUTHOR, status=User.Status.INACTIVE)
+        User.objects.filter(pk=imported.pk).update(created_at=at(52), updated_at=at(52))
+        world.keep("user:imported", imported)
+
+        # Readers (apps.members, apps.newsletters): the first newsletter, two members (one labelled),
+        # a members CSV analysed and waiting, a post sent to the newsletter, another waiting for its
+        # post's publication.
+        from apps.members.models import Label, Member, MemberImport
+        from apps.newsletters.models import Delivery, Newsletter, Send
+        from apps.newsletters.services import newsletter_first_ensure
+
+        newsletter_first_ensure()
+        first = Newsletter.objects.get()
+        Newsletter.objects.filter(pk=first.pk).update(created_at=at(80), updated_at=at(80))
+        vip = Label.objects.create(name="VIP")
+        Label.objects.filter(pk=vip.pk).update(created_at=at(80))
+        ada = Member.objects.create(email="ada@example.com", name="Ada", note="Met at the launch", source="website",
+                                    consent_at=at(81), consent_ip="203.0.113.7", created_at=at(81))
+        grace = Member.objects.create(email="grace@example.com", name="Grace", status="comped", created_at=at(82))
+        ada.labels.set([vip])
+        for member in (ada, grace):
+            member.newsletters.set([first])
+        Member.objects.filter(pk__in=[ada.pk, grace.pk]).update(updated_at=at(83))
+        waiting = MemberImport.objects.create(
+            source="substack", file_name="subscribers.csv", file_size=321, status="analysed",
+            file_key=f"{tenant.schema_name}/portability/members/analysed.csv", done=3, created_by=admin_user,
+            plan={"encoding": "utf-8", "counts": {"rows": 3, "created": 2, "updated": 0, "duplicates": 0, "skipped": 0,
+                                                 "invalid": 1},
+                  "problems": [{"line": 4, "email": "nope", "reason": "Not a valid email address"}], "remarks": []})
+        MemberImport.objects.filter(pk=waiting.pk).update(created_at=at(84))
+        sent = Send.objects.create(post=world.objects["post:archived"], post_title=world.objects["post:archived"].title,
+                                   newsletter=first, subject="Last issue", status="sent", recipients=2,
+                                   created_by=admin_user)
+        Delivery.objects.create(send=sent, member=ada, email=ada.email, status="sent", attempts=1, sent_at=at(86))
+        Delivery.objects.create(send=sent, member=grace, email=grace.email, status="failed", attempts=1,
+                                error="SMTPRecipientsRefused: 550 No such mailbox here")
+        Send.objects.filter(pk=sent.pk).update(created_at=at(85), started_at=at(85), finished_at=at(86))
+        scheduled = Send.objects.create(post=world.objects["post:draft"], post_title="Draft without author",
+                                        newsletter=first, subject="Draft without author", status="scheduled",
+                                        created_by=admin_user)
+        Send.objects.filter(pk=scheduled.pk).update(created_at=at(87))
+        for name, obj in (("newsletter:first", first), ("label:vip", vip), ("member:ada", ada),
+                          ("member:grace", grace), ("mimport:analysed", waiting), ("send:sent", sent),
+                          ("send:scheduled", scheduled)):
+            world.keep(name, obj)
 
         # Outgoing messages: an invitation email given up after its tries.
         from tenants.models import OutgoingEmail
@@ -351,6 +451,7 @@ CASES: dict[str, tuple] = {
     "user_update_own_password": ("editor", "put", "/api/users/{user:editor}",
                                  {"password": "another-pass-123", "currentPassword": PASSWORD}),
     "user_delete": ("admin", "delete", "/api/users/{user:viewer}", None),
+    "user_invite": ("admin", "post", "/api/users/{user:imported}/invite", None),
     "author_profile_get": ("editor", "get", "/api/users/{user:editor}/profile", None),
     "author_profile_update": ("admin", "put", "/api/users/{user:author}/profile",
                               {"displayName": "Ann Author", "bio": "Writes the news", "twitter": "@ann",
@@ -384,6 +485,33 @@ CASES: dict[str, tuple] = {
     "post_preview_links": ("editor", "get", "/api/posts/{post:draft}/preview-links", None),
     "post_preview_link_create": ("editor", "post", "/api/posts/{post:draft}/preview-links", None),
     "post_preview_link_revoke": ("admin", "delete", "/api/posts/{post:draft}/preview-links/{link:first}", None),
+    # pages: the posts' routes for the other content kind (apps.content.kinds.PAGE)
+    "pages_list": ("editor", "get", "/api/pages", None),
+    "page_create": ("editor", "post", "/api/pages",
+                    {"postTitle": "Privacy policy", "postContent": "<p>What we keep</p>", "postExcerpt": "Your data",
+                     "postStatus": "published", "featuredMediaId": "{media:photo}"}),
+    "page_create_upload": ("admin", "post", "/api/pages/upload",
+                           {**POST_PAYLOAD, "postTitle": "Terms", "categories": [], "featuredMediaId": "{media:photo}"}),
+    "page_by_slug": ("viewer", "get", "/api/pages/slug/about", None),
+    "page_get": ("viewer", "get", "/api/pages/{page:contact}", None),
+    "page_update": ("editor", "put", "/api/pages/{page:about}",
+                    {"title": "About Golden", "excerpt": "Who we are and what we do", "featured": False}),
+    "page_delete": ("admin", "delete", "/api/pages/{page:about}", None),
+    "page_review_request": ("author", "post", "/api/pages/{page:contact}/review/request", None),
+    "page_review_return": ("editor", "post", "/api/pages/{page:team}/review/return",
+                           {"note": "Add everyone's role"}),
+    "page_revisions": ("editor", "get", "/api/pages/{page:contact}/revisions", None),
+    "page_revision": ("author", "get", "/api/pages/{page:contact}/revisions/{revision:page_first}", None),
+    "page_revision_restore": ("author", "post",
+                              "/api/pages/{page:contact}/revisions/{revision:page_first}/restore", None),
+    "page_autosave_get": ("author", "get", "/api/pages/{page:contact}/autosave", None),
+    "page_autosave_put": ("author", "put", "/api/pages/{page:contact}/autosave",
+                          {"fields": {"title": "Contact the team"}, "baseUpdatedAt": "2001-02-03T07:18:06.789Z"}),
+    "page_autosave_delete": ("author", "delete", "/api/pages/{page:contact}/autosave", None),
+    "page_preview_links": ("editor", "get", "/api/pages/{page:contact}/preview-links", None),
+    "page_preview_link_create": ("author", "post", "/api/pages/{page:contact}/preview-links", None),
+    "page_preview_link_revoke": ("author", "delete", "/api/pages/{page:contact}/preview-links/{link:page}", None),
+    "page_translation_create": ("editor", "post", "/api/pages/{page:about}/translations", {"language": "fr"}),
     "categories_list": ("viewer", "get", "/api/categories", None),
     "category_add": ("author", "post", "/api/categories/add", {"name": "Guides", "slug": "Guides!"}),
     "category_get": ("viewer", "get", "/api/categories/{category:news}", None),
@@ -488,6 +616,8 @@ CASES: dict[str, tuple] = {
     "import_get": ("admin", "get", "/api/imports/{import:done}", None),
     "import_start": ("admin", "post", "/api/imports/{import:analysed}/start", {"downloadImages": False}),
     "import_report": ("admin", "get", "/api/imports/{import:done}/report", None),
+    "import_missing_images": ("admin", "get", "/api/imports/missing-images?job={import:done}", None),
+    "import_fetch_missing": ("admin", "post", "/api/imports/{import:done}/fetch-missing", None),
     "export_request": ("admin", "post", "/api/exports", None),
     "export_get": ("admin", "get", "/api/exports/{export:queued}", None),
     "languages_get": ("viewer", "get", "/api/client/languages", None),
@@ -501,6 +631,36 @@ CASES: dict[str, tuple] = {
     "support_access_revoke": ("admin", "delete", "/api/client/support-access", None),
     "support_link_exchange": (None, "post", "/api/client/support-access/exchange", {"token": "{value:support_link}"}),
     "support_session_end": ("support", "post", "/api/client/support-access/end", None),
+    # readers: members and their labels, imports and export (apps.members)
+    "members_list": ("viewer", "get", "/api/members", None),
+    "members_list_filtered": ("viewer", "get", "/api/members?label={label:vip}&newsletter={newsletter:first}&search=ada",
+                              None),
+    "member_create": ("editor", "post", "/api/members", {"email": "New@Example.com", "name": "New", "labels": ["VIP"]}),
+    "member_get": ("viewer", "get", "/api/members/{member:ada}", None),
+    "member_update": ("editor", "put", "/api/members/{member:ada}", {"name": "Ada L.", "status": "comped"}),
+    "member_delete": ("admin", "delete", "/api/members/{member:grace}", None),
+    "members_bulk_labels": ("editor", "post", "/api/members/bulk/labels",
+                            {"memberIds": ["{member:ada}", "{member:grace}"], "add": ["Press"]}),
+    "member_labels": ("viewer", "get", "/api/members/labels", None),
+    "member_label_create": ("editor", "post", "/api/members/labels", {"name": "Early"}),
+    "member_label_update": ("editor", "put", "/api/members/labels/{label:vip}", {"name": "VIPs"}),
+    "member_label_delete": ("editor", "delete", "/api/members/labels/{label:vip}", None),
+    "member_import_upload": ("editor", "upload", "/api/members/imports", None),
+    "member_import_get": ("editor", "get", "/api/members/imports/{mimport:analysed}", None),
+    "member_import_start": ("editor", "post", "/api/members/imports/{mimport:analysed}/start", None),
+    "members_export": ("editor", "get", "/api/members/export?status=free", None),
+    # newsletters and sending posts by email (apps.newsletters)
+    "newsletters_list": ("viewer", "get", "/api/newsletters", None),
+    "newsletter_create": ("editor", "post", "/api/newsletters", {"name": "Weekly", "senderName": "Golden Weekly"}),
+    "newsletter_get": ("viewer", "get", "/api/newsletters/{newsletter:first}", None),
+    "newsletter_update": ("editor", "put", "/api/newsletters/{newsletter:first}", {"footer": "Golden Ltd"}),
+    "send_report": ("viewer", "get", "/api/newsletters/sends/{send:sent}", None),
+    "send_cancel": ("editor", "post", "/api/newsletters/sends/{send:scheduled}/cancel", None),
+    "send_recipients": ("editor", "get", "/api/posts/{post:published}/send/recipients?newsletterId={newsletter:first}",
+                        None),
+    "send_post": ("editor", "post", "/api/posts/{post:published}/send", {"newsletterId": "{newsletter:first}"}),
+    "send_test": ("editor", "post", "/api/posts/{post:published}/send/test", {"newsletterId": "{newsletter:first}"}),
+    "post_sends": ("viewer", "get", "/api/posts/{post:archived}/sends", None),
     # core
     "health": (None, "get", "/api/health", None),
     "health_live": (None, "get", "/api/health/live", None),
@@ -516,7 +676,8 @@ CASES: dict[str, tuple] = {
 }
 
 _REF = re.compile(r"\{((?:user|category|tag|media|post|job|revision|endpoint|delivery|link|invitation|email|import|export|"
-                  r"support|integration|value):[a-z_]+)\}")
+                  r"support|integration|value|member|label|mimport|newsletter|send|page):[a-z_]+)\}")
+_MEMBERS_EXPORT = re.compile(r"/api/members/export/download/[^\"]+")  # a signed link made during the request
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _TOKEN = re.compile(r"eyJ[\w-]+\.[\w-]+\.[\w-]+")
 _KEY = re.compile(r'"(apiKey|previewKey|ghostContentKey)": "[^"<][^"]*"')  # a key made during the request
@@ -571,6 +732,7 @@ def normalise(text: str, world: World) -> str:
     text = _RECOVERY_CODES.sub(lambda m: '"recoveryCodes": [' + ", ".join(
         '"<recovery code>"' if re.fullmatch(r"[a-z2-9]{5}-[a-z2-9]{5}", code) else f'"{code}"'
         for code in json.loads(m.group(0).split(": ", 1)[1])) + "]", text)
+    text = _MEMBERS_EXPORT.sub("/api/members/export/download/<token>", text)
     text = _UUID.sub("<uuid>", text)
     return _MS.sub('"ms": "<ms>"', text)
 
@@ -593,7 +755,7 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
-    if name in ("post_translation_create", "generate_translation"):  # a company writing in English and French
+    if name in ("post_translation_create", "page_translation_create", "generate_translation"):  # a company writing in English and French
         from tenants.models import Client
 
         Client.objects.filter(pk=world.tenant.pk).update(languages=["en", "fr"])
@@ -601,6 +763,10 @@ def request(world: World, name: str, monkeypatch):
         from apps.analytics import services
 
         monkeypatch.setattr(services, "pageview_track", lambda **kwargs: False)
+    if method == "upload" and path == "/api/members/imports":
+        data = b"email,name\nnew@example.com,New\nada@example.com,Ada\n"
+        return client.post(path, {"file": SimpleUploadedFile("members.csv", data, content_type="text/csv")},
+                           content_type=MULTIPART_CONTENT)
     if method == "upload" and path == "/api/imports":
         export = {"db": [{"meta": {"version": "5.0.0"}, "data": {"posts": [
             {"id": "p1", "title": "Imported", "slug": "imported", "html": "<p>Hi</p>", "status": "published",
