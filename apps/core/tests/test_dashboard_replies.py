@@ -491,7 +491,8 @@ CASES: dict[str, tuple] = {
                     {"postTitle": "Privacy policy", "postContent": "<p>What we keep</p>", "postExcerpt": "Your data",
                      "postStatus": "published", "featuredMediaId": "{media:photo}"}),
     "page_create_upload": ("admin", "post", "/api/pages/upload",
-                           {**POST_PAYLOAD, "postTitle": "Terms", "categories": [], "featuredMediaId": "{media:photo}"}),
+                           {**POST_PAYLOAD, "postTitle": "Terms", "categories": [],
+                            "featuredMediaId": "{media:photo}"}),
     "page_by_slug": ("viewer", "get", "/api/pages/slug/about", None),
     "page_get": ("viewer", "get", "/api/pages/{page:contact}", None),
     "page_update": ("editor", "put", "/api/pages/{page:about}",
@@ -633,8 +634,8 @@ CASES: dict[str, tuple] = {
     "support_session_end": ("support", "post", "/api/client/support-access/end", None),
     # readers: members and their labels, imports and export (apps.members)
     "members_list": ("viewer", "get", "/api/members", None),
-    "members_list_filtered": ("viewer", "get", "/api/members?label={label:vip}&newsletter={newsletter:first}&search=ada",
-                              None),
+    "members_list_filtered": ("viewer", "get",
+                              "/api/members?label={label:vip}&newsletter={newsletter:first}&search=ada", None),
     "member_create": ("editor", "post", "/api/members", {"email": "New@Example.com", "name": "New", "labels": ["VIP"]}),
     "member_get": ("viewer", "get", "/api/members/{member:ada}", None),
     "member_update": ("editor", "put", "/api/members/{member:ada}", {"name": "Ada L.", "status": "comped"}),
@@ -755,7 +756,8 @@ def request(world: World, name: str, monkeypatch):
         client = world.api(role)
     if name.startswith("generate_") and not name.endswith("_async"):
         run_job_now(monkeypatch)
-    if name in ("post_translation_create", "page_translation_create", "generate_translation"):  # a company writing in English and French
+    # a company writing in English and French
+    if name in ("post_translation_create", "page_translation_create", "generate_translation"):
         from tenants.models import Client
 
         Client.objects.filter(pk=world.tenant.pk).update(languages=["en", "fr"])
