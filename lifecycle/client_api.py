@@ -16,6 +16,7 @@ from ninja import Router
 
 from apps.accounts import support
 from apps.accounts.two_factor import two_factor_policy_set, users_without_two_factor
+from apps.content import kinds
 from apps.content.models import Category, Post, Tag, search_config
 from apps.core.api import EXTRA_ERRORS
 from apps.core import events
@@ -132,7 +133,7 @@ def subscription_status(client: Client) -> str:
 def _example_slugs() -> dict[str, str]:
     """Real slugs of this company for the example URLs (placeholders while it has none)."""
     return {
-        "post": Post.objects.filter(status=Post.Status.PUBLISHED).order_by("-created_at")
+        "post": Post.objects.of_kind(kinds.POST).filter(status=Post.Status.PUBLISHED).order_by("-created_at")
         .values_list("slug", flat=True).first() or "your-post-slug",
         "category": Category.objects.order_by("name").values_list("slug", flat=True).first() or "your-category-slug",
         "tag": Tag.objects.order_by("name").values_list("slug", flat=True).first() or "your-tag-slug",
