@@ -1,5 +1,5 @@
 """make bench-loops: the periodic work that visits companies, at 10,000 companies (BENCH_COMPANIES;
-BENCH_SMOKE=1: 200) on one PostgreSQL, each pass timed against its period.
+BENCH_SMOKE=1: 50) on one PostgreSQL, each pass timed against its period.
 
 Companies are made cheaply: the template's schema cloned (the product's own clone,
 lifecycle.provisioning) with the company and domain rows, in BENCH_PROCESSES processes, one
@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import common  # noqa: E402
 from bench.common import announce, knob  # noqa: E402
 
-COMPANIES = knob("BENCH_COMPANIES", 10_000, 200)
+COMPANIES = knob("BENCH_COMPANIES", 10_000, 50)
 PROCESSES = knob("BENCH_PROCESSES", 2)
 RUNS = knob("BENCH_RUNS", 5, 3)
 DATABASE = "cms_bench_loops"
