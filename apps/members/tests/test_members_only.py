@@ -105,6 +105,15 @@ def test_a_token_of_another_company_expired_forged_or_outdated_is_no_members(ten
     assert post_of(read(tenant, "/api/v1/posts/slug/locked", valid))["content"] == BODY
 
 
+def test_the_preview_key_reads_drafts_not_members_only_bodies(tenant, posts):
+    draft = make_post(tenant, "Members draft", slug="members-draft", content=BODY, visibility="members")
+    preview = {"x-api-key": tenant.preview_key}
+    for slug in ("locked", draft.slug):
+        assert post_of(Api(tenant, headers=preview).get(f"/api/v1/posts/slug/{slug}"))["content"] == ""
+        with_token = Api(tenant, headers={**preview, "X-Member-Token": member_token(tenant)})
+        assert post_of(with_token.get(f"/api/v1/posts/slug/{slug}"))["content"] == BODY
+
+
 def test_the_reply_cache_never_serves_a_members_body_to_another_reader(tenant, posts, settings):
     settings.PUBLIC_API_CACHE = True
     token = member_token(tenant)
