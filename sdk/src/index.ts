@@ -26,6 +26,17 @@ export type PageQuery = components['schemas']['PageQuery'];
 export type LocaleQuery = components['schemas']['LocaleQuery'];
 export type TrackBody = components['schemas']['TrackIn'];
 
+/** Options of a post's or page's read (getPost, getPage, pages.bySlug). */
+export interface ReadOptions {
+  /**
+   * A signed-in member's token (what POST /api/v1/members/session answered), sent as
+   * `X-Member-Token`: a members-only post's (`visibility: 'members'`) `content` comes with a valid
+   * one of the company; without it, or with an invalid one, `content` is `""`. Such a read is never
+   * kept by nor answered from the ETag cache (its reply is the member's alone).
+   */
+  memberToken?: string;
+}
+
 /** A failed call as a value: the HTTP status and the envelope (a network failure has status 0). */
 export interface ContentError {
   status: number;
@@ -100,7 +111,7 @@ export class ContentClient {
     const iterate: PageIterator = (list, query) => this.eachPageOf(list, query);
     this.pages = Object.assign(iterate, {
       list: (query: PostsQuery = {}) => this.listPages(query),
-      bySlug: (slug: string, query: LocaleQuery = {}) => this.getPage(slug, query),
+      bySlug: (slug: string, query: LocaleQuery = {}, options: ReadOptions = {}) => this.getPage(slug, query, options),
     });
   }
 
@@ -114,10 +125,14 @@ export class ContentClient {
 
   /** GET posts/slug/{slug}: one published post (any status with the preview key). With `locale`,
    * the best translation of the post along the company's fallback chain for that language; the
-   * post then says its `locale` and lists its `translations`. */
-  async getPost(slug: string, query: LocaleQuery = {}): Promise<Result<Post>> {
-    const reply = await this.run(cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`, query), (headers) =>
-      this.raw.GET('/api/v1/posts/slug/{slug}', { params: { path: { slug }, query }, headers }),
+   * post then says its `locale` and lists its `translations`. A members-only post (`visibility:
+   * 'members'`) has its `content` only with `options.memberToken` (a valid member token), else `""`. */
+  async getPost(slug: string, query: LocaleQuery = {}, options: ReadOptions = {}): Promise<Result<Post>> {
+    const member = memberHeader(options);
+    const reply = await this.run(
+      cacheKey(`/api/v1/posts/slug/${encodeURIComponent(slug)}`, query),
+      (headers) => this.raw.GET('/api/v1/posts/slug/{slug}', { params: { path: { slug }, query }, headers: { ...headers, ...member } }),
+      { cached: !member },
     );
     return reply.ok ? { ...reply, data: reply.data.post } : reply;
   }
@@ -146,9 +161,12 @@ export class ContentClient {
 
   /** GET pages/slug/{slug}: one published page (any status with the preview key), a post's object;
    * `locale` as getPost's. A post's slug is 404 here (and a page's on getPost). */
-  async getPage(slug: string, query: LocaleQuery = {}): Promise<Result<Page>> {
-    const reply = await this.run(cacheKey(`/api/v1/pages/slug/${encodeURIComponent(slug)}`, query), (headers) =>
-      this.raw.GET('/api/v1/pages/slug/{slug}', { params: { path: { slug }, query }, headers }),
+  async getPage(slug: string, query: LocaleQuery = {}, options: ReadOptions = {}): Promise<Result<Page>> {
+    const member = memberHeader(options);
+    const reply = await this.run(
+      cacheKey(`/api/v1/pages/slug/${encodeURIComponent(slug)}`, query),
+      (headers) => this.raw.GET('/api/v1/pages/slug/{slug}', { params: { path: { slug }, query }, headers: { ...headers, ...member } }),
+      { cached: !member },
     );
     return reply.ok ? { ...reply, data: reply.data.page } : reply;
   }
@@ -212,12 +230,15 @@ export class ContentClient {
     for await (const page of this.eachPageOf(list, query)) yield* page.posts;
   }
 
-  /** One GET: If-None-Match from the cache, a 304 answered from it, the reply's `data` kept with its ETag. */
+  /** One GET: If-None-Match from the cache, a 304 answered from it, the reply's `data` kept with its ETag
+   * (`cached: false`: a member's read, which the cache neither answers nor keeps). */
   private async run<T>(
     key: string,
     call: (headers: Record<string, string> | undefined) => Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+    { cached = true }: { cached?: boolean } = {},
   ): Promise<Result<T>> {
-    const kept = this.cache?.get(key);
+    const cache = cached ? this.cache : undefined;
+    const kept = cache?.get(key);
     try {
       const { data, error, response } = await call(kept ? { 'If-None-Match': kept.etag } : undefined);
       if (response.status === 304 && kept) {
@@ -225,7 +246,7 @@ export class ContentClient {
       }
       if (!response.ok || !data) return { ok: false, error: toError(response.status, error, response) };
       const etag = response.headers.get('ETag') ?? undefined;
-      if (this.cache && etag) this.cache.set(key, { etag, data: data.data });
+      if (cache && etag) cache.set(key, { etag, data: data.data });
       return { ok: true, data: data.data, status: response.status, etag, fromCache: false };
     } catch (cause) {
       return { ok: false, error: { ...toError(0, undefined), message: String(cause) } };
@@ -243,8 +264,13 @@ export type PageIterator = <Q extends PageQuery>(
 export interface PagesApi {
   /** GET pages (ContentClient.listPages). */
   list(query?: PostsQuery): Promise<Result<PagesPage>>;
-  /** GET pages/slug/{slug} (ContentClient.getPage). */
-  bySlug(slug: string, query?: LocaleQuery): Promise<Result<Page>>;
+  /** GET pages/slug/{slug} (ContentClient.getPage; `memberToken` as there). */
+  bySlug(slug: string, query?: LocaleQuery, options?: ReadOptions): Promise<Result<Page>>;
+}
+
+/** The member token's header, when one is given. */
+function memberHeader(options: ReadOptions): Record<string, string> | undefined {
+  return options.memberToken ? { 'X-Member-Token': options.memberToken } : undefined;
 }
 
 /** The cache key of a GET: its path and its query (sorted). */

@@ -13,9 +13,10 @@ import {
   type PostImage,
   type PostsPage,
   type PostStatus,
+  type ReadOptions,
   type SiteSettings,
 } from '../src/index.js';
-import { demoStaff, loopbackFetch, startServer, type LiveServer } from './server.js';
+import { demoMemberToken, demoStaff, loopbackFetch, startServer, type LiveServer } from './server.js';
 
 let server: LiveServer;
 let client: ContentClient;
@@ -276,5 +277,42 @@ describe('content SDK against the real server', { timeout: 120_000 }, () => {
     assert.equal(everything.posts.length, all.length, 'without featured: every post, as before');
     const bad = await client.listPosts({ featured: 'yes' as unknown as boolean });
     assert.ok(!bad.ok && bad.error.status === 400 && bad.error.error === 'validation_error');
+  });
+
+  it('reads a members-only post: listed with its visibility, its content with a member token only, never kept by the ETag cache', async () => {
+    const staff = await demoStaff(server);
+    const all = ok(await client.listPosts({ limit: 100 })).posts;
+    assert.ok(all.every((post) => post.visibility === 'public'), 'every demo post is public');
+    const chosen = all[0];
+    const body = ok(await client.getPost(chosen.slug)).content;
+    assert.ok(body.length > 0);
+    const put = await staff('PUT', `/api/posts/${chosen.id}`, { visibility: 'members' });
+    assert.equal(put.status, 200, JSON.stringify(put.json));
+    try {
+      const cache = new Map();
+      const cached = clientWith(server.apiKey, cache);
+      const listed = ok(await cached.listPosts({ limit: 100 })).posts.find((post) => post.id === chosen.id)!;
+      const visibility: 'public' | 'members' = listed.visibility; // typed from the document
+      assert.equal(visibility, 'members');
+      const anonymous = ok(await cached.getPost(chosen.slug));
+      assert.equal(anonymous.content, '');
+      assert.equal(anonymous.title, chosen.title);
+
+      const token = demoMemberToken(server);
+      const options: ReadOptions = { memberToken: token };
+      const member = await cached.getPost(chosen.slug, {}, options);
+      assert.ok(member.ok && !member.fromCache, 'a member read is not answered from the ETag cache');
+      assert.equal(member.data.content, body);
+      // The cache kept the anonymous reply only: the next anonymous read is a 304 of it, without the body.
+      const again = await cached.getPost(chosen.slug);
+      assert.ok(again.ok && again.fromCache && again.status === 304);
+      assert.equal(again.data.content, '');
+      // Another company's, forged or no token: no body, never an error.
+      assert.equal(ok(await client.getPost(chosen.slug, {}, { memberToken: 'forged' })).content, '');
+      assert.equal(ok(await client.getPost(chosen.slug, {}, { memberToken: token })).content, body);
+    } finally {
+      const back = await staff('PUT', `/api/posts/${chosen.id}`, { visibility: 'public' });
+      assert.equal(back.status, 200, JSON.stringify(back.json));
+    }
   });
 });

@@ -5,6 +5,7 @@
  * database.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -87,6 +88,9 @@ export interface LiveServer {
   previewKey: string;
   /** The demo company's key of the Ghost-compatible Content API (/ghost/api/content/). */
   ghostKey: string;
+  /** Its database and signing key (demoMemberToken signs a member's token as the server does). */
+  database: string;
+  secretKey: string;
   stop(): Promise<void>;
 }
 
@@ -109,12 +113,16 @@ function demoKeys(database: string): { apiKey: string; previewKey: string; ghost
 export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveServer> {
   const port = Number(process.env.SDK_E2E_PORT) || (await freePort());
   const database = process.env.SDK_E2E_DATABASE || `cms_sdk_e2e_${port}`;
+  // The server's signing key, known here (deploy/dev/e2e-server.sh makes a throw-away one otherwise).
+  const secretKey = process.env.SECRET_KEY || randomBytes(36).toString('base64url');
   if (process.env.SDK_E2E_RUNNING) {
-    // A server already started with deploy/dev/e2e-server.sh SDK_E2E_PORT (E2E_DATABASE=SDK_E2E_DATABASE).
-    return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), stop: async () => {} };
+    // A server already started with deploy/dev/e2e-server.sh SDK_E2E_PORT (E2E_DATABASE=SDK_E2E_DATABASE),
+    // with this SECRET_KEY.
+    return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), database, secretKey, stop: async () => {} };
   }
   const env = {
     ...process.env,
+    SECRET_KEY: secretKey,
     E2E_DATABASE: database,
     E2E_REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
   };
@@ -150,7 +158,7 @@ export async function startServer({ timeoutMs = 300_000 } = {}): Promise<LiveSer
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`e2e server exited with ${exited}:\n${log}`);
     if (await healthy(port)) {
-      return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), stop };
+      return { port, baseUrl: `http://demo.localhost:${port}`, ...demoKeys(database), database, secretKey, stop };
     }
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -178,4 +186,43 @@ export async function demoStaff(server: LiveServer): Promise<StaffCall> {
   const login = await call('POST', '/api/auth/login', { email: 'admin@example.com', password: 'admin12345' });
   if (login.status !== 200) throw new Error(`demo admin login: ${login.status} ${JSON.stringify(login.json)}`);
   return (method, path, body) => call(method, path, body, login.json.token as string);
+}
+
+/**
+ * The session token of a new member of the demo company, as POST /api/v1/members/session answers
+ * it after a sign-in link (apps.members.tokens.session_token), signed here with the server's key:
+ * what a website sends as X-Member-Token to read members-only posts.
+ */
+export function demoMemberToken(server: LiveServer): string {
+  const base = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/cms').replace(/\/[^/]*$/, '');
+  const code = [
+    'import secrets',
+    'from django.utils import timezone',
+    'from django_tenants.utils import schema_context',
+    'from apps.members.models import Member',
+    'from apps.members.tokens import session_token',
+    'from tenants.models import Client',
+    "with schema_context(Client.objects.get(subdomain='demo').schema_name):",
+    "    member = Member.objects.create(email=f'reader-{secrets.token_hex(4)}@example.com', created_at=timezone.now())",
+    "    print('token=' + session_token(member)[0])",
+  ].join('\n');
+  const out = execFileSync(path.join(REPO, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      DATABASE_URL: `${base}/${server.database}`,
+      SECRET_KEY: server.secretKey,
+      JWT_SECRET: process.env.JWT_SECRET || randomBytes(36).toString('base64url'), // (not used here)
+      REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9',
+      ROOT_DOMAIN: 'localhost',
+      PUBLIC_PORT: String(server.port),
+      PUBLIC_SCHEME: 'http',
+      DEBUG: '0',
+      PYTHONPATH: `${path.join(REPO, 'platform')}:${REPO}`,
+    },
+  });
+  const line = out.split('\n').find((l) => l.startsWith('token='));
+  if (!line) throw new Error(`no member token: ${out}`);
+  return line.slice('token='.length);
 }
