@@ -51,6 +51,10 @@ from apps.ghost_api.query import GhostQuery
 from apps.media.models import Media
 from apps.media.services import media_update
 from apps.media.storage import MediaUrls
+from apps.members.models import Label
+from apps.newsletters.models import Newsletter, Send
+from apps.newsletters.selectors import recipients_count
+from apps.newsletters.services import send_create
 from apps.portability.parsers import ParseFailed
 from apps.portability.parsers import _html_of_lexical as html_of_lexical  # the Ghost import's converters
 from apps.portability.parsers import _html_of_mobiledoc as html_of_mobiledoc
@@ -403,3 +407,42 @@ def edit(post: Post, data, *, kind: kinds.Kind, actor, source_html: bool) -> Pos
                                **changes)
     alt_text_set(post, data, actor)
     return post
+
+
+# --- sending by email (Ghost's ?newsletter=&email_segment=) ----------------------------------------
+def _segment_label(segment: str):
+    """Ghost's `email_segment`: `all` (the default) or `label:<label>` (a members label, by its
+    name or its slug); anything else is Ghost's 422."""
+    if segment in ("", "all"):
+        return None
+    if segment.startswith("label:"):
+        wanted = segment[len("label:"):].strip()
+        for label in Label.objects.all():
+            if wanted and (label.name.lower() == wanted.lower() or slugify(label.name) == wanted.lower()):
+                return label
+        raise invalid(f"No members label matches {wanted!r}", "email_segment")
+    raise invalid("email_segment is 'all' or 'label:<label>'", "email_segment")
+
+
+def email(post: Post, params, actor) -> None:
+    """`?newsletter=<slug>[&email_segment=]` on an add or edit, as Ghost's Admin API: a published
+    post is sent to the newsletter's members now, a scheduled one when it publishes; a draft is not
+    sent. A post already sent to that newsletter is not sent again (Ghost ignores it too). Written
+    in the caller's transaction: a refused send (the month's emails) leaves the post unwritten."""
+    slug = params.get("newsletter")
+    if not slug:
+        return
+    if post.kind != kinds.POST.name:
+        raise invalid("Only posts are sent by email", "newsletter")
+    require(actor, "newsletters.send")
+    newsletter = Newsletter.objects.filter(slug=slug, status=Newsletter.Status.ACTIVE).first()
+    if newsletter is None:
+        raise invalid(f"No active newsletter has the slug {slug!r}", "newsletter")
+    label = _segment_label(params.get("email_segment", "all").strip())
+    if post.status != Post.Status.PUBLISHED and not post.publish_scheduled:
+        return
+    if Send.objects.filter(post=post, newsletter=newsletter).exclude(
+            status__in=[Send.Status.FAILED, Send.Status.CANCELLED]).exists():
+        return
+    send_create(post=post, newsletter=newsletter, label=label, actor=actor if isinstance(actor, User) else None,
+                recipients=recipients_count(newsletter=newsletter, label=label))

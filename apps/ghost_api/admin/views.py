@@ -198,6 +198,7 @@ def _posts(request, kind: kinds.Kind, ident, slug, actor, site):
             data = _body(request, kind.plural)
             with transaction.atomic():
                 post = posts.create(data, kind=kind, actor=actor, source_html=request.GET.get("source") == "html")
+                posts.email(post, request.GET, actor)
             return _post_reply(request, kind, post.pk, site, status=201)
         raise GhostError(405, "Method not allowed")
     if method not in _SAFE and ident is None:
@@ -211,6 +212,7 @@ def _posts(request, kind: kinds.Kind, ident, slug, actor, site):
         data = _body(request, kind.plural)
         with transaction.atomic():
             post = posts.edit(found, data, kind=kind, actor=actor, source_html=request.GET.get("source") == "html")
+            posts.email(post, request.GET, actor)
         return _post_reply(request, kind, post.pk, site)
     if method == "DELETE":
         post_delete(actor=actor, post=found)
