@@ -12,7 +12,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
-        flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-newsletter bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
 help:
@@ -176,6 +176,9 @@ bench-content: install db ## content: 10,000 posts; median latency of list, sear
 bench-webhooks: install db ## webhooks: median and p90 ms from a publish's commit to the receiver, real worker
 	$(BENCH_KEYS) $(BIN)/python bench/webhooks.py
 
+bench-newsletter: install db ## newsletters: a send to 100,000 members, real worker and SMTP server: emails/s, <= 300 s, vs bare smtplib; worker RSS; public reads during it; worker killed 3 times: every member one email
+	$(BENCH_KEYS) $(BIN)/python bench/newsletter.py
+
 bench-translations: install db ## translations: list and by-slug with ?locale= against without, 10,000 posts in 3 languages
 	$(BENCH_KEYS) $(BIN)/python bench/translations.py
 
@@ -231,7 +234,7 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # bench-companies and bench-migrate run the same script as bench-provision.
 BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
 	bench-revisions bench-media bench-translations bench-content bench-import bench-load profile-public-api bench-citus \
-	bench-loops
+	bench-loops bench-newsletter
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \
