@@ -67,6 +67,8 @@ const SiteSettings = lazyNamed(() => import('@/features/settings/routes/SiteSett
 const Webhooks = lazyNamed(() => import('@/features/webhooks/routes/Webhooks'), 'Webhooks');
 const WebhookDeliveries = lazyNamed(() => import('@/features/webhooks/routes/WebhookDeliveries'), 'WebhookDeliveries');
 const Integrations = lazyNamed(() => import('@/features/integrations/routes/Integrations'), 'Integrations');
+const Newsletters = lazyNamed(() => import('@/features/newsletters/routes/Newsletters'), 'Newsletters');
+const SendReport = lazyNamed(() => import('@/features/newsletters/routes/SendReport'), 'SendReport');
 const MembersList = lazyNamed(() => import('@/features/members/routes/MembersList'), 'MembersList');
 const MemberCreate = lazyNamed(() => import('@/features/members/routes/MemberForms'), 'MemberCreate');
 const MemberEdit = lazyNamed(() => import('@/features/members/routes/MemberForms'), 'MemberEdit');
@@ -154,6 +156,8 @@ export function buildRoutes(config: CmsConfig, prefetchDashboard?: DashboardPref
         screen('settings/webhooks', Webhooks),
         screen('settings/webhooks/:id', WebhookDeliveries),
         screen('settings/integrations', Integrations),
+        screen('settings/newsletters', Newsletters),
+        screen('settings/newsletters/sends/:id', SendReport),
         screen('import-export', ImportExport),
         { path: '*', element: <NotFound /> },
       ],

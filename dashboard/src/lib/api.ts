@@ -65,7 +65,7 @@ const baseQuery = retry(baseQueryWithSession, {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Post', 'Category', 'Tag', 'Media', 'User', 'Invitation', 'Client', 'Dashboard', 'Analytics', 'Search', 'AiJob', 'Webhook', 'WebhookDelivery', 'PostHistory', 'Autosave', 'PreviewLink', 'Integration', 'Member', 'MemberLabel'],
+  tagTypes: ['Post', 'Category', 'Tag', 'Media', 'User', 'Invitation', 'Client', 'Dashboard', 'Analytics', 'Search', 'AiJob', 'Webhook', 'WebhookDelivery', 'PostHistory', 'Autosave', 'PreviewLink', 'Integration', 'Member', 'MemberLabel', 'Newsletter', 'NewsletterSend'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   endpoints: () => ({}),

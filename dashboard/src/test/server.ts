@@ -19,10 +19,17 @@ export const EMPTY_SITE = {
   websiteUrl: '', postUrlTemplate: '', language: 'en', timeZone: 'UTC', updatedAt: null,
 };
 
+/** The newsletter every company gets once one is needed (docs/newsletters.md). */
+export const FIRST_NEWSLETTER = {
+  id: 'nl-1', name: 'Newsletter', slug: 'newsletter', description: '', senderName: '', replyTo: '', headerImage: '', footer: '',
+  defaultOnSignup: true, status: 'active', sortOrder: 0, members: 0, createdAt: '2026-11-01T10:00:00Z', updatedAt: '2026-11-01T10:00:00Z',
+};
+
 /** MSW server shared by every test; each test adds the handlers it needs with server.use(). The
  *  defaults: the signed-in user's capabilities, no webhook endpoints (the dashboard home asks, for
  *  an admin's banner), the company's email is verified and its trial is running (no banners), it writes
- *  in English only and has not filled in its site settings or author profiles, unless a test says otherwise. */
+ *  in English only, has its first newsletter and no sends, and has not filled in its site settings or author
+ *  profiles, unless a test says otherwise. */
 export const server = setupServer(
   meHandler,
   http.get('*/api/webhooks', () => HttpResponse.json({ success: true, endpoints: [], events: [] })),
@@ -53,6 +60,9 @@ export const server = setupServer(
   ),
   // Site settings nobody has filled in yet.
   http.get('*/api/client/site', () => HttpResponse.json({ success: true, site: EMPTY_SITE })),
+  // The company's first newsletter; no post sent by email yet.
+  http.get('*/api/newsletters', () => HttpResponse.json({ success: true, newsletters: [FIRST_NEWSLETTER] })),
+  http.get('*/api/posts/:id/sends', () => HttpResponse.json({ success: true, sends: [] })),
   http.get('*/api/auth/2fa', () =>
     HttpResponse.json({ success: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false }),
   ),

@@ -10,6 +10,7 @@ import { CompanyProfile } from '../components/CompanyProfile';
 import { DeleteCompany } from '../components/DeleteCompany';
 import { IntegrationGuide } from '../components/IntegrationGuide';
 import { LanguagesCard } from '../components/LanguagesCard';
+import { NewslettersCard } from '../components/NewslettersCard';
 import { OutgoingMessages } from '../components/OutgoingMessages';
 import { QuickActions } from '../components/QuickActions';
 import { SiteCard } from '../components/SiteCard';
@@ -52,6 +53,7 @@ export function Settings() {
               <QuickActions info={data} canManage={isAdmin} onRefresh={refresh} />
             </div>
             <SiteCard canEdit={isAdmin} companyName={data.company.name} />
+            <NewslettersCard />
             <ApiDocs apiInfo={data.apiInfo} />
             <div className="grid-2" style={{ alignItems: 'start' }}>
               <ApiStatus info={data} />
