@@ -17,6 +17,7 @@ import { ConflictDialog } from '../components/editorial/ConflictDialog';
 import { PreviewLinksPanel } from '../components/editorial/PreviewLinksPanel';
 import { ReviewBanner } from '../components/editorial/ReviewBanner';
 import { TranslationsPanel } from '../components/editorial/TranslationsPanel';
+import { EmailPanel } from '../components/email/EmailPanel';
 import { PostForm } from '../components/PostForm';
 import { PostNotFound } from '../components/PostNotFound';
 import { usePostFormRights } from '../hooks/usePostFormRights';
@@ -96,6 +97,7 @@ function PostEditor({ post, onReload }: { post: Post; onReload: () => void }) {
         aside={
           readOnly ? null : (
             <>
+              <EmailPanel post={post} />
               <section className="card card-body stack" aria-labelledby="history-title">
                 <h2 id="history-title" className="card-title">
                   History
