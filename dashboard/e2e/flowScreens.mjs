@@ -108,6 +108,7 @@ function routes(t) {
     ['settings-site', '/dashboard/settings/site', { label: 'Website address' }],
     ['webhooks', '/dashboard/settings/webhooks', { text: 'Tell your website when content changes' }],
     ['integrations', '/dashboard/settings/integrations', { text: 'Connect a tool' }],
+    ['newsletters', '/dashboard/settings/newsletters', { text: 'The lists your members subscribe to' }],
     ['not-found', '/dashboard/no/such/page', { text: 'Oops! Page not found' }],
   ];
 }
