@@ -88,8 +88,10 @@ describe('a refusal by the company plan', () => {
     );
     const user = userEvent.setup();
     renderApp('/dashboard/settings/webhooks', { session: signedIn() });
-    await user.click(await screen.findByRole('button', { name: /Add endpoint/ }));
-    const dialog = screen.getByRole('dialog', { name: 'Add endpoint' });
+    const open = await screen.findByRole('button', { name: /Add endpoint/ });
+    await waitFor(() => expect(open).toBeEnabled()); // enabled once the endpoints have loaded
+    await user.click(open);
+    const dialog = await screen.findByRole('dialog', { name: 'Add endpoint' });
     await user.type(within(dialog).getByLabelText('Endpoint URL'), 'https://example.com/hook');
     await user.click(within(dialog).getByRole('checkbox', { name: 'post.published' }));
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
