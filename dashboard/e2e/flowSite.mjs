@@ -153,17 +153,27 @@ export async function siteFlow({ run, browser, page, tenant, sub, shot, image })
       await list.getByLabel('Address').last().fill(url);
     }
     // Keyboard: About (3rd) up, twice; focus stays on it (on Move down once it is first).
+    // Each check waits (up to 5 s) for the screen to show what it expects: React moves the focus
+    // and the rows after the key press or click, not within it.
+    const focusOn = (name) => page.waitForFunction((wanted) => document.activeElement?.getAttribute('aria-label') === wanted, name, { timeout: 5000 }).catch(() => {});
     await list.getByRole('button', { name: 'Move link 3 up' }).focus();
     await page.keyboard.press('Enter');
+    await focusOn('Move link 2 up');
     let focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
     expect(focused === 'Move link 2 up', `focus follows the link moved (${focused})`);
     await page.keyboard.press('Enter');
+    await focusOn('Move link 1 down');
     focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
     expect(focused === 'Move link 1 down', `at the top, focus is on its Move down (${focused})`);
     await page.getByRole('status').filter({ hasText: 'About moved to position 1 of 3' }).waitFor();
     // Pointer: Home (now 2nd) down.
     await list.getByRole('button', { name: 'Move link 2 down' }).click();
-    const labels = await list.getByLabel('Label').evaluateAll((inputs) => inputs.map((i) => i.value));
+    let labels = [];
+    for (let tries = 0; tries < 50; tries += 1) {
+      labels = await list.getByLabel('Label').evaluateAll((inputs) => inputs.map((i) => i.value));
+      if (labels.join(',') === 'About,Blog,Home') break;
+      await page.waitForTimeout(100);
+    }
     expect(labels.join(',') === 'About,Blog,Home', `the order on screen (${labels})`);
     await page.getByRole('button', { name: 'Add link to Secondary navigation' }).click();
     const secondary = page.getByRole('list', { name: 'Secondary navigation' });
