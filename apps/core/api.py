@@ -47,7 +47,8 @@ def _field_of(loc: tuple | list) -> str:
 def _message_of(error: dict, field: str) -> str:
     kind = error.get("type", "")
     msg = str(error.get("msg", "Invalid value"))
-    label = _label(field.split(".")[-1]) if field else "Value"
+    names = [part for part in field.split(".") if part and not part.isdigit()]  # "keys.0": an item of keys
+    label = _label(names[-1]) if names else "Value"
     if kind == "missing":
         return f"{label} is required"
     if kind in {"value_error", "assertion_error"}:
@@ -58,6 +59,9 @@ def _message_of(error: dict, field: str) -> str:
         return f"{label} must be a whole number"
     if kind in {"greater_than_equal", "less_than_equal", "greater_than", "less_than"}:
         return f"{label} {msg.lower()}"
+    if kind in {"literal_error", "enum"}:
+        expected = (error.get("ctx") or {}).get("expected")
+        return f"{label} must be {expected}" if expected else f"{label} is not one of the allowed values"
     if kind in {"bool_type", "bool_parsing"}:
         return f"{label} must be true or false"
     if kind in {"float_type", "float_parsing", "decimal_parsing", "decimal_type"}:

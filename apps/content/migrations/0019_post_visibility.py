@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='post',
-            constraint=models.CheckConstraint(condition=models.Q(('visibility__in', ('public', 'members'))), name='content_post_visibility_valid'),
+            constraint=models.CheckConstraint(condition=models.Q(('visibility', 'public'), ('visibility', 'members'), _connector='OR'), name='content_post_visibility_valid'),
         ),
     ]

@@ -108,6 +108,9 @@ def test_rotate_takes_only_known_keys(api):
     made = api.post("/api/integrations", {"name": "n8n"}).json()["integration"]
     for body in ({"keys": []}, {"keys": ["password"]}):
         assert api.post(f"/api/integrations/{made['id']}/rotate", body).status_code == 400
+    # the contract's words, naming the field, not the validator's
+    refused = api.post(f"/api/integrations/{made['id']}/rotate", {"keys": ["password"]}).json()
+    assert refused["errors"] == [{"field": "keys.0", "message": "Keys must be 'content' or 'admin'"}]
 
 
 def test_another_companys_integration_is_not_found(api, other_tenant):
