@@ -147,6 +147,14 @@ export async function siteFlow({ run, browser, page, tenant, sub, shot, image })
     await page.getByLabel('Post URL template').fill('https://www.example.com/blog/{slug}');
     await page.getByLabel('Accent color', { exact: true }).fill('#0b5fff');
     const list = page.getByRole('list', { name: 'Navigation', exact: true });
+    // The company's navigation starts empty here: links an earlier flow brought (a Ghost import
+    // carries its site's navigation) are removed first.
+    await list.getByLabel('Label').first().or(page.getByRole('button', { name: 'Add link to Navigation' })).first().waitFor();
+    while (await list.getByRole('button', { name: 'Remove link 1' }).count()) {
+      const before = await list.getByLabel('Label').count();
+      await list.getByRole('button', { name: 'Remove link 1' }).click();
+      for (let tries = 0; tries < 50 && (await list.getByLabel('Label').count()) === before; tries += 1) await page.waitForTimeout(100);
+    }
     for (const [label, url] of [['Home', '/'], ['Blog', '/blog'], ['About', '/about']]) {
       await page.getByRole('button', { name: 'Add link to Navigation' }).click();
       await list.getByLabel('Label').last().fill(label);
@@ -360,7 +368,9 @@ export async function siteFlow({ run, browser, page, tenant, sub, shot, image })
     }
     await editor.getByRole('button', { name: 'Waiting for review' }).waitFor();
     await widths(editor, (n) => editor.screenshot({ path: shot.path(n), fullPage: true }), '99e-editor-pages', problems);
-    await editor.getByRole('link', { name: `Contact ${sub}`, exact: true }).click();
+    await editor.getByRole('button', { name: `Actions for Contact ${sub}` }).click();
+    await editor.getByRole('menuitem', { name: 'Edit' }).click();
+    await editor.locator('.ck-editor__editable').waitFor();
     await editor.getByLabel('Status').selectOption('published');
     await editor.getByRole('button', { name: 'Publish', exact: true }).click();
     await toast(editor, 'Page updated successfully');
