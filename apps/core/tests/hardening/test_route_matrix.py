@@ -267,38 +267,6 @@ class World:
         member = self.member()
         return self._in(lambda: signin_token(member))
 
-    def member(self):
-        """A reader of the company (apps.members)."""
-        from apps.members.models import Member
-
-        n = next(_n)
-        return self._in(lambda: Member.objects.create(email=f"reader-{n}-{uuid.uuid4().hex[:6]}@example.com",
-                                                      created_at=timezone.now()))
-
-    def member_label(self):
-        from apps.members.models import Label
-
-        return self._in(lambda: Label.objects.create(name=f"Matrix label {_unique()}"))
-
-    def member_import(self, *, analysed: bool = False):
-        """A members CSV uploaded (its dry run done when `analysed`); no other import in progress."""
-        from apps.members.models import MemberImport
-
-        def make():
-            MemberImport.objects.update(active=None)
-            return MemberImport.objects.create(
-                source="ghost", file_key=f"{self.tenant.schema_name}/portability/members/{uuid.uuid4()}.csv",
-                status="analysed" if analysed else "analysing", active=None if analysed else True,
-                plan={"counts": {"created": 1}})
-        return self._in(make)
-
-    def member_signin_token(self) -> str:
-        """An emailed sign-in link's token of a new member (apps.members.tokens), not used yet."""
-        from apps.members.tokens import signin_token
-
-        member = self.member()
-        return self._in(lambda: signin_token(member))
-
     def newsletter(self):
         """A newsletter of the company (apps.newsletters)."""
         from apps.newsletters.models import Newsletter
