@@ -100,6 +100,7 @@ describe('the editor: Email newsletter', () => {
     await user.selectOptions(newsletter, 'nl-2');
     expect(await dialog.findByText('2 members')).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Send to 2 members' })).toBeEnabled();
+    await within(dialog.getByLabelText('Recipients')).findByRole('option', { name: /VIP/ }); // the labels have loaded
     await user.selectOptions(dialog.getByLabelText('Recipients'), 'VIP');
     expect(await dialog.findByText('1 member')).toBeInTheDocument();
     expect(dialog.getByRole('status')).toHaveTextContent('This email goes to 1 member with this label.');
@@ -180,6 +181,7 @@ describe('the editor: Email newsletter', () => {
     const weekly = within(dialog.getByLabelText('Newsletter')).getByRole('option', { name: 'Weekly (2 members): sent already' });
     expect(weekly).toBeDisabled();
     // Another send of the same post reached the server meanwhile: its 409.
+    await within(dialog.getByLabelText('Recipients')).findByRole('option', { name: /VIP/ }); // the labels have loaded
     await user.selectOptions(dialog.getByLabelText('Recipients'), 'VIP');
     await user.click(await dialog.findByRole('button', { name: 'Send to 1 member' }));
     expect(await screen.findByText('This post was sent to this newsletter already')).toBeInTheDocument();
