@@ -149,9 +149,10 @@ chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	  else echo "Chromium is needed for the browser tests: sudo apt-get install -y chromium"; exit 1; fi; }
 
 # Citus (the scale tests' and bench-citus' three-node cluster) built from its source tarball against
-# the system's PostgreSQL when citus.so is missing; CITUS_TARBALL moves the tarball. In production
-# Citus comes from its own packages (docs/scaling.md).
-CITUS_TARBALL ?= ../shared/vendor/citus-12.1.12.tar.gz
+# the system's PostgreSQL when citus.so is missing; CITUS_TARBALL names the tarball (by default the
+# vendored one beside the checkout: deploy/citus/install.sh). In production Citus comes from its own
+# packages (docs/scaling.md).
+CITUS_TARBALL ?=
 citus: ## build and install Citus for the system's PostgreSQL when missing (Debian build dependencies included)
 	CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh
 

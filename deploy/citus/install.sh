@@ -12,7 +12,17 @@ set -euo pipefail
 CITUS_VERSION="${CITUS_VERSION:-12.1.12}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-CITUS_TARBALL="${CITUS_TARBALL:-$REPO/../shared/vendor/citus-$CITUS_VERSION.tar.gz}"
+# The tarball: CITUS_TARBALL, else the vendored one in a shared/vendor folder beside the checkout
+# or beside the folder that holds it (a clone made inside a folder of clones).
+if [ -z "${CITUS_TARBALL:-}" ]; then
+    CITUS_TARBALL="$REPO/../shared/vendor/citus-$CITUS_VERSION.tar.gz"
+    for candidate in "$REPO/../shared/vendor" "$REPO/../../shared/vendor"; do
+        if [ -f "$candidate/citus-$CITUS_VERSION.tar.gz" ]; then
+            CITUS_TARBALL="$candidate/citus-$CITUS_VERSION.tar.gz"
+            break
+        fi
+    done
+fi
 
 # The system's PostgreSQL: the newest server installed (the one the tests' private clusters run).
 PG_MAJOR="${PG_MAJOR:-$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -V | tail -n 1 | cut -d/ -f5)}"
