@@ -10,6 +10,11 @@ video, audio) become links. A plain-text part is made from the same HTML.
 What differs from one member to another (their preferences and unsubscribe links) is written as
 markers (`Markers`) that the senders replace: the rest of the email is the same bytes for everyone.
 
+Both parts are written in lines of at most WRAP_BYTES bytes wherever a line can be broken without
+changing what a mail app shows (`wrap_html`, `wrap_text`): a part with a line longer than RFC 5322's
+998 would be sent quoted-printable, and the senders' prepared bytes (apps.newsletters.sending) need
+8bit parts, where the markers stand as they are.
+
 The text around the post (the website button, the date, the footer's reason and links) is in the
 post's language, else the company's default language, when the members' pages have words for it
 (apps.members.i18n, with the same fallback to English); the date is written by CLDR's rules for it.
@@ -178,7 +183,145 @@ def render(*, post, newsletter, client, markers: Markers, subject: str = "") -> 
         "unsubscribe_url": markers.unsubscribe, "language": post.language or client.default_language or "en",
         "words": words, "reason": words["email_reason"].format(newsletter=newsletter.name, site=view.title),
     }
-    html = absolute_urls(_inline(render_to_string("newsletters/email.html", context)), base_url)
-    text = render_to_string("newsletters/email.txt", {**context, "body": html_to_plain(
-        absolute_urls(context["content"], base_url))})
+    html = wrap_html(absolute_urls(_inline(render_to_string("newsletters/email.html", context)), base_url))
+    text = wrap_text(render_to_string("newsletters/email.txt", {**context, "body": html_to_plain(
+        absolute_urls(context["content"], base_url))}))
     return Rendered(subject=subject, html=html, text=text)
+
+
+# --- lines short enough to be sent 8bit ---------------------------------------------------------------
+# A line is broken where it passes WRAP_BYTES, well under the 998 of RFC 5322, so that a line holding
+# a marker still fits once the marker is replaced by a member's (longer) address.
+WRAP_BYTES = 500
+FLOWED_SIGNATURE = "-- "  # the signature separator: ends with a space, yet never a soft break (RFC 3676)
+
+# Elements whose text is not HTML (raw text, escapable raw text): kept whole, like comments.
+_RAW = frozenset({"style", "script", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript",
+                  "plaintext"})
+# Elements whose line breaks show: their text is never broken.
+_PRESERVING = frozenset({"pre", "listing", "textarea", "xmp", "plaintext"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+                   "track", "wbr", "keygen"})
+_WHITE_SPACE_PRE = re.compile(r"white-space\s*:\s*(?:pre|break-spaces)", re.IGNORECASE)
+_HTML_TOKEN = re.compile(
+    r"<!--.*?-->"  # a comment (Outlook's conditional comments too): whole
+    r"|<[!?][^>]*>"  # doctype, processing instruction: whole
+    r"|<(/?)([A-Za-z][^\s/>]*)((?:\"[^\"]*\"|'[^']*'|[^>\"'])*)>"  # a tag: name, then attributes
+    r"|[^<]+|<", re.DOTALL)
+_TAG_SPACE = re.compile(r"\"[^\"]*\"|'[^']*'|([ \t])")  # a space of a tag that is not in a quoted value
+
+
+def _html_pieces(html: str):
+    """(text, breakable) pieces of `html`: breakable pieces are single spaces (or tabs) where a line
+    break shows the same: between a tag's attributes, and in text outside raw-text and preserving
+    elements (`<pre>`, or white-space: pre, pre-wrap, break-spaces in its style)."""
+    keep: list[list] = []  # [tag name, depth] of the preserving elements open, innermost last
+    pos = 0
+    while pos < len(html):
+        match = _HTML_TOKEN.match(html, pos)
+        token, pos = match.group(0), match.end()
+        name = (match.group(2) or "").lower()
+        if not name:  # text, a comment, a doctype
+            if keep or token.startswith("<"):
+                yield token, False
+            else:
+                for n, word in enumerate(re.split(r"([ \t])", token)):
+                    if word:
+                        yield word, n % 2 == 1
+            continue
+        closing, attributes = match.group(1) == "/", match.group(3)
+        yield from _tag_pieces(token)
+        if closing:
+            if keep and keep[-1][0] == name:
+                keep[-1][1] -= 1
+                if keep[-1][1] == 0:
+                    keep.pop()
+            continue
+        if name in _VOID or attributes.rstrip().endswith("/"):
+            continue
+        if name in _RAW:
+            end = re.compile(rf"</{re.escape(name)}[\s/>]", re.IGNORECASE).search(html, pos)
+            stop = end.start() if end else len(html)
+            if stop > pos:
+                yield html[pos:stop], False
+            pos = stop
+            continue
+        if name in _PRESERVING or _WHITE_SPACE_PRE.search(attributes):
+            keep.append([name, 1])
+        elif keep and keep[-1][0] == name:
+            keep[-1][1] += 1
+
+
+def _tag_pieces(tag: str):
+    start = 0
+    for space in _TAG_SPACE.finditer(tag):
+        if space.group(1):
+            if space.start() > start:
+                yield tag[start:space.start()], False
+            yield space.group(1), True
+            start = space.end()
+    if start < len(tag):
+        yield tag[start:], False
+
+
+def _wrap(pieces, width: int, soft: str = "") -> str:
+    """Greedy: when a line would pass `width` bytes, the last breakable space before the overflow
+    becomes a line break (preceded by `soft`: a space for format=flowed)."""
+    out: list[str] = []
+    line = 0  # bytes of the current line
+    last = -1  # index in `out` of the current line's last breakable space
+    after = 0  # bytes of the current line after that space
+    for piece, breakable in pieces:
+        size = len(piece.encode("utf-8", "surrogatepass"))
+        if breakable:
+            if line + size > width and last >= 0:
+                out[last], line = soft + "\n", after
+            out.append(piece)
+            last, line, after = len(out) - 1, line + size, 0
+            continue
+        newline = max(piece.rfind("\n"), piece.rfind("\r"))
+        first = size if newline < 0 else len(re.split(r"[\r\n]", piece, maxsplit=1)[0].encode("utf-8", "surrogatepass"))
+        if line + first > width and last >= 0:
+            out[last], line = soft + "\n", after
+            last = -1
+        out.append(piece)
+        if newline < 0:
+            line, after = line + size, after + size
+        else:
+            line = after = len(piece[newline + 1:].encode("utf-8", "surrogatepass"))
+            last = -1
+    return "".join(out)
+
+
+def wrap_html(html: str, width: int = WRAP_BYTES) -> str:
+    """`html` with its long lines broken at spaces between attributes and in text (not in `<pre>`,
+    raw-text elements, comments or attribute values): what a mail app shows is the same."""
+    if all(len(line.encode("utf-8", "surrogatepass")) <= width for line in html.splitlines()):
+        return html
+    return _wrap(_html_pieces(html), width)
+
+
+def wrap_text(text: str, width: int = WRAP_BYTES) -> str:
+    """The plain-text part, as format=flowed (RFC 3676) when a line is longer than `width` bytes: such
+    lines end in soft breaks (a space before the line break), which flowed-aware mail apps join
+    again; lines that begin with a space, `>` or `From ` are then space-stuffed. Trailing spaces are
+    dropped from every line (they show nothing), so that only a soft break ends in one
+    (`is_flowed`); the signature separator `-- ` keeps its space."""
+    lines = [line if line == FLOWED_SIGNATURE else line.rstrip(" ") for line in text.split("\n")]
+    if all(len(line.encode("utf-8", "surrogatepass")) <= width for line in lines):
+        return "\n".join(lines)
+    flowed = "\n".join(_wrap(_words(line), width, soft=" ") for line in lines).split("\n")
+    return "\n".join(" " + line if line.startswith((" ", ">", "From ")) else line for line in flowed)
+
+
+def _words(line: str):
+    for n, word in enumerate(line.split(" ")):
+        if n:
+            yield " ", True
+        if word:
+            yield word, False
+
+
+def is_flowed(text: str) -> bool:
+    """Whether `text` (a part made by `wrap_text`) has soft breaks: it is sent as format=flowed."""
+    return any(line.endswith(" ") and line != FLOWED_SIGNATURE for line in text.split("\n"))
