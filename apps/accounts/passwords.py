@@ -4,8 +4,10 @@ Used by the account services and by two-factor sign-in (apps.accounts.two_factor
 services use in turn: it is its own module so that neither imports the other inside a function."""
 from __future__ import annotations
 
+from functools import cache
+
 from django.conf import settings
-from django.contrib.auth.hashers import check_password
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import connection
 
 from apps.accounts.models import User
@@ -28,6 +30,20 @@ def password_confirms(user: User, password: str) -> bool:
         return True
     ratelimit.hit(limit, *key)
     return False
+
+
+def password_matches(password: str, encoded: str | None) -> bool:
+    """Whether `password` matches an account's stored hash; with no account (`encoded` None) it is
+    compared with a hash made for that, so an unknown account takes as long as a wrong password."""
+    return check_password(password, encoded if encoded is not None else _unknown_account_hash())
+
+
+@cache
+def _unknown_account_hash() -> str:
+    """Made on the first sign-in that names no account, not when the module is imported: an argon2
+    hash takes 19 MiB while it runs, and a second one in a process (the operator console's) left
+    that much in the heap of every web worker that preloaded both."""
+    return make_password("not-a-real-password")
 
 
 def too_many(wait: int, attempts: str = "attempts") -> RateLimited:

@@ -7,7 +7,7 @@ from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password, is_password_usable, make_password
+from django.contrib.auth.hashers import is_password_usable, make_password
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Lower
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from apps.accounts.links import password_reset_tokens, uid_decode, uid_encode
 from apps.accounts.models import Invitation, User
-from apps.accounts.passwords import CURRENT_PASSWORD_WRONG, password_confirms
+from apps.accounts.passwords import CURRENT_PASSWORD_WRONG, password_confirms, password_matches
 from apps.accounts.passwords import too_many as _too_many
 from apps.accounts.seats import seat_move, seats_check
 from apps.accounts.selectors import USER_NOT_FOUND, user_get_by_email
@@ -42,8 +42,6 @@ LAST_ADMIN = "The company must keep at least one active admin"
 ROLE_CHANGE_DENIED = "Only administrators can change a user's role or status"
 CURRENT_PASSWORD_REQUIRED = "Current password is required to change your password or email"
 SUPPORT_NO_PASSWORD = "Support cannot set a password"
-# Compared against when the email is unknown, so both paths take the same time.
-_DUMMY_HASH = make_password("not-a-real-password")
 
 
 def _check_unique(*, email: str, username: str, exclude_id=None) -> None:
@@ -240,7 +238,7 @@ def auth_login(*, email: str, password: str, ip: str) -> tuple[str, int, User]:
         raise _too_many(wait, "login attempts")
 
     user = user_get_by_email(email)
-    valid = check_password(password, user.password if user else _DUMMY_HASH)
+    valid = password_matches(password, user.password if user else None)
     if not user or not valid:
         for limit, key, _ in limits:
             ratelimit.hit(limit, *key)

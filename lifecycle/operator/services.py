@@ -19,6 +19,7 @@ from django_tenants.utils import schema_context
 
 from apps.accounts import support, two_factor
 from apps.accounts.models import User
+from apps.accounts.passwords import password_matches
 from apps.core import ratelimit
 from apps.core.errors import ApplicationError, ValidationFailed
 from apps.core.outbox import Busy, outbox_add
@@ -36,7 +37,6 @@ logger = logging.getLogger(__name__)
 SIGN_IN_FAILED = "Wrong email or password"
 CODE_WRONG = "Wrong or already used code"
 PASSWORD_MIN = 12
-_DUMMY = make_password("not-an-operator-password")
 
 
 class ConsoleRefused(Exception):  # noqa: N818 - a refusal shown on the page
@@ -91,7 +91,7 @@ def operator_sign_in(*, email: str, password: str, ip: str, user_agent: str = ""
     email = (email or "").strip().lower()
     _throttle(email=email, ip=ip)
     account = OperatorAccount.objects.filter(email=email, active=True).first()
-    if not check_password(password or "", account.password if account else _DUMMY) or account is None:
+    if not password_matches(password or "", account.password if account else None) or account is None:
         action_record(operator=None, action="sign_in_refused", ip=ip, email=email[:254])
         raise ConsoleRefused(SIGN_IN_FAILED)
     if replaces is not None:
