@@ -75,9 +75,13 @@ def confirm(request):
 def _preferences_form(member, token: str, words: dict) -> dict:
     newsletter_first_ensure()
     subscribed = {n.pk for n in member.newsletters.all()}
-    return {"token": token, "action": f"/members/preferences?token={token}", "newsletters": [
-        {"id": str(n.pk), "name": n.name, "description": n.description, "checked": n.pk in subscribed}
-        for n in newsletter_list(include_archived=False)], "disabled": member.email_disabled}
+    newsletters = [{"id": str(n.pk), "name": n.name, "description": n.description, "checked": n.pk in subscribed}
+                   for n in newsletter_list(include_archived=False)]
+    # Subscribed to none of them (after a mail app's one-click unsubscribe, say): the page says so.
+    none = bool(newsletters) and not any(n["checked"] for n in newsletters)
+    return {"token": token, "action": f"/members/preferences?token={token}", "newsletters": newsletters,
+            "disabled": member.email_disabled,
+            "subscribed_none": words["subscribed_none"].format(email=member.email) if none else ""}
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -4,6 +4,8 @@ its page, the preferences page in the company's language, RFC 8058 one-click uns
 reused and other companies' links."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -204,6 +206,41 @@ def test_the_preferences_page_speaks_the_companys_language_with_english_for_othe
     Client.objects.filter(pk=site.pk).update(default_language="ja", languages=["ja"])
     html = Api(site).get("/members/preferences", {"token": token}).content.decode()
     assert '<html lang="en">' in html and "Your email preferences" in html
+
+
+def test_the_members_pages_style_every_class_they_use(site):
+    """The page's own style sheet defines each class its markup names: the newsletters' legend is for
+    screen readers only (it repeats the heading), not a second title on the page."""
+    factories.newsletter(site, "Weekly", default_on_signup=False)
+    member = factories.member(site)
+    html = Api(site).get("/members/preferences", {"token": _member_token(site, member)}).content.decode()
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    used = {name for value in re.findall(r'class="([^"]*)"', html) for name in value.split()}
+    assert "visually-hidden" in used
+    unstyled = sorted(name for name in used if not re.search(rf"\.{re.escape(name)}(?![\w-])", style))
+    assert unstyled == [], unstyled
+
+
+def test_the_preferences_page_says_when_the_member_is_subscribed_to_nothing(site):
+    """After a mail app's one-click unsubscribe, the email's links open a page that says the reader
+    gets nothing any more, in the company's language."""
+    weekly = factories.newsletter(site, "Weekly", default_on_signup=False)
+    member = factories.member(site, email="ada@example.com", newsletters=[weekly])
+    token = _member_token(site, member, weekly)
+
+    def page() -> str:
+        reply = Api(site).get("/members/unsubscribe", {"token": token})
+        assert reply.status_code == 200
+        return reply.content.decode()
+
+    assert "not subscribed to any newsletter" not in page() and " checked>" in page()
+    Api(site).post(f"/members/unsubscribe?token={token}", "List-Unsubscribe=One-Click",
+                   content_type="application/x-www-form-urlencoded")
+    html = page()
+    assert "ada@example.com is not subscribed to any newsletter." in html and " checked>" not in html
+    assert "Unsubscribe from all" in html  # the form stays: ticking a newsletter subscribes again
+    Client.objects.filter(pk=site.pk).update(default_language="fr", languages=["fr"])
+    assert "ada@example.com n&#x27;est abonné à aucune newsletter." in page()
 
 
 def test_one_click_unsubscribe_takes_the_member_off_that_newsletter(site):
