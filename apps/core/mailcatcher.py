@@ -7,7 +7,7 @@ inbox. Not used by the product itself.
 
 `python -m apps.core.mailcatcher --port 0 --dir DIR` runs one on its own (the browser flows'
 harness, a local catcher for `make dev`): it prints `listening <port>` and writes each message as
-DIR/<n>.eml, with DIR/<n>.json (to, subject, text, html, links) beside it.
+DIR/<n>.eml, with DIR/<n>.json (to, subject, headers, text, html, links) beside it.
 """
 from __future__ import annotations
 
@@ -61,13 +61,14 @@ class SmtpCatcher:
         self._controller = None
 
     def write(self, message, raw: bytes) -> None:
-        """DIR/<n>.eml (as received) and DIR/<n>.json (to, subject, text, html, links: decoded),
-        each written whole (renamed into place)."""
+        """DIR/<n>.eml (as received) and DIR/<n>.json (to, subject, headers, text, html, links:
+        decoded; `headers` by name, the last of a repeated one), each written whole (renamed into place)."""
         import json
 
         number = len(self.messages)
         text, html = parts(message)
-        summary = {"to": str(message["To"]), "subject": str(message["Subject"]), "text": text, "html": html,
+        summary = {"to": str(message["To"]), "subject": str(message["Subject"]),
+                   "headers": {name: str(value) for name, value in message.items()}, "text": text, "html": html,
                    "links": links(message)}
         for suffix, data in ((".eml", raw), (".json", json.dumps(summary).encode())):
             path = self.directory / f"{number:05d}{suffix}"

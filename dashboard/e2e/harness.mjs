@@ -164,7 +164,8 @@ export function expect(condition, message) {
 /**
  * A real SMTP server (apps/core/mailcatcher.py, aiosmtpd) on a free port: the backend sends every
  * email there (startServer's emailUrl) and the flows read them. `waitFor(to, match)` resolves with
- * the first message to that address whose subject or text matches: {to, subject, text, html, links}.
+ * the first message to that address whose subject or text matches: {to, subject, headers, text, html,
+ * links} (headers by name as sent).
  */
 export async function startMailCatcher() {
   const dir = path.join(HERE, '.mail');

@@ -17,6 +17,7 @@ import { plansFlow } from './flowPlans.mjs';
 import { featuredFlow, integrationsFlow } from './flowPublishing.mjs';
 import { membersFlow } from './flowMembers.mjs';
 import { newslettersFlow } from './flowNewsletters.mjs';
+import { readersFlow } from './flowReaders.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
 import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
@@ -39,8 +40,8 @@ async function main() {
     mail.stop();
     throw err;
   });
-  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, members, newsletters, screens, plans, accounts) runs the first flow and those only.
-  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,members,newsletters,screens,plans,accounts').split(',');
+  // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, members, newsletters, readers, screens, plans, accounts) runs the first flow and those only.
+  const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,members,newsletters,readers,screens,plans,accounts').split(',');
   const run = createRunner();
   let browser;
   try {
@@ -374,6 +375,14 @@ async function main() {
       await page.goto(`${tenant}/dashboard`);
       console.log('Flow: newsletters (Settings → Newsletters, members, Send by email, the report, a test email)');
       await newslettersFlow({ run, browser, page, tenant, sub, shot, mail });
+    }
+
+    if (flows.includes('readers')) {
+      run.reset();
+      await page.setViewportSize({ width: 1366, height: 900 });
+      await page.goto(`${tenant}/dashboard`);
+      console.log("Flow: readers (subscribe from the company's website, confirm, a post by email, one-click unsubscribe)");
+      await readersFlow({ run, browser, page, tenant, sub, shot, mail });
     }
 
     if (flows.includes('screens')) {
