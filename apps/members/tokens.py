@@ -10,10 +10,15 @@ company's schema: a token of one company is refused on every other company's hos
   its session_version, valid MEMBERS_SESSION_SECONDS (a changed address or a deletion ends it).
 - preferences: the member's link to their preferences and to unsubscribe (in every newsletter
   email; with a newsletter for its one-click unsubscribe); no expiry: an email stays readable.
+- tracking: the member in the open pixel and the click links of a send's email when the company
+  counts them (apps.newsletters.tracking); signed for the company and the send (both are in its
+  salt), no expiry, always TRACKING_TOKEN_LENGTH characters (the email is rendered with a marker of
+  that length in its place: apps.newsletters.rendering.Markers).
 """
 from __future__ import annotations
 
 import secrets
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,6 +31,8 @@ from apps.core.selectors import as_uuid
 from apps.members.models import Member, UsedLink
 
 CONFIRM, SIGNIN, SESSION, PREFERENCES = "members.confirm", "members.signin", "members.session", "members.preferences"
+TRACKING = "members.tracking"
+TRACKING_TOKEN_LENGTH = 76  # the member id's 32 hex digits, ":", the SHA-256 signature's 43 base64 characters
 
 
 class LinkInvalid(Exception):
@@ -144,6 +151,28 @@ def preferences_read(token: str) -> tuple[str, str | None]:
     if not _is_uuid(member_id) or (newsletter_id is not None and not _is_uuid(newsletter_id)):
         raise LinkInvalid()
     return member_id, newsletter_id
+
+
+# --- opens and clicks of a send's email -------------------------------------------------------------------------
+def _tracking_signer(schema: str, send_id) -> signing.Signer:
+    return signing.Signer(salt=f"{TRACKING}:{schema}:{uuid.UUID(str(send_id)).hex}", algorithm="sha256")
+
+
+def tracking_token(*, schema: str, send_id, member_id) -> str:
+    """The member's token in the email of this send of this company (TRACKING_TOKEN_LENGTH characters)."""
+    return _tracking_signer(schema, send_id).sign(uuid.UUID(str(member_id)).hex)
+
+
+def tracking_member(token, send_id) -> str | None:
+    """The member id a tracking token names for this send in this company (the connection's schema),
+    or None: forged, of another send or of another company."""
+    if not isinstance(token, str) or len(token) != TRACKING_TOKEN_LENGTH:
+        return None
+    try:
+        value = _tracking_signer(connection.schema_name, send_id).unsign(token)
+    except (signing.BadSignature, ValueError):
+        return None
+    return str(as_uuid(value)) if as_uuid(value) is not None else None
 
 
 def _is_uuid(value) -> bool:

@@ -30,6 +30,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from apps.members import i18n
+from apps.members.tokens import TRACKING_TOKEN_LENGTH
 from apps.site.selectors import image_addresses, site_view
 from tenants.addresses import tenant_base_url
 
@@ -48,12 +49,16 @@ class Markers:
 
     preferences: str
     unsubscribe: str
+    # The member's tracking token in the open pixel and click links (apps.newsletters.tracking): as
+    # long as every token, so that a line holding it is as long in each member's email.
+    tracking: str
 
     @classmethod
     def of(cls, send_id) -> "Markers":
         tag = str(send_id).replace("-", "")
         return cls(preferences=f"https://member-preferences-{tag}.invalid/",
-                   unsubscribe=f"https://member-unsubscribe-{tag}.invalid/")
+                   unsubscribe=f"https://member-unsubscribe-{tag}.invalid/",
+                   tracking=f"member-tracking-{tag}-".ljust(TRACKING_TOKEN_LENGTH, "0"))
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from django.core.mail.backends.smtp import EmailBackend as SmtpBackend
 from django.core.mail.message import RFC5322_EMAIL_LINE_LENGTH_LIMIT
 from django.utils.module_loading import import_string
 
-from apps.members.tokens import preferences_token
+from apps.members.tokens import preferences_token, tracking_token
 from apps.newsletters.rendering import Markers, is_flowed, one_line
 from tenants.addresses import tenant_base_url, tenant_host
 
@@ -124,12 +124,17 @@ class Template:
         mailto = f"mailto:{self.mailto}?subject={quote('unsubscribe ' + str(member_id))}"
         return preferences, one_click, message_id(self.send_id, member_id, self.host), f"<{one_click}>, <{mailto}>"
 
+    def tracking(self, member_id) -> str:
+        """The member's token in the open pixel and click links (apps.newsletters.tracking), when the
+        email has them: as long as its marker."""
+        return tracking_token(schema=self.schema, send_id=self.send_id, member_id=member_id)
+
     def message(self, *, member_id, email: str, connection=None, subject_prefix: str = ""):
         """The member's email: its prepared bytes when the provider is an SMTP server and they are
         the full message's (`Prepared`), else the full message."""
         if not subject_prefix and self.prepared is not None:
             links = self.links(member_id)
-            fast = self.prepared.message(email=email, links=links)
+            fast = self.prepared.message(email=email, links=links, tracking=self.tracking(member_id))
             if fast is not None:
                 return fast
             return self.full_message(member_id=member_id, email=email, connection=connection, links=links)
@@ -140,6 +145,7 @@ class Template:
         """The member's email built whole by Django and anymail (what every provider can send)."""
         preferences, one_click, identifier, unsubscribe = links or self.links(member_id)
         html = self.html.replace(self.markers.preferences, preferences).replace(self.markers.unsubscribe, one_click)
+        html = html.replace(self.markers.tracking, self.tracking(member_id))
         text = self.text.replace(self.markers.preferences, preferences).replace(self.markers.unsubscribe, one_click)
         return self._build(subject=subject_prefix + self.subject, to=email, text=text, html=html,
                            identifier=identifier, unsubscribe=unsubscribe, member_id=member_id, connection=connection)
@@ -260,7 +266,8 @@ class Prepared:
                 return None  # not written as it was given: the full message for everyone
             found[at] = (key, len(holder))
         markers = template.markers
-        for key, marker in (("preferences", markers.preferences), ("one_click", markers.unsubscribe)):
+        for key, marker in (("preferences", markers.preferences), ("one_click", markers.unsubscribe),
+                            ("tracking", markers.tracking)):
             encoded = marker.encode("ascii")
             at = data.find(encoded, head_end)
             while at >= 0:
@@ -284,7 +291,7 @@ class Prepared:
             self._date = (now, value)
         return value
 
-    def message(self, *, email: str, links: tuple[str, str, str, str]) -> PreparedMessage | None:
+    def message(self, *, email: str, links: tuple[str, str, str, str], tracking: str = "") -> PreparedMessage | None:
         """The member's email, or None when its bytes could differ from the full message's."""
         preferences, one_click, identifier, unsubscribe = links
         if not (email.isascii() and _PLAIN_ADDRESS.fullmatch(email) and preferences.isascii()
@@ -294,7 +301,7 @@ class Prepared:
             return None
         values = {"to": email.encode("ascii"), "date": self.date(), "id": identifier.encode("ascii"),
                   "unsubscribe": unsubscribe.encode("ascii"), "preferences": preferences.encode("ascii"),
-                  "one_click": one_click.encode("ascii")}
+                  "one_click": one_click.encode("ascii"), "tracking": tracking.encode("ascii")}
         data = b"".join(values[piece] if isinstance(piece, str) else piece for piece in self.pieces)
         return PreparedMessage(from_email=self.template.from_email, to=email, data=data)
 
