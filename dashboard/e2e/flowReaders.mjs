@@ -355,7 +355,7 @@ export async function readersFlow({ run, browser, page, tenant, sub, shot, mail 
       const oneClick = addresses.find((a) => /^https?:/.test(a));
       const mailto = addresses.find((a) => a.startsWith('mailto:'));
       // The company host's own scheme: the e2e server runs with PUBLIC_SCHEME=http; https where
-      // the hosts are served over https (the backend suite checks that form).
+      // the hosts are served over https (test_sends.py in apps/newsletters/tests checks that form).
       expect(oneClick && oneClick.startsWith(`${tenant}/members/unsubscribe?token=`), `List-Unsubscribe's address on the company host: ${listUnsubscribe}`);
       expect(mailto && mailto.includes(readerId), `the mailto names the reader (${mailto}, ${readerId})`);
       const unsubscribe = footerLink(firstEmail, 'Unsubscribe');

@@ -69,6 +69,25 @@ def test_a_subject_on_several_lines_is_400(api, tenant, readers):
     assert reply.status_code == 400 and reply.json()["errors"][0]["field"] == "subject"
 
 
+def test_the_one_click_address_is_https_where_the_company_hosts_are_served_over_https(api, tenant, readers,
+                                                                                    smtp_server, settings):
+    """Mail apps (and Gmail's and Yahoo's rules for bulk senders) want List-Unsubscribe's address in
+    https: with PUBLIC_SCHEME=https every email's one-click address and footer links are https."""
+    settings.PUBLIC_SCHEME, settings.PUBLIC_PORT = "https", "443"
+    newsletter, _ = readers
+    post = make_post(tenant, title="Secure issue", content=CONTENT)
+    assert api.post(f"/api/posts/{post.id}/send", {"newsletterId": str(newsletter.id)}).status_code == 202
+    assert run_sends() == 1
+    host = f"{tenant.subdomain}.testserver.local"
+    for message in smtp_server.wait_for(3):
+        one_click = re.match(r"<([^>]+)>, <mailto:", _header(message, "List-Unsubscribe")).group(1)
+        assert one_click.startswith(f"https://{host}/members/unsubscribe?token=")
+        assert _header(message, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click"
+        text, _html = parts(message)
+        assert f"Unsubscribe: {one_click}" in text
+        assert f"Manage your preferences: https://{host}/members/preferences?token=" in text
+
+
 def test_the_recipient_count_before_confirming(api, tenant, readers):
     newsletter, members = readers
     post = make_post(tenant)
