@@ -26,7 +26,9 @@ const T = 20_000;
 async function main() {
   if (!process.env.E2E_SKIP_BUILD || !existsSync(path.join(DASHBOARD, 'dist', 'index.html'))) {
     console.log('Building the dashboard...');
+    const building = Date.now();
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: DASHBOARD, stdio: ['ignore', 'ignore', 'inherit'] });
+    console.log(`  built in ${((Date.now() - building) / 1000).toFixed(1)} s`);
   }
   rmSync(SHOTS, { recursive: true, force: true });
   mkdirSync(SHOTS, { recursive: true });
@@ -36,13 +38,21 @@ async function main() {
   const port = Number(process.env.E2E_PORT) || (await freePort());
   console.log(`Starting the backend on 127.0.0.1:${port}...`);
   const mail = await startMailCatcher();
+  const starting = Date.now();
   const server = await startServer(port, { emailUrl: mail.url }).catch((err) => {
     mail.stop();
     throw err;
   });
+  console.log(`  the backend answered in ${((Date.now() - starting) / 1000).toFixed(1)} s`);
   // E2E_FLOWS=accounts (a comma list of webhooks, import, roles, editorial, translations, site, publishing, members, newsletters, readers, screens, plans, accounts) runs the first flow and those only.
   const flows = (process.env.E2E_FLOWS || 'webhooks,import,roles,editorial,translations,site,publishing,members,newsletters,readers,screens,plans,accounts').split(',');
   const run = createRunner();
+  // Each flow's seconds, printed at the end (which flows the stage's time goes to).
+  const flowTimes = [];
+  const flow = (title) => {
+    flowTimes.push({ title, started: Date.now() });
+    console.log(`Flow: ${title}`);
+  };
   let browser;
   try {
     browser = await launchBrowser();
@@ -72,7 +82,7 @@ async function main() {
     const category = `E2E Category ${sub}`;
     let imageBytes;
 
-    console.log('Flow: company, sign-in, post life cycle');
+    flow('company, sign-in, post life cycle');
     await run.step('root domain /login asks for the company', async () => {
       await page.goto(`${root}/login`);
       await page.getByLabel('Company subdomain').waitFor();
@@ -135,12 +145,12 @@ async function main() {
 
     if (flows.includes('webhooks')) {
       run.reset();
-      console.log('Flow: webhooks (settings, receiver, delivery log)');
+      flow('webhooks (settings, receiver, delivery log)');
       await webhooksFlow({ run, page, tenant, shot });
     }
 
     run.reset();
-    console.log('Flow: post life cycle');
+    flow('post life cycle');
     await run.step('open the create form (editor loads lazily)', async () => {
       await page.getByRole('link', { name: 'Posts' }).first().click();
       await page.getByText('No posts found. Create your first post!').waitFor();
@@ -317,28 +327,28 @@ async function main() {
 
     if (flows.includes('import')) {
       run.reset();
-      console.log('Flow: import a Ghost export (dry run, progress, report), posts in the list and the public API');
+      flow('import a Ghost export (dry run, progress, report), posts in the list and the public API');
       await importFlow({ run, page, tenant, shot });
     }
 
     if (flows.includes('roles')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
-      console.log('Flow: roles, taxonomy, media, AI generator, settings');
+      flow('roles, taxonomy, media, AI generator, settings');
       await rolesFlow({ run, browser, page, tenant, sub, shot, imageBytes });
     }
 
     if (flows.includes('editorial')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
-      console.log('Flow: autosave, edit conflicts, revisions, preview links');
+      flow('autosave, edit conflicts, revisions, preview links');
       await editorialFlow({ run, browser, page, tenant, sub, shot, admin: { email: admin.email, password: admin.password } });
     }
 
     if (flows.includes('translations')) {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
-      console.log('Flow: languages, Translate with AI, public API and sitemap per language');
+      flow('languages, Translate with AI, public API and sitemap per language');
       await translationsFlow({ run, page, tenant, sub, shot });
     }
 
@@ -346,7 +356,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: pages, Settings → Site, a tag in a second language, deleting a translated post, roles on pages');
+      flow('pages, Settings → Site, a tag in a second language, deleting a translated post, roles on pages');
       await siteFlow({ run, browser, page, tenant, sub, shot, image: `cover-${sub}.png` });
     }
 
@@ -354,7 +364,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: a featured post; Settings → Integrations');
+      flow('a featured post; Settings → Integrations');
       await featuredFlow({ run, page, tenant, sub, shot });
       run.reset();
       await page.goto(`${tenant}/dashboard`);
@@ -365,7 +375,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: members (add, filter, import, export, labels, roles)');
+      flow('members (add, filter, import, export, labels, roles)');
       await membersFlow({ run, browser, page, tenant, sub, shot });
     }
 
@@ -373,7 +383,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: newsletters (Settings → Newsletters, members, Send by email, the report, a test email)');
+      flow('newsletters (Settings → Newsletters, members, Send by email, the report, a test email)');
       await newslettersFlow({ run, browser, page, tenant, sub, shot, mail });
     }
 
@@ -381,7 +391,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log("Flow: readers (subscribe from the company's website, confirm, a post by email, one-click unsubscribe)");
+      flow("readers (subscribe from the company's website, confirm, a post by email, one-click unsubscribe)");
       await readersFlow({ run, browser, page, tenant, sub, shot, mail });
     }
 
@@ -389,7 +399,7 @@ async function main() {
       run.reset();
       await page.setViewportSize({ width: 1366, height: 900 });
       await page.goto(`${tenant}/dashboard`);
-      console.log('Flow: every screen at four widths, keyboard, toasts, bytes');
+      flow('every screen at four widths, keyboard, toasts, bytes');
       const facts = await page.evaluate(async (s) => {
         const auth = { Authorization: `Bearer ${localStorage.getItem('token')}` };
         const get = async (u) => (await fetch(u, { headers: auth })).json();
@@ -411,7 +421,7 @@ async function main() {
 
     if (flows.includes('plans')) {
       run.reset();
-      console.log('Flow: operator console, a plan limit');
+      flow('operator console, a plan limit');
       const base = (process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/cms').replace(/\/[^/]*$/, '');
       const databaseEnv = { DATABASE_URL: `${base}/${process.env.E2E_DATABASE || 'cms_e2e_dashboard'}`, ROOT_DOMAIN: 'localhost',
         DEBUG: '0', REDIS_URL: process.env.E2E_REDIS_URL || 'redis://127.0.0.1:6379/9' };
@@ -420,19 +430,19 @@ async function main() {
 
     if (flows.includes('accounts')) {
       run.reset();
-      console.log('Flow: accounts by email');
+      flow('accounts by email');
       admin.password = await forgotPasswordFlow({ run, browser, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
       run.reset();
       await invitationFlow({ run, browser, tenant, shot, mail, admin, sub });
       run.reset();
-      console.log('Flow: two-factor sign-in, sign-in on the root domain by email');
+      flow('two-factor sign-in, sign-in on the root domain by email');
       await twoFactorFlow({ run, browser, tenant, shot, mail, admin, sub });
       run.reset();
       await findCompaniesFlow({ run, browser, root, tenant, shot, mail, admin, companyName: 'E2E Test Company' });
     }
 
     run.reset();
-    console.log('Flow: not found');
+    flow('not found');
     await run.step('an unknown path shows the 404 page', async () => {
       await page.goto(`${tenant}/no/such/page`);
       await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
@@ -452,6 +462,14 @@ async function main() {
     mail.stop();
   }
   const { failed, line } = run.summary();
+  if (flowTimes.length) {
+    const ended = Date.now();
+    console.log('Seconds per flow:');
+    flowTimes.forEach(({ title, started }, n) => {
+      const seconds = (((flowTimes[n + 1]?.started ?? ended) - started) / 1000).toFixed(1);
+      console.log(`  ${seconds.padStart(6)}  ${title}`);
+    });
+  }
   console.log(`Screenshots: ${SHOTS}`);
   console.log(line);
   process.exitCode = failed ? 1 : 0;
