@@ -49,6 +49,7 @@ async function main() {
   const run = createRunner();
   // Each flow's seconds, printed at the end (which flows the stage's time goes to).
   const flowTimes = [];
+  let flowsEnded;
   const flow = (title) => {
     flowTimes.push({ title, started: Date.now() });
     console.log(`Flow: ${title}`);
@@ -455,6 +456,7 @@ async function main() {
       await shot('22-unknown-company');
     });
 
+    flowsEnded = Date.now();
     if (problems.length) console.log(`Browser reported:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
   } finally {
     await browser?.close().catch(() => {});
@@ -463,7 +465,7 @@ async function main() {
   }
   const { failed, line } = run.summary();
   if (flowTimes.length) {
-    const ended = Date.now();
+    const ended = flowsEnded ?? Date.now();
     console.log('Seconds per flow:');
     flowTimes.forEach(({ title, started }, n) => {
       const seconds = (((flowTimes[n + 1]?.started ?? ended) - started) / 1000).toFixed(1);
