@@ -68,6 +68,9 @@ CAPABILITIES: dict[str, frozenset[str]] = {
     "members.manage": frozenset({ADMIN, EDITOR}),
     "newsletters.manage": frozenset({ADMIN, EDITOR}),
     "newsletters.send": frozenset({ADMIN, EDITOR}),
+    # whether newsletter emails count their readers' opens and clicks: a company's choice about its
+    # readers' privacy, made where its other settings are (apps.newsletters.tracking)
+    "newsletters.tracking": frozenset({ADMIN}),
 }
 
 DEFAULT_DENIAL = "You don't have permission to perform this action"

@@ -6,7 +6,10 @@ GET  newsletters                       the newsletters, with their members
 POST newsletters                       a new newsletter (201)
 GET  newsletters/{id}                  one
 PUT  newsletters/{id}                  change the fields given (status archived: nothing is sent to it)
-GET  newsletters/sends/{send_id}       a send's report: recipients, delivered, failed with reasons, bounced
+GET  newsletters/settings              the company's newsletter settings: whether emails count opens and clicks
+PUT  newsletters/settings              change them (admins: newsletters.tracking)
+GET  newsletters/sends/{send_id}       a send's report: recipients, delivered, failed with reasons, bounced;
+                                       opens and clicks when the send tracked them
 POST newsletters/sends/{send_id}/cancel  a send waiting for its post's publication is not sent
 GET  posts/{post_id}/send/recipients   newsletterId, labelId: how many members a send would email now
 POST posts/{post_id}/send              {newsletterId, labelId?, subject?}: send it now (a published post)
@@ -25,14 +28,17 @@ from apps.core.schemas import MessageOut
 from apps.members.selectors import label_get
 from apps.newsletters import selectors, services
 from apps.newsletters.schemas import (NewsletterIn, NewsletterListOut, NewsletterOut, NewsletterSavedOut,
-                                      NewsletterUpdateIn, RecipientsOut, SendCountsOut, SendIn, SendListOut, SendOut,
-                                      SendReasonOut, SendReplyOut, SendReportOut, TestSendIn)
+                                      NewsletterSettingsIn, NewsletterSettingsOut, NewsletterSettingsReplyOut,
+                                      NewsletterUpdateIn, RecipientsOut, SendCountsOut, SendIn, SendLinkOut,
+                                      SendListOut, SendOut, SendReasonOut, SendReplyOut, SendReportOut,
+                                      SendTrackingOut, TestSendIn)
 
 router = Router(tags=["newsletters"])
 post_router = Router(tags=["newsletters"])
 CANNOT_READ = "You don't have permission to see newsletters"
 CANNOT_MANAGE = "Only editors and administrators can manage newsletters"
 CANNOT_SEND = "Only editors and administrators can send posts by email"
+CANNOT_TRACK = "Only administrators can change whether newsletter emails count opens and clicks"
 
 
 def _out(newsletter) -> NewsletterOut:
@@ -57,16 +63,40 @@ def create_newsletter(request, payload: NewsletterIn):
     return 201, NewsletterSavedOut(message="Newsletter created", newsletter=_out(newsletter))
 
 
+def _settings_out(row) -> NewsletterSettingsOut:
+    return NewsletterSettingsOut(trackOpens=row.track_opens, trackClicks=row.track_clicks)
+
+
+@router.get("/settings", response=NewsletterSettingsReplyOut)
+@requires("members.read", CANNOT_READ)
+def get_settings(request):
+    return NewsletterSettingsReplyOut(message="Newsletter settings",
+                                      settings=_settings_out(selectors.newsletter_settings_get()))
+
+
+@router.put("/settings", response=NewsletterSettingsReplyOut)
+@requires("newsletters.tracking", CANNOT_TRACK)
+def update_settings(request, payload: NewsletterSettingsIn):
+    row = services.newsletter_settings_update(client=request.tenant, actor=request.auth,
+                                              track_opens=payload.trackOpens, track_clicks=payload.trackClicks)
+    return NewsletterSettingsReplyOut(message="Newsletter settings saved", settings=_settings_out(row))
+
+
 @router.get("/sends/{send_id}", response=SendReportOut)
 @requires("members.read", CANNOT_READ)
 def get_send(request, send_id: str):
     send = selectors.send_get(send_id)
     report = selectors.send_report(send)
     counts = report["counts"]
+    engagement = selectors.send_tracking_report(send)
     return SendReportOut(send=SendOut.of(send), counts=SendCountsOut(
         pending=counts["pending"], delivered=counts["sent"], failed=counts["failed"], bounced=counts["bounced"],
-        complained=counts["complained"], skipped=counts["skipped"]), reasons=[SendReasonOut(status=r["status"], reason=r["error"], count=r["n"])
-                                                   for r in report["reasons"]])
+        complained=counts["complained"], skipped=counts["skipped"], opened=engagement["opened"],
+        clicked=engagement["clicked"]), reasons=[SendReasonOut(status=r["status"], reason=r["error"], count=r["n"])
+                                                 for r in report["reasons"]],
+        tracking=SendTrackingOut(opens=engagement["opens"], clicks=engagement["clicks"]),
+        links=[SendLinkOut(url=link["url"], members=link["members"], clicks=link["clicks"])
+               for link in engagement["links"]])
 
 
 @router.post("/sends/{send_id}/cancel", response=SendReplyOut)

@@ -44,7 +44,7 @@ from django_tenants.utils import schema_context
 from apps.core import outbox
 from apps.core.models import OutboxMessage
 from apps.core.outbox import record_sent
-from apps.newsletters import rendering, sending
+from apps.newsletters import rendering, sending, tracking
 from apps.newsletters.names import SEND_TASK, outbox_key  # noqa: F401 - the task's name, here too
 from apps.newsletters.models import Delivery, Send
 from apps.plans.rules import PlanExpired, PlanLimitReached, current_company, plan_spend
@@ -85,6 +85,7 @@ def send_prepare(send: Send) -> Send:
             return _fail(send, refused.message)
         rendered = rendering.render(post=send.post, newsletter=send.newsletter, client=company,
                                     markers=rendering.Markers.of(send.pk), subject=send.subject)
+        rendered = tracking.send_tracking_prepare(send=send, client=company, rendered=rendered)  # opens, clicks
         send.subject, send.html, send.text = rendered.subject, rendered.html, rendered.text
         send.recipients, send.status, send.started_at = recipients, Send.Status.SENDING, timezone.now()
         send.save(update_fields=["subject", "html", "text", "recipients", "status", "started_at"])
@@ -129,9 +130,21 @@ def _hold(delivery_id: int, worker: str) -> bool:
 
 
 def _mark_sent(delivery_id: int, worker: str) -> bool:
-    """The row is sent, if this sender still holds it (False: another sender does; left as it is)."""
+    """The row is sent, if this sender still holds it (False: another sender does; left as it is).
+    Called last in the transaction that holds the row: when that transaction is the connection's own
+    (outermost), it is committed with the mark, the UPDATE and the COMMIT going to PostgreSQL in one
+    round trip (psycopg's pipeline mode); transaction.atomic's own commit then finds no transaction
+    open (psycopg reads the server's status) and sends nothing. An error (a lost connection) is a
+    DatabaseError either way."""
+    outermost = connection.commit_on_exit and not connection.savepoint_ids and len(connection.atomic_blocks) == 1
     with connection.cursor() as cursor:
-        cursor.execute(_SENT, [delivery_id, worker])
+        if not outermost:  # inside a caller's transaction: the commit is the caller's
+            cursor.execute(_SENT, [delivery_id, worker])
+            return cursor.rowcount == 1
+        with connection.wrap_database_errors, connection.connection.cursor() as commit:
+            with connection.connection.pipeline():  # its end sends both statements and reads both answers
+                cursor.execute(_SENT, [delivery_id, worker])
+                commit.execute("COMMIT")
         return cursor.rowcount == 1
 
 

@@ -9,6 +9,11 @@ A send is one post emailed to one newsletter's members (all, or those of a label
 rendered once (`html`, `text`, with markers where each member's own links go) and each member has
 one Delivery row, the unit of work the senders claim (SELECT ... FOR UPDATE SKIP LOCKED, with a
 lease: apps.newsletters.delivery).
+
+Opens and clicks (apps.newsletters.tracking) are counted only when the company turned them on
+(NewsletterSettings) when a send started: the send records what it tracks (`track_opens`,
+`track_clicks`), its links (SendLink: where each rewritten link leads) and one Engagement row per
+member, kind and link with the first time and a count.
 """
 from __future__ import annotations
 
@@ -72,6 +77,9 @@ class Send(models.Model):
     text = models.TextField(blank=True, default="")
     recipients = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True, default="")
+    # What the email counts, as the company's settings said when the send started (never changed after).
+    track_opens = models.BooleanField(default=False)
+    track_clicks = models.BooleanField(default=False)
     created_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -112,3 +120,56 @@ class Delivery(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["send", "member"], name="newsletters_delivery_once")]
         indexes = [models.Index(fields=["send", "status", "id"], name="newsletters_delivery_todo_idx")]
+
+
+class NewsletterSettings(models.Model):
+    """The company's newsletter settings: one row (id 1), made when first changed. Opens and clicks
+    are not counted unless an admin turns them on (docs/newsletters.md#opens-and-clicks)."""
+
+    ROW = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=ROW, editable=False)
+    track_opens = models.BooleanField(default=False)
+    track_clicks = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="newsletters_settings_one_row")]
+
+
+class SendLink(models.Model):
+    """A link of a send's email whose clicks are counted: the email leads to
+    /email/click/<send>/<index>/<token>, which redirects to `url` (read here, never from the request)."""
+
+    id = models.BigAutoField(primary_key=True)
+    send = models.ForeignKey(Send, on_delete=models.CASCADE, related_name="links")
+    index = models.PositiveIntegerField()  # 1, 2, ... in the order of the email
+    url = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["send", "index"], name="newsletters_sendlink_once")]
+
+
+class Engagement(models.Model):
+    """A member's opens of a send's email, or clicks of one of its links (`link`: the SendLink's
+    index; ANY_LINK: of any of them, one row per member who clicked): the first time, the last and
+    how many times. A deleted member's rows stay, nameless, in the send's counts."""
+
+    ANY_LINK = 0  # opens, and the member's clicks of any link
+
+    class Kind(models.TextChoices):
+        OPEN = "open", "Opened"
+        CLICK = "click", "Clicked"
+
+    id = models.BigAutoField(primary_key=True)
+    send = models.ForeignKey(Send, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey("members.Member", null=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    link = models.PositiveIntegerField(default=0)
+    count = models.PositiveIntegerField(default=1)
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["send", "member", "kind", "link"],
+                                               name="newsletters_engagement_once")]

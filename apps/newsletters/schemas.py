@@ -149,6 +149,19 @@ class SendCountsOut(OutSchema):
     bounced: int
     complained: int
     skipped: int  # unsubscribed, disabled or deleted between the send's start and their email
+    opened: int | None = Field(None, description="Members who opened the email; null when opens were not tracked")
+    clicked: int | None = Field(None, description="Members who clicked a link; null when clicks were not tracked")
+
+
+class SendTrackingOut(OutSchema):
+    opens: bool  # the email counted opens (the company's setting when the send started)
+    clicks: bool  # the email counted clicks
+
+
+class SendLinkOut(OutSchema):
+    url: str
+    members: int  # members who clicked it
+    clicks: int  # clicks, all members together
 
 
 class SendReasonOut(OutSchema):
@@ -194,3 +207,20 @@ class SendReportOut(SuccessOut):
     send: SendOut
     counts: SendCountsOut
     reasons: list[SendReasonOut]  # the most frequent reasons of failures, bounces and complaints
+    tracking: SendTrackingOut
+    links: list[SendLinkOut] = Field(description="The most clicked links (empty when clicks were not tracked)")
+
+
+class NewsletterSettingsIn(InSchema):
+    trackOpens: bool | None = Field(None, description="Count opens of the emails of the sends that start from now on")
+    trackClicks: bool | None = Field(None, description="Count clicks of their links")
+
+
+class NewsletterSettingsOut(OutSchema):
+    trackOpens: bool
+    trackClicks: bool
+
+
+class NewsletterSettingsReplyOut(SuccessOut):
+    message: str
+    settings: NewsletterSettingsOut

@@ -1,12 +1,12 @@
 """Reads of a company's newsletters."""
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from apps.core.errors import ValidationFailed
 from apps.core.selectors import as_uuid, get_or_404
 from apps.members.models import Member
-from apps.newsletters.models import Delivery, Newsletter, Send
+from apps.newsletters.models import Delivery, Engagement, Newsletter, NewsletterSettings, Send, SendLink
 
 NEWSLETTER_NOT_FOUND = "Newsletter not found"
 SEND_NOT_FOUND = "Send not found"
@@ -63,3 +63,40 @@ def send_report(send: Send) -> dict:
                                                                    Delivery.Status.COMPLAINED])
                    .values("status", "error").annotate(n=Count("id")).order_by("-n")[:20])
     return {"counts": {status: counts.get(status, 0) for status in Delivery.Status.values}, "reasons": reasons}
+
+
+# --- opens and clicks (apps.newsletters.tracking) -----------------------------------------------------------
+TOP_LINKS = 20
+
+
+def newsletter_settings_get() -> NewsletterSettings:
+    """The company's newsletter settings (the defaults, unsaved, until an admin changes them)."""
+    return NewsletterSettings.objects.filter(pk=NewsletterSettings.ROW).first() or NewsletterSettings()
+
+
+def send_link_url(send_id, index) -> str | None:
+    """Where link `index` of a send's email leads, or None: no such send or link in this company."""
+    send = as_uuid(send_id)
+    if send is None or not isinstance(index, int) or not 0 < index < 2**31:
+        return None
+    return SendLink.objects.filter(send_id=send, index=index).values_list("url", flat=True).first()
+
+
+def send_tracking_report(send: Send) -> dict:
+    """What a send's email counted: members who opened it, members who clicked, and the clicks of its
+    most clicked links ({index, url, members, clicks}); None for what it did not track."""
+    opened = clicked = None
+    links: list[dict] = []
+    if send.track_opens:
+        opened = Engagement.objects.filter(send=send, kind=Engagement.Kind.OPEN).count()
+    if send.track_clicks:
+        clicks = Engagement.objects.filter(send=send, kind=Engagement.Kind.CLICK)
+        clicked = clicks.filter(link=Engagement.ANY_LINK).count()  # one row per member who clicked any link
+        per_link = list(clicks.exclude(link=Engagement.ANY_LINK).values("link")
+                        .annotate(members=Count("id"), clicks=Sum("count")).order_by("-clicks", "link")[:TOP_LINKS])
+        urls = dict(SendLink.objects.filter(send=send, index__in=[row["link"] for row in per_link])
+                    .values_list("index", "url"))
+        links = [{"index": row["link"], "url": urls.get(row["link"], ""), "members": row["members"],
+                  "clicks": row["clicks"]} for row in per_link]
+    return {"opens": send.track_opens, "clicks": send.track_clicks, "opened": opened, "clicked": clicked,
+            "links": links}

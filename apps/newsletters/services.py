@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from apps.content import kinds
 from apps.content.models import Post
-from apps.core import outbox, ratelimit
+from apps.core import events, outbox, ratelimit
 from apps.core.errors import Conflict, ValidationFailed
 from apps.core.text import slugify
 from apps.newsletters.names import SEND_TASK, TEST_TASK, outbox_key
-from apps.newsletters.models import Newsletter, Send
+from apps.newsletters.models import Engagement, Newsletter, NewsletterSettings, Send
 from apps.plans.rules import plan_check
 
 FIRST_NAME = "Newsletter"
@@ -144,3 +144,55 @@ def send_test_request(*, post: Post, newsletter: Newsletter, to: str, actor) -> 
     ratelimit.spend([(ratelimit.parse_rate(settings.NEWSLETTER_TEST_RATE), ("newsletter-test", str(actor.pk)))],
                     TEST_THROTTLED)
     outbox.outbox_add(task=TEST_TASK, kwargs={"post_id": str(post.pk), "newsletter_id": str(newsletter.pk), "to": to})
+
+
+# --- opens and clicks (apps.newsletters.tracking) -----------------------------------------------------------
+@transaction.atomic
+def newsletter_settings_update(*, client, actor=None, track_opens: bool | None = None,
+                               track_clicks: bool | None = None) -> NewsletterSettings:
+    """Turn the counting of opens and clicks on or off (None: as it is) for the sends that start
+    from now on; a send keeps what it tracked when it started. The change is in the audit log."""
+    NewsletterSettings.objects.bulk_create([NewsletterSettings()], ignore_conflicts=True)
+    row = NewsletterSettings.objects.select_for_update().get(pk=NewsletterSettings.ROW)
+    changed = []
+    for field, value in (("track_opens", track_opens), ("track_clicks", track_clicks)):
+        if value is not None and getattr(row, field) != value:
+            setattr(row, field, value)
+            changed.append(field)
+    if changed:
+        row.save()
+        summary = (f"newsletters: opens {'counted' if row.track_opens else 'not counted'}, "
+                   f"clicks {'counted' if row.track_clicks else 'not counted'}")
+        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary=summary))
+    return row
+
+
+# One statement: the hit counts only for a send that tracks its kind and a member of the company
+# (a member deleted since counts nothing); concurrent hits of the same row end in one row, counted
+# once each (ON CONFLICT waits for the other insert, then adds to it). A click also counts in the
+# member's row of any link (ANY_LINK), written first, in the order of the links, by every hit.
+_HIT = """
+INSERT INTO newsletters_engagement (send_id, member_id, kind, link, count, first_at, last_at)
+SELECT s.id, m.id, %(kind)s, l.link, 1, clock_timestamp(), clock_timestamp()
+FROM newsletters_send s
+JOIN members_member m ON m.id = %(member)s
+CROSS JOIN unnest(%(links)s::integer[]) AS l(link)
+WHERE s.id = %(send)s AND s.{tracks}
+ORDER BY l.link
+ON CONFLICT (send_id, member_id, kind, link)
+DO UPDATE SET count = newsletters_engagement.count + 1, last_at = EXCLUDED.last_at"""
+
+
+def engagement_record(*, send_id, member_id, kind: str, link: int = Engagement.ANY_LINK) -> bool:
+    """Count a member's open of a send's email, or click of its link `link`; False when nothing
+    was counted (the send does not track it, or the member is gone)."""
+    if kind == Engagement.Kind.OPEN:
+        tracks, links = "track_opens", [Engagement.ANY_LINK]
+    elif kind == Engagement.Kind.CLICK and link != Engagement.ANY_LINK:
+        tracks, links = "track_clicks", [Engagement.ANY_LINK, link]
+    else:
+        raise ValueError(f"engagement_record: {kind} of link {link}")
+    with connection.cursor() as cursor:
+        cursor.execute(_HIT.format(tracks=tracks), {"kind": kind, "member": member_id, "send": send_id,
+                                                    "links": links})
+        return cursor.rowcount > 0

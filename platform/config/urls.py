@@ -22,4 +22,5 @@ if settings.SERVE_MEDIA:
     urlpatterns.append(re_path(r"^media/(?P<path>.*)$", serve_tenant_media))
 urlpatterns += [path("", include("apps.feeds.urls")),
                 path("members/", include("apps.members.urls")),  # readers' confirmation and preferences pages
+                path("email/", include("apps.newsletters.urls")),  # newsletter emails' open pixel and click links
                 re_path(r"^.*$", spa_view)]

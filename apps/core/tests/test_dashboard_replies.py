@@ -656,6 +656,8 @@ CASES: dict[str, tuple] = {
     "newsletter_get": ("viewer", "get", "/api/newsletters/{newsletter:first}", None),
     "newsletter_update": ("editor", "put", "/api/newsletters/{newsletter:first}", {"footer": "Golden Ltd"}),
     "send_report": ("viewer", "get", "/api/newsletters/sends/{send:sent}", None),
+    "newsletter_settings_get": ("viewer", "get", "/api/newsletters/settings", None),
+    "newsletter_settings_update": ("admin", "put", "/api/newsletters/settings", {"trackOpens": True}),
     "send_cancel": ("editor", "post", "/api/newsletters/sends/{send:scheduled}/cancel", None),
     "send_recipients": ("editor", "get", "/api/posts/{post:published}/send/recipients?newsletterId={newsletter:first}",
                         None),

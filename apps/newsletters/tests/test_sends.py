@@ -147,7 +147,8 @@ def test_a_published_post_goes_to_each_subscriber_once_with_their_own_links(api,
     report = api.get(f"/api/newsletters/sends/{send['id']}").json()
     assert report["send"]["status"] == "sent" and report["send"]["recipients"] == 3
     assert report["counts"] == {"pending": 0, "delivered": 3, "failed": 0, "bounced": 0, "complained": 0,
-                                "skipped": 0}
+                                "skipped": 0, "opened": None, "clicked": None}  # opens and clicks not tracked
+    assert report["tracking"] == {"opens": False, "clicks": False} and report["links"] == []
     again = api.post(f"/api/posts/{post.id}/send", {"newsletterId": str(newsletter.id)})
     assert again.status_code == 409
 

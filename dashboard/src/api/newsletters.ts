@@ -20,6 +20,9 @@ export type SendStatus = NewsletterSend['status'];
 /** A send with its counts (delivered, failed, bounced, ...) and the reasons of its failures. */
 export type SendReport = Schemas['SendReportOut'];
 export type SendBody = Schemas['SendIn'] & { postId: string };
+/** Whether the emails of sends starting from now on count opens and clicks (off by default; admins
+ * change it: `newsletters.tracking`). */
+export type NewsletterSettings = Schemas['NewsletterSettingsOut'];
 
 /** The server's limits (apps/newsletters/models.py, rendering.py). */
 export const NEWSLETTER_NAME_MAX = 191;
@@ -47,6 +50,7 @@ export function members(n: number): string {
 }
 
 const LIST = { type: 'Newsletter' as const, id: 'LIST' };
+const SETTINGS = { type: 'Newsletter' as const, id: 'SETTINGS' };
 const sendsOf = (postId: string) => ({ type: 'NewsletterSend' as const, id: `POST-${postId}` });
 
 export const newslettersApi = api.injectEndpoints({
@@ -64,6 +68,15 @@ export const newslettersApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: `newsletters/${id}`, method: 'PUT', body }),
       // Sends name their newsletter: a rename shows on them too.
       invalidatesTags: (_r, _e, { id }) => [LIST, { type: 'Newsletter', id }, 'NewsletterSend'],
+    }),
+    getNewsletterSettings: build.query<NewsletterSettings, void>({
+      query: () => 'newsletters/settings',
+      transformResponse: (r: Schemas['NewsletterSettingsReplyOut']) => r.settings,
+      providesTags: [SETTINGS],
+    }),
+    updateNewsletterSettings: build.mutation<Schemas['NewsletterSettingsReplyOut'], Schemas['NewsletterSettingsIn']>({
+      query: (body) => ({ url: 'newsletters/settings', method: 'PUT', body }),
+      invalidatesTags: [SETTINGS],
     }),
     /** How many members a send would email now (asked again each time the dialog opens). */
     getSendRecipients: build.query<number, { postId: string; newsletterId: string; labelId?: string }>({
@@ -107,6 +120,8 @@ export const {
   useGetNewslettersQuery,
   useCreateNewsletterMutation,
   useUpdateNewsletterMutation,
+  useGetNewsletterSettingsQuery,
+  useUpdateNewsletterSettingsMutation,
   useGetSendRecipientsQuery,
   useSendPostMutation,
   useSendTestEmailMutation,

@@ -38,7 +38,8 @@ export type Capability =
   | 'members.read'
   | 'members.manage'
   | 'newsletters.manage'
-  | 'newsletters.send';
+  | 'newsletters.send'
+  | 'newsletters.tracking';
 
 export type LoginReply = Schemas['LoginOut'];
 export type ResetLinkReply = Schemas['ResetLinkOut'];

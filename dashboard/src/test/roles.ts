@@ -38,6 +38,7 @@ export const CAPABILITIES: [string, Role[]][] = [
   ['members.manage', EDITORS],
   ['newsletters.manage', EDITORS],
   ['newsletters.send', EDITORS],
+  ['newsletters.tracking', ADMINS],
 ];
 
 export function capabilitiesOf(role: Role): string[] {

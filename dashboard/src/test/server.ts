@@ -62,6 +62,10 @@ export const server = setupServer(
   http.get('*/api/client/site', () => HttpResponse.json({ success: true, site: EMPTY_SITE })),
   // The company's first newsletter; no post sent by email yet.
   http.get('*/api/newsletters', () => HttpResponse.json({ success: true, newsletters: [FIRST_NEWSLETTER] })),
+  // Opens and clicks are not counted until an admin turns them on.
+  http.get('*/api/newsletters/settings', () =>
+    HttpResponse.json({ success: true, message: 'Newsletter settings', settings: { trackOpens: false, trackClicks: false } }),
+  ),
   http.get('*/api/posts/:id/sends', () => HttpResponse.json({ success: true, sends: [] })),
   http.get('*/api/auth/2fa', () =>
     HttpResponse.json({ success: true, enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false }),

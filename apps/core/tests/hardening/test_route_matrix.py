@@ -629,6 +629,8 @@ ROUTES: dict[tuple[str, str], Route] = {
         {"newsletter_id": str(w.newsletter().id)})),
     ("PUT", "/api/newsletters/{newsletter_id}"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(
         {"newsletter_id": str(w.newsletter().id)}, {"senderName": "Matrix sender"})),
+    ("GET", "/api/newsletters/settings"): Route(TOKEN, everyone()),
+    ("PUT", "/api/newsletters/settings"): Route(TOKEN, only("admin"), lambda w, who: Call(body={"trackOpens": True})),
     ("GET", "/api/newsletters/sends/{send_id}"): Route(TOKEN, everyone(), lambda w, who: Call(
         {"send_id": str(w.send().id)})),
     ("POST", "/api/newsletters/sends/{send_id}/cancel"): Route(TOKEN, only(*EDITORS), lambda w, who: Call(

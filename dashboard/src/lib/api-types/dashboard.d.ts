@@ -1320,6 +1320,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/newsletters/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Settings */
+        get: operations["apps_newsletters_api_get_settings"];
+        /** Update Settings */
+        put: operations["apps_newsletters_api_update_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/newsletters/{newsletter_id}": {
         parameters: {
             query?: never;
@@ -4400,6 +4418,38 @@ export interface components {
              */
             success: true;
         };
+        /** NewsletterSettingsIn */
+        NewsletterSettingsIn: {
+            /**
+             * Trackclicks
+             * @description Count clicks of their links
+             */
+            trackClicks?: boolean | null;
+            /**
+             * Trackopens
+             * @description Count opens of the emails of the sends that start from now on
+             */
+            trackOpens?: boolean | null;
+        };
+        /** NewsletterSettingsOut */
+        NewsletterSettingsOut: {
+            /** Trackclicks */
+            trackClicks: boolean;
+            /** Trackopens */
+            trackOpens: boolean;
+        };
+        /** NewsletterSettingsReplyOut */
+        NewsletterSettingsReplyOut: {
+            /** Message */
+            message: string;
+            settings: components["schemas"]["NewsletterSettingsOut"];
+            /**
+             * Success
+             * @default true
+             * @constant
+             */
+            success: true;
+        };
         /** NewsletterUpdateIn */
         NewsletterUpdateIn: {
             /** Defaultonsignup */
@@ -5398,12 +5448,22 @@ export interface components {
         SendCountsOut: {
             /** Bounced */
             bounced: number;
+            /**
+             * Clicked
+             * @description Members who clicked a link; null when clicks were not tracked
+             */
+            clicked: number | null;
             /** Complained */
             complained: number;
             /** Delivered */
             delivered: number;
             /** Failed */
             failed: number;
+            /**
+             * Opened
+             * @description Members who opened the email; null when opens were not tracked
+             */
+            opened: number | null;
             /** Pending */
             pending: number;
             /** Skipped */
@@ -5427,6 +5487,15 @@ export interface components {
              * @default
              */
             subject?: string;
+        };
+        /** SendLinkOut */
+        SendLinkOut: {
+            /** Clicks */
+            clicks: number;
+            /** Members */
+            members: number;
+            /** Url */
+            url: string;
         };
         /** SendListOut */
         SendListOut: {
@@ -5494,6 +5563,11 @@ export interface components {
         /** SendReportOut */
         SendReportOut: {
             counts: components["schemas"]["SendCountsOut"];
+            /**
+             * Links
+             * @description The most clicked links (empty when clicks were not tracked)
+             */
+            links: components["schemas"]["SendLinkOut"][];
             /** Reasons */
             reasons: components["schemas"]["SendReasonOut"][];
             send: components["schemas"]["SendOut"];
@@ -5503,6 +5577,14 @@ export interface components {
              * @constant
              */
             success: true;
+            tracking: components["schemas"]["SendTrackingOut"];
+        };
+        /** SendTrackingOut */
+        SendTrackingOut: {
+            /** Clicks */
+            clicks: boolean;
+            /** Opens */
+            opens: boolean;
         };
         /** SeoDraftOut */
         SeoDraftOut: {
@@ -13602,6 +13684,167 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SendReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_newsletters_api_get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsletterSettingsReplyOut"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden (role, suspended company, or the plan: codes plan_limit, plan_expired, plan_feature) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A dependency is unavailable (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    apps_newsletters_api_update_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsletterSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsletterSettingsReplyOut"];
                 };
             };
             /** @description Validation error */

@@ -22,6 +22,7 @@ import { toastError } from '@/components/notify';
 import { useConfirmAction } from '@/components/useConfirmAction';
 import { errorMessage } from '@/lib/errors';
 import { NewsletterDialog } from '../components/NewsletterDialog';
+import { TrackingSettings } from '../components/TrackingSettings';
 import { newsletterBody, type NewsletterValues } from '../schemas';
 
 const TITLE = 'Newsletters';
@@ -165,6 +166,7 @@ export function Newsletters() {
         Member counts are the subscribers a send would email now (not those whose email is turned off). Send a post from its editor:
         Email newsletter.
       </p>
+      <TrackingSettings />
       {editing ? (
         <NewsletterDialog
           newsletter={editing === 'new' ? null : editing}

@@ -42,6 +42,53 @@ function Counts({ report }: { report: Report }) {
   );
 }
 
+/** "2 members (67%)" of those the email reached. */
+function share(n: number, delivered: number): string {
+  return delivered > 0 ? `${members(n)} (${Math.round((n / delivered) * 100)}%)` : members(n);
+}
+
+/** Opens and clicks, when the send counted them (the company's setting when it started). */
+function Engagement({ report }: { report: Report }) {
+  const { tracking, counts, links } = report;
+  const notCounted = <span className="muted">Not counted</span>;
+  return (
+    <>
+      <Card title="Opens and clicks" body="rows" aria-label="Opens and clicks">
+        <CardRow label="Opened">{tracking.opens ? share(counts.opened ?? 0, counts.delivered) : notCounted}</CardRow>
+        <CardRow label="Clicked a link">{tracking.clicks ? share(counts.clicked ?? 0, counts.delivered) : notCounted}</CardRow>
+        <p className="small muted" style={{ margin: '8px 0' }}>
+          {tracking.opens || tracking.clicks
+            ? 'Members, each counted once however many times. Opens are approximate: some mail apps load images on their own, others never.'
+            : 'This send did not count opens or clicks: they were off in Settings → Newsletters when it started.'}
+        </p>
+      </Card>
+      {tracking.clicks ? (
+        <section className="card" aria-label="Most clicked links">
+          <div className="card-header">
+            <h2 className="card-title">Most clicked links</h2>
+          </div>
+          {links.length ? (
+            <DataTable
+              rows={links}
+              rowKey={(l) => l.url}
+              label="Most clicked links"
+              columns={[
+                { header: 'Link', primary: true, cell: (l) => <span className="break">{l.url}</span> },
+                { header: 'Members', cell: (l) => formatNumber(l.members) },
+                { header: 'Clicks', cell: (l) => formatNumber(l.clicks) },
+              ]}
+            />
+          ) : (
+            <p className="card-body muted" style={{ margin: 0 }}>
+              No clicks yet.
+            </p>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 function About({ send }: { send: NewsletterSend }) {
   return (
     <Card title="Send" body="rows" aria-label="Send">
@@ -100,6 +147,7 @@ export function SendReport() {
               <About send={data.send} />
               <Counts report={data} />
             </div>
+            <Engagement report={data} />
             <section className="card" aria-label="Reasons">
               <div className="card-header">
                 <h2 className="card-title">Reasons of failures and bounces</h2>

@@ -169,11 +169,13 @@ const REPORT = {
     subject: 'Spring news', status: 'sent', recipients: 5, error: '', createdAt: '2026-11-20T10:00:00Z',
     startedAt: '2026-11-20T10:00:01Z', finishedAt: '2026-11-20T10:00:09Z',
   },
-  counts: { pending: 0, delivered: 3, failed: 1, bounced: 1, complained: 0, skipped: 0 },
+  counts: { pending: 0, delivered: 3, failed: 1, bounced: 1, complained: 0, skipped: 0, opened: null, clicked: null },
   reasons: [
     { status: 'failed', reason: '550 mailbox unavailable', count: 1 },
     { status: 'bounced', reason: 'bounced (Mailgun): no such user', count: 1 },
   ],
+  tracking: { opens: false, clicks: false },
+  links: [] as { url: string; members: number; clicks: number }[],
 };
 
 describe('a send report', () => {
@@ -220,5 +222,82 @@ describe('a send report', () => {
     expect(await screen.findByText('The send is cancelled')).toBeInTheDocument();
     expect(await within(screen.getByRole('region', { name: 'Send' })).findByText('Cancelled')).toBeInTheDocument();
     expect(screen.queryByText('Will be sent when the post publishes.')).not.toBeInTheDocument();
+  });
+});
+
+describe('opens and clicks', () => {
+  function settingsApi() {
+    let settings = { trackOpens: false, trackClicks: false };
+    const sent: unknown[] = [];
+    server.use(
+      http.get('*/api/newsletters/settings', () => HttpResponse.json({ success: true, message: 'Newsletter settings', settings })),
+      http.put('*/api/newsletters/settings', async ({ request }) => {
+        const body = (await request.json()) as Partial<typeof settings>;
+        sent.push(body);
+        settings = { ...settings, ...body };
+        return HttpResponse.json({ success: true, message: 'Newsletter settings saved', settings });
+      }),
+    );
+    return sent;
+  }
+
+  it('an admin turns counting opens on in Settings → Newsletters; it says what it does for readers', async () => {
+    newslettersApi();
+    const sent = settingsApi();
+    const user = userEvent.setup();
+    renderApp('/dashboard/settings/newsletters', { session: signedIn() });
+    const section = within((await screen.findByRole('heading', { name: 'Opens and clicks' })).closest('section')!);
+    const opens = await section.findByRole('checkbox', { name: 'Count opens' });
+    const clicks = section.getByRole('checkbox', { name: 'Count clicks' });
+    expect(opens).not.toBeChecked();
+    expect(clicks).not.toBeChecked();
+    expect(section.getByText(/Off unless you turn them on/)).toHaveTextContent('privacy policy');
+    expect(opens).toHaveAccessibleDescription(/invisible 1×1 image/);
+    await user.click(opens);
+    expect(await screen.findByText('Newsletter settings saved')).toBeInTheDocument();
+    expect(sent).toEqual([{ trackOpens: true }]);
+    await waitFor(() => expect(section.getByRole('checkbox', { name: 'Count opens' })).toBeChecked());
+    expect(section.getByRole('checkbox', { name: 'Count clicks' })).not.toBeChecked();
+  });
+
+  it('an editor sees the setting but cannot change it', async () => {
+    newslettersApi();
+    settingsApi();
+    renderApp('/dashboard/settings/newsletters', { session: as('editor') });
+    const section = within((await screen.findByRole('heading', { name: 'Opens and clicks' })).closest('section')!);
+    expect(await section.findByRole('checkbox', { name: 'Count opens' })).toBeDisabled();
+    expect(section.getByRole('checkbox', { name: 'Count clicks' })).toBeDisabled();
+    expect(section.getByText('Only administrators can change this.')).toBeInTheDocument();
+  });
+
+  it('a tracked send shows the members who opened and clicked, and its most clicked links', async () => {
+    server.use(
+      http.get('*/api/newsletters/sends/s-1', () =>
+        HttpResponse.json({
+          ...REPORT,
+          counts: { ...REPORT.counts, opened: 2, clicked: 1 },
+          tracking: { opens: true, clicks: true },
+          links: [{ url: 'https://example.org/spring', members: 1, clicks: 3 }],
+        }),
+      ),
+    );
+    renderApp('/dashboard/settings/newsletters/sends/s-1', { session: as('viewer') });
+    const card = within(await screen.findByRole('region', { name: 'Opens and clicks' }));
+    const value = (label: string) => card.getByText(label).nextElementSibling?.textContent;
+    expect(value('Opened')).toBe('2 members (67%)');
+    expect(value('Clicked a link')).toBe('1 member (33%)');
+    expect(card.getByText(/Opens are approximate/)).toBeInTheDocument();
+    const row = within(screen.getByRole('table', { name: 'Most clicked links' })).getByText('https://example.org/spring').closest('tr')!;
+    expect(row).toHaveTextContent('3');
+  });
+
+  it('a send that did not count them says so', async () => {
+    server.use(http.get('*/api/newsletters/sends/s-1', () => HttpResponse.json(REPORT)));
+    renderApp('/dashboard/settings/newsletters/sends/s-1', { session: as('viewer') });
+    const card = within(await screen.findByRole('region', { name: 'Opens and clicks' }));
+    expect(card.getByText('Opened').nextElementSibling).toHaveTextContent('Not counted');
+    expect(card.getByText('Clicked a link').nextElementSibling).toHaveTextContent('Not counted');
+    expect(card.getByText(/they were off in Settings → Newsletters when it started/)).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Most clicked links' })).not.toBeInTheDocument();
   });
 });
