@@ -31,6 +31,8 @@ import socket
 import time
 import uuid
 from dataclasses import dataclass
+from email.errors import HeaderParseError
+from email.headerregistry import parser as header_parser
 from email.utils import formataddr, formatdate, parseaddr
 from urllib.parse import quote, urlencode
 
@@ -189,17 +191,19 @@ _LIMIT = RFC5322_EMAIL_LINE_LENGTH_LIMIT
 
 class PreparedMessage:
     """One member's email as prepared bytes: what Django's SMTP backend reads of a message
-    (EmailBackend._send: `from_email`, `recipients()`, `encoding`, `message().as_bytes(linesep="\\r\\n")`)."""
+    (EmailBackend._send: `from_email`, `recipients()`, `encoding`, `message().as_bytes(linesep="\\r\\n")`).
+    Its addresses are (name, address) pairs, which Django's sanitize_address takes as they are: the
+    backend sanitises them without parsing a header each time (the envelope is the same)."""
 
     encoding = None  # DEFAULT_CHARSET, as the full message (its addresses are sanitised with it)
     cc: tuple = ()
     bcc: tuple = ()
 
-    def __init__(self, *, from_email: str, to: str, data: bytes):
+    def __init__(self, *, from_email: tuple[str, str], to: str, data: bytes):
         self.from_email, self.to, self.data = from_email, [to], data
 
-    def recipients(self) -> list[str]:
-        return list(self.to)
+    def recipients(self) -> list[tuple[str, str]]:
+        return [("", address) for address in self.to]
 
     def message(self) -> "PreparedMessage":
         return self
@@ -240,8 +244,8 @@ class Prepared:
     (random for each send: no post, subject or address can hold one) where members differ, cut at
     each placeholder: a member's email is the pieces joined around the member's values."""
 
-    def __init__(self, template: Template, pieces: list, text: _Lines, html: _Lines):
-        self.template, self.pieces, self.text, self.html = template, pieces, text, html
+    def __init__(self, template: Template, pieces: list, text: _Lines, html: _Lines, sender: tuple[str, str]):
+        self.template, self.pieces, self.text, self.html, self.sender = template, pieces, text, html, sender
         self._date = (0, b"")  # (second, Date header value): Django writes a new Date for each email
 
     @classmethod
@@ -280,7 +284,14 @@ class Prepared:
             pieces += [data[start:at], key]
             start = at + size
         pieces.append(data[start:])
-        return cls(template, pieces, _Lines.of(template.text, markers), _Lines.of(template.html, markers))
+        try:  # the From address parsed once, as Django's sanitize_address parses it
+            mailbox, rest = header_parser.get_mailbox(template.from_email)
+        except (HeaderParseError, ValueError, IndexError):
+            return None
+        if rest or not mailbox.domain:
+            return None
+        sender = (mailbox.display_name or "", f"{mailbox.local_part}@{mailbox.domain}")
+        return cls(template, pieces, _Lines.of(template.text, markers), _Lines.of(template.html, markers), sender)
 
     def date(self) -> bytes:
         """Date as Django writes it (formatdate), made once a second."""
@@ -303,7 +314,7 @@ class Prepared:
                   "unsubscribe": unsubscribe.encode("ascii"), "preferences": preferences.encode("ascii"),
                   "one_click": one_click.encode("ascii"), "tracking": tracking.encode("ascii")}
         data = b"".join(values[piece] if isinstance(piece, str) else piece for piece in self.pieces)
-        return PreparedMessage(from_email=self.template.from_email, to=email, data=data)
+        return PreparedMessage(from_email=self.sender, to=email, data=data)
 
 
 # --- what a provider's answer means --------------------------------------------------------------------
