@@ -22,7 +22,6 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from babel import Locale, UnknownLocaleError
 from django.apps import apps as django_apps
 from django.db import connection, transaction
 
@@ -54,6 +53,10 @@ def _normalize(code: str) -> str | None:
     value = code.strip().replace("_", "-")
     if not value or len(value) > 35 or not value.isascii() or not all(p.isalnum() for p in value.split("-")):
         return None
+    # Babel (and through it CLDR's data) is loaded by the first code checked, not by every web worker
+    # as it starts: a content worker meets one only in a `locale` parameter.
+    from babel import Locale, UnknownLocaleError
+
     try:
         locale = Locale.parse(value, sep="-")
     except (UnknownLocaleError, ValueError, TypeError):
@@ -70,6 +73,8 @@ def clean_code(value) -> str:
 
 def display_name(code: str) -> str:
     """The language's own name for itself (`français`, `português (Brasil)`)."""
+    from babel import Locale  # loaded on first use, as in _normalize
+
     try:
         return Locale.parse(code, sep="-").get_display_name() or code
     except Exception:  # noqa: BLE001 - a name is decoration; the code is shown instead

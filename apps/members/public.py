@@ -22,13 +22,15 @@ from pydantic import BeforeValidator, Field
 from apps.core.ratelimit import client_ip
 from apps.core.schemas import InSchema, OutSchema, SuccessOut
 from apps.core.validation import Email, clean_min_length, text
-from apps.members import signup
 from apps.members.models import NAME_MAX
 from apps.members.schemas import Ids
 from apps.members.selectors import member_newsletter_ids
 from apps.public_api.auth import ApiKeyAuth
 
 router = Router(tags=["members"], auth=ApiKeyAuth(throttled=False))
+# apps.members.signup (with the members' and newsletters' services and the outgoing email it
+# uses) is imported by a worker's first member request, not by every content worker as it starts:
+# most of a content pool's workers serve reads only (apps/core/tests/test_web_imports.py).
 
 
 def _name(value) -> str:
@@ -81,6 +83,8 @@ class SessionOut(SuccessOut):
 
 @router.post("/subscribe", response={202: AcceptedOut})
 def subscribe(request, payload: SubscribeIn):
+    from apps.members import signup  # on first use (see above the router)
+
     signup.origin_check(request.tenant, request.headers.get("Origin"))
     signup.subscribe_request(client=request.tenant, schema=connection.schema_name, email=payload.email,
                              name=payload.name, newsletter_ids=payload.newsletters, honeypot=payload.honeypot,
@@ -90,6 +94,8 @@ def subscribe(request, payload: SubscribeIn):
 
 @router.post("/signin", response={202: AcceptedOut})
 def signin(request, payload: SigninIn):
+    from apps.members import signup  # on first use (see above the router)
+
     signup.origin_check(request.tenant, request.headers.get("Origin"))
     redirect = signup.redirect_check(request.tenant, payload.redirect)
     signup.signin_request(client=request.tenant, schema=connection.schema_name, email=payload.email,
@@ -99,6 +105,8 @@ def signin(request, payload: SigninIn):
 
 @router.post("/session", response=SessionOut)
 def session(request, payload: SessionIn):
+    from apps.members import signup  # on first use (see above the router)
+
     signup.origin_check(request.tenant, request.headers.get("Origin"))
     token, expires, member = signup.session_exchange(token=payload.token, schema=connection.schema_name,
                                                      ip=client_ip(request))

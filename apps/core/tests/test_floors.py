@@ -27,6 +27,8 @@ PILLOW = "Pillow is loaded by the first upload or rendition, not by every web wo
 SENDING = "requests and urllib3 (apps.webhooks.sending) are loaded by the Celery worker only (test_web_imports.py)"
 EXPORT = ("the export reads the three assembled APIs (config.api, above every app): loaded when the command "
           "runs, never by the product")
+SIGNUP = ("a content worker loads the members' sign-up (its services, the newsletters' and the outgoing email) on "
+          "its first member request, not as it starts: most content workers serve reads only (test_web_imports.py)")
 MIGRATION = "a data migration runs the directory's code when it is applied, not when the migration graph loads"
 
 ALLOWED: dict[tuple[str, str], str] = {
@@ -44,6 +46,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("apps/ai/providers/__init__.py", "apps.ai.providers.offline"): GEMINI,
     ("apps/media/services.py", "apps.media"): PILLOW,
     ("apps/webhooks/services.py", "apps.webhooks.sending"): SENDING,
+    ("apps/members/public.py", "apps.members"): SIGNUP,
     ("apps/core/management/commands/openapi_export.py", "config"): EXPORT,
     ("tenants/migrations/0010_fill_account_directory.py", "tenants.directory"): MIGRATION,
 }

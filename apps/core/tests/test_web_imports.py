@@ -1,7 +1,9 @@
 """A web worker loads what serving needs and nothing else (docs/contributing.md: Where each rule lives): no Celery
 until it sends a task, no HTTP client of the webhooks sender, no storage or AI SDK, no test
-package, no HTML sanitiser until a write needs it, no QR code maker until a two-factor set-up. Each
-of these is megabytes in every worker."""
+package, no HTML sanitiser until a write needs it, no QR code maker until a two-factor set-up, no
+password hash made before a sign-in needs one, no Babel before a language code is checked; and a
+content worker (WEB_ROUTES=content) no members' sign-up before a member request. Each of these is
+megabytes in every worker (docs/performance.md)."""
 from __future__ import annotations
 
 import os
@@ -18,27 +20,55 @@ from django.conf import settings
 for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
     importlib.import_module(urlconf)
 heavy = ("celery", "kombu", "billiard", "requests", "urllib3", "jinja2", "django.test", "unittest", "boto3",
-         "botocore", "PIL", "google.genai", "nh3", "segno")
+         "botocore", "PIL", "google.genai", "nh3", "segno", "argon2", "babel")
 print(sorted(name for name in heavy if name in sys.modules))
 from apps.core.task_queue import celery_app
 print(celery_app().main, "celery" in sys.modules)
 from apps.core.html import sanitize_html
 from apps.accounts.two_factor import qr_svg
 print(sanitize_html("<p>a<script>x</script></p>"), qr_svg("otpauth://totp/x").startswith("<svg"))
+from apps.accounts.passwords import password_matches
+from apps.core.languages import normalize
+print(password_matches("x", None), "argon2" in sys.modules, normalize("pt-br"), "babel" in sys.modules)
 from django.test import Client, TestCase  # the test package still imports normally afterwards
 from django.test.signals import setting_changed
 print(Client.__name__, TestCase.__name__, setting_changed is importlib.import_module("django.core.signals").setting_changed)
 """
 
 
+def _env(**extra) -> dict:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
+            "DJANGO_SETTINGS_MODULE": "config.settings_test", **extra}
+
+
 def test_the_web_process_does_not_load_what_it_never_uses():
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]),
-           "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    env = _env(FAST_PASSWORD_HASHER="0")  # the product's hashers (argon2 first), not the suite's
     result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
-    loaded, celery_line, used, test_package = result.stdout.strip().splitlines()[-4:]
+    loaded, celery_line, used, first_use, test_package = result.stdout.strip().splitlines()[-5:]
     assert loaded == "[]"
     assert celery_line == "cms True"  # sending loads the product's app on first use
     assert used == "<p>a</p> True"  # and the sanitiser and the QR code maker theirs
+    assert first_use == "False True pt-BR True"  # an unknown account's sign-in its hash, a language code Babel
     assert test_package == "Client TestCase True"
+
+
+CONTENT_SCRIPT = """
+import importlib, sys
+import apps.public_api.wsgi
+from django.conf import settings
+for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
+    importlib.import_module(urlconf)
+later = ("apps.members.signup", "apps.members.services", "apps.newsletters.services", "apps.core.email", "babel")
+print(settings.ROOT_URLCONF, sorted(name for name in later if name in sys.modules))
+"""
+
+
+def test_a_content_worker_loads_the_members_sign_up_on_first_use():
+    """The members' routes are there (apps.members.public); the sign-up code they call is imported by
+    the first member request (apps/members/tests send those requests)."""
+    result = subprocess.run([sys.executable, "-c", CONTENT_SCRIPT], cwd=ROOT, env=_env(WEB_ROUTES="content"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "config.urls_content []"
