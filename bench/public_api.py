@@ -6,7 +6,9 @@ and wrk (-t1 -c32, 15 s after a 5 s warm-up), as in the performance note, on the
 dashboard's reference list, and the worker memory of a process with every route, on one with
 WEB_ROUTES=all. Anchors measured in the same run: a bare WSGI app returning the same bytes
 (bench/bare_wsgi.py) and a plain django-ninja list (bench/plain_ninja.py: ModelSchema, ORM,
-ninja's pagination, no cache); the run ends with the issue's ratios against them (docs/performance.md).
+ninja's pagination, no cache); the run ends with the issue's ratios against them (docs/performance.md),
+and with each pool's memory per worker (RSS and PSS) against its goal: 80 MB for the content pool, 100 MB
+for the processes with every route.
 With BENCH_SCALE_TO (e.g. 100000; 0, the default, skips it: seeding 90,000 more posts takes
 minutes) the table then grows to that many posts and the list and search are measured again.
 Runs on its own database (cms_bench_public) and Redis key prefix.
@@ -29,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "platform"), str(ROOT)]
 from bench import servers  # noqa: E402
-from bench.servers import stop, worker_memory  # noqa: E402
+from bench.servers import memory_text, stop, worker_figures, worker_memory  # noqa: E402
 from bench import public_api_measure  # noqa: E402
 from bench.common import REDIS_URL, announce, fresh_database, fresh_redis, knob  # noqa: E402
 from bench.public_api_measure import header, wrk  # noqa: E402
@@ -227,7 +229,7 @@ try:
     alternated(cached_port, [("gz-miss", "posts list, reply cache miss, gzip", LIST, {**key, **GZIP}, str(MISS_SCRIPT)),
                              ("gz-ghost-miss", "Ghost posts browse, reply cache miss, gzip", GHOST_LIST,
                               {**host_only, **GZIP}, str(GHOST_MISS_SCRIPT))], before=drop_replies)
-    cached_memory = worker_memory(cached)
+    cached_memory = worker_figures(cached)
 finally:
     stop(cached)
 
@@ -265,7 +267,7 @@ try:
                     dashboard)
     measure("posts list, uncached, every route (WEB_ROUTES=all)", full_port, LIST, key)
     measure("search 'zephyr', uncached, every route", full_port, SEARCH_RARE, key)
-    full_memory = worker_memory(full)
+    full_memory = worker_figures(full)
 finally:
     stop(full)
 
@@ -285,10 +287,11 @@ try:
     row("rare", "search 'zephyr' (15 matches), uncached (fast path builds)", uncached_port, SEARCH_RARE, key)
     row("common", "search 'topic42' (prefix, ~2% of posts), uncached (fast path)", uncached_port, SEARCH_COMMON, key)
     print(f"  uncached list = {ratio(uncached_list, plain):.1f}x the dashboard's ORM list", flush=True)
-    print(f"\nworker memory, content pool (WEB_ROUTES=content): cached server {cached_memory}; uncached server "
-          f"{worker_memory(uncached)}", flush=True)
+    uncached_memory = worker_figures(uncached)
+    print(f"\nworker memory, content pool (WEB_ROUTES=content): cached server {memory_text(cached_memory)}; "
+          f"uncached server {memory_text(uncached_memory)}", flush=True)
     print(f"worker memory, every route (WEB_ROUTES=all), after the dashboard list and the uncached reads: "
-          f"{full_memory}", flush=True)
+          f"{memory_text(full_memory)}", flush=True)
 finally:
     stop(uncached)
 
@@ -382,3 +385,14 @@ if "rare+" in r:
 else:
     goal("search at 100,000 vs 10,000 posts", "not run", "BENCH_SCALE_TO=100000", None)
 goal("Wagtail's list (anchor of the performance note)", "not run", "not installed", None)
+# Memory per worker decides how many workers a node holds (docs/performance.md): each pool's
+# workers after their rows, the largest of them against the pool's goal; RSS is the goal, PSS (a
+# worker's share of the pages the preloaded parent shares with it) beside it.
+for pool, figures, limit in (("content pool, cached server", cached_memory, 80),
+                             ("content pool, uncached server", uncached_memory, 80),
+                             ("every route (WEB_ROUTES=all)", full_memory, 100)):
+    for measure_name in ("rss", "pss"):
+        values = [figure[measure_name] for figure in figures]
+        goal(f"memory per worker, {pool}, {measure_name.upper()}",
+             " / ".join(f"{value:.0f}" for value in values) + " MB", f"goal <= {limit} MB",
+             bool(values) and max(values) <= limit)

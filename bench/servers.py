@@ -67,9 +67,9 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(20)
 
 
-def worker_memory(process: subprocess.Popen) -> str:
-    """RSS, PSS (the worker's share of pages it shares with others) and private memory of each
-    worker, in MB."""
+def worker_figures(process: subprocess.Popen) -> list[dict[str, float]]:
+    """RSS, PSS (the worker's share of the pages it shares with others) and private memory of
+    each worker of the server, in MB."""
     out = subprocess.run(["ps", "-o", "pid=", "-g", str(process.pid)], capture_output=True, text=True).stdout
     found = []
     for pid in (int(line) for line in out.split() if int(line) != process.pid):
@@ -78,6 +78,15 @@ def worker_memory(process: subprocess.Popen) -> str:
         except OSError:
             continue
         kb = {name: int(value.split()[0]) for name, value in fields.items()}
-        private = (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024
-        found.append(f"{kb['Rss'] / 1024:.0f} MB RSS / {kb['Pss'] / 1024:.0f} MB PSS / {private:.0f} MB private")
-    return "; ".join(found)
+        found.append({"rss": kb["Rss"] / 1024, "pss": kb["Pss"] / 1024,
+                      "private": (kb["Private_Clean"] + kb["Private_Dirty"]) / 1024})
+    return found
+
+
+def memory_text(figures: list[dict[str, float]]) -> str:
+    return "; ".join(f"{f['rss']:.0f} MB RSS / {f['pss']:.0f} MB PSS / {f['private']:.0f} MB private" for f in figures)
+
+
+def worker_memory(process: subprocess.Popen) -> str:
+    """RSS, PSS and private memory of each worker, in MB, as one line."""
+    return memory_text(worker_figures(process))
