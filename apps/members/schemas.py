@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, StrictBool, field_validator
 
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import Email, OptionalEmail, clean_min_length, text
@@ -84,7 +84,7 @@ class MemberUpdateIn(InSchema):
     name: Annotated[str | None, BeforeValidator(_optional(_name))] = None
     note: Annotated[str | None, BeforeValidator(_optional(_note))] = None
     status: Annotated[Literal["free", "comped"] | None, BeforeValidator(_optional(_status))] = None
-    emailDisabled: bool | None = Field(None, description="false: send to the address again (clears the reason)")
+    emailDisabled: StrictBool | None = Field(None, description="false: send to the address again (clears the reason)")
     labels: Annotated[list[str] | None, BeforeValidator(_optional(_label_names))] = None
     newsletters: Annotated[list[str] | None, BeforeValidator(_optional(_ids))] = None
 

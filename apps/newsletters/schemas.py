@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, StrictBool
 
 from apps.core.schemas import InSchema, OutSchema, SuccessOut
 from apps.core.validation import clean_email, clean_min_length, text
@@ -69,7 +69,7 @@ class NewsletterIn(InSchema):
     replyTo: ReplyTo = ""
     headerImage: HeaderImage = Field("", description="A media id of the library or an http(s) address")
     footer: Footer = Field("", description="Plain text under every email")
-    defaultOnSignup: bool = Field(True, description="New readers who name no newsletter join it")
+    defaultOnSignup: StrictBool = Field(True, description="New readers who name no newsletter join it")
     sortOrder: Annotated[int, BeforeValidator(_sort)] = 0
 
 
@@ -81,7 +81,7 @@ class NewsletterUpdateIn(InSchema):
     headerImage: Annotated[str | None, BeforeValidator(_optional(
         lambda value: clean_image(value, name="Header image")))] = None
     footer: Annotated[str | None, BeforeValidator(_optional(_footer))] = None
-    defaultOnSignup: bool | None = None
+    defaultOnSignup: StrictBool | None = None
     status: Annotated[Literal["active", "archived"] | None, BeforeValidator(_optional(_status))] = None
     sortOrder: Annotated[int | None, BeforeValidator(_optional(_sort))] = None
 
@@ -212,8 +212,8 @@ class SendReportOut(SuccessOut):
 
 
 class NewsletterSettingsIn(InSchema):
-    trackOpens: bool | None = Field(None, description="Count opens of the emails of the sends that start from now on")
-    trackClicks: bool | None = Field(None, description="Count clicks of their links")
+    trackOpens: StrictBool | None = Field(None, description="Count opens of the emails of the sends that start from now on")
+    trackClicks: StrictBool | None = Field(None, description="Count clicks of their links")
 
 
 class NewsletterSettingsOut(OutSchema):

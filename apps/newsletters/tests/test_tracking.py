@@ -226,6 +226,12 @@ def test_only_admins_change_the_setting_every_role_reads_it_and_each_company_has
     assert api.put("/api/newsletters/settings", {"trackClicks": True}).json()["settings"] == {
         "trackOpens": True, "trackClicks": True}
     assert api.put("/api/newsletters/settings", {"trackOpens": "maybe"}).status_code == 400
+    # JSON true or false only: 0, 1 or "false" would be read as a choice nobody made.
+    for value in (0, 1, "false"):
+        refused = api.put("/api/newsletters/settings", {"trackOpens": None, "trackClicks": value})
+        assert refused.status_code == 400, value
+        assert refused.json()["message"] == "Track clicks must be true or false"
+    assert api.get("/api/newsletters/settings").json()["settings"] == {"trackOpens": True, "trackClicks": True}
     theirs = Api(other_tenant, user=create_user(other_tenant, "admin"))
     assert theirs.get("/api/newsletters/settings").json()["settings"] == {"trackOpens": False, "trackClicks": False}
     audit = api.get("/api/audit").json()
