@@ -39,19 +39,24 @@ CANNOT_MANAGE = "Only editors and administrators can manage members"
 CANNOT_READ = "You don't have permission to see members"
 
 
-class MembersQuery(Schema):
+class MembersFilterQuery(Schema):
+    """The filters of the list and of the export (the export takes every member they name: no page)."""
+
     search: str = ""
     label: str = ""
     status: str = ""
     newsletter: str = ""
     emailDisabled: bool | None = None
-    page: int | None = None
-    limit: int | None = None
 
     def wanted(self) -> selectors.MemberFilter:
         return selectors.MemberFilter(search=self.search.strip()[:200], label=self.label.strip(),
                                       status=self.status.strip(), newsletter=self.newsletter.strip(),
                                       email_disabled=self.emailDisabled)
+
+
+class MembersQuery(MembersFilterQuery):
+    page: int | None = None
+    limit: int | None = None
 
 
 @router.get("", response=MemberListOut)
@@ -156,7 +161,7 @@ class ExportOut(SuccessOut):
 
 @router.get("/export", response=ExportOut)
 @requires("members.manage", CANNOT_MANAGE)
-def export_members(request, query: Query[MembersQuery]):
+def export_members(request, query: Query[MembersFilterQuery]):
     """A link to the CSV (Ghost's members format) of the members the list's filters name."""
     wanted = query.wanted()
     selectors.member_list(wanted)  # the filters' 400s now, not in the download

@@ -4232,6 +4232,34 @@ export interface components {
             /** Status */
             status?: ("free" | "comped") | null;
         };
+        /**
+         * MembersFilterQuery
+         * @description The filters of the list and of the export (the export takes every member they name: no page).
+         */
+        MembersFilterQuery: {
+            /** Emaildisabled */
+            emailDisabled?: boolean | null;
+            /**
+             * Label
+             * @default
+             */
+            label?: string;
+            /**
+             * Newsletter
+             * @default
+             */
+            newsletter?: string;
+            /**
+             * Search
+             * @default
+             */
+            search?: string;
+            /**
+             * Status
+             * @default
+             */
+            status?: string;
+        };
         /** MembersQuery */
         MembersQuery: {
             /** Emaildisabled */
@@ -12502,8 +12530,6 @@ export interface operations {
                 status?: string;
                 newsletter?: string;
                 emailDisabled?: boolean | null;
-                page?: number | null;
-                limit?: number | null;
             };
             header?: never;
             path?: never;
