@@ -3,28 +3,9 @@
 // sends; the flows' SMTP server (the harness's mail catcher) receives exactly that one email, with
 // the post's title, and the send's report says so; a test email reaches the editor's own address.
 // Each screen at 390 and 1280 px: no sideways scrolling, primary actions in sight, axe-clean.
-import { axeViolations, layoutProblems } from './flowScreens.mjs';
+import { atWidths, noProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 import { call, PASSWORD, signIn, toast } from './flowSite.mjs';
-
-const WIDTHS = [
-  [390, 844],
-  [1280, 800],
-];
-
-/** The screen at 390 and 1280 px: layout and axe problems, a screenshot of each. */
-async function atWidths(page, shot, name, problems) {
-  for (const [width, height] of WIDTHS) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(200);
-    for (const p of await layoutProblems(page)) problems.push(`${name} @${width}: ${p}`);
-    for (const v of await axeViolations(page)) problems.push(`${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-    await shot(`${name}-w${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-const noProblems = (problems) => expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
 
 export async function newslettersFlow({ run, browser, page, tenant, sub, shot, mail }) {
   const problems = [];
@@ -56,7 +37,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await ed.getByRole('heading', { name: 'Newsletters', level: 1 }).waitFor();
       // Every company has its first newsletter once one is needed.
       await ed.getByRole('row').filter({ hasText: 'Newsletter' }).first().waitFor();
-      await atWidths(ed, edShot, '130-newsletters', problems);
+      await atWidths(ed, edShot, '130-newsletters', problems, { width: 1366, height: 900 });
       await ed.locator('header').getByRole('button', { name: 'Add newsletter' }).click();
       const dialog = ed.getByRole('dialog', { name: 'Add newsletter' });
       await dialog.getByRole('button', { name: 'Add newsletter' }).click();
@@ -67,7 +48,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await dialog.getByLabel('Reply-to address').fill(`replies@${sub}.example.com`);
       await dialog.getByLabel('Footer').fill('You get this because you subscribed.');
       expect(await dialog.getByRole('checkbox', { name: 'New readers join it when they sign up without choosing' }).isChecked(), 'new readers join it');
-      await atWidths(ed, edShot, '131-newsletter-new', problems);
+      await atWidths(ed, edShot, '131-newsletter-new', problems, { width: 1366, height: 900 });
       await dialog.getByRole('button', { name: 'Add newsletter' }).click();
       await toast(ed, 'Newsletter created');
       await dialog.waitFor({ state: 'detached' });
@@ -123,7 +104,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await ed.locator('.ck-editor__editable').waitFor();
       await card.getByRole('button', { name: 'Send by email' }).waitFor();
       await card.scrollIntoViewIfNeeded();
-      await atWidths(ed, edShot, '132-editor-email', problems);
+      await atWidths(ed, edShot, '132-editor-email', problems, { width: 1366, height: 900 });
       noProblems(problems);
     });
 
@@ -138,7 +119,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await dialog.getByLabel('Recipients').selectOption(insiders.id);
       await dialog.getByText('1 member', { exact: true }).waitFor();
       await dialog.getByRole('status').filter({ hasText: 'This email goes to 1 member with this label.' }).waitFor();
-      await atWidths(ed, edShot, '133-send-dialog', problems);
+      await atWidths(ed, edShot, '133-send-dialog', problems, { width: 1366, height: 900 });
       await dialog.getByRole('button', { name: 'Send to 1 member' }).click();
       await toast(ed, 'The post is being sent');
       await dialog.waitFor({ state: 'detached' });
@@ -161,7 +142,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await delivery.getByText('1 member', { exact: true }).waitFor();
       expect((await value('Sent')) === '1', `1 sent (${await value('Sent')})`);
       expect((await value('Failed')) === '0', `none failed (${await value('Failed')})`);
-      await atWidths(ed, edShot, '134-send-report', problems);
+      await atWidths(ed, edShot, '134-send-report', problems, { width: 1366, height: 900 });
       const withTitle = mail.messages().filter((m) => m.subject === title);
       expect(withTitle.length === 1, `one email with the post's title (${withTitle.map((m) => m.to).join(', ')})`);
       expect(withTitle[0].to.includes(insider), `to the member with the label (${withTitle[0].to})`);
@@ -177,7 +158,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       const dialog = ed.getByRole('dialog', { name: 'Send a test email' });
       await dialog.getByLabel('As sent by').selectOption({ label: newsletter });
       await dialog.getByText(editor.email).waitFor();
-      await atWidths(ed, edShot, '135-test-email', problems);
+      await atWidths(ed, edShot, '135-test-email', problems, { width: 1366, height: 900 });
       await dialog.getByRole('button', { name: 'Send test email' }).click();
       await toast(ed, `A test email is on its way to ${editor.email}`);
       const test = await mail.waitFor(editor.email, new RegExp(`\\[Test\\] ${title}`), 60_000);

@@ -9,28 +9,9 @@
 // the email's Unsubscribe link then shows nothing ticked, the member has no newsletter and the next
 // send counts one member less. The members' pages at 390 and 1280 px: axe-clean, screenshots.
 import http from 'node:http';
-import { axeViolations, layoutProblems } from './flowScreens.mjs';
+import { atWidths, noProblems } from './flowScreens.mjs';
 import { expect, freePort } from './harness.mjs';
 import { call, PASSWORD, signIn, toast } from './flowSite.mjs';
-
-const WIDTHS = [
-  [390, 844],
-  [1280, 800],
-];
-
-/** The page at 390 and 1280 px: layout and axe problems, a screenshot of each. */
-async function atWidths(page, shot, name, problems) {
-  for (const [width, height] of WIDTHS) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(200);
-    for (const p of await layoutProblems(page)) problems.push(`${name} @${width}: ${p}`);
-    for (const v of await axeViolations(page)) problems.push(`${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-    await shot(`${name}-w${width}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-const noProblems = (problems) => expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
 
 /** The company's website: one page with a subscribe form, as a web developer writes it from the
  * docs (docs/members.md#from-your-website): the content key in x-api-key, the newsletter's id, the

@@ -75,6 +75,22 @@ export async function layoutProblems(page) {
   });
 }
 
+/** `page` at phone (390 px) and desktop (1280 px) widths: its layout and axe problems added to
+ * `problems`, a screenshot at each; then the viewport `after` (the flow's own size). */
+export async function atWidths(page, shot, name, problems, after = { width: 1280, height: 800 }) {
+  for (const [width, height] of [[390, 844], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200);
+    for (const p of await layoutProblems(page)) problems.push(`${name} @${width}: ${p}`);
+    for (const v of await axeViolations(page)) problems.push(`${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
+    await shot(`${name}-w${width}`);
+  }
+  await page.setViewportSize(after);
+}
+
+/** Fails the step with every problem `atWidths` found (and empties the list). */
+export const noProblems = (problems) => expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
+
 function routes(t) {
   return [
     ['dashboard', '/dashboard', { text: 'Total Posts' }],
