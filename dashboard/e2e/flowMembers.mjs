@@ -3,6 +3,7 @@
 // CSV, labels given to several at once; an editor manages them, a viewer reads them. Each screen at
 // 360 and 1280 px: no sideways scrolling, primary actions in sight, axe-clean.
 import { readFileSync } from 'node:fs';
+import { noProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 import { call, PASSWORD, signIn, toast, widths } from './flowSite.mjs';
 
@@ -60,7 +61,7 @@ export async function membersFlow({ run, browser, page, tenant, sub, shot }) {
     await page.getByRole('row').filter({ hasText: ada }).waitFor();
     await page.getByText('1 member', { exact: true }).waitFor();
     await widths(page, shot, '112-members-by-label', problems);
-    expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
+    noProblems(problems);
   });
 
   await run.step('import a small Ghost members CSV: the dry run, then the import', async () => {
@@ -86,7 +87,7 @@ export async function membersFlow({ run, browser, page, tenant, sub, shot }) {
     await page.getByRole('row').filter({ hasText: `alan-${sub}@example.com` }).getByText('Complimentary').waitFor();
     const known = (await call(page, 'GET', `/api/members?search=${encodeURIComponent(ada)}`)).body.members[0];
     expect(known.labels.map((l) => l.name).sort().join(',') === ['Early readers', 'Ghost', `Imported ${sub}`].sort().join(','), `the member already there got the file's labels (${known.labels.map((l) => l.name)})`);
-    expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
+    noProblems(problems);
   });
 
   await run.step('export: Ghost\'s members CSV of everyone, and of a filter', async () => {
@@ -119,7 +120,7 @@ export async function membersFlow({ run, browser, page, tenant, sub, shot }) {
     await page.getByRole('row').filter({ hasText: ada }).getByText('Newsletter readers').waitFor();
     expect((await page.getByRole('row').filter({ hasText: `bob-${sub}@example.com` }).getByText('Newsletter readers').count()) === 0, 'not on the one left out');
     await widths(page, shot, '116-members-list', problems);
-    expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
+    noProblems(problems);
   });
 
   const people = ['editor', 'viewer'].map((role) => ({ role, username: `${role}${sub}`.slice(0, 30), email: `${role}@${sub}.example.com` }));
@@ -164,6 +165,6 @@ export async function membersFlow({ run, browser, page, tenant, sub, shot }) {
         await context.close();
       }
     }
-    expect(problems.length === 0, `problems:\n  ${problems.splice(0).join('\n  ')}`);
+    noProblems(problems);
   });
 }

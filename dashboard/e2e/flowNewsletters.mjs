@@ -5,7 +5,7 @@
 // Each screen at 390 and 1280 px: no sideways scrolling, primary actions in sight, axe-clean.
 import { atWidths, noProblems } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
-import { call, PASSWORD, signIn, toast } from './flowSite.mjs';
+import { call, PASSWORD, publishInEditor, signIn, toast } from './flowSite.mjs';
 
 export async function newslettersFlow({ run, browser, page, tenant, sub, shot, mail }) {
   const problems = [];
@@ -37,7 +37,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await ed.getByRole('heading', { name: 'Newsletters', level: 1 }).waitFor();
       // Every company has its first newsletter once one is needed.
       await ed.getByRole('row').filter({ hasText: 'Newsletter' }).first().waitFor();
-      await atWidths(ed, edShot, '130-newsletters', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '130-newsletters', problems, { after: { width: 1366, height: 900 } });
       await ed.locator('header').getByRole('button', { name: 'Add newsletter' }).click();
       const dialog = ed.getByRole('dialog', { name: 'Add newsletter' });
       await dialog.getByRole('button', { name: 'Add newsletter' }).click();
@@ -48,7 +48,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await dialog.getByLabel('Reply-to address').fill(`replies@${sub}.example.com`);
       await dialog.getByLabel('Footer').fill('You get this because you subscribed.');
       expect(await dialog.getByRole('checkbox', { name: 'New readers join it when they sign up without choosing' }).isChecked(), 'new readers join it');
-      await atWidths(ed, edShot, '131-newsletter-new', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '131-newsletter-new', problems, { after: { width: 1366, height: 900 } });
       await dialog.getByRole('button', { name: 'Add newsletter' }).click();
       await toast(ed, 'Newsletter created');
       await dialog.waitFor({ state: 'detached' });
@@ -96,15 +96,10 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       const card = ed.getByTestId('email-newsletter');
       await card.getByText('Publish or schedule this post to send it by email.', { exact: false }).waitFor();
       expect((await card.getByRole('button', { name: 'Send by email' }).count()) === 0, 'a draft is not sent');
-      await ed.getByLabel('Status').selectOption('published');
-      await ed.getByRole('button', { name: 'Publish', exact: true }).click();
-      await toast(ed, 'Post updated successfully');
-      await ed.waitForURL(`${tenant}/dashboard/posts`);
-      await ed.goto(`${tenant}/dashboard/posts/edit/${postId}`);
-      await ed.locator('.ck-editor__editable').waitFor();
+      await publishInEditor(ed, tenant, postId);
       await card.getByRole('button', { name: 'Send by email' }).waitFor();
       await card.scrollIntoViewIfNeeded();
-      await atWidths(ed, edShot, '132-editor-email', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '132-editor-email', problems, { after: { width: 1366, height: 900 } });
       noProblems(problems);
     });
 
@@ -119,7 +114,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await dialog.getByLabel('Recipients').selectOption(insiders.id);
       await dialog.getByText('1 member', { exact: true }).waitFor();
       await dialog.getByRole('status').filter({ hasText: 'This email goes to 1 member with this label.' }).waitFor();
-      await atWidths(ed, edShot, '133-send-dialog', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '133-send-dialog', problems, { after: { width: 1366, height: 900 } });
       await dialog.getByRole('button', { name: 'Send to 1 member' }).click();
       await toast(ed, 'The post is being sent');
       await dialog.waitFor({ state: 'detached' });
@@ -142,7 +137,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       await delivery.getByText('1 member', { exact: true }).waitFor();
       expect((await value('Sent')) === '1', `1 sent (${await value('Sent')})`);
       expect((await value('Failed')) === '0', `none failed (${await value('Failed')})`);
-      await atWidths(ed, edShot, '134-send-report', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '134-send-report', problems, { after: { width: 1366, height: 900 } });
       const withTitle = mail.messages().filter((m) => m.subject === title);
       expect(withTitle.length === 1, `one email with the post's title (${withTitle.map((m) => m.to).join(', ')})`);
       expect(withTitle[0].to.includes(insider), `to the member with the label (${withTitle[0].to})`);
@@ -158,7 +153,7 @@ export async function newslettersFlow({ run, browser, page, tenant, sub, shot, m
       const dialog = ed.getByRole('dialog', { name: 'Send a test email' });
       await dialog.getByLabel('As sent by').selectOption({ label: newsletter });
       await dialog.getByText(editor.email).waitFor();
-      await atWidths(ed, edShot, '135-test-email', problems, { width: 1366, height: 900 });
+      await atWidths(ed, edShot, '135-test-email', problems, { after: { width: 1366, height: 900 } });
       await dialog.getByRole('button', { name: 'Send test email' }).click();
       await toast(ed, `A test email is on its way to ${editor.email}`);
       const test = await mail.waitFor(editor.email, new RegExp(`\\[Test\\] ${title}`), 60_000);

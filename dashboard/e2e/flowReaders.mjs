@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { atWidths, noProblems } from './flowScreens.mjs';
 import { expect, freePort } from './harness.mjs';
-import { call, PASSWORD, signIn, toast } from './flowSite.mjs';
+import { call, PASSWORD, publishInEditor, signIn, toast } from './flowSite.mjs';
 
 /** The company's website: one page with a subscribe form, as a web developer writes it from the
  * docs (docs/members.md#from-your-website): the content key in x-api-key, the newsletter's id, the
@@ -181,12 +181,7 @@ export async function readersFlow({ run, browser, page, tenant, sub, shot, mail 
     await ed.goto(`${tenant}/dashboard/posts/edit/${postId}`);
     await ed.getByRole('heading', { name: `Edit Post: ${postTitle}` }).waitFor();
     await ed.locator('.ck-editor__editable').waitFor();
-    await ed.getByLabel('Status').selectOption('published');
-    await ed.getByRole('button', { name: 'Publish', exact: true }).click();
-    await toast(ed, 'Post updated successfully');
-    await ed.waitForURL(`${tenant}/dashboard/posts`);
-    await ed.goto(`${tenant}/dashboard/posts/edit/${postId}`);
-    await ed.locator('.ck-editor__editable').waitFor();
+    await publishInEditor(ed, tenant, postId);
     const card = ed.getByTestId('email-newsletter');
     await card.getByRole('button', { name: 'Send by email' }).click();
     const dialog = ed.getByRole('dialog', { name: 'Send by email' });

@@ -75,10 +75,10 @@ export async function layoutProblems(page) {
   });
 }
 
-/** `page` at phone (390 px) and desktop (1280 px) widths: its layout and axe problems added to
- * `problems`, a screenshot at each; then the viewport `after` (the flow's own size). */
-export async function atWidths(page, shot, name, problems, after = { width: 1280, height: 800 }) {
-  for (const [width, height] of [[390, 844], [1280, 800]]) {
+/** `page` at each of `sizes` (by default phone, 390 px, and desktop, 1280 px): its layout and axe
+ * problems added to `problems`, a screenshot at each; then the viewport `after` (the flow's own size). */
+export async function atWidths(page, shot, name, problems, { sizes = [[390, 844], [1280, 800]], after = { width: 1280, height: 800 } } = {}) {
+  for (const [width, height] of sizes) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(200);
     for (const p of await layoutProblems(page)) problems.push(`${name} @${width}: ${p}`);

@@ -4,7 +4,7 @@
 // translation deleted through the dialog that asks what becomes of it; the author profile on My
 // account; each role's access to pages, as for posts (viewer reads, author own drafts, editor all).
 // Every new screen at 360 and 1280 px: no sideways scrolling, primary actions in sight, axe-clean.
-import { axeViolations, layoutProblems } from './flowScreens.mjs';
+import { atWidths } from './flowScreens.mjs';
 import { expect } from './harness.mjs';
 
 export const PASSWORD = 'e2e-password-123';
@@ -46,19 +46,22 @@ export function publicCall(page, url, apiKey) {
 }
 
 /** The screen as shown at 360 and 1280 px: layout and axe problems, a screenshot of each. */
-export async function widths(page, shot, name, problems) {
-  for (const [width, height] of WIDTHS) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(200);
-    for (const p of await layoutProblems(page)) problems.push(`${name} @${width}: ${p}`);
-    for (const v of await axeViolations(page)) problems.push(`${name} @${width}: axe ${v.impact} ${v.id}: ${v.nodes.join(' | ')}`);
-    await shot(`${name}-w${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
+export const widths = (page, shot, name, problems) =>
+  atWidths(page, shot, name, problems, { sizes: WIDTHS, after: { width: 1366, height: 900 } });
 
 export async function toast(page, text) {
   await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor();
+}
+
+/** The post open in the editor is published from its Status (the editor saves and goes to the
+ * posts list), then opened in the editor again. */
+export async function publishInEditor(page, tenant, postId) {
+  await page.getByLabel('Status').selectOption('published');
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await toast(page, 'Post updated successfully');
+  await page.waitForURL(`${tenant}/dashboard/posts`);
+  await page.goto(`${tenant}/dashboard/posts/edit/${postId}`);
+  await page.locator('.ck-editor__editable').waitFor();
 }
 
 export async function signIn(page, tenant, email) {
