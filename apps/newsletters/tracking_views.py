@@ -9,15 +9,20 @@ The company is the host's (django-tenants); the token (apps.members.tokens.track
 member and is signed for this company and this send: a forged token, or one of another send or
 company, counts nothing, and a reader who followed a known link still reaches it. A send that did
 not track a kind when it started counts nothing of it. HEAD requests (link checkers) count nothing.
+One member's hits of one kind on one send count up to NEWSLETTER_TRACKING_RATE (a leaked or replayed
+address cannot turn into a stream of writes); past it the reply is the same and nothing is counted.
 No cookie is set; replies are not cached and send no referrer (the token is in the address).
 """
 from __future__ import annotations
 
 import base64
 
+from django.conf import settings
+from django.db import connection
 from django.http import HttpResponse, HttpResponseNotFound, HttpResponseRedirect
 from django.views.decorators.http import require_http_methods
 
+from apps.core import ratelimit
 from apps.core.selectors import as_uuid
 from apps.members.tokens import tracking_member
 from apps.newsletters.models import Engagement
@@ -38,7 +43,10 @@ def _count(request, send: str, token: str, kind: str, link: int = Engagement.ANY
     if request.method != "GET":
         return
     send_id, member_id = as_uuid(send), tracking_member(token, send)
-    if send_id is not None and member_id is not None:
+    if send_id is None or member_id is None:
+        return
+    if ratelimit.hit(ratelimit.parse_rate(settings.NEWSLETTER_TRACKING_RATE), "email-tracking",
+                     connection.schema_name, send_id.hex, member_id, kind, counter=True):
         engagement_record(send_id=send_id, member_id=member_id, kind=kind, link=link)
 
 

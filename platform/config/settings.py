@@ -854,5 +854,7 @@ NEWSLETTER_MAX_ATTEMPTS = env_int("NEWSLETTER_MAX_ATTEMPTS", 5)
 NEWSLETTER_RETRY_SECONDS = float(env("NEWSLETTER_RETRY_SECONDS", "60"))
 NEWSLETTER_TIMEOUT = env_int("NEWSLETTER_TIMEOUT", 30)  # seconds for one exchange with the provider
 NEWSLETTER_TEST_RATE = env("NEWSLETTER_TEST_RATE", "10/hour")  # test emails per staff user
+# Opens (or clicks) counted per member per send, in the `limits` notation (apps.newsletters.tracking_views).
+NEWSLETTER_TRACKING_RATE = env("NEWSLETTER_TRACKING_RATE", "60/hour")
 
 # --- Hardening (apps/core/tests/hardening, bench/load.py) ---------------------------------------

@@ -282,3 +282,28 @@ def test_two_hits_at_once_are_both_counted_never_an_error(make_tenant):
         assert statuses == [200, 200] if kind == "open" else statuses == [302, 302], statuses
     assert _rows(tenant, send.pk) == [("both@example.com", "click", 0, 2), ("both@example.com", "click", 1, 2),
                                       ("both@example.com", "open", 0, 2)]
+
+
+def test_a_members_hits_past_the_rate_count_nothing_more_and_still_answer(api, tenant, readers, smtp_server, settings):
+    """A leaked or replayed address cannot turn into a stream of writes: one member's opens (and
+    clicks) of one send are counted up to NEWSLETTER_TRACKING_RATE, then the reader still gets the
+    image and reaches the link, and nothing more is counted; another member is counted as before."""
+    settings.NEWSLETTER_TRACKING_RATE = "3/hour"
+    newsletter, members = readers
+    _track(api)
+    send_id, emails = _send(api, tenant, newsletter, smtp_server)
+    ada, bob = members
+    anon = Api(tenant)
+    ada_html, bob_html = parts(emails[ada.email])[1], parts(emails[bob.email])[1]
+    [ada_pixel], [bob_pixel] = PIXEL.findall(ada_html), PIXEL.findall(bob_html)
+    ada_click = next(url for url in CLICK.findall(ada_html))
+    for _ in range(5):
+        reply = anon.get(_path(ada_pixel))
+        assert reply.status_code == 200 and reply["Content-Type"] == "image/gif"
+        reply = anon.get(_path(ada_click))
+        assert reply.status_code == 302 and reply["Location"].startswith(("http://", "https://"))
+    assert anon.get(_path(bob_pixel)).status_code == 200
+    connection.set_schema_to_public()
+    counts = {(email, kind, link): count for email, kind, link, count in _rows(tenant, send_id)}
+    assert counts[(ada.email, "open", 0)] == 3 and counts[(ada.email, "click", 0)] == 3
+    assert counts[(bob.email, "open", 0)] == 1
