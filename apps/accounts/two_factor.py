@@ -1,6 +1,8 @@
 """Two-factor sign-in: time-based one-time codes (TOTP, RFC 6238: 6 digits, 30-second steps, HMAC-SHA1,
 as every authenticator app reads them) made and checked with pyotp; the QR code of the key drawn as
-SVG by segno.
+SVG by segno. pyotp, segno and cryptography (Fernet, which encrypts the keys) are imported by the first
+call that needs them: a web worker that handles no two-factor step does not load them (cryptography's
+Rust bindings alone are 6.5 MB).
 
 - Setup stores a new key (encrypted) and shows it (otpauth URI, manual key, QR); a code from the app
   confirms it and turns two-factor sign-in on, and the 10 recovery codes are shown once.
@@ -31,8 +33,6 @@ import secrets
 import time
 import uuid
 
-import pyotp
-from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.core import signing
 from django.db import connection, transaction
@@ -70,25 +70,46 @@ TOO_MANY = "Too many code attempts. Please try again in {wait}."
 
 
 # --- the key, encrypted at rest ---------------------------------------------------------------------
-def _fernet() -> MultiFernet:
+def _fernet():
     """Fernet keys derived from SECRET_KEY and each of SECRET_KEY_FALLBACKS: a rotation that keeps the
     old key among the fallbacks (as Django documents) still reads every stored key."""
+    from cryptography.fernet import Fernet, MultiFernet
+
     keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
     return MultiFernet([
         Fernet(base64.urlsafe_b64encode(hashlib.sha256(b"cms.accounts.two-factor-key:" + str(key).encode()).digest()))
         for key in keys])
 
 
-def _secret_of(user: User) -> str:
-    if not user.two_factor_secret:
+def _seal(secret: str) -> str:
+    return _fernet().encrypt(secret.encode()).decode()
+
+
+def _open(sealed: str) -> str:
+    """The key `sealed` holds; "" when there is none or it was encrypted under a key no longer configured."""
+    if not sealed:
         return ""
+    from cryptography.fernet import InvalidToken
+
     try:
-        return _fernet().decrypt(user.two_factor_secret.encode()).decode()
-    except InvalidToken:  # encrypted under a key no longer configured
+        return _fernet().decrypt(sealed.encode()).decode()
+    except InvalidToken:
         return ""
 
 
-def _totp(secret: str) -> pyotp.TOTP:
+def _secret_of(user: User) -> str:
+    return _open(user.two_factor_secret)
+
+
+def _random_key() -> str:
+    import pyotp
+
+    return pyotp.random_base32()  # 160 bits, as RFC 4226 recommends
+
+
+def _totp(secret: str):
+    import pyotp
+
     return pyotp.TOTP(secret, digits=DIGITS, interval=STEP_SECONDS)
 
 
@@ -176,19 +197,16 @@ def _recovery_used_email(user: User) -> None:
 # --- the account page -------------------------------------------------------------------------------
 # --- the same authenticator codes for accounts outside a company (lifecycle.operator) --------------------
 def secret_new() -> str:
-    return pyotp.random_base32()
+    return _random_key()
 
 
 def secret_seal(secret: str) -> str:
     """The key encrypted at rest, as a user's is."""
-    return _fernet().encrypt(secret.encode()).decode()
+    return _seal(secret)
 
 
 def secret_open(sealed: str) -> str:
-    try:
-        return _fernet().decrypt(sealed.encode()).decode() if sealed else ""
-    except InvalidToken:
-        return ""
+    return _open(sealed)
 
 
 def code_step(secret: str, code: str, *, after: int) -> int | None:
@@ -222,8 +240,8 @@ def two_factor_setup(*, user: User) -> dict:
     locked = _locked(user.pk)
     if locked.two_factor_enabled:
         raise Conflict(ALREADY_ENABLED)
-    secret = pyotp.random_base32()  # 160 bits, as RFC 4226 recommends
-    locked.two_factor_secret = _fernet().encrypt(secret.encode()).decode()
+    secret = _random_key()
+    locked.two_factor_secret = _seal(secret)
     locked.two_factor_last_step = 0
     locked.save(update_fields=["two_factor_secret", "two_factor_last_step", "updated_at"])
     company_name, _ = company_of_connection()

@@ -7,9 +7,10 @@ _platform = str(Path(__file__).resolve().parents[2] / "platform")
 if _platform not in sys.path:
     sys.path.insert(0, _platform)
 
-from config.lean_imports import load_test_signals_alone  # noqa: E402
+from config.lean_imports import load_pyjwt_without_cryptography, load_test_signals_alone  # noqa: E402
 
 load_test_signals_alone()
+load_pyjwt_without_cryptography()  # HS256 only: no cryptography in a worker until two-factor sign-in needs it
 
 from config.wsgi import application as django_application  # noqa: E402
 

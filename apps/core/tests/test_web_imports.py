@@ -1,9 +1,10 @@
 """A web worker loads what serving needs and nothing else (docs/contributing.md: Where each rule lives): no Celery
 until it sends a task, no HTTP client of the webhooks sender, no storage or AI SDK, no test
 package, no HTML sanitiser until a write needs it, no QR code maker until a two-factor set-up, no
-password hash made before a sign-in needs one, no Babel before a language code is checked; and a
-content worker (WEB_ROUTES=content) no members' sign-up before a member request. Each of these is
-megabytes in every worker (docs/performance.md)."""
+password hash made before a sign-in needs one, no Babel before a language code is checked, no
+cryptography (PyJWT without it: HS256 only; Fernet on the first two-factor step); and a content
+worker (WEB_ROUTES=content) no members' sign-up before a member request and no PyJWT at all. Each
+of these is megabytes in every worker (docs/performance.md)."""
 from __future__ import annotations
 
 import os
@@ -20,7 +21,8 @@ from django.conf import settings
 for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
     importlib.import_module(urlconf)
 heavy = ("celery", "kombu", "billiard", "requests", "urllib3", "jinja2", "django.test", "unittest", "boto3",
-         "botocore", "PIL", "google.genai", "nh3", "segno", "argon2", "babel")
+         "botocore", "PIL", "google.genai", "nh3", "segno", "argon2", "babel", "cryptography.hazmat",
+         "cryptography.x509", "cryptography.fernet", "pyotp")
 print(sorted(name for name in heavy if name in sys.modules))
 from apps.core.task_queue import celery_app
 print(celery_app().main, "celery" in sys.modules)
@@ -60,7 +62,8 @@ import apps.public_api.wsgi
 from django.conf import settings
 for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
     importlib.import_module(urlconf)
-later = ("apps.members.signup", "apps.members.services", "apps.newsletters.services", "apps.core.email", "babel")
+later = ("apps.members.signup", "apps.members.services", "apps.newsletters.services", "apps.core.email", "babel",
+         "jwt", "cryptography.hazmat")
 print(settings.ROOT_URLCONF, sorted(name for name in later if name in sys.modules))
 """
 
@@ -72,3 +75,51 @@ def test_a_content_worker_loads_the_members_sign_up_on_first_use():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().splitlines()[-1] == "config.urls_content []"
+
+
+JWT_SCRIPT = """
+import base64, importlib, json, sys, uuid
+from types import SimpleNamespace
+import apps.public_api.wsgi
+from django.conf import settings
+for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
+    importlib.import_module(urlconf)
+import jwt
+print("jwt" in sys.modules, jwt.algorithms.has_crypto, "cryptography.hazmat" in sys.modules)
+from apps.accounts.tokens import TokenInvalid, key_id, token_decode, token_issue
+user = SimpleNamespace(id=uuid.uuid4(), username="a", role="admin", token_version=1)
+token, _ = token_issue(user=user, schema_name="t_acme")
+print(token_decode(token)["tenant"])
+part = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+claims = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+for alg in ("RS256", "ES256", "none"):
+    forged = ".".join([part({"alg": alg, "typ": "JWT", "kid": key_id(settings.JWT_SECRET)}), part(claims), "c2ln"])
+    try:
+        token_decode(forged)
+        print(alg, "accepted")
+    except TokenInvalid as exc:
+        print(alg, exc.message)
+from apps.ghost_api.admin import auth as ghost_auth
+from apps.accounts.two_factor import secret_new, secret_open, secret_seal
+key = secret_new()
+print(secret_open(secret_seal(key)) == key, "cryptography.hazmat" in sys.modules, jwt.algorithms.has_crypto)
+print(token_decode(token)["tenant"])
+"""
+
+
+def test_the_web_process_loads_pyjwt_without_cryptography():
+    """PyJWT without cryptography's RSA/EC support (its bindings are 6.5 MB a worker): HS256 tokens
+    are made and checked as before, other algorithms refused as before, and the first two-factor step
+    loads Fernet (cryptography) normally."""
+    result = subprocess.run([sys.executable, "-c", JWT_SCRIPT], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-7:] == [
+        "True False False",  # loaded by the URL conf, without cryptography
+        "t_acme",
+        "RS256 Invalid authentication token",
+        "ES256 Invalid authentication token",
+        "none Invalid authentication token",
+        "True True False",  # two-factor's Fernet on first use; PyJWT keeps its HMAC algorithms only
+        "t_acme",
+    ]
