@@ -534,8 +534,6 @@ try:
     worker.stop()
 
     # --- 4. where a product email's time goes: the product's sender, one thread, here ----------------
-    from django.core.mail.backends import smtp as smtp_backend
-
     from apps.newsletters import delivery
 
     spent: dict[str, float] = {}  # wall seconds by step
@@ -561,7 +559,7 @@ try:
 
     patches = [(delivery, "_hold"), (delivery, "_mark_sent"), (delivery, "claim"), (delivery, "_skip_gone"),
                (delivery, "_heartbeat"), (delivery._Sender, "_send_one"), (sending.Template, "message"),
-               (smtp_backend.EmailBackend, "send_messages"), (smtplib.SMTP, "sendmail")]
+               (sending, "send"), (smtplib.SMTP, "sendmail")]
     originals = [getattr(owner, name) for owner, name in patches]
     for owner, name in patches:
         setattr(owner, name, timed(name, getattr(owner, name)))
@@ -683,11 +681,11 @@ if profiled:
           f"process, {emails:,} emails, {emails / profile_seconds:,.0f} emails/s; µs per email, wall and CPU of "
           f"this thread (the rest of the wall: waiting for PostgreSQL, the SMTP server, a CPU):")
     steps = (("the member's email made (Template.message: links, tokens, headers)", ("message",), ()),
-             ("MIME built and written to bytes (Django's SMTP backend)", ("send_messages",), ("sendmail",)),
+             ("handed to the SMTP connection (sending.send: the envelope)", ("send",), ("sendmail",)),
              ("SMTP exchange (smtplib sendmail: MAIL, RCPT, DATA)", ("sendmail",), ()),
              ("database: the row held (SELECT ... FOR UPDATE) and marked sent", ("_hold", "_mark_sent"), ()),
              ("database: the commit, and the rest of the step", ("_send_one",),
-              ("message", "send_messages", "_hold", "_mark_sent")),
+              ("message", "send", "_hold", "_mark_sent")),
              ("database, per batch (claim, still subscribed, heartbeat)", ("claim", "_skip_gone", "_heartbeat"), ()))
     for what, plus, minus in steps:
         wall = sum(per(name, spent) for name in plus) - sum(per(name, spent) for name in minus)

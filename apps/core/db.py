@@ -76,6 +76,16 @@ def search_path_cursor(connection):
         return connection.cursor()
 
 
+def prepared_cursor(connection=connection):
+    """A cursor of the connection, on its company's search_path, whose statements are prepared (a
+    server-side binding cursor: psycopg prepares a statement at its first run on the connection,
+    per the connection's `prepare_threshold`), wrapped as Django wraps its own (errors become
+    django.db errors). For a statement run many times on one connection: PostgreSQL plans it anew
+    when the search_path has changed since."""
+    connection.cursor().close()  # django-tenants sets the search_path when a cursor is made (once per schema)
+    return connection.make_cursor(ServerBindingCursor(connection.connection))
+
+
 def _run(connection, sql: str, params: list | tuple) -> list[tuple]:
     raw = ServerBindingCursor(connection.connection)
     if not connection.queries_logged:

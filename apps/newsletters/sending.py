@@ -41,7 +41,7 @@ from anymail.message import AnymailMessage
 from django.conf import settings
 from django.core.mail import get_connection
 from django.core.mail.backends.smtp import EmailBackend as SmtpBackend
-from django.core.mail.message import RFC5322_EMAIL_LINE_LENGTH_LIMIT
+from django.core.mail.message import RFC5322_EMAIL_LINE_LENGTH_LIMIT, sanitize_address
 from django.utils.module_loading import import_string
 
 from apps.members.tokens import preferences_token, tracking_token
@@ -136,7 +136,8 @@ class Template:
         the full message's (`Prepared`), else the full message."""
         if not subject_prefix and self.prepared is not None:
             links = self.links(member_id)
-            fast = self.prepared.message(email=email, links=links, tracking=self.tracking(member_id))
+            fast = self.prepared.message(email=email, links=links,
+                                         tracking=self.tracking(member_id) if self.prepared.tracked else "")
             if fast is not None:
                 return fast
             return self.full_message(member_id=member_id, email=email, connection=connection, links=links)
@@ -199,8 +200,8 @@ class PreparedMessage:
     cc: tuple = ()
     bcc: tuple = ()
 
-    def __init__(self, *, from_email: tuple[str, str], to: str, data: bytes):
-        self.from_email, self.to, self.data = from_email, [to], data
+    def __init__(self, *, from_email: tuple[str, str], to: str, data: bytes, envelope_from: str):
+        self.from_email, self.to, self.data, self.envelope_from = from_email, [to], data, envelope_from
 
     def recipients(self) -> list[tuple[str, str]]:
         return [("", address) for address in self.to]
@@ -293,6 +294,16 @@ class Prepared:
         sender = (mailbox.display_name or "", f"{mailbox.local_part}@{mailbox.domain}")
         return cls(template, pieces, _Lines.of(template.text, markers), _Lines.of(template.html, markers), sender)
 
+    @functools.cached_property
+    def envelope_from(self) -> str:
+        """The envelope sender as Django's SMTP backend writes it (sanitize_address), made once."""
+        return sanitize_address(self.sender, settings.DEFAULT_CHARSET)
+
+    @functools.cached_property
+    def tracked(self) -> bool:
+        """The email has the member's tracking token (opens or clicks counted)."""
+        return "tracking" in self.pieces
+
     def date(self) -> bytes:
         """Date as Django writes it (formatdate), made once a second."""
         now = int(time.time())
@@ -314,7 +325,28 @@ class Prepared:
                   "unsubscribe": unsubscribe.encode("ascii"), "preferences": preferences.encode("ascii"),
                   "one_click": one_click.encode("ascii"), "tracking": tracking.encode("ascii")}
         data = b"".join(values[piece] if isinstance(piece, str) else piece for piece in self.pieces)
-        return PreparedMessage(from_email=self.sender, to=email, data=data)
+        return PreparedMessage(from_email=self.sender, to=email, data=data, envelope_from=self.envelope_from)
+
+
+def _plain_smtp(backend: type) -> bool:
+    """Django's SMTP backend, or a subclass that sends as it does (sendmail over its connection)."""
+    return (issubclass(backend, SmtpBackend) and backend.send_messages is SmtpBackend.send_messages
+            and backend._send is SmtpBackend._send)
+
+
+def send(provider, message) -> None:
+    """One email through the provider's connection (opened: kept for many messages); raises what
+    the provider answered. A prepared message over Django's own SMTP backend goes to `sendmail`
+    as that backend's `send_messages` would send it (its From sanitised once per send, its To as
+    Django sanitises it), without the backend's per-call lock and checks; any other message, or
+    backend, through `send_messages`."""
+    if isinstance(message, PreparedMessage) and _plain_smtp(type(provider)):
+        if provider.connection is None:
+            provider.open()
+        recipients = [sanitize_address(address, settings.DEFAULT_CHARSET) for address in message.recipients()]
+        provider.connection.sendmail(message.envelope_from, recipients, message.data)
+        return
+    provider.send_messages([message])
 
 
 # --- what a provider's answer means --------------------------------------------------------------------

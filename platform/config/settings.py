@@ -853,6 +853,8 @@ NEWSLETTER_SEND_LEASE_SECONDS = env_int("NEWSLETTER_SEND_LEASE_SECONDS", 180)
 NEWSLETTER_MAX_ATTEMPTS = env_int("NEWSLETTER_MAX_ATTEMPTS", 5)
 NEWSLETTER_RETRY_SECONDS = float(env("NEWSLETTER_RETRY_SECONDS", "60"))
 NEWSLETTER_TIMEOUT = env_int("NEWSLETTER_TIMEOUT", 30)  # seconds for one exchange with the provider
+# Added to the nice value of a send's sender threads (0: as the worker; apps.newsletters.delivery._yield_cpu).
+NEWSLETTER_SEND_NICE = env_int("NEWSLETTER_SEND_NICE", 10)
 NEWSLETTER_TEST_RATE = env("NEWSLETTER_TEST_RATE", "10/hour")  # test emails per staff user
 # Opens (or clicks) counted per member per send, in the `limits` notation (apps.newsletters.tracking_views).
 NEWSLETTER_TRACKING_RATE = env("NEWSLETTER_TRACKING_RATE", "60/hour")

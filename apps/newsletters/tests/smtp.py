@@ -28,6 +28,7 @@ class _Refusing(_Handler):
         answer = await super().handle_DATA(server, session, envelope)
         if answer.startswith("250"):
             self.catcher.raw.append(envelope.content)  # the bytes as they came
+            self.catcher.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
         return answer
 
 
@@ -36,6 +37,7 @@ class RefusingCatcher(SmtpCatcher):
         super().__init__(*args, **kwargs)
         self.refused_prefix, self.delay = refused_prefix, delay
         self.raw: list[bytes] = []
+        self.envelopes: list[tuple[str, list[str], bytes]] = []  # (MAIL FROM, RCPT TOs, the bytes) of each accepted
         self.hold_first = False  # hold the answer to the first message until `release` is set
         self.holding, self.release = threading.Event(), threading.Event()
 

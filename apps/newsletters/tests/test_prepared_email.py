@@ -178,6 +178,42 @@ def test_an_address_that_is_not_plain_ascii_gets_the_full_message(tenant, settin
         assert isinstance(template.message(member_id=uuid.uuid4(), email="ada@example.com"), sending.PreparedMessage)
 
 
+def test_a_prepared_email_reaches_the_server_as_djangos_smtp_backend_sends_it(tenant, smtp_server):
+    """sending.send hands a prepared email to the SMTP connection itself: the server gets the same
+    envelope and the same bytes as from the backend's send_messages; a full message, or a backend
+    that sends its own way, still goes through send_messages."""
+    template = _template(tenant, content="<p>Hello</p>", sender="Zoë Ørsted, Équipe")
+    provider = sending.open_connection()
+    try:
+        with schema_context(tenant.schema_name):
+            for address in ADDRESSES:
+                member_id = uuid.uuid4()
+                message = template.message(member_id=member_id, email=address, connection=provider)
+                assert isinstance(message, sending.PreparedMessage)
+                provider.send_messages([message])
+                sending.send(provider, message)
+            odd = template.message(member_id=uuid.uuid4(), email="zoë@example.com", connection=provider)
+            assert isinstance(odd, sending.NewsletterMessage)
+            sending.send(provider, odd)
+    finally:
+        provider.close()
+    smtp_server.wait_for(2 * len(ADDRESSES) + 1)
+    envelopes = smtp_server.envelopes
+    for n, address in enumerate(ADDRESSES):
+        by_backend, by_send = envelopes[2 * n], envelopes[2 * n + 1]
+        assert by_backend == by_send and by_send[1] == [address]
+        assert by_send[0] == sending.from_address()
+    assert len(envelopes) == 2 * len(ADDRESSES) + 1 and len(envelopes[-1][1]) == 1  # the full message, by the backend
+
+    class OwnWay(sending.SmtpBackend):  # a subclass that sends its own way is left to do so
+        def send_messages(self, email_messages):
+            raise RuntimeError("sent its own way")
+
+    assert not sending._plain_smtp(OwnWay) and sending._plain_smtp(sending.SmtpBackend)
+    with pytest.raises(RuntimeError, match="its own way"):
+        sending.send(OwnWay(host="127.0.0.1", port=smtp_server.port), message)
+
+
 def test_a_providers_api_backend_gets_the_full_message_with_its_attributes(tenant, settings):
     settings.NEWSLETTER_EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
     template = _template(tenant, content="<p>Hello</p>")

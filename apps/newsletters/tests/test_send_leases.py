@@ -137,3 +137,32 @@ def test_a_row_taken_over_after_its_sender_lost_the_database_is_not_written_over
     assert count == 2
     ids = {str(message["Message-ID"]) for message in smtp_server.messages if str(message["To"]) == twice}
     assert len(ids) == 1  # the copy says it is one
+
+
+@pytest.mark.timeout(60)
+def test_sender_threads_give_the_cpu_to_the_rest_of_the_machine(smtp_server, make_tenant, transactional_db, settings,
+                                                                 monkeypatch):
+    """Each sender thread of a send runs NEWSLETTER_SEND_NICE lower in priority (its own nice value,
+    Linux) so requests served beside it run first; the thread that started the send keeps its own."""
+    import os
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("per-thread priorities are Linux's")
+    settings.NEWSLETTER_SEND_NICE = 7
+    tenant = make_tenant()
+    send_id = _send(tenant, smtp_server, settings)
+    smtp_server.hold_first = False
+    seen, sending_send = [], delivery.sending.send
+
+    def noting(provider, message):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return sending_send(provider, message)
+
+    monkeypatch.setattr(delivery.sending, "send", noting)
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    with schema_context(tenant.schema_name):
+        assert delivery.send_deliver(Send.objects.get(pk=send_id), threads=2) == MEMBERS
+    assert len(seen) == MEMBERS and set(seen) == {min(19, own + 7)}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
+    _everyone_once(smtp_server)
