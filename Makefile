@@ -11,7 +11,7 @@ NPM_CI = { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci -
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus \
+.PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus bench-citus-metadata \
         flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-newsletter bench-public-api bench-track bench-dashboard wrk lint clean \
         fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
@@ -210,6 +210,9 @@ bench-replica: install db wrk ## uncached public lists from a streaming replica 
 
 bench-citus: install citus ## one PostgreSQL vs a three-node Citus cluster, same run: sign-up, uncached lists, a company's move
 	$(BENCH_KEYS) $(BIN)/python bench/citus.py
+
+bench-citus-metadata: install citus ## Citus's metadata, routed reads and session memory as companies are added (25 to 500)
+	$(BENCH_KEYS) $(BIN)/python bench/citus_metadata.py
 
 bench-track: install db wrk ## page-view tracking under load, then flush + rollup throughput, every event counted
 	$(BENCH_KEYS) $(BIN)/python bench/track.py

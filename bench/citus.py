@@ -14,7 +14,8 @@ waited on meanwhile (pg_stat_activity sampled every 20 ms on the node the app ta
 Citus, how many transactions committed in two phases (coordinator and worker: pg_dist_transaction's
 records, kept for the run).
 On Citus: the time to move that company to the other worker (manage.py tenant_move, logical
-replication, online).
+replication, online); then Citus's metadata as companies are added (BENCH_METADATA_LEVELS, 20,100;
+bench/citus_metadata.py, whose own target, make bench-citus-metadata, goes to 500).
 
 All nodes share this machine's CPU: the figures show what the extra hop coordinator -> worker
 costs, not the capacity more machines add. BENCH_SMOKE=1: 3 sign-ups, 20 posts, 20 requests, 2 writers for 3 s.
@@ -41,6 +42,7 @@ POSTS = knob("BENCH_POSTS", 200, 20)
 REQUESTS = knob("BENCH_REQUESTS", 300, 20)
 WRITERS = knob("BENCH_WRITERS", 8, 2)
 WRITE_SECONDS = knob("BENCH_WRITE_SECONDS", 20.0, 3.0)
+METADATA_LEVELS = [int(level) for level in knob("BENCH_METADATA_LEVELS", "20,100", "3,6").split(",")]
 PASSWORD = "password12345"
 if citus_missing():
     sys.exit(f"{citus_missing()}")
@@ -242,6 +244,10 @@ try:
     citus["move"] = time.perf_counter() - started
     if cluster.worker_of(citus["schema"]) != target:
         sys.exit("the company did not move")
+    # Citus's metadata as companies are added (make bench-citus-metadata alone goes to 500)
+    from bench import citus_metadata
+
+    metadata_rows = citus_metadata.run_levels(cluster.url(), citus["env"], METADATA_LEVELS)
 finally:
     cluster.cleanup()
 
@@ -265,4 +271,6 @@ for name in names:
     print(f"\n{name}: what the sessions waited on during the writes (sessions waiting, mean over samples)")
     for what, mean in results[name]["writes"]["waits"]:
         print(f"  {mean:5.2f}  {what}")
+citus_metadata.table(metadata_rows)
+print(f"(beside the {2 * SIGNUPS + 1 + WRITERS} companies of the measurements above)")
 print(f"\nload average after: {os.getloadavg()[0]:.1f}")
