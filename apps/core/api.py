@@ -119,10 +119,15 @@ def atomic_reply(handler):
     return atomic_handler
 
 
+def error_response(exc: ApplicationError) -> JsonResponse:
+    """The envelope of an application error, as every API answers it."""
+    return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail, exc.extra)
+
+
 def install_error_handlers(api: NinjaAPI) -> NinjaAPI:
     @api.exception_handler(ApplicationError)
     def on_application_error(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
-        return envelope(exc.status_code, exc.message, exc.code, exc.errors, exc.headers, exc.detail, exc.extra)
+        return error_response(exc)
 
     @api.exception_handler(ValidationError)
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:

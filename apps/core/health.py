@@ -22,23 +22,37 @@ and what is down, so it goes only to an operator: a caller sending HEALTH_DETAIL
 (`Authorization: Bearer <token>` or `X-Health-Token`, compared in constant time), or a caller whose
 address (apps.core.ratelimit.client_ip: X-Forwarded-For only behind TRUSTED_PROXY_COUNT proxies) is
 in HEALTH_DETAIL_NETWORKS.
+
+The routes are served by plain Django views (`urlpatterns`, which config.urls_public and
+config.urls_content list before the APIs): a probe reaches every worker every few seconds, and answering
+it through django-ninja runs pydantic-core's validation and serialisation, whose code pages (3.2 MB
+of its library) a content worker otherwise touches little or not at all (docs/performance.md). The
+ninja `router` below declares the same three operations for the APIs' OpenAPI documents and their
+route declarations, and answers exactly as the views do (both build their replies here); the views
+answer as ninja would around them: 405 for a method other than GET, 400 for a NUL character.
 """
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, connections
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotAllowed
+from django.urls import path
 from ninja import Router
 
 from apps.core import redis_conn
+from apps.core.api import error_response, request_has_nul
+from apps.core.errors import ValidationFailed
 from apps.core.middleware import DATABASE_RETRY_AFTER
 from apps.core.operator_access import operator_caller
 from apps.core.permissions import PUBLIC, requires
 from apps.core.schemas import ErrorOut, HealthLiveOut, HealthOut, HealthReadyOut
+from apps.core.validation import NUL_MESSAGE
 
 router = Router(tags=["health"])
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
@@ -126,24 +140,80 @@ def may_see_detail(request) -> bool:
     return operator_caller(request, token=settings.HEALTH_DETAIL_TOKEN, networks=settings.HEALTH_DETAIL_NETWORKS)
 
 
-@router.get("/health/live", auth=None, response=HealthLiveOut)
-@requires(PUBLIC)
-def live(request):
-    return HealthLiveOut()
+class Reply(NamedTuple):
+    status: int
+    body: dict
+    headers: dict[str, str]
 
 
-@router.get("/health/ready", auth=None, response={200: HealthReadyOut, 503: HealthReadyOut})
-@requires(PUBLIC)
-def ready(request, response: HttpResponse):
+def live_reply(request) -> Reply:
+    return Reply(200, {"success": True, "status": "ok"}, {})
+
+
+def ready_reply(request) -> Reply:
     checks = _checks(READY_CHECKS)
     serving = checks["database"]["status"] == "ok"
     healthy = all(check["status"] == "ok" for check in checks.values())
     body = {"success": serving, "status": "ok" if healthy else "degraded" if serving else "unavailable"}
     if may_see_detail(request):
         body["checks"] = checks
-    if not serving:
-        response["Retry-After"] = DATABASE_RETRY_AFTER
-    return (200 if serving else 503), body
+    return Reply(200 if serving else 503, body, {} if serving else {"Retry-After": DATABASE_RETRY_AFTER})
+
+
+def health_reply(request) -> Reply:
+    checks = _checks(CHECKS)
+    healthy = all(check["status"] == "ok" for check in checks.values())
+    body = {"success": healthy, "status": "ok" if healthy else "degraded"}
+    if may_see_detail(request):
+        body["checks"] = checks
+    return Reply(200 if healthy else 503, body, {})
+
+
+# --- the views that serve them -------------------------------------------------------------------
+JSON = "application/json; charset=utf-8"  # as django-ninja's renderer sends it
+
+
+def _view(answer):
+    def view(request):
+        if request.method != "GET":  # what ninja answers (the envelope middleware makes it the envelope)
+            return HttpResponseNotAllowed(["GET"], content=b"Method not allowed")
+        if request_has_nul(request):  # as apps.core.api.Api checks before any operation's input is read
+            return error_response(ValidationFailed(NUL_MESSAGE))
+        reply = answer(request)
+        # The bytes ninja's renderer writes (json.dumps, default separators) for the same body: the
+        # bodies are built in their schemas' key order (apps.core.schemas.Health*Out).
+        response = HttpResponse(json.dumps(reply.body), status=reply.status, content_type=JSON)
+        for name, value in reply.headers.items():
+            response[name] = value
+        return response
+
+    view.csrf_exempt = True
+    view.__name__ = view.__qualname__ = answer.__name__.replace("_reply", "_view")
+    return view
+
+
+live_view = _view(live_reply)
+ready_view = _view(ready_reply)
+health_view = _view(health_reply)
+# Before the APIs in a URL conf (the paths are the APIs', which declare the same operations).
+urlpatterns = [path("api/health", health_view), path("api/health/live", live_view),
+               path("api/health/ready", ready_view)]
+
+
+# --- the same operations in the APIs' OpenAPI documents ------------------------------------------
+@router.get("/health/live", auth=None, response=HealthLiveOut)
+@requires(PUBLIC)
+def live(request):
+    return HealthLiveOut(**live_reply(request).body)
+
+
+@router.get("/health/ready", auth=None, response={200: HealthReadyOut, 503: HealthReadyOut})
+@requires(PUBLIC)
+def ready(request, response: HttpResponse):
+    reply = ready_reply(request)
+    for name, value in reply.headers.items():
+        response[name] = value
+    return reply.status, reply.body
 
 
 # 503: the checks' report (the contract names the error envelope too, as for every route of the
@@ -151,9 +221,5 @@ def ready(request, response: HttpResponse):
 @router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
 @requires(PUBLIC)
 def health(request):
-    checks = _checks(CHECKS)
-    healthy = all(check["status"] == "ok" for check in checks.values())
-    body = {"success": healthy, "status": "ok" if healthy else "degraded"}
-    if may_see_detail(request):
-        body["checks"] = checks
-    return (200 if healthy else 503), body
+    reply = health_reply(request)
+    return reply.status, reply.body

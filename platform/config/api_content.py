@@ -3,7 +3,6 @@ APIs of config.api so that a content web process (WEB_ROUTES=content, config.url
 imports it without the dashboard's routes and what they need (tokens, password hashing, the
 HTML sanitiser, the AI and media services)."""
 from apps.core.api import create_api
-from apps.core.health import router as health_router
 from apps.members.public import ROUTES as MEMBER_PUBLIC_ROUTES
 from apps.public_api.api import ROUTES as PUBLIC_ROUTES
 
@@ -17,6 +16,4 @@ public_api = create_api(
 for prefix, router in [*PUBLIC_ROUTES, *MEMBER_PUBLIC_ROUTES]:
     public_api.add_router(prefix, router)
 
-# The health check of a content web process (GET /api/health, as the other processes answer it).
-health_api = create_api(title="CMS health", version="1.0", urls_namespace="health", docs_url=None)
-health_api.add_router("", health_router)
+# The health routes of a content web process are apps.core.health's views (config.urls_content).

@@ -4,12 +4,13 @@ deployment sends /api/v1/ (through the cache tier) to a pool of these and everyt
 web processes with every route (docs/scaling-engines.md: Content web pool)."""
 from django.urls import include, path, re_path
 
+from apps.core import health
 from apps.core.api import api_not_found
-from config.api_content import health_api, public_api
+from config.api_content import public_api
 
 urlpatterns = [
     path("api/v1/", public_api.urls),
     path("ghost/api/", include("apps.ghost_api.urls")),
-    path("api/", health_api.urls),
+    *health.urlpatterns,  # plain views (apps.core.health)
     re_path(r"^.*$", api_not_found),
 ]

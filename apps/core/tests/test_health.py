@@ -246,3 +246,70 @@ def test_the_probes_are_answered_over_plain_http_when_https_is_enforced(tenant, 
         for path in ("/api/health", "/api/health/live", "/api/health/ready", "/api/health/ready/"):
             assert client.get(path, **OUTSIDE).status_code == 200, path
         assert client.get("/api/posts", **OUTSIDE).status_code == 301
+
+
+# --- served without django-ninja, answering as its operations do ----------------------------------
+
+def _ninja_only_urlconf(monkeypatch):
+    """A URL conf in which the health paths reach the root API's ninja operations (the ones its
+    OpenAPI document describes), for the comparison below."""
+    import sys
+    import types
+
+    from django.urls import path
+
+    from config.api import root_api
+
+    module = types.ModuleType("health_through_ninja_urls")
+    module.urlpatterns = [path("api/", root_api.urls)]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return module.__name__
+
+
+def _reply(response) -> tuple:
+    headers = {name: value for name, value in response.headers.items() if name.lower() not in ("date", "x-request-id")}
+    body = response.content
+    if b'"ms": ' in body:  # a check's duration differs from one request to the next
+        import re
+
+        body = re.sub(rb'"ms": [0-9.]+', b'"ms": 0', body)
+        headers.pop("Content-Length", None)
+    return response.status_code, headers, body
+
+
+def test_the_health_routes_answer_as_the_ninja_operations_do(tenant, db, settings, monkeypatch):
+    """The views (apps.core.health.urlpatterns) and the operations of the APIs' documents give the same
+    status, headers and bytes: summary and detail, each route, wrong methods, a NUL character, a
+    dependency down."""
+    hosts = _hosts(tenant)
+    requests = [(method, path, extra) for path in ("/api/health", "/api/health/live", "/api/health/ready",
+                                                   "/api/health/ready/", "/api/health?x=%00")
+                for method in ("get", "post", "head") for extra in (OUTSIDE, {"REMOTE_ADDR": "127.0.0.1"})]
+
+    def replies():
+        return [_reply(getattr(client.http, method)(path, **extra))
+                for client in hosts.values() for method, path, extra in requests]
+
+    down = f"redis://127.0.0.1:{closed_port()}/0"
+    served = replies()
+    with override_settings(REDIS_URL=down, CELERY_BROKER_URL=down):
+        served_down = replies()
+    settings.PUBLIC_SCHEMA_URLCONF = _ninja_only_urlconf(monkeypatch)  # where the health paths are routed
+    assert replies() == served
+    with override_settings(REDIS_URL=down, CELERY_BROKER_URL=down):
+        assert replies() == served_down
+    assert {status for status, _, _ in served + served_down} == {200, 400, 405, 503}
+
+
+def test_no_web_process_answers_the_health_routes_through_django_ninja():
+    """A probe reaches every worker every few seconds; through ninja it would touch 3 MB of
+    pydantic-core's pages in a content worker that serves its reads without them."""
+    from django.urls import resolve
+
+    from apps.core import health
+
+    views = {"/api/health": health.health_view, "/api/health/live": health.live_view,
+             "/api/health/ready": health.ready_view}
+    for urlconf in ("config.urls_public", "config.urls_content"):
+        for path, view in views.items():
+            assert resolve(path, urlconf=urlconf).func is view, (urlconf, path)

@@ -78,7 +78,7 @@ def test_a_content_process_answers_its_health_and_nothing_else(tenant, api, sett
     assert Api(tenant).get("/api/health").status_code == 200
     assert Api(None).get("/api/health").status_code == 200  # the root domain's too (load balancer checks)
     for client, path in ((api, "/api/posts"), (api, "/api/auth/me"), (Api(tenant), "/login"),
-                      (Api(None), "/api/auth/register-client"), (Api(None), "/")):
+                      (Api(None), "/api/auth/register-client"), (Api(None), "/"), (Api(tenant), "/api/openapi.json")):
         response = client.get(path)
         assert response.status_code == 404, path
         assert response.json() == {"success": False, "message": "Endpoint not found", "error": "not_found"}
