@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from django_tenants.utils import get_public_schema_name, quote_schema_name, schema_exists
 
+from apps.core import db
 from apps.core.sharding import sql_statements
 from tenants.models import ProvisioningTemplate
 
@@ -288,6 +289,9 @@ def schema_create_from_template(schema_name: str, template: ProvisioningTemplate
 def _clone(schema_name: str, template: ProvisioningTemplate) -> None:
     target = quote_schema_name(schema_name)
     source = quote_schema_name(template.schema_name)
+    # The session that creates a schema keeps its relations in its caches, as one that reads it does:
+    # counted with the companies it served (DB_CONNECTION_MAX_SCHEMAS), it is replaced in time.
+    db.schema_visited(schema_name)
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE SCHEMA {target}")
         # One statement at a time (Citus), sent together in one round trip (psycopg's pipeline).

@@ -115,3 +115,23 @@ def test_spares_of_an_older_template_are_dropped_and_never_taken(settings):
     assert not schema_exists(old.schema_name)
     assert list(SpareSchema.objects.values_list("migrations_digest", flat=True)) == [
         template_current().migrations_digest]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_that_cloned_many_schemas_is_replaced_at_the_end_of_its_task(settings):
+    """A session keeps the relations of every schema it created in its caches (hundreds of MB after
+    thousands): the clones count with the companies the connection served (DB_CONNECTION_MAX_SCHEMAS),
+    and past the bound the connection is closed when the task (or request) ends."""
+    import time
+
+    settings.SCHEMA_POOL_SIZE, settings.DB_CONNECTION_MAX_SCHEMAS = 0, 2
+    connection.close()
+    connection.ensure_connection()
+    first = connection.connection
+    assert schema_pool_refill(size=2) == 2
+    connection.close_if_unusable_or_obsolete()  # what Celery's Django fixup runs when a task ends
+    assert connection.connection is first  # two schemas: kept
+    assert schema_pool_refill(size=3) == 1
+    assert connection.close_at is not None and connection.close_at <= time.monotonic()
+    connection.close_if_unusable_or_obsolete()
+    assert connection.connection is None  # a third: closed, the next task connects afresh
