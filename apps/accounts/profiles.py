@@ -37,7 +37,7 @@ def author_name(display_name: str, username: str) -> str:
 def author_fields(*, id, username: str, display_name: str = "", bio: str = "", profile_image: str = "",
                   cover_image: str = "", website: str = "", location: str = "", facebook: str = "",
                   twitter: str = "") -> dict:
-    """A post's `author` in the public API and the dashboard (apps.content.schemas.AuthorOut), from
+    """A post's `author` in the public API and the dashboard (apps.content.post_schemas.AuthorOut), from
     a user or from a row's columns (apps.public_api.selectors): `id` and `username` first, as they
     always were, then the profile."""
     return {"id": str(id), "username": username, "name": author_name(display_name, username), "bio": bio or "",

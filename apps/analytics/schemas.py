@@ -1,45 +1,20 @@
 """Input and replies of the analytics endpoints (docs/analytics.md: analytics/track, analytics/page-views,
-dashboard/stats)."""
+dashboard/stats). The tracking call's body and reply are apps.analytics.tracking's (re-exported here)."""
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
+from apps.analytics.tracking import PAGE_URL_REQUIRED, TrackIn, TrackOut  # noqa: F401 - re-exported
 from apps.core.errors import ValidationFailed
-from apps.core.schemas import InSchema, OutSchema, SuccessOut, omitted
-from apps.core.validation import clean_required, text
+from apps.core.schemas import OutSchema, SuccessOut
 
-PAGE_URL_REQUIRED = "Page URL is required"
 DAYS_RANGE = "Days must be between 1 and 365"
 GROUP_BY_CHOICES = ("day", "week", "month")
 GROUP_BY_INVALID = "Group by must be one of day, week, month"
 MAX_DAYS = 365
-
-
-class TrackIn(InSchema):
-    """A page view: pageUrl (required), referrer, postSlug, userAgent, ipAddress (optional;
-    the request's own address and User-Agent are used when absent). Long values are cut, not
-    refused: a well-formed body is never answered with an error status."""
-
-    pageUrl: str | None = None
-    referrer: str | None = None
-    postSlug: str | None = None
-    userAgent: str | None = None
-    ipAddress: str | None = None
-
-    @field_validator("pageUrl", mode="before")
-    @classmethod
-    def _page_url(cls, value):
-        return clean_required(value, PAGE_URL_REQUIRED)
-
-    @field_validator("referrer", "postSlug", "userAgent", "ipAddress", mode="before")
-    @classmethod
-    def _text(cls, value, info):
-        label = {"referrer": "Referrer", "postSlug": "Post slug", "userAgent": "User agent",
-                 "ipAddress": "IP address"}[info.field_name]
-        return text(value, f"{label} must be text").strip()
 
 
 def clean_days(value: int | None) -> int:
@@ -57,13 +32,6 @@ def clean_group_by(value: str | None) -> str:
 
 
 # --- replies (keys in the order they are sent) ---------------------------------------------------
-class TrackOut(OutSchema):
-    """`success` is false (still 200) only when neither Redis nor PostgreSQL took the page view."""
-
-    success: bool
-    message: str = omitted()
-
-
 class PageViewsSummaryOut(OutSchema):
     totalViews: int
     uniqueVisitors: int

@@ -1,6 +1,6 @@
 """The public JSON of a post, field by field: the one map both builders of a post's JSON follow.
 
-- apps.content.schemas generates PostSummaryOut and PostOut from it (the wire shapes of docs/api/index.md,
+- apps.content.post_schemas generates PostSummaryOut and PostOut from it (the wire shapes of docs/api/index.md,
   in this order) and fills them from ORM objects (the dashboard API);
 - apps.public_api.selectors selects these columns in one SQL statement and turns each row into
   the same JSON without the ORM or pydantic (the public content API).
@@ -46,7 +46,7 @@ class PostField:
     column: str | None  # the posts table's column (None: built from joins, or derived)
     # text | id | optional_id | optional_text | flag | time | optional_time | status | visibility, or a joined kind
     kind: str
-    annotation: Any = None  # the schema's type, for joined kinds (set by apps.content.schemas)
+    annotation: Any = None  # the schema's type, for joined kinds (set by apps.content.post_schemas)
 
     @property
     def from_column(self):

@@ -23,7 +23,7 @@ from apps.core.ratelimit import client_ip
 from apps.core.schemas import InSchema, OutSchema, SuccessOut
 from apps.core.validation import Email, clean_min_length, text
 from apps.members.models import NAME_MAX
-from apps.members.schemas import Ids
+from apps.members.fields import Ids
 from apps.members.selectors import member_newsletter_ids
 from apps.public_api.auth import ApiKeyAuth
 

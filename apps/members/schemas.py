@@ -8,6 +8,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, StrictBool, field_v
 
 from apps.core.schemas import InSchema, OutSchema, PaginationOut, SuccessOut
 from apps.core.validation import Email, OptionalEmail, clean_min_length, text
+from apps.members.fields import Ids, clean_ids
 from apps.members.models import NAME_MAX, NOTE_MAX, Label, Member
 
 NAME_TOO_LONG = f"Name must be at most {NAME_MAX} characters"
@@ -43,14 +44,6 @@ def _label_names(value) -> list[str]:
     return [_label_name(item) for item in value]
 
 
-def _ids(value) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError("Must be a list of ids")
-    if len(value) > 1000:
-        raise ValueError("At most 1000 ids")
-    return [text(item, "Must be a list of ids") for item in value]
-
-
 STATUS_MESSAGE = "Status must be free or comped"
 
 
@@ -65,7 +58,6 @@ MemberName = Annotated[str, BeforeValidator(_name)]
 MemberNote = Annotated[str, BeforeValidator(_note)]
 LabelName = Annotated[str, BeforeValidator(_label_name)]
 LabelNames = Annotated[list[str], BeforeValidator(_label_names)]
-Ids = Annotated[list[str], BeforeValidator(_ids)]
 
 
 class MemberIn(InSchema):
@@ -86,7 +78,7 @@ class MemberUpdateIn(InSchema):
     status: Annotated[Literal["free", "comped"] | None, BeforeValidator(_optional(_status))] = None
     emailDisabled: StrictBool | None = Field(None, description="false: send to the address again (clears the reason)")
     labels: Annotated[list[str] | None, BeforeValidator(_optional(_label_names))] = None
-    newsletters: Annotated[list[str] | None, BeforeValidator(_optional(_ids))] = None
+    newsletters: Annotated[list[str] | None, BeforeValidator(_optional(clean_ids))] = None
 
     @field_validator("emailDisabled")
     @classmethod

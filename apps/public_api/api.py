@@ -26,8 +26,7 @@ from __future__ import annotations
 from django.db import connection
 from ninja import Router
 
-from apps.analytics.api import track_request
-from apps.analytics.schemas import TrackIn, TrackOut
+from apps.analytics.tracking import TrackIn, TrackOut, track_request
 from apps.core.api import query_parameters
 from apps.portability.selectors import redirects
 from apps.public_api import request as public

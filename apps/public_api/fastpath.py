@@ -34,8 +34,7 @@ from django.http.request import HttpHeaders
 from django.utils import timezone
 
 from apps.analytics import services
-from apps.analytics.api import track_fields
-from apps.analytics.schemas import TrackIn
+from apps.analytics.tracking import TrackIn, track_fields
 from apps.core import redis_conn
 from apps.core.security import environ_is_secure
 from apps.core.validation import json_has_nul

@@ -43,7 +43,7 @@ from ninja.errors import ValidationError
 from apps.content import kinds
 from apps.content.models import PUBLIC_STATUS, STATUS_FILTER_INVALID, STATUS_FILTERS, search_configs
 from apps.content.rules import body_for_reader
-from apps.content.schemas import CategoryOut, TagOut
+from apps.content.post_schemas import CategoryOut, TagOut
 from apps.content.selectors import preview_post_id
 from apps.core.api import refuse_repeated
 from apps.core.edge_cache import host_name, post_tag

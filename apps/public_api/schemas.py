@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from apps.content import schemas as content
-from apps.content.schemas import CategoryOut, TagOut
+from apps.content import post_schemas as content
+from apps.content.post_schemas import CategoryOut, TagOut
 from apps.core.schemas import OutSchema, PaginationOut, SuccessOut, omitted
 
 

@@ -32,7 +32,7 @@ from apps.accounts.profiles import PROFILE_FIELDS, author_fields
 from apps.content import kinds
 from apps.content import selectors as content
 from apps.content import post_fields
-from apps.content.schemas import media_urls
+from apps.content.post_schemas import media_urls
 from apps.content.models import (PUBLIC_VISIBILITY, SEARCH_CONFIG, Category, Post, PostCount, PostListing, Tag,
                                  public_q, public_sql)
 from apps.content.post_fields import iso

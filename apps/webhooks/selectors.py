@@ -7,7 +7,7 @@ import uuid
 from django.db.models import QuerySet
 
 from apps.content.models import Post
-from apps.content.schemas import CategoryOut, TagOut
+from apps.content.post_schemas import CategoryOut, TagOut
 from apps.core.errors import NotFound
 from apps.core.languages import current as current_languages
 from apps.media.models import Media
