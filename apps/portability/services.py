@@ -9,6 +9,9 @@
   (apps.portability.importer). Progress lives in the cache (the transaction is not visible until
   it commits). A worker that dies mid-way leaves nothing behind; the outbox sends the task again
   after IMPORT_LEASE_SECONDS and the run starts over, recognising what an earlier run brought.
+
+The parsers, the importer and the exporter (and the XML parser with them) are imported by the
+functions that use them: a web worker loads them with its first upload, not as it starts.
 """
 from __future__ import annotations
 
@@ -36,13 +39,7 @@ from apps.core.permissions import require
 from apps.core.email import company_of_connection, email_queue
 from apps.media.services import media_create_processed, media_process
 from apps.media.storage import MediaUrls, private_storage
-from apps.portability.html import rewrite_images
-from apps.portability.exporter import blog_export
-from apps.portability.importer import blog_analyse, blog_import, plan_use_check
-from apps.portability.images import ImageArchive
-from apps.portability.importer import image_bytes
 from apps.portability.models import ExportJob, ImportJob, MissingImage, SourceItem
-from apps.portability.parsers import ParseFailed, parse_export, parse_images_archive
 
 logger = logging.getLogger(__name__)
 IMPORT_TASK = "portability.import_run"
@@ -71,6 +68,8 @@ def parse_or_refuse(data: bytes, file_name: str, images: bytes | None = None):
     """The export's Blog (with the images of its own zip, and of the images archive uploaded
     beside it), or the 400 (413) naming what failed (`errors[0].field`: the line or key of the
     export, or `images` for the archive)."""
+    from apps.portability.parsers import parse_export, parse_images_archive
+
     blog = _parsed(lambda: parse_export(data, file_name=file_name, max_bytes=settings.IMPORT_MAX_BYTES))
     if images:
         blog.files.update(_parsed(lambda: parse_images_archive(images, max_bytes=settings.IMPORT_MAX_BYTES),
@@ -79,6 +78,8 @@ def parse_or_refuse(data: bytes, file_name: str, images: bytes | None = None):
 
 
 def _parsed(read, *, field: str = ""):
+    from apps.portability.parsers import ParseFailed
+
     try:
         return read()
     except ParseFailed as exc:
@@ -111,6 +112,8 @@ def import_upload(*, actor, data: bytes | None, file_name: str, operator: bool =
         raise ValidationFailed(NO_FILE, field="file")
     if len(data) > settings.IMPORT_MAX_BYTES or len(images or b"") > settings.IMPORT_MAX_BYTES:
         raise _too_large()
+    from apps.portability.importer import blog_analyse
+
     blog = parse_or_refuse(data, file_name, images)
     plan = blog_analyse(blog)
     job = ImportJob(source=blog.source, source_version=blog.version, file_name=file_name[:255], file_size=len(data),
@@ -153,6 +156,8 @@ def import_start(*, actor, job_id, download_images: bool = True, invite_authors:
     job = _job(job_id, lock=True)
     if job.status != ImportJob.Status.ANALYSED:
         raise Conflict(NOT_STARTABLE)
+    from apps.portability.importer import plan_use_check
+
     plan_use_check(job.plan.get("planUse") or [])
     job.status, job.active, job.phase, job.done = ImportJob.Status.QUEUED, True, "queued", 0
     job.plan = {**job.plan, "downloadImages": bool(download_images), "inviteAuthors": bool(invite_authors)}
@@ -213,6 +218,9 @@ def _import_run_locked(*, job_id: str, progress_to, fetch) -> ImportJob | None:
         cache.set(key, (phase, done, total), timeout=settings.IMPORT_LEASE_SECONDS)
         if progress_to is not None:
             progress_to(phase, done, total)
+
+    from apps.portability.importer import blog_import
+    from apps.portability.parsers import parse_export, parse_images_archive
 
     try:
         with private_storage().open(job.file_key, "rb") as handle:
@@ -281,6 +289,10 @@ def import_fetch_missing(*, job_id=None, actor=None, fetch=None, files: dict[str
     archive), stored as media, and the posts that name it rewritten through the content services
     (their content's address, their featured, Open Graph or Twitter image). What still fails stays
     listed with its new reason. Returns {"fetched", "posts", "missing"}."""
+    from apps.portability.html import rewrite_images
+    from apps.portability.images import ImageArchive
+    from apps.portability.importer import image_bytes
+
     rows = MissingImage.objects.select_related("post", "job")
     job = None
     if job_id is not None:
@@ -416,6 +428,8 @@ def export_run(*, job_id: str) -> ExportJob | None:
     job = ExportJob.objects.filter(pk=job_id).first()
     if job is None or job.status == ExportJob.Status.COMPLETED:
         return job
+    from apps.portability.exporter import blog_export
+
     try:
         data, counts = blog_export()
         key = file_key(connection.schema_name, job.pk, kind="exports", extension="zip")

@@ -2,7 +2,8 @@
 until it sends a task, no HTTP client of the webhooks sender, no storage or AI SDK, no test
 package, no HTML sanitiser until a write needs it, no QR code maker until a two-factor set-up, no
 password hash made before a sign-in needs one, no Babel before a language code is checked, no
-cryptography (PyJWT without it: HS256 only; Fernet on the first two-factor step); and a content
+cryptography (PyJWT without it: HS256 only; Fernet on the first two-factor step), no Ghost Admin API
+view nor blog importer, parsers or exporter before a request needs them; and a content
 worker (WEB_ROUTES=content) no members' sign-up before a member request and no PyJWT at all. Each
 of these is megabytes in every worker (docs/performance.md)."""
 from __future__ import annotations
@@ -22,7 +23,8 @@ for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
     importlib.import_module(urlconf)
 heavy = ("celery", "kombu", "billiard", "requests", "urllib3", "jinja2", "django.test", "unittest", "boto3",
          "botocore", "PIL", "google.genai", "nh3", "segno", "argon2", "babel", "cryptography.hazmat",
-         "cryptography.x509", "cryptography.fernet", "pyotp")
+         "cryptography.x509", "cryptography.fernet", "pyotp", "apps.ghost_api.admin.views",
+         "apps.portability.importer", "apps.portability.parsers", "apps.portability.exporter", "xml.etree.ElementTree")
 print(sorted(name for name in heavy if name in sys.modules))
 from apps.core.task_queue import celery_app
 print(celery_app().main, "celery" in sys.modules)
