@@ -439,7 +439,7 @@ def two_factor_policy_set(*, client, required: bool, actor: User):
             Client.objects.filter(pk=client.pk).update(require_two_factor=required)
             events.publish(events.CompanyChanged(
                 client=client, change="settings", actor=actor,
-                summary=f"two-factor sign-in {'required' if required else 'optional'}"))
+                summary=f"two-factor sign-in {'required' if required else 'optional'}", public=False))
     client.require_two_factor = required
     return client
 

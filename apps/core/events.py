@@ -155,12 +155,15 @@ class SignInAttempted(Event):
 class CompanyChanged(Event):
     """The company's settings or keys changed, its status changed, its deletion was asked for, it
     was deleted or restored from a backup (`change`: settings, keys, status, deletion_requested,
-    deleted, restored)."""
+    deleted, restored). `public`: a settings change that public replies show (its name, addresses,
+    languages); False for one they never show (two-factor policy, newsletters' tracking), which
+    leaves the company's cached replies as they are."""
 
     client: Any
     change: str
     actor: Any = None
     summary: str = ""
+    public: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -69,6 +69,8 @@ def _(event: events.UserChanged) -> list:
 
 @_effects.register
 def _(event: events.CompanyChanged) -> list:
+    if event.change == "settings" and not event.public:
+        return []
     if event.change in ("restored", "settings"):
         # settings: the Ghost-compatible replies show the company's name, addresses and time zone
         # (apps.ghost_api), cached at its content version like every public reply

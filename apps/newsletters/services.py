@@ -163,7 +163,8 @@ def newsletter_settings_update(*, client, actor=None, track_opens: bool | None =
         row.save()
         summary = (f"newsletters: opens {'counted' if row.track_opens else 'not counted'}, "
                    f"clicks {'counted' if row.track_clicks else 'not counted'}")
-        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary=summary))
+        events.publish(events.CompanyChanged(client=client, change="settings", actor=actor, summary=summary,
+                                             public=False))  # no public reply shows it
     return row
 
 

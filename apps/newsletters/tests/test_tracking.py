@@ -307,3 +307,19 @@ def test_a_members_hits_past_the_rate_count_nothing_more_and_still_answer(api, t
     counts = {(email, kind, link): count for email, kind, link, count in _rows(tenant, send_id)}
     assert counts[(ada.email, "open", 0)] == 3 and counts[(ada.email, "click", 0)] == 3
     assert counts[(bob.email, "open", 0)] == 1
+
+
+def test_turning_counting_on_leaves_the_companys_cached_public_replies_alone(api, tenant,
+                                                                            django_capture_on_commit_callbacks):
+    """No public reply shows whether emails count opens: saving the setting is audited but does not
+    make every cached reply of the company stale (a site setting, which replies show, does)."""
+    from apps.core.content_version import content_version_get
+    from apps.site.services import site_settings_update
+
+    before = content_version_get(tenant.schema_name)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _track(api, opens=True, clicks=True)["settings"] == {"trackOpens": True, "trackClicks": True}
+    assert content_version_get(tenant.schema_name) == before
+    with django_capture_on_commit_callbacks(execute=True), schema_context(tenant.schema_name):
+        site_settings_update(client=tenant, title="A new site title")
+    assert content_version_get(tenant.schema_name) != before
