@@ -27,9 +27,10 @@ The routes are served by plain Django views (`urlpatterns`, which config.urls_pu
 config.urls_content list before the APIs): a probe reaches every worker every few seconds, and answering
 it through django-ninja runs pydantic-core's validation and serialisation, whose code pages (3.2 MB
 of its library) a content worker otherwise touches little or not at all (docs/performance.md). The
-ninja `router` below declares the same three operations for the APIs' OpenAPI documents and their
-route declarations, and answers exactly as the views do (both build their replies here); the views
-answer as ninja would around them: 405 for a method other than GET, 400 for a NUL character.
+ninja router of apps.core.health_api declares the same three operations for the APIs' OpenAPI
+documents and their route declarations, and answers exactly as the views do (both build their
+replies here); the views answer as ninja would around them: 405 for a method other than GET, 400
+for a NUL character.
 """
 from __future__ import annotations
 
@@ -43,18 +44,14 @@ from django.conf import settings
 from django.db import connection, connections
 from django.http import HttpResponse, HttpResponseNotAllowed
 from django.urls import path
-from ninja import Router
 
 from apps.core import redis_conn
 from apps.core.api import error_response, request_has_nul
 from apps.core.errors import ValidationFailed
 from apps.core.middleware import DATABASE_RETRY_AFTER
 from apps.core.operator_access import operator_caller
-from apps.core.permissions import PUBLIC, requires
-from apps.core.schemas import ErrorOut, HealthLiveOut, HealthOut, HealthReadyOut
 from apps.core.validation import NUL_MESSAGE
 
-router = Router(tags=["health"])
 _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
 
 PATHS = frozenset({"/api/health", "/api/health/live", "/api/health/ready"})
@@ -198,28 +195,3 @@ health_view = _view(health_reply)
 # Before the APIs in a URL conf (the paths are the APIs', which declare the same operations).
 urlpatterns = [path("api/health", health_view), path("api/health/live", live_view),
                path("api/health/ready", ready_view)]
-
-
-# --- the same operations in the APIs' OpenAPI documents ------------------------------------------
-@router.get("/health/live", auth=None, response=HealthLiveOut)
-@requires(PUBLIC)
-def live(request):
-    return HealthLiveOut(**live_reply(request).body)
-
-
-@router.get("/health/ready", auth=None, response={200: HealthReadyOut, 503: HealthReadyOut})
-@requires(PUBLIC)
-def ready(request, response: HttpResponse):
-    reply = ready_reply(request)
-    for name, value in reply.headers.items():
-        response[name] = value
-    return reply.status, reply.body
-
-
-# 503: the checks' report (the contract names the error envelope too, as for every route of the
-# APIs; the health routes look no company up, so a database outage answers with the report).
-@router.get("/health", auth=None, response={200: HealthOut, 503: HealthOut | ErrorOut})
-@requires(PUBLIC)
-def health(request):
-    reply = health_reply(request)
-    return reply.status, reply.body

@@ -80,51 +80,6 @@ class PaginationOut(OutSchema):
     limit: int
 
 
-class HealthCheckOut(OutSchema):
-    status: Literal["ok", "down"]
-    ms: float = omitted(description="Duration of the check (when it answered)")
-    error: str = omitted(description="The exception's class (when it did not)")
-
-
-class HealthChecksOut(OutSchema):
-    database: HealthCheckOut
-    redis: HealthCheckOut
-    broker: HealthCheckOut
-    storage: HealthCheckOut
-
-
-class HealthOut(OutSchema):
-    """GET /api/health: 200 when every check answered, else 503 with the same body. `checks` only
-    for an operator (HEALTH_DETAIL_TOKEN or an address in HEALTH_DETAIL_NETWORKS)."""
-
-    success: bool
-    status: Literal["ok", "degraded"]
-    checks: HealthChecksOut = omitted(description="Each dependency's check (operators only)")
-
-
-class HealthLiveOut(OutSchema):
-    """GET /api/health/live: the process answers (no dependency is asked), always 200."""
-
-    success: Literal[True] = True
-    status: Literal["ok"] = "ok"
-
-
-class HealthReadyChecksOut(OutSchema):
-    database: HealthCheckOut
-    redis: HealthCheckOut
-    broker: HealthCheckOut
-
-
-class HealthReadyOut(OutSchema):
-    """GET /api/health/ready: 200 while the database answers ("ok"; "degraded" when Redis or the
-    broker does not, and every request is still served), else 503 "unavailable" with Retry-After.
-    `checks` only for an operator, as /api/health's."""
-
-    success: bool
-    status: Literal["ok", "degraded", "unavailable"]
-    checks: HealthReadyChecksOut = omitted(description="Each dependency's check (operators only)")
-
-
 class ErrorOut(Schema):
     """The error envelope (docs/api/index.md). Every operation's OpenAPI entry documents it for its 4xx
     (apps.core.api.Api); handlers name it for the other statuses they answer with it, e.g.

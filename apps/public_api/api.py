@@ -36,7 +36,7 @@ from apps.public_api.responses import cached_json, remember_host, uncached_json
 from apps.content import kinds
 from apps.public_api.schemas import (CategoriesReply, PageReply, PagesReply, PostReply, PostsReply, RedirectsReply,
                                      TagsReply)
-from apps.site.schemas import PublicSettingsReply
+from apps.site.public_schemas import PublicSettingsReply
 from apps.site.selectors import public_settings
 
 router = Router(tags=["public content"], auth=api_key_auth)

@@ -77,7 +77,7 @@ def site_view(client) -> SiteView:
 
 
 def public_settings(client) -> dict:
-    """data.settings of GET /api/v1/settings (apps.site.schemas.PublicSettingsOut)."""
+    """data.settings of GET /api/v1/settings (apps.site.public_schemas.PublicSettingsOut)."""
     view = site_view(client)
     row = view.row
     return {

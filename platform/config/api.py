@@ -13,7 +13,7 @@ from apps.analytics.api import ROUTES as ANALYTICS_ROUTES
 from apps.audit.api import ROUTES as AUDIT_ROUTES
 from apps.content.api import ROUTES as CONTENT_ROUTES
 from apps.core.api import create_api
-from apps.core.health import router as health_router
+from apps.core.health_api import router as health_router
 from apps.core.outbox_api import ROUTES as OUTBOX_ROUTES
 from apps.integrations.api import ROUTES as INTEGRATION_ROUTES
 from apps.media.api import ROUTES as MEDIA_ROUTES

@@ -93,7 +93,8 @@ for urlconf in (settings.ROOT_URLCONF, settings.PUBLIC_SCHEMA_URLCONF):
 dashboard_only = ("config.api", "jwt", "argon2", "apps.accounts.services", "apps.accounts.api", "apps.content.services",
                   "apps.content.api", "apps.ai.api", "apps.media.api", "lifecycle.services", "nh3", "pyotp",
                   # the dashboard's schemas (their validators are megabytes): the public shapes are apart
-                  "apps.content.schemas", "apps.analytics.api", "apps.analytics.schemas", "apps.members.schemas")
+                  "apps.content.schemas", "apps.analytics.api", "apps.analytics.schemas", "apps.members.schemas",
+                  "apps.site.schemas", "apps.core.health_api")
 print(settings.ROOT_URLCONF, sorted(name for name in dashboard_only if name in sys.modules))
 """
 
