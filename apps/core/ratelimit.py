@@ -31,6 +31,15 @@ def _limiter() -> MovingWindowRateLimiter:
     return MovingWindowRateLimiter(storage)
 
 
+def prepare() -> None:
+    """Build the throttles' storage now. The web server does it before it forks its workers
+    (config.serve.preload): building it computes the SHA-1 of the `limits` library's Lua scripts
+    with hashlib, i.e. OpenSSL, whose digest code would otherwise be paged into every worker by its
+    first throttled request (1 MB each: a content worker computes no other OpenSSL digest,
+    apps.core.digests). Nothing is sent to Redis: its clients connect on first use, in each worker."""
+    _limiter()
+
+
 def _strategy(counter: bool):
     """The moving window, or the sliding-window counter over the same storage."""
     limiter = _limiter()

@@ -32,7 +32,7 @@ from django.conf import settings
 from limits.storage.redis import RedisStorage
 
 from apps.analytics import buffer
-from apps.core import content_version, redis_conn
+from apps.core import content_version, digests, redis_conn
 from apps.public_api import redis_thread
 from apps.public_api.encoding import gzip_of
 from apps.public_api.keys import host_fields
@@ -143,7 +143,7 @@ def _host_args(client) -> dict[str, str]:
 
 
 def query_hash(path: str, query: str) -> str:
-    return hashlib.sha1(f"{path.rstrip('/')}?{query}".encode("utf-8", "replace")).hexdigest()  # noqa: S324
+    return digests.sha1(f"{path.rstrip('/')}?{query}".encode("utf-8", "replace")).hexdigest()  # noqa: S324
 
 
 def _response_prefix() -> str:

@@ -11,13 +11,13 @@ same per-key rate limit, and is no key of /api/v1 (nor the other two keys of tho
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from apps.core import ratelimit
+from apps.core.digests import sha256
 from apps.core.errors import RateLimited
 from apps.plans.rules import plan_limit
 
@@ -45,7 +45,7 @@ class ApiKey:
 
 
 def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
+    return sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def kind_of(client, key: str, *, ghost: bool = False) -> str | None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 
-import hashlib
 import re
 import time
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from apps.content.post_schemas import media_urls
 from apps.content.models import (PUBLIC_VISIBILITY, SEARCH_CONFIG, Category, Post, PostCount, PostListing, Tag,
                                  public_q, public_sql)
 from apps.content.post_fields import iso
-from apps.core import db
+from apps.core import db, digests
 from apps.core.errors import NotFound
 from apps.core.pagination import Page
 from apps.core.text import slug_lookup
@@ -391,7 +390,7 @@ def posts_filter(*, schema: str, status: str, search: str | None = None, categor
     # of the fast path and of Django's path meet), each company's totals apart by their Redis key
     # (and its content version, which a change of its languages moves on).
     template, term_params = _where(schema="", status=status, **terms)
-    key = hashlib.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
+    key = digests.sha1(f"{search!r}|{template}|{term_params!r}|{locale!r}".encode()).hexdigest()  # noqa: S324
     given = [(name, value) for name, value in terms.items() if value is not None and name not in ("kind", "featured")]
     # The counts' rows of this kind and status (apps.content.kinds.Kind.count_key).
     keys = kinds.of(kind).count_keys(status if status == "all" else _STATUS_LITERALS[status])

@@ -25,8 +25,9 @@ TARGET = "apps.public_api.wsgi:application"
 
 def preload() -> None:
     """Import the application and every module a first request would import (the URL
-    configurations and through them every API module), then keep the garbage collector off
-    those objects so that it does not write to the shared pages in the workers."""
+    configurations and through them every API module) and build the throttles' storage, then keep
+    the garbage collector off those objects so that it does not write to the shared pages in the
+    workers."""
     import importlib
 
     from django.conf import settings
@@ -34,6 +35,9 @@ def preload() -> None:
     importlib.import_module(TARGET.split(":")[0])
     for urlconf in {settings.ROOT_URLCONF, getattr(settings, "PUBLIC_SCHEMA_URLCONF", settings.ROOT_URLCONF)}:
         importlib.import_module(urlconf)
+    from apps.core import ratelimit
+
+    ratelimit.prepare()  # the throttles' storage, made once here (its scripts' SHA-1s: OpenSSL)
     gc.freeze()
 
 

@@ -125,3 +125,28 @@ def test_the_web_process_loads_pyjwt_without_cryptography():
         "True True False",  # two-factor's Fernet on first use; PyJWT keeps its HMAC algorithms only
         "t_acme",
     ]
+
+
+PRELOAD_SCRIPT = """
+import hashlib
+from config.serve import preload
+preload()
+from apps.core import digests, ratelimit
+from apps.public_api import cache, keys, selectors
+print(ratelimit._limiter.cache_info().currsize)
+print(type(digests.sha1()).__module__, type(digests.sha256()).__module__)
+print(keys.key_hash("cms_live_x") == hashlib.sha256(b"cms_live_x").hexdigest()[:32],
+      cache.query_hash("/api/v1/posts/", "page=1") == hashlib.sha1(b"/api/v1/posts?page=1").hexdigest())
+print(keys.sha256 is digests.sha256, cache.digests is digests, selectors.digests is digests,
+      "hashlib" in vars(keys) or "hashlib" in vars(selectors))
+"""
+
+
+def test_a_worker_computes_no_openssl_digest_of_its_own():
+    """OpenSSL's digest code is 1 MB of a worker's pages, brought in by its first digest: the public
+    API's per-request hashes are CPython's own (apps.core.digests, the same values), and the
+    throttles' storage, whose scripts' SHA-1s are hashlib's, is built before the workers are forked."""
+    result = subprocess.run([sys.executable, "-c", PRELOAD_SCRIPT], cwd=ROOT, env=_env(WEB_ROUTES="content"),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-4:] == ["1", "_sha1 _sha256", "True True", "True True True False"]
