@@ -21,6 +21,7 @@ The rules each step follows live once: the query (`request.parse_list`), the key
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -366,9 +367,11 @@ def _answer(ask: Ask, lists: Lists) -> Reply | Pass:
     wanted = lists.listing(ask.path, ask.query)
     if not setup.enabled and wanted is None:
         return PASS
-    key_hash = keys.key_hash(ask.key)
+    key_hash = sys.intern(keys.key_hash(ask.key))
     qhash = cache.query_hash(ask.path, ask.query)
-    slot = (ask.host, key_hash, qhash)
+    # The host and the key hash: one string each for every slot that names them (a website sends
+    # one key to one host), not one per request a slot was made by (Bodies counts SLOT_BYTES a slot).
+    slot = (sys.intern(ask.host), key_hash, qhash)
     lease = setup.leases.take(slot, ask.if_none_match)
     if lease is not None:  # a hit Redis confirmed a moment ago (Leases)
         if etag_matches(ask.if_none_match, lease.etag):
