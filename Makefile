@@ -12,7 +12,7 @@ NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
 .PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus bench-citus-metadata \
-        flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-newsletter bench-public-api bench-track bench-dashboard wrk lint clean \
+        flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-newsletter bench-public-api wagtail-venv bench-track bench-dashboard wrk lint clean \
         fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
 help:
@@ -195,8 +195,25 @@ bench-ai: install db ## AI writing: offline drafts, generate calls through a rea
 wrk:
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 
-bench-public-api: install db wrk ## public API, 10,000 posts: req/s, p50/p99, ratios to a bare app and a plain ninja list (BENCH_SCALE_TO=100000: search at 100,000)
+bench-public-api: install db wrk $(if $(filter 0,$(BENCH_WAGTAIL)),,wagtail-venv) ## public API, 10,000 posts: req/s, p50/p99, ratios to a bare app, a plain ninja list and Wagtail's API list and search (BENCH_WAGTAIL=0 skips Wagtail; BENCH_SCALE_TO=100000: search at 100,000)
 	$(BENCH_KEYS) $(BIN)/python bench/public_api.py
+
+# Wagtail, the anchor of bench-public-api (bench/wagtail_anchor.py, bench/wagtail_site), in a
+# virtualenv of its own, so that the product's .venv never holds it; installed as `install` installs
+# the product's (uv, else pip), on the product's Django. It lives under .data/ (git-ignored), not
+# beside .venv: deploy/tests/test_docs.py walks the work tree but .venv and .data, and a package that
+# Wagtail installs names a docs/ page of its own. The stamp holds the packages: with the same ones
+# the target does nothing.
+WAGTAIL_VENV := .data/venv-wagtail
+WAGTAIL_PACKAGES := wagtail==8.0.1 Django==5.2.19 granian==2.8.7 psycopg[binary]==3.3.9
+wagtail-venv: install ## Wagtail's own virtualenv (.data/venv-wagtail) for bench-public-api's anchor; the product's .venv untouched
+	@if [ "$$(cat $(WAGTAIL_VENV)/.installed 2>/dev/null)" != "$(WAGTAIL_PACKAGES)" ]; then \
+	  echo "installing $(WAGTAIL_PACKAGES) into $(WAGTAIL_VENV)"; \
+	  test -x $(WAGTAIL_VENV)/bin/python || $(PYTHON) -m venv $(WAGTAIL_VENV); \
+	  if [ -x $(BIN)/uv ]; then \
+	    $(BIN)/uv pip install --quiet --python $(WAGTAIL_VENV)/bin/python --compile-bytecode $(foreach p,$(WAGTAIL_PACKAGES),"$(p)"); \
+	  else $(WAGTAIL_VENV)/bin/pip install --quiet $(foreach p,$(WAGTAIL_PACKAGES),"$(p)"); fi && \
+	  echo "$(WAGTAIL_PACKAGES)" > $(WAGTAIL_VENV)/.installed; fi
 
 bench-dashboard: install services chromium ## dashboard: JS bytes (sign-in, editor) and Sign In to stat cards median
 	cd dashboard && { [ -n "$$BENCH_SMOKE" ] && [ -d node_modules ] || npm ci --no-audit --no-fund >/dev/null; } && \

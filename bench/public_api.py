@@ -16,7 +16,8 @@ Runs on its own database (cms_bench_public) and Redis key prefix.
 Environment: BENCH_DATABASE (cms_bench_public), BENCH_POSTS (10000), BENCH_SCALE_TO (0), BENCH_SECONDS (15), BENCH_WARMUP (5),
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
 BENCH_SERVER (granian, the image's web server; or gunicorn), BENCH_OTHER (1: also measure cache hits
-under the other server), BENCH_ROUNDS (3: alternated runs of each pair the Ghost goal compares).
+under the other server), BENCH_ROUNDS (3: alternated runs of each pair the Ghost goal compares), BENCH_WAGTAIL
+(1: Wagtail's API list and searches on the same posts, bench/wagtail_anchor.py; 0 skips them).
 BENCH_SMOKE=1: 300 posts grown to 1,000, 8 connections, 1 s runs without warm-up, no other server.
 """
 from __future__ import annotations
@@ -45,6 +46,7 @@ WARMUP = knob("BENCH_WARMUP", 5, 0)
 CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
 ROUNDS = knob("BENCH_ROUNDS", 3, 1)
 WORKERS = knob("BENCH_WORKERS", 2)
+WAGTAIL = knob("BENCH_WAGTAIL", True)
 HOST = "bench.localhost"
 SERVER = os.environ.get("BENCH_SERVER", "granian")
 OTHER = "gunicorn" if SERVER == "granian" else "granian"
@@ -70,6 +72,11 @@ os.environ.update({k: v for k, v in SERVER_ENV.items() if k != "PYTHONPATH"})
 
 if not shutil.which("wrk"):
     sys.exit("wrk is not installed (make bench-public-api installs it)")
+if WAGTAIL:
+    from bench import wagtail_anchor  # noqa: E402
+
+    if reason := wagtail_anchor.missing():
+        sys.exit(f"{reason}; or BENCH_WAGTAIL=0")
 
 import django  # noqa: E402
 
@@ -108,6 +115,8 @@ tenant = client_register(company_name="Bench", contact_name="Bench", contact_ema
 started = time.perf_counter()
 seed(0, POSTS)
 print(f"seeded {POSTS:,} published posts in {time.perf_counter() - started:.0f} s", flush=True)
+if WAGTAIL:  # Wagtail's pages now, before any row: a failure here costs no measurement
+    wagtail_anchor.prepare(POSTS)
 
 key = {"Host": HOST, "x-api-key": tenant.api_key}
 LIST = "/api/v1/posts?page=1&limit=10"
@@ -321,6 +330,11 @@ if knob("BENCH_OTHER", True, False):
     print(f"  cached list = {ratio(hit, ceiling):.0%} of the bare app under {OTHER}", flush=True)
     print(f"\nworker memory: {memory}", flush=True)
 
+# The anchor of the uncached rows: Wagtail's API serving the same list and searches (no cache).
+if WAGTAIL:
+    results.update(wagtail_anchor.run(pages=POSTS, seconds=SECONDS, warmup=WARMUP, connections=CONNECTIONS,
+                                      workers=WORKERS))
+
 if SCALE_TO > POSTS:
     started = time.perf_counter()
     seed(POSTS, SCALE_TO)
@@ -384,7 +398,16 @@ if "rare+" in r:
              f"{ratio(r[label + '+'], r[label]):.0%}", "goal flat (>= 80%)", ratio(r[label + "+"], r[label]) >= 0.8)
 else:
     goal("search at 100,000 vs 10,000 posts", "not run", "BENCH_SCALE_TO=100000", None)
-goal("Wagtail's list (anchor of the performance note)", "not run", "not installed", None)
+if "wagtail-list" in r:
+    goal("uncached posts list vs Wagtail's API list", f"{ratio(r['list'], r['wagtail-list']):.1f}x", "goal >= 15x",
+         ratio(r["list"], r["wagtail-list"]) >= 15)
+    # The issue says search is 300x Wagtail's: measured, not judged (Wagtail matches whole words, the
+    # product "topic42" as a prefix: 10 times the matches; Wagtail's search sends titles, not summaries).
+    for label, name in (("rare", "search 'zephyr'"), ("common", "search 'topic42'")):
+        goal(f"{name} vs Wagtail's search", f"{ratio(r[label], r['wagtail-' + label]):.1f}x", "issue says 300x",
+             None)
+else:
+    goal("uncached posts list vs Wagtail's API list", "not run", "BENCH_WAGTAIL=0", None)
 # Memory per worker decides how many workers a node holds (docs/performance.md): each pool's
 # workers after their rows, the largest of them against the pool's goal. The goal is on RSS; PSS (a
 # worker's share of the pages the preloaded parent shares with it) is printed beside it, unjudged.
