@@ -17,7 +17,8 @@ Environment: BENCH_DATABASE (cms_bench_public), BENCH_POSTS (10000), BENCH_SCALE
 BENCH_CONNECTIONS (32), BENCH_WORKERS (2), BENCH_REDIS_URL (redis://127.0.0.1:6379/13),
 BENCH_SERVER (granian, the image's web server; or gunicorn), BENCH_OTHER (1: also measure cache hits
 under the other server), BENCH_ROUNDS (3: alternated runs of each pair the Ghost goal compares), BENCH_WAGTAIL
-(1: Wagtail's API list and searches on the same posts, bench/wagtail_anchor.py; 0 skips them).
+(1: Wagtail's API list and searches on the same posts, bench/wagtail_anchor.py; 0 skips them; smoke
+mode skips them unless 1).
 BENCH_SMOKE=1: 300 posts grown to 1,000, 8 connections, 1 s runs without warm-up, no other server.
 """
 from __future__ import annotations
@@ -46,7 +47,7 @@ WARMUP = knob("BENCH_WARMUP", 5, 0)
 CONNECTIONS = knob("BENCH_CONNECTIONS", 32, 8)
 ROUNDS = knob("BENCH_ROUNDS", 3, 1)
 WORKERS = knob("BENCH_WORKERS", 2)
-WAGTAIL = knob("BENCH_WAGTAIL", True)
+WAGTAIL = knob("BENCH_WAGTAIL", True, False)  # smoke mode: only with BENCH_WAGTAIL=1 (Makefile)
 HOST = "bench.localhost"
 SERVER = os.environ.get("BENCH_SERVER", "granian")
 OTHER = "gunicorn" if SERVER == "granian" else "granian"
