@@ -213,15 +213,18 @@ def live_app(django_db_setup, django_db_blocker, tmp_path_factory):
 
 
 class WorkerProcess:
-    def __init__(self, database_name: str):
+    def __init__(self, database_name: str, *, processes: int = 1):
+        """`processes`: 1, the solo pool (a task at a time); more, a prefork pool of that many, as the
+        image runs its worker."""
         self.env = child_process_env(database_name)
+        self.pool = ["--pool", "solo"] if processes <= 1 else ["--pool", "prefork", "--concurrency", str(processes)]
         self.process: subprocess.Popen | None = None
         self.log_path = Path(f"/tmp/cms-test-worker-{os.getpid()}.log")  # noqa: S108
 
     def start(self, timeout: float = 30.0) -> None:
         log = open(self.log_path, "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", *self.pool, "--loglevel", "INFO",
              "--queues", settings.CELERY_TASK_DEFAULT_QUEUE, "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

@@ -5,7 +5,10 @@
 1. A queued send is prepared once, in one transaction: the month's emails are taken from the plan
    (refused: the send fails before any email, saying why), the email is rendered (once), one
    Delivery row is written per recipient (INSERT ... SELECT), and the send is `sending`.
-2. NEWSLETTER_SEND_CONNECTIONS threads each claim NEWSLETTER_BATCH pending rows at a time
+2. NEWSLETTER_SEND_CONNECTIONS threads, shared out over NEWSLETTER_SEND_PROCESSES worker processes
+   (the task keeps the first share and asks for the others with a help task each, sent to the
+   worker's queue: best effort, since the task itself sends whatever is left; it waits for the
+   helpers' rows before it finishes the send), each claim NEWSLETTER_BATCH pending rows at a time
    (UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) with a lease of
    NEWSLETTER_BATCH_LEASE_SECONDS, in the sender's name), keep one connection to the provider, and
    send row by row. A batch's lease is renewed while it is being sent. Before each email the sender
@@ -332,6 +335,62 @@ def send_deliver(send: Send, *, threads: int | None = None) -> int:
     return sum(sender.sent for sender in senders)
 
 
+def shares(threads: int, processes: int) -> list[int]:
+    """`threads` sender threads shared out over at most `processes` processes, each share at least one
+    (the first share the largest): 4 over 2 -> [2, 2], 3 over 2 -> [2, 1], 1 over 2 -> [1]."""
+    threads, processes = max(1, threads), max(1, min(processes, threads))
+    return [threads // processes + (1 if n < threads % processes else 0) for n in range(processes)]
+
+
+def _ask_help(send_id, threads: int) -> None:
+    """A help task for another worker process (the company's schema goes with it). Not through the
+    outbox: a help task lost, late or failed costs time only, the send's own task sends every row."""
+    from celery import current_app
+
+    from apps.newsletters.names import HELP_TASK
+
+    try:
+        current_app.send_task(HELP_TASK, args=[str(send_id), threads])
+    except Exception:  # noqa: BLE001 - the broker is down: the send's task sends alone
+        logger.warning("newsletter send %s: no help task could be sent; its task sends alone", send_id,
+                       exc_info=True)
+
+
+def send_help(*, send_id, threads: int) -> int:
+    """A help task: `threads` senders on the rows of a send still sending (nothing once it is sent);
+    the send's own task finishes it. Returns how many were sent here."""
+    send = Send.objects.select_related("newsletter").filter(pk=send_id, status=Send.Status.SENDING).first()
+    if send is None:
+        return 0
+    return send_deliver(send, threads=threads)
+
+
+HELPERS_POLL_SECONDS = 0.2
+
+
+def _wait_for_helpers(send: Send) -> None:
+    """After the task's own senders found nothing left to claim: wait while other senders (its help
+    tasks) hold pending rows of the send under a live lease and keep sending them, telling the outbox
+    the task is alive. It stops waiting when they have sent nothing for NEWSLETTER_TIMEOUT seconds
+    (a dead helper's rows are then claimed again when their lease ends: send_run's Later)."""
+    held = Delivery.objects.filter(send=send, status=Delivery.Status.PENDING).exclude(claimed_by="")
+    last, moved = None, time.monotonic()
+    beat = time.monotonic()
+    while True:
+        left = held.filter(lease_until__gt=timezone.now()).count()
+        if not left:
+            return
+        now = time.monotonic()
+        if left != last:
+            last, moved = left, now
+        elif now - moved > settings.NEWSLETTER_TIMEOUT:
+            return
+        if now - beat > settings.NEWSLETTER_SEND_LEASE_SECONDS / 3:
+            _heartbeat(send.pk)
+            beat = now
+        time.sleep(HELPERS_POLL_SECONDS)
+
+
 # --- 3. the task ------------------------------------------------------------------------------------------
 def send_finish(send: Send) -> bool:
     """Mark the send sent when nothing is left to send; False while rows are pending."""
@@ -352,7 +411,12 @@ def send_run(*, send_id) -> str | None:
     if send.status != Send.Status.SENDING:
         return send.status
     send = Send.objects.select_related("newsletter").get(pk=send.pk)
-    send_deliver(send)
+    mine, *others = shares(settings.NEWSLETTER_SEND_CONNECTIONS, settings.NEWSLETTER_SEND_PROCESSES)
+    for threads in others:
+        _ask_help(send.pk, threads)
+    send_deliver(send, threads=mine)
+    if others:
+        _wait_for_helpers(send)
     if send_finish(send):
         return Send.Status.SENT
     waiting = (Delivery.objects.filter(send=send, status=Delivery.Status.PENDING)

@@ -19,6 +19,12 @@ def newsletters_send_run(send_id: str) -> str | None:
     return delivery.send_run(send_id=send_id)
 
 
+@shared_task(name=names.HELP_TASK)
+def newsletters_send_help(send_id: str, threads: int) -> int:
+    """Another worker process sending rows of a send beside its own task (delivery.send_help)."""
+    return delivery.send_help(send_id=send_id, threads=threads)
+
+
 @shared_task(name=names.TEST_TASK, acks_late=True)
 def newsletters_send_test(post_id: str, newsletter_id: str, to: str) -> bool:
     """A test email: the send's email as it would be, to one staff address (its member links lead

@@ -847,6 +847,11 @@ NEWSLETTER_UNSUBSCRIBE_MAILTO = env("NEWSLETTER_UNSUBSCRIBE_MAILTO", "")
 # not reported for NEWSLETTER_SEND_LEASE_SECONDS. A delivery the provider refuses for a while is tried
 # NEWSLETTER_MAX_ATTEMPTS times, NEWSLETTER_RETRY_SECONDS apart (doubling).
 NEWSLETTER_SEND_CONNECTIONS = env_int("NEWSLETTER_SEND_CONNECTIONS", 4)
+# The worker processes a send runs on: its task keeps its share of the NEWSLETTER_SEND_CONNECTIONS
+# threads and asks NEWSLETTER_SEND_PROCESSES - 1 other processes to send with the rest (a help task
+# each, best effort: the send's own task sends and finishes whatever they leave), so that one send
+# is not bound by one interpreter's lock (apps.newsletters.delivery.send_run).
+NEWSLETTER_SEND_PROCESSES = env_int("NEWSLETTER_SEND_PROCESSES", 2)
 NEWSLETTER_BATCH = env_int("NEWSLETTER_BATCH", 100)
 NEWSLETTER_BATCH_LEASE_SECONDS = env_int("NEWSLETTER_BATCH_LEASE_SECONDS", 120)
 NEWSLETTER_SEND_LEASE_SECONDS = env_int("NEWSLETTER_SEND_LEASE_SECONDS", 180)
