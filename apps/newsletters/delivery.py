@@ -38,14 +38,16 @@ import sys
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.backends.postgresql.base import ServerBindingCursor
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
-from apps.core import db, outbox
+from apps.core import outbox
 from apps.core.models import OutboxMessage
 from apps.core.outbox import record_sent
 from apps.newsletters import rendering, sending, tracking
@@ -127,9 +129,36 @@ def claim(send_id, worker: str, batch: int, lease: int) -> list[tuple]:
         return sorted(cursor.fetchall())
 
 
+def _row_cursor() -> ServerBindingCursor:
+    """The thread's cursor for the two statements of every email (the hold and the mark): made once
+    per database connection and kept on it, on the search_path the connection's last Django cursor
+    set (each batch's claim, made in the send's company, comes before its emails). Its statements
+    are prepared (psycopg prepares a statement at its first run on the connection: PostgreSQL plans
+    it once). Django's cursor wrapper, made twice per email, cost more of the sender's CPU than the
+    statements themselves (docs/benchmarks.md)."""
+    raw = connection.connection
+    cursor = getattr(raw, "_cms_row_cursor", None)
+    if cursor is None or cursor.closed:
+        connection.cursor().close()  # connected, on the company's search_path (django-tenants)
+        raw = connection.connection
+        cursor = raw._cms_row_cursor = ServerBindingCursor(raw)
+    return cursor
+
+
+@contextmanager
+def _row_transaction():
+    """One email's transaction on the thread's connection: BEGIN, then COMMIT (ROLLBACK when something
+    raises), without Django's atomic bookkeeping (nothing in it uses savepoints or on_commit). An
+    error of the database is Django's DatabaseError, as in an atomic block."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.transaction():
+        yield
+
+
 def _hold(delivery_id: int, worker: str) -> bool:
     """The row locked for this sender's exchange (False: not its own any more)."""
-    with db.prepared_cursor() as cursor:
+    cursor = _row_cursor()
+    with connection.wrap_database_errors:
         cursor.execute(_HOLD, {"id": delivery_id, "worker": worker})
         return cursor.fetchone() is not None
 
@@ -143,7 +172,8 @@ def _mark_sent(delivery_id: int, worker: str) -> bool:
     per connection: a third less of its CPU per email), and each sent alone. Sending the BEGIN with
     the hold, or the mark with the COMMIT, in one round trip (psycopg's pipeline mode) was measured:
     the sender's own CPU per email rose more than the round trip saved (docs/benchmarks.md)."""
-    with db.prepared_cursor() as cursor:
+    cursor = _row_cursor()
+    with connection.wrap_database_errors:
         cursor.execute(_SENT, [delivery_id, worker])
         return cursor.rowcount == 1
 
@@ -255,7 +285,7 @@ class _Sender:
         """One email, if the row is still this sender's: held (locked) from the check to its mark."""
         accepted = False
         try:
-            with transaction.atomic():
+            with _row_transaction():
                 if not _hold(delivery_id, self.worker):
                     self.lost += 1  # this sender's lease ran out and another sender claimed the row
                     return
