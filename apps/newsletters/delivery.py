@@ -41,6 +41,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.postgresql.base import ServerBindingCursor
@@ -51,7 +52,7 @@ from apps.core import outbox
 from apps.core.models import OutboxMessage
 from apps.core.outbox import record_sent
 from apps.newsletters import rendering, sending, tracking
-from apps.newsletters.names import SEND_TASK, outbox_key  # noqa: F401 - the task's name, here too
+from apps.newsletters.names import HELP_TASK, SEND_TASK, outbox_key  # noqa: F401 - the tasks' names, here too
 from apps.newsletters.models import Delivery, Send
 from apps.plans.rules import PlanExpired, PlanLimitReached, current_company, plan_spend
 from apps.site.selectors import site_view
@@ -375,10 +376,6 @@ def shares(threads: int, processes: int) -> list[int]:
 def _ask_help(send_id, threads: int) -> None:
     """A help task for another worker process (the company's schema goes with it). Not through the
     outbox: a help task lost, late or failed costs time only, the send's own task sends every row."""
-    from celery import current_app
-
-    from apps.newsletters.names import HELP_TASK
-
     try:
         current_app.send_task(HELP_TASK, args=[str(send_id), threads])
     except Exception:  # noqa: BLE001 - the broker is down: the send's task sends alone
