@@ -44,6 +44,7 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
 from django.db.backends.postgresql.base import ServerBindingCursor
 from django.utils import timezone
 from django_tenants.utils import schema_context
@@ -342,12 +343,17 @@ def _close(provider) -> None:
         logger.debug("closing the provider connection failed", exc_info=True)
 
 
-def send_deliver(send: Send, *, threads: int | None = None) -> int:
-    """Send the pending rows of a sending send with `threads` senders; returns how many were sent."""
+def send_deliver(send: Send, *, threads: int | None = None, seconds: float | None = None) -> int:
+    """Send the pending rows of a sending send with `threads` senders; returns how many were sent.
+    `seconds`: the senders claim no batch after that long (the batch in hand is sent first)."""
     company = current_company()
     template = sending.Template.of(send=send, newsletter=send.newsletter, client=company,
                                    schema=connection.schema_name, site_title=site_view(company).title)
     stop = threading.Event()
+    if seconds is not None:
+        timer = threading.Timer(seconds, stop.set)
+        timer.daemon = True
+        timer.start()
     count = max(1, threads or settings.NEWSLETTER_SEND_CONNECTIONS)
     if count == 1:
         sender = _Sender(template, send.pk, stop)
@@ -385,11 +391,21 @@ def _ask_help(send_id, threads: int) -> None:
 
 def send_help(*, send_id, threads: int) -> int:
     """A help task: `threads` senders on the rows of a send still sending (nothing once it is sent);
-    the send's own task finishes it. Returns how many were sent here."""
+    the send's own task finishes it. Returns how many were sent here.
+
+    It sends for NEWSLETTER_HELP_SECONDS at most, then, when rows are still waiting for a sender,
+    sends a help task again, which goes behind the tasks queued meanwhile: a large send keeps one
+    process of the worker, not every one, and a password reset or a webhook queued during it waits
+    seconds, not the send's minutes."""
     send = Send.objects.select_related("newsletter").filter(pk=send_id, status=Send.Status.SENDING).first()
     if send is None:
         return 0
-    return send_deliver(send, threads=threads)
+    sent = send_deliver(send, threads=threads, seconds=settings.NEWSLETTER_HELP_SECONDS)
+    unclaimed = Delivery.objects.filter(send=send, status=Delivery.Status.PENDING).filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=timezone.now()))
+    if Send.objects.filter(pk=send_id, status=Send.Status.SENDING).exists() and unclaimed.exists():
+        _ask_help(send_id, threads)
+    return sent
 
 
 HELPERS_POLL_SECONDS = 0.2

@@ -852,6 +852,8 @@ NEWSLETTER_SEND_CONNECTIONS = env_int("NEWSLETTER_SEND_CONNECTIONS", 4)
 # each, best effort: the send's own task sends and finishes whatever they leave), so that one send
 # is not bound by one interpreter's lock (apps.newsletters.delivery.send_run).
 NEWSLETTER_SEND_PROCESSES = env_int("NEWSLETTER_SEND_PROCESSES", 2)
+# Seconds a help task sends before it queues itself again behind the tasks that came meanwhile.
+NEWSLETTER_HELP_SECONDS = float(env("NEWSLETTER_HELP_SECONDS", "15"))
 NEWSLETTER_BATCH = env_int("NEWSLETTER_BATCH", 100)
 NEWSLETTER_BATCH_LEASE_SECONDS = env_int("NEWSLETTER_BATCH_LEASE_SECONDS", 120)
 NEWSLETTER_SEND_LEASE_SECONDS = env_int("NEWSLETTER_SEND_LEASE_SECONDS", 180)
