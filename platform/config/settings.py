@@ -661,8 +661,9 @@ EDGE_PURGE_TIMEOUT = float(env("EDGE_PURGE_TIMEOUT", "2"))
 EDGE_PURGE_MAX_RETRIES = env_int("EDGE_PURGE_MAX_RETRIES", 8)
 PUBLIC_API_HOST_MAP_TTL = env_int("PUBLIC_API_HOST_MAP_TTL", 300)  # host -> tenant + key hashes (fast path)
 # Bytes of replies each web worker keeps in memory, by ETag, so a cache hit whose body the worker
-# already holds does not fetch it from Redis again (0 turns this off).
-PUBLIC_API_LOCAL_CACHE_BYTES = env_int("PUBLIC_API_LOCAL_CACHE_BYTES", 1024 * 1024)
+# already holds does not fetch it from Redis again (0 turns this off). 512 KB: a site's hot pages
+# (about forty /api/v1 pages, eight Ghost pages); each worker's RSS counts it (docs/performance.md).
+PUBLIC_API_LOCAL_CACHE_BYTES = env_int("PUBLIC_API_LOCAL_CACHE_BYTES", 512 * 1024)
 # Milliseconds a web worker answers a cache hit it has just confirmed with Redis again without
 # asking Redis (the same key, host and query; 0 turns this off; docs/performance.md). A write
 # seen by Redis reaches every worker within this time (a write in the worker's own process at
