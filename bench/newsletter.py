@@ -42,7 +42,7 @@ server's acceptance of an email and its mark sends it again, with the one Messag
 docs/newsletters.md#exactly-once). Such copies within the bound are counted and shown as the issue's
 goal missed; BENCH_STRICT_ONCE=1 fails the run on them too.
 
-Environment: BENCH_MEMBERS (100000), BENCH_CONNECTIONS (NEWSLETTER_SEND_CONNECTIONS: 4), BENCH_KILLS
+Environment: BENCH_MEMBERS (100000), BENCH_CONNECTIONS (NEWSLETTER_SEND_CONNECTIONS: 8), BENCH_KILLS
 (3), BENCH_LEASE_SECONDS (10), BENCH_READS (300), BENCH_READ_PAUSE (0.1), BENCH_RSS_GROWTH_MB (20),
 BENCH_PROFILE_EMAILS (2000), BENCH_WEB_WORKERS (2), BENCH_STRICT_ONCE (0), BENCH_KEEP (0: the
 database dropped at the end), BENCH_REDIS_URL.
@@ -70,7 +70,7 @@ from bench import common, servers  # noqa: E402
 from bench.common import SMOKE, announce, knob  # noqa: E402
 
 MEMBERS = knob("BENCH_MEMBERS", 100_000, 500)
-CONNECTIONS = knob("BENCH_CONNECTIONS", 4)
+CONNECTIONS = knob("BENCH_CONNECTIONS", 8)  # the product's NEWSLETTER_SEND_CONNECTIONS
 KILLS = knob("BENCH_KILLS", 3)
 LEASE = knob("BENCH_LEASE_SECONDS", 10, 3)
 READS = knob("BENCH_READS", 300, 50)

@@ -847,7 +847,10 @@ NEWSLETTER_UNSUBSCRIBE_MAILTO = env("NEWSLETTER_UNSUBSCRIBE_MAILTO", "")
 # that dies leaves them to be claimed again then); the send's task is sent again by the outbox when it has
 # not reported for NEWSLETTER_SEND_LEASE_SECONDS. A delivery the provider refuses for a while is tried
 # NEWSLETTER_MAX_ATTEMPTS times, NEWSLETTER_RETRY_SECONDS apart (doubling).
-NEWSLETTER_SEND_CONNECTIONS = env_int("NEWSLETTER_SEND_CONNECTIONS", 4)
+# 8: each email is four round trips to PostgreSQL and four to the provider, so a sender thread mostly waits;
+# 8 connections sent 100,000 emails at 58 % of a bare smtplib sender's rate over as many, 4 at 46-52 %
+# (docs/benchmarks.md). Lower it for a provider that takes fewer connections at once.
+NEWSLETTER_SEND_CONNECTIONS = env_int("NEWSLETTER_SEND_CONNECTIONS", 8)
 # The worker processes a send runs on: its task keeps its share of the NEWSLETTER_SEND_CONNECTIONS
 # threads and asks NEWSLETTER_SEND_PROCESSES - 1 other processes to send with the rest (a help task
 # each, best effort: the send's own task sends and finishes whatever they leave), so that one send
