@@ -44,8 +44,8 @@ from datetime import timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Q
 from django.db.backends.postgresql.base import ServerBindingCursor
+from django.db.models import Q
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
