@@ -14,22 +14,7 @@ from apps.content.models import Category, Post, Tag
 from apps.core.content_version import content_version_bump
 from apps.media.models import Media
 
-WORDS = ("content platform editor publish article reader garden kitchen travel market design review "
-         "library season harbor summit meadow lantern orbit canvas signal thread pattern velvet copper "
-         "maple river stone cloud ember quartz willow falcon").split()
-
-
-def zephyr_posts(posts: int) -> set[int]:
-    """The numbers of the 15 posts that mention "zephyr" among the first `posts`."""
-    return {i * max(1, posts // 15) for i in range(15)}
-
-
-def html_body(rng: random.Random, n: int) -> str:
-    paragraphs = []
-    while sum(len(p) for p in paragraphs) < 2000:
-        words = " ".join(rng.choice(WORDS) for _ in range(40))
-        paragraphs.append(f"<p>{words} <strong>topic{n % 500}</strong>.</p>")
-    return "".join(paragraphs)
+from bench.post_text import WORDS, html_body, zephyr_posts  # noqa: F401 - the posts' text, shared with Wagtail's seeding
 
 
 def seed(schema_name: str, first: int, last: int, *, zephyr: set[int]) -> None:

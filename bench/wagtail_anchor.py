@@ -41,6 +41,7 @@ from bench.common import SMOKE, fresh_database, knob, server_url  # noqa: E402
 from bench.public_api_measure import header, measure  # noqa: E402
 
 SITE = ROOT / "bench" / "wagtail_site"
+TEXT = ROOT / "bench" / "post_text.py"  # the posts' text, shared with the product's seeding (seed_blog imports it)
 VENV = ROOT / ".data" / "venv-wagtail"  # make wagtail-venv
 PYTHON = VENV / "bin" / "python"
 STAMP = VENV / ".installed"  # the packages installed (the Makefile's pins)
@@ -69,7 +70,7 @@ def missing() -> str | None:
 def _env(database_url: str) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return {**env, "DATABASE_URL": database_url, "DJANGO_SETTINGS_MODULE": "benchsite.settings",
-            "PYTHONPATH": str(SITE), "DEBUG": "0"}
+            "PYTHONPATH": os.pathsep.join([str(SITE), str(TEXT.parent)]), "DEBUG": "0"}
 
 
 def _manage(database_url: str, *args: str) -> None:
@@ -80,8 +81,8 @@ def _fingerprint(pages: int) -> str:
     """The seeded database's: the pages asked for, the site's code (models, migrations, seeder) and the
     packages installed."""
     digest = hashlib.sha256(f"{pages}\n{STAMP.read_text()}".encode())
-    for path in sorted(SITE.rglob("*.py")):
-        digest.update(f"{path.relative_to(SITE)}\n".encode() + path.read_bytes())
+    for path in [*sorted(SITE.rglob("*.py")), TEXT]:
+        digest.update(f"{path.relative_to(ROOT)}\n".encode() + path.read_bytes())
     return f"bench-wagtail {digest.hexdigest()}"
 
 

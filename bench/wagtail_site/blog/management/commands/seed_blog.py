@@ -3,7 +3,8 @@ BlogPages under it, the posts of bench/public_api_data.py (the product's benchma
 titles, slugs, ~2 KB HTML bodies (with their `topic<n % 500>` words), intros as the product's
 excerpts, 2 of 20 categories and 3 of 50 tags each, and 15 posts in all that mention "zephyr",
 from the same random sequence, so both sides serve the same content. That module imports the
-product's models, which this virtualenv has not: its generator is mirrored below, step for step.
+product's models, which this virtualenv has not: the text comes from bench/post_text.py, which
+both import, and the rest of the sequence is mirrored below, step for step.
 
 Wagtail's own way in, `parent.add_child(instance=page)` then a revision published, takes a
 locked parent, several queries and a revision per page: tens of minutes for 10,000. Here the rows
@@ -35,24 +36,9 @@ from wagtail.models import Locale, Page
 
 from blog.models import BlogCategory, BlogIndexPage, BlogPage, BlogPageTag
 
-# bench/public_api_data.py's, unchanged.
-WORDS = ("content platform editor publish article reader garden kitchen travel market design review "
-         "library season harbor summit meadow lantern orbit canvas signal thread pattern velvet copper "
-         "maple river stone cloud ember quartz willow falcon").split()
+from post_text import WORDS, html_body, zephyr_posts  # bench/post_text.py (bench/ is on PYTHONPATH): the product's text
+
 IMAGES = 50  # the product's posts draw a featured image each from 50: drawn here too, to keep the sequence
-
-
-def zephyr_posts(posts: int) -> set[int]:
-    """The numbers of the 15 posts that mention "zephyr" among the first `posts` (as the product's)."""
-    return {i * max(1, posts // 15) for i in range(15)}
-
-
-def html_body(rng: random.Random, n: int) -> str:
-    paragraphs = []
-    while sum(len(p) for p in paragraphs) < 2000:
-        words = " ".join(rng.choice(WORDS) for _ in range(40))
-        paragraphs.append(f"<p>{words} <strong>topic{n % 500}</strong>.</p>")
-    return "".join(paragraphs)
 
 
 class Command(BaseCommand):
