@@ -19,6 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
 from PIL import Image
 
@@ -530,6 +531,98 @@ def test_a_company_moves_between_workers_while_read_and_written(stack):
     assert company["site"].get("/api/v1/posts").json()["data"]["pagination"]["total"] == len(saves)
 
 
+def test_a_write_that_waits_on_a_move_s_switch_over_lands_on_the_new_worker(stack):
+    """Writes that come while a move switches over wait for it (Citus's shard metadata lock), then
+    go to the new worker. The switch-over is held at its last step here (a row lock on the
+    placements it deletes, taken first); a post and a category are created meanwhile, then the move
+    goes on: both are on the new worker, with every row the post's request wrote (its plan counter,
+    the public list's count)."""
+    company = stack.sign_up("switchover")
+    source = stack.cluster.worker_of(company["schema"])
+    target = next(w.port for w in stack.cluster.workers if w.port != source)
+    editor = company["dash"]
+    category = editor.post("/api/categories/add", json={"name": "Moves", "slug": "moves"}).json()["category"]
+    image = editor.post("/api/media/upload", files={"file": ("cover.png", png(), "image/png")},
+                        data={"fileName": "cover.png", "altText": "Cover"}).json()["media"]
+
+    def post(title: str):
+        return editor.post("/api/posts", json={
+            "postTitle": title, "postContent": "<p>x</p>", "postExcerpt": "Excerpt", "postStatus": "published",
+            "categories": [category["id"]], "featuredMediaId": image["id"]})
+
+    before = post("Before the move")
+    assert before.status_code == 201, before.text
+    holder = psycopg.connect(stack.cluster.url())
+    holder.execute(
+        "SELECT 1 FROM pg_dist_placement WHERE shardid IN (SELECT h.shardid FROM pg_dist_schema s "
+        "JOIN pg_dist_partition d ON d.colocationid = s.colocationid JOIN pg_dist_shard h ON h.logicalrelid = d.logicalrelid "
+        "WHERE s.schemaid = to_regnamespace(%s)) FOR UPDATE", (company["schema"],))
+    holder_pid = holder.info.backend_pid
+    moved, written, termed = [], [], []
+    mover = threading.Thread(target=lambda: moved.append(
+        stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{target}")))
+    writer = threading.Thread(target=lambda: written.append(post("Written during the switch-over")))
+    termer = threading.Thread(target=lambda: termed.append(editor.post("/api/categories/add", json={
+        "name": "Switch", "slug": "switch"})))
+    try:
+        mover.start()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # the move has blocked writes and waits on the holder
+            rows = stack.cluster.sql(
+                "SELECT count(*) FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid "
+                "WHERE %s = ANY(pg_blocking_pids(a.pid)) AND a.query ILIKE '%%citus_move_shard_placement%%' "
+                # the lock Citus's writes wait on: its colocation group's metadata (class 8), exclusive
+                "AND l.locktype = 'advisory' AND l.objsubid = 8 AND l.mode = 'ExclusiveLock' AND l.granted "
+                "AND l.objid = (SELECT colocationid FROM pg_dist_schema WHERE schemaid = to_regnamespace(%s))",
+                (holder_pid, company["schema"]))
+            if rows[0][0]:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the move never reached its switch-over")
+        writer.start()
+        termer.start()
+        time.sleep(2)  # the write has started and waits (for the move's lock, or for the holder)
+        assert written == [] and termed == []
+    finally:
+        holder.rollback()
+        holder.close()
+        mover.join(120)
+        writer.join(120)
+        termer.join(120)
+    assert moved and stack.cluster.worker_of(company["schema"]) == target
+    assert written[0].status_code == 201, written[0].text
+    post_id = written[0].json()["post"]["id"]
+    listed = editor.get("/api/posts", params={"status": "all", "limit": 100}).json()
+    assert {post["id"] for post in listed["posts"]} == {before.json()["post"]["id"], post_id}
+    assert termed[0].status_code == 201, termed[0].text
+    assert "switch" in {c["slug"] for c in editor.get("/api/categories").json()["categories"]}
+    assert company["site"].get("/api/v1/posts").json()["data"]["pagination"]["total"] == 2
+    # the request's first write (the plan's post counter) waited on the move's lock: counted too
+    limits = {row["limit"]: row["used"] for row in editor.get("/api/usage").json()["limits"]}
+    assert limits["posts"] == 2
+
+
+def test_a_move_is_refused_from_a_worker_that_acknowledges_commits_before_writing_them(stack):
+    """With synchronous_commit off on the source worker, a write answered just before the switch-over
+    can stay on the old copy (lifecycle/citus.py UNSAFE_MOVE): tenant_move refuses and says why."""
+    company = stack.sign_up("unsafemove")
+    source = stack.cluster.worker_of(company["schema"])
+    target = next(w.port for w in stack.cluster.workers if w.port != source)
+    worker = next(node for node in stack.cluster.workers if node.port == source)
+    with psycopg.connect(worker.url("cms"), autocommit=True) as conn:
+        conn.execute("ALTER DATABASE cms SET synchronous_commit = off")
+    try:
+        result = subprocess.run([sys.executable, "manage.py", "tenant_move", company["subdomain"], f"127.0.0.1:{target}"],
+                                cwd=ROOT, env=stack.env, capture_output=True, text=True, timeout=300)
+    finally:
+        with psycopg.connect(worker.url("cms"), autocommit=True) as conn:
+            conn.execute("ALTER DATABASE cms RESET synchronous_commit")
+    assert result.returncode != 0
+    assert "synchronous_commit = off" in result.stderr and "block_writes" in result.stderr, result.stderr[-2000:]
+    assert stack.cluster.worker_of(company["schema"]) == source
+
+
 MIGRATION_SETTINGS = """
 import os
 import sys
@@ -571,14 +664,16 @@ def test_a_migration_adds_a_column_in_every_company(stack):
            "PYTHONPATH": f"{folder}:{stack.env['PYTHONPATH']}"}
     stack.manage("migrate_schemas", "--noinput", env=env)
     (folder / "benchmig_migrations" / "0002_extra.py").write_text(ADD_FIELD)
+    companies = stack.cluster.sql("SELECT count(*) FROM tenants_client WHERE schema_name <> 'public'")[0][0]
+    assert companies >= COMPANIES + 1  # those signed up by the tests above
     started = time.monotonic()
     out = stack.manage("migrate_schemas", "--noinput", env=env)
     elapsed = time.monotonic() - started
     # in one batch (lifecycle/batch_migrate.py), none left to Django's executor
-    assert f"applying benchmig.0002_extra to {COMPANIES + 1} schemas" in out, out[-3000:]
+    assert f"applying benchmig.0002_extra to {companies} schemas" in out, out[-3000:]
     assert not [line for line in out.splitlines() if ":t_" in line and "Applying benchmig" in line]
     schemas = [row[0] for row in stack.cluster.sql("SELECT schema_name FROM tenants_client WHERE schema_name <> 'public'")]
-    assert len(schemas) == COMPANIES + 1
+    assert len(schemas) == companies
     for schema in schemas:
         port = stack.cluster.worker_of(schema)
         columns = stack.worker_sql(port, "SELECT count(*) FROM information_schema.columns WHERE table_schema = %s "
