@@ -19,8 +19,10 @@ export SECRET_KEY="${SECRET_KEY:-$(new_key)}" JWT_SECRET="${JWT_SECRET:-$(new_ke
 mkdir -p .data
 
 bash deploy/dev/services.sh >/dev/null
-psql "$base/postgres" -qc "DROP DATABASE IF EXISTS \"${E2E_DATABASE:-cms_e2e_$PORT}\" WITH (FORCE)"
-psql "$base/postgres" -qc "CREATE DATABASE \"${E2E_DATABASE:-cms_e2e_$PORT}\""
+# A copy of a database migrate_schemas made from empty for this code (bench/common.py: made once per
+# code, then each server's database is a file copy; migrate_schemas below finds nothing to do).
+"$BIN/python" -c 'import sys; from bench.common import fresh_database; fresh_database(sys.argv[1])' \
+  "${E2E_DATABASE:-cms_e2e_$PORT}"
 redis-cli -u "$REDIS_URL" flushdb >/dev/null
 "$BIN/python" manage.py migrate_schemas --noinput -v 0
 "$BIN/python" manage.py seed_demo >/dev/null
