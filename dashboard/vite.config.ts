@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -45,5 +46,8 @@ export default defineConfig({
     // 178 s for the whole run, same machine, same hour).
     pool: 'threads',
     isolate: false,
+    // Every core (Vitest's default leaves one free: on a 2-core machine one worker, the run's wall
+    // time its whole CPU time): 143 s -> 74 s for the same tests on this machine, same hour.
+    maxWorkers: availableParallelism(),
   },
 });
