@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import InternalError, connection
 
 from apps.core.sharding import REFERENCE_TABLES
 
@@ -100,6 +100,10 @@ def _commits_unwritten(node: Node) -> bool:
                    for host, port, success, result in cursor.fetchall())
 
 
+LEFTOVER = "leftover from the previous move could not be cleaned up"  # Citus's refusal
+LEFTOVER_WAIT_SECONDS = 120
+
+
 def company_move(schema_name: str, target: Node, *, mode: str = "auto") -> float:
     """Move a company's schema (every table of it: they are colocated, one shard each) to
     `target`, online: with `mode` auto or force_logical Citus copies the shards by logical
@@ -121,6 +125,19 @@ def company_move(schema_name: str, target: Node, *, mode: str = "auto") -> float
             [schema_name])
         shard = cursor.fetchone()[0]
         started = time.monotonic()
-        cursor.execute("SELECT citus_move_shard_placement(%s, %s, %s, %s, %s, shard_transfer_mode => %s::citus.shard_transfer_mode)",
-                       [shard, source.host, source.port, target.host, target.port, mode])
-        return time.monotonic() - started
+        while True:
+            try:
+                cursor.execute("SELECT citus_move_shard_placement(%s, %s, %s, %s, %s, "
+                               "shard_transfer_mode => %s::citus.shard_transfer_mode)",
+                               [shard, source.host, source.port, target.host, target.port, mode])
+                return time.monotonic() - started
+            except InternalError as exc:
+                # Moved back soon after a move: the copy that move left on `target` is dropped by
+                # Citus's maintenance daemon once no query uses it (seconds); until then Citus
+                # refuses to move there. Wait for it, then say so.
+                if LEFTOVER not in str(exc):
+                    raise
+                if time.monotonic() - started > LEFTOVER_WAIT_SECONDS:
+                    raise ValueError(f"{target} still holds this company's copy from an earlier move, in use for "
+                                     f"{LEFTOVER_WAIT_SECONDS} s: try again later") from exc
+                time.sleep(2)

@@ -603,6 +603,33 @@ def test_a_write_that_waits_on_a_move_s_switch_over_lands_on_the_new_worker(stac
     assert limits["posts"] == 2
 
 
+def test_a_company_moved_back_at_once_waits_for_its_old_copy_to_go(stack):
+    """A move leaves the company's old copy on its first worker, dropped by Citus once no query uses
+    it; until then Citus refuses to move the company back there. Here a query holds the old copy
+    for 6 s: tenant_move waits for it (lifecycle/citus.py LEFTOVER) instead of failing."""
+    company = stack.company("switchover")
+    first = stack.cluster.worker_of(company["schema"])
+    second = next(w.port for w in stack.cluster.workers if w.port != first)
+    stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{second}")
+    worker = next(node for node in stack.cluster.workers if node.port == first)
+    holder = psycopg.connect(worker.url("cms"), options="-c citus.override_table_visibility=off")
+    [(table,)] = holder.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s AND tablename ~ '^content_post_[0-9]+$'",
+                                (company["schema"],)).fetchall()  # the old copy, still there
+    holder.execute(f'SELECT 1 FROM "{company["schema"]}"."{table}" LIMIT 1')  # in use until the rollback
+    released = []
+    release = threading.Timer(6, lambda: (holder.rollback(), released.append(time.monotonic())))
+    release.start()
+    try:
+        stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{first}")
+        moved = time.monotonic()
+    finally:
+        release.join()
+        holder.close()
+    assert stack.cluster.worker_of(company["schema"]) == first
+    assert moved > released[0]  # the move went on once the old copy was free
+    assert company["dash"].get("/api/posts", params={"status": "all"}).json()["totalPosts"] == 2
+
+
 def test_a_move_is_refused_from_a_worker_that_acknowledges_commits_before_writing_them(stack):
     """With synchronous_commit off on the source worker, a write answered just before the switch-over
     can stay on the old copy (lifecycle/citus.py UNSAFE_MOVE): tenant_move refuses and says why."""
