@@ -84,8 +84,7 @@ def worker_nodes() -> list[Node]:
 # A move by logical replication ends with a catch-up to the source's WAL as far as it is written
 # (pg_current_wal_lsn), then switches over and drops the source's copy. With synchronous_commit off,
 # a commit is acknowledged before its WAL is written: a write answered just before the switch-over
-# can be past that point, stays on the old copy and is lost with it (seen in make test-scale: a post
-# answered 201 and missing after the move). Such a move is refused.
+# can be past that point, stays on the old copy and is lost with it. Such a move is refused.
 UNSAFE_MOVE = ("{node} runs with synchronous_commit = off for this database: a write acknowledged just before the "
                "switch-over of an online move could stay on its old copy and be lost. Set synchronous_commit to "
                "on (or local) on that worker and reload it, or move with --mode block_writes.")

@@ -18,9 +18,9 @@ CITUS_SETTINGS = {
     "max_wal_senders": "20",
     "max_worker_processes": "32",
     "citus.log_remote_commands": "off",
-    # A commit is acknowledged once its WAL is written: a move's last catch-up waits for the source's
-    # written WAL (pg_current_wal_lsn), so with synchronous_commit=off a write answered just before
-    # the switch-over was not yet there and stayed on the old worker's copy (docs/scaling.md).
+    # A commit is acknowledged once its WAL is written, as on a production worker: a move's last
+    # catch-up waits for the source's written WAL (pg_current_wal_lsn), and tenant_move refuses to
+    # move off a worker committing with synchronous_commit=off (docs/scaling.md).
     "synchronous_commit": "on",
 }
 
