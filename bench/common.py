@@ -40,20 +40,37 @@ def server_url() -> str:
     return os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cms").rsplit("/", 1)[0]
 
 
-def fresh_database(name: str) -> str:
+def fresh_database(name: str, *, migrated: bool = True) -> str:
     """Drop and create the benchmark's own database `name` (connections to it are ended): a copy of
     a database that migrate_schemas made from empty for this code (migrated_template), so that the
-    benchmark's own migrate_schemas finds nothing to do. Its URL."""
+    benchmark's own migrate_schemas finds nothing to do; empty with migrated=False (a database of
+    another application, Wagtail's). Its URL."""
     base = server_url()
-    template = migrated_template()
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", [_TEMPLATE_LOCK])  # no copy while one is made
+    with _server(base) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not migrated:
+            conn.execute(f'CREATE DATABASE "{name}"')
+            return f"{base}/{name}"
+        conn.execute("SELECT pg_advisory_lock(%s)", [_TEMPLATE_LOCK])  # the template made, or kept, until copied
+        template = migrated_template(conn, base)
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     return f"{base}/{name}"
 
 
-_TEMPLATE_LOCK = 7_340_021  # the server's benchmark template: made, or copied, one at a time
+def drop_database(name: str) -> None:
+    """Drop the benchmark's own database `name` at its end (connections to it are ended)."""
+    try:
+        with _server(server_url()) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except psycopg.Error as exc:  # the run's figures are printed: a database left behind is only noted
+        print(f"could not drop {name}: {exc}", flush=True)
+
+
+def _server(base: str) -> psycopg.Connection:
+    return psycopg.connect(f"{base}/postgres", autocommit=True)
+
+
+_TEMPLATE_LOCK = 7_340_021  # the server's benchmark templates: made, copied or dropped one at a time
 _TEMPLATE_PREFIX = "cms_bench_template_"
 
 
@@ -67,37 +84,28 @@ def _code_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def migrated_template() -> str:
+def migrated_template(conn: psycopg.Connection, base: str) -> str:
     """The name of a database migrate_schemas made from empty with this code, made first when the
-    server has none (under a lock: benchmarks that start together make it once). Templates of other
-    code are dropped then."""
-    base = server_url()
+    server has none; templates of other code are dropped then. `conn` holds _TEMPLATE_LOCK
+    (benchmarks that start together make it once, and none is dropped while another copies it)."""
     name = f"{_TEMPLATE_PREFIX}{_code_digest()}"
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", [_TEMPLATE_LOCK])
-        found = {row[0] for row in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE %s",
-                                                 [f"{_TEMPLATE_PREFIX}%"])}
-        if name in found:
-            return name
-        building = f"{name}_building"
-        conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{building}"')
-        started = time.perf_counter()
-        env = {**os.environ, "DATABASE_URL": f"{base}/{building}", "DJANGO_SETTINGS_MODULE": "config.settings",
-               "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]), "SCHEMA_POOL_SIZE": "0"}
-        subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True)
-        conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
-        for old in found - {name}:
-            conn.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
-        print(f"migrated template database {name} made in {time.perf_counter() - started:.1f} s", flush=True)
+    found = {row[0] for row in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE %s",
+                                             [f"{_TEMPLATE_PREFIX}%"])}
+    if name in found:
+        return name
+    building = f"{name}_building"
+    conn.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+    conn.execute(f'CREATE DATABASE "{building}"')
+    started = time.perf_counter()
+    env = {**os.environ, "DATABASE_URL": f"{base}/{building}", "DJANGO_SETTINGS_MODULE": "config.settings",
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "platform"), str(ROOT)]), "SCHEMA_POOL_SIZE": "0"}
+    subprocess.run([sys.executable, "manage.py", "migrate_schemas", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    conn.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+    for old in found - {name}:
+        conn.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
+    print(f"migrated template database {name} made in {time.perf_counter() - started:.1f} s", flush=True)
     return name
-
-
-def drop_database(name: str) -> None:
-    """Drop the benchmark's own database `name` at its end (connections to it are ended)."""
-    subprocess.run(["psql", f"{server_url()}/postgres", "-qc", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'],
-                   check=False)
 
 
 def fresh_redis(url: str, prefix: str, *queues: str) -> None:

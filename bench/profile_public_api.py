@@ -264,14 +264,14 @@ def main() -> None:
         from django.core.management import call_command
         from django.db import connection
 
-        from bench import public_api_data
+        from bench import post_text, public_api_data
         from lifecycle.services import client_register
 
         call_command("migrate_schemas", interactive=False, verbosity=0)
         tenant = client_register(company_name="Profile", contact_name="Bench", contact_email="bench@example.com",
                                  subdomain="bench", admin_username="bench", admin_email="bench@example.com",
                                  admin_password="password123", plan="business", verified=True)
-        public_api_data.seed(tenant.schema_name, 0, POSTS, zephyr=public_api_data.zephyr_posts(POSTS))
+        public_api_data.seed(tenant.schema_name, 0, POSTS, zephyr=post_text.zephyr_posts(POSTS))
         pg.sql("cms", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         key = {"Host": "bench.localhost", "x-api-key": tenant.api_key}
         scenarios = [

@@ -86,10 +86,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django_tenants.utils import schema_context  # noqa: E402
 
-from bench import public_api_data  # noqa: E402
+from bench import post_text, public_api_data  # noqa: E402
 from lifecycle.services import client_register  # noqa: E402
 
-ZEPHYR = public_api_data.zephyr_posts(POSTS)  # the posts that mention "zephyr"
+ZEPHYR = post_text.zephyr_posts(POSTS)  # the posts that mention "zephyr"
 
 def seed(first: int, last: int) -> None:
     public_api_data.seed(tenant.schema_name, first, last, zephyr=ZEPHYR)

@@ -14,7 +14,7 @@ from apps.content.models import Category, Post, Tag
 from apps.core.content_version import content_version_bump
 from apps.media.models import Media
 
-from bench.post_text import WORDS, html_body, zephyr_posts  # noqa: F401 - the posts' text, shared with Wagtail's seeding
+from bench.post_text import WORDS, html_body  # the posts' text, shared with Wagtail's seeding
 
 
 def seed(schema_name: str, first: int, last: int, *, zephyr: set[int]) -> None:
