@@ -44,12 +44,15 @@ goal missed; BENCH_STRICT_ONCE=1 fails the run on them too.
 
 Environment: BENCH_MEMBERS (100000), BENCH_CONNECTIONS (NEWSLETTER_SEND_CONNECTIONS: 8), BENCH_KILLS
 (3), BENCH_LEASE_SECONDS (10), BENCH_READS (300), BENCH_READ_PAUSE (0.1), BENCH_RSS_GROWTH_MB (20),
-BENCH_PROFILE_EMAILS (2000), BENCH_WEB_WORKERS (2), BENCH_STRICT_ONCE (0), BENCH_KEEP (0: the
-database dropped at the end), BENCH_REDIS_URL.
+BENCH_PROFILE_EMAILS (2000), BENCH_WEB_WORKERS (2), BENCH_WORKER_CPU_SHARES (256, the deployment's
+cpu_shares: the worker's CPU weight in a control group of its own where root may make one, and the
+bare sender's while it runs; idle: cpu.idle, as systemd's CPUWeight=idle; 0: the default weight),
+BENCH_STRICT_ONCE (0), BENCH_KEEP (0: the database dropped at the end), BENCH_REDIS_URL.
 BENCH_SMOKE=1: 500 members, lease 3 s, 50 reads, 200 emails profiled.
 """
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -80,6 +83,12 @@ PROFILE_EMAILS = knob("BENCH_PROFILE_EMAILS", 2000, 200)
 WEB_WORKERS = knob("BENCH_WEB_WORKERS", 2)
 STRICT_ONCE = knob("BENCH_STRICT_ONCE", False)
 KEEP = knob("BENCH_KEEP", False)  # keep the database (cms_bench_newsletter) at the end, for a look
+# The worker's CPU weight, as the deployment gives it (docker-compose.yml: cpu_shares 256, a quarter
+# of the default 1024); "idle": the CPU only when nothing else wants it (systemd's CPUWeight=idle,
+# the group's cpu.idle); 0: none (the worker competes with the web as an equal).
+WORKER_CPU_SHARES = knob("BENCH_WORKER_CPU_SHARES", "256")
+if WORKER_CPU_SHARES != "idle" and not WORKER_CPU_SHARES.isdigit():
+    sys.exit(f"BENCH_WORKER_CPU_SHARES={WORKER_CPU_SHARES!r}: a number of shares (1024 is the default), idle or 0")
 BOUND = CONNECTIONS * KILLS  # second copies the product allows: one per sender thread per kill
 GOAL_SECONDS, GOAL_RATIO, GOAL_READS = 300.0, 0.5, 2.0
 DATABASE = "cms_bench_newsletter"
@@ -173,11 +182,89 @@ from lifecycle.services import client_register  # noqa: E402
 
 
 # --- the worker --------------------------------------------------------------------------------------
+class CpuWeight:
+    """A CPU control group of its own for the worker, with the deployment's weight: cgroup v1's
+    cpu.shares (1024 is the default) or v2's cpu.weight (100 is the default; the same fraction).
+    Where this process may not make one (not root, no cpu controller), `reason` says why and the
+    worker runs at the default weight."""
+
+    def __init__(self, shares: str):
+        self.path, self.reason, self.shares = None, "off (BENCH_WORKER_CPU_SHARES=0)", shares
+        if shares in ("", "0"):
+            return
+        v1, v2 = Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")
+        try:
+            if (v1 / "cpu.shares").exists():
+                self.path = v1 / f"cms-bench-newsletter-{os.getpid()}"
+                self.path.mkdir(exist_ok=True)
+                if shares == "idle":
+                    (self.path / "cpu.idle").write_text("1")
+                else:
+                    (self.path / "cpu.shares").write_text(str(int(shares)))
+            elif "cpu" in (v2 / "cgroup.controllers").read_text().split():
+                self.path = v2 / f"cms-bench-newsletter-{os.getpid()}"
+                self.path.mkdir(exist_ok=True)
+                if shares == "idle":
+                    (self.path / "cpu.idle").write_text("1")
+                else:
+                    (self.path / "cpu.weight").write_text(str(max(1, round(int(shares) * 100 / 1024))))
+            else:
+                self.reason = "no cpu controller here"
+                return
+            self.reason = None
+        except OSError as exc:
+            self.path, self.reason = None, f"no control group could be made here ({exc.strerror})"
+
+    def describe(self) -> str:
+        if not self.path:
+            return f"the default CPU weight: {self.reason}"
+        return ("the CPU only when nothing else wants it (cpu.idle" if self.shares == "idle" else
+                f"CPU weight {self.shares} of 1024 (cpu.shares") + ", a control group of its own)"
+
+    def enter(self) -> None:
+        """Run in the worker's process before it starts celery (Popen's preexec_fn): it and every
+        process it starts (the pool's) run under the weight ("0": the writing process)."""
+        if self.path:
+            (self.path / "cgroup.procs").write_text("0")
+
+    def own_group(self) -> str:
+        """This process's group in the hierarchy the weight's group is in (/proc/self/cgroup)."""
+        v1 = self.path.parent.name == "cpu"
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, group = line.split(":", 2)
+            if (v1 and "cpu" in controllers.split(",")) or (not v1 and controllers == ""):
+                return group
+        return "/"
+
+    @contextlib.contextmanager
+    def this_process(self):
+        """This process under the weight meanwhile (the anchor's sender: the same CPU share as the
+        product's), then back in its own group."""
+        if not self.path:
+            yield
+            return
+        home = self.path.parent / self.own_group().lstrip("/") / "cgroup.procs"
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+        try:
+            yield
+        finally:
+            home.write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        deadline = time.monotonic() + 10
+        while self.path and time.monotonic() < deadline:
+            try:
+                self.path.rmdir()  # once its processes are gone (the pool's may outlive the main one briefly)
+                return
+            except OSError:
+                time.sleep(0.2)
+
+
 class Worker:
     """`celery -A config worker` (prefork, 2 processes) in its own process group; its log appended to LOG."""
 
-    def __init__(self, env: dict):
-        self.env, self.process = env, None
+    def __init__(self, env: dict, weight: CpuWeight):
+        self.env, self.process, self.weight = env, None, weight
 
     def start(self) -> float:
         """Started; returns the seconds it took to be ready."""
@@ -188,7 +275,8 @@ class Worker:
                 [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork", "--concurrency", "2",
                  "--queues", QUEUE, "--loglevel", "INFO", "--without-gossip", "--without-mingle",
                  "--without-heartbeat"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=self.weight.enter)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -357,7 +445,9 @@ def uptime() -> str:
 # --- setup -------------------------------------------------------------------------------------------
 announce()
 print(f"{uptime()}  ({os.cpu_count()} CPUs)", flush=True)
-worker = Worker({**ENV, "PGAPPNAME": WORKER_APP})
+weight = CpuWeight(WORKER_CPU_SHARES)
+worker = Worker({**ENV, "PGAPPNAME": WORKER_APP}, weight)
+print(f"the worker: {weight.describe()}", flush=True)
 web = None
 reader = None
 try:
@@ -471,12 +561,13 @@ try:
     load_bare = loadavg()
     cpu_bare = Cpu()
     cpu_bare.sample({"sender": [os.getpid()], "SMTP server": [smtp.process.pid]})
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    bare_seconds = time.perf_counter() - started
+    with weight.this_process():  # the product's sender runs under the weight: so does its anchor
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        bare_seconds = time.perf_counter() - started
     cpu_bare.sample({"sender": [os.getpid()], "SMTP server": [smtp.process.pid]})
     bare_count = smtp.count()
     if bare_count != MEMBERS:
@@ -597,6 +688,7 @@ finally:
     if reader is not None:
         reader.done.set()
     worker.stop()
+    weight.remove()
     if web is not None:
         servers.stop(web)
     smtp.stop()
