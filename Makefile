@@ -11,7 +11,7 @@ NPM_CI = { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci -
 NEW_KEY = $$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(48))')
 BENCH_KEYS = SECRET_KEY="$(NEW_KEY)" JWT_SECRET="$(NEW_KEY)"
 
-.PHONY: help install packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus bench-citus-metadata \
+.PHONY: help install bytecode packages services db migrate seed dashboard dev run test test-backend docs docs-serve test-dashboard test-sdk test-e2e chromium nginx pgbouncer varnish citus test-scale bench-citus bench-citus-metadata \
         flower bench-edge bench-replica bench-companies bench-loops bench-provision bench-migrate bench-media bench-content bench-revisions bench-import bench-translations bench-ai bench-webhooks bench-newsletter bench-public-api wagtail-venv bench-track bench-dashboard wrk lint clean \
         fuzz fuzz-import bench-load bench-tests bench-smoke profile-public-api
 
@@ -29,6 +29,14 @@ $(VENV)/.installed: pyproject.toml
 	  $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e ".[test,docs]"; \
 	else $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e ".[test,docs]"; fi
 	touch $@
+
+# The project's own modules compiled once (the virtualenv's packages are compiled by their install):
+# without it, and with PYTHONDONTWRITEBYTECODE set as the image and many shells set it, every
+# process compiles every module it imports again, and a preloaded web server's workers inherit the
+# compiler's leftovers (about 1 MB each: docs/performance.md).
+bytecode: install ## compile the project's Python modules (what .ci/run, the benchmarks and the image do)
+	$(BIN)/python -m compileall -q -j 0 -x '/(node_modules|\.venv|\.data)/' apps platform lifecycle tenants deploy bench \
+	  conftest.py manage.py >/dev/null
 
 services: ## make sure PostgreSQL and Redis answer (start them if needed)
 	bash deploy/dev/services.sh
@@ -198,7 +206,7 @@ wrk:
 # Wagtail's anchor runs in a full run (BENCH_WAGTAIL=0 skips it); in smoke mode only with BENCH_WAGTAIL=1
 # (its virtualenv and seed are 25-40 s of a fresh machine's bench-smoke, whose figures say nothing).
 WAGTAIL_WANTED = $(if $(filter 0,$(BENCH_WAGTAIL)),,$(if $(BENCH_SMOKE),$(filter 1,$(BENCH_WAGTAIL)),1))
-bench-public-api: install db wrk $(if $(WAGTAIL_WANTED),wagtail-venv) ## public API, 10,000 posts: req/s, p50/p99, ratios to a bare app, a plain ninja list and Wagtail's API list and search (BENCH_WAGTAIL=0 skips Wagtail, smoke mode runs it only with BENCH_WAGTAIL=1; BENCH_SCALE_TO=100000: search at 100,000)
+bench-public-api: bytecode db wrk $(if $(WAGTAIL_WANTED),wagtail-venv) ## public API, 10,000 posts: req/s, p50/p99, ratios to a bare app, a plain ninja list and Wagtail's API list and search (BENCH_WAGTAIL=0 skips Wagtail, smoke mode runs it only with BENCH_WAGTAIL=1; BENCH_SCALE_TO=100000: search at 100,000)
 	$(BENCH_KEYS) $(BIN)/python bench/public_api.py
 
 # Wagtail, the anchor of bench-public-api (bench/wagtail_anchor.py, bench/wagtail_site), in a
