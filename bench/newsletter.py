@@ -221,11 +221,12 @@ class CpuWeight:
         return ("the CPU only when nothing else wants it (cpu.idle" if self.shares == "idle" else
                 f"CPU weight {self.shares} of 1024 (cpu.shares") + ", a control group of its own)"
 
-    def enter(self) -> None:
-        """Run in the worker's process before it starts celery (Popen's preexec_fn): it and every
-        process it starts (the pool's) run under the weight ("0": the writing process)."""
-        if self.path:
-            (self.path / "cgroup.procs").write_text("0")
+    def wrap(self, command: list[str]) -> list[str]:
+        """`command` started under the weight: a shell puts itself in the group, then becomes the
+        command (same process), so it and every process it starts (the pool's) run under it."""
+        if not self.path:
+            return command
+        return ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self.path / "cgroup.procs"), *command]
 
     def own_group(self) -> str:
         """This process's group in the hierarchy the weight's group is in (/proc/self/cgroup)."""
@@ -271,12 +272,11 @@ class Worker:
         started = time.monotonic()
         offset = LOG.stat().st_size if LOG.exists() else 0
         with open(LOG, "ab") as log:
-            self.process = subprocess.Popen(
+            self.process = subprocess.Popen(self.weight.wrap(
                 [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork", "--concurrency", "2",
                  "--queues", QUEUE, "--loglevel", "INFO", "--without-gossip", "--without-mingle",
-                 "--without-heartbeat"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=self.weight.enter)
+                 "--without-heartbeat"]),
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
