@@ -195,25 +195,28 @@ class CpuWeight:
         v1, v2 = Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")
         try:
             if (v1 / "cpu.shares").exists():
-                self.path = v1 / f"cms-bench-newsletter-{os.getpid()}"
-                self.path.mkdir(exist_ok=True)
-                if shares == "idle":
-                    (self.path / "cpu.idle").write_text("1")
-                else:
-                    (self.path / "cpu.shares").write_text(str(int(shares)))
+                root = v1
             elif "cpu" in (v2 / "cgroup.controllers").read_text().split():
-                self.path = v2 / f"cms-bench-newsletter-{os.getpid()}"
-                self.path.mkdir(exist_ok=True)
-                if shares == "idle":
-                    (self.path / "cpu.idle").write_text("1")
-                else:
-                    (self.path / "cpu.weight").write_text(str(max(1, round(int(shares) * 100 / 1024))))
+                root = v2
             else:
                 self.reason = "no cpu controller here"
                 return
-            self.reason = None
+            if shares == "idle":
+                setting = ("cpu.idle", "1")  # the same file in both versions
+            elif root == v1:
+                setting = ("cpu.shares", shares)
+            else:
+                setting = ("cpu.weight", str(max(1, round(int(shares) * 100 / 1024))))
+            path = root / f"cms-bench-newsletter-{os.getpid()}"
+            path.mkdir(exist_ok=True)
+            try:
+                (path / setting[0]).write_text(setting[1])
+            except OSError:
+                path.rmdir()
+                raise
+            self.path, self.reason = path, None
         except OSError as exc:
-            self.path, self.reason = None, f"no control group could be made here ({exc.strerror})"
+            self.reason = f"no control group could be made here ({exc.strerror})"
 
     def describe(self) -> str:
         if not self.path:
