@@ -113,10 +113,10 @@ def email_of(n: int) -> str:
 
 # --- CPU weights -------------------------------------------------------------------------------------
 class CpuWeight:
-    """A CPU control group of its own for the worker (or the SMTP server), with the deployment's weight: cgroup v1's
-    cpu.shares (1024 is the default) or v2's cpu.weight (100 is the default; the same fraction).
-    Where this process may not make one (not root, no cpu controller), `reason` says why and the
-    worker runs at the default weight."""
+    """A CPU control group of its own for the worker (or the SMTP server), with the deployment's
+    weight: cgroup v1's cpu.shares (1024 is the default) or v2's cpu.weight (100 is the default; the
+    same fraction). Where this process may not make one (not root, no cpu controller), `reason` says
+    why and the process runs at the default weight."""
 
     def __init__(self, shares: str, name: str = "worker", knob_name: str = "BENCH_WORKER_CPU_SHARES"):
         self.path, self.reason, self.shares = None, f"off ({knob_name}=0)", shares
@@ -233,7 +233,11 @@ class SmtpServer:
 
 
 smtp_weight = CpuWeight(SMTP_CPU_SHARES, "smtp", "BENCH_SMTP_CPU_SHARES")
-smtp = SmtpServer(smtp_weight)
+try:
+    smtp = SmtpServer(smtp_weight)
+except Exception:
+    smtp_weight.remove()
+    raise
 common.fresh_database(DATABASE)
 ENV = {
     **os.environ,
@@ -403,6 +407,8 @@ class Reader:
         if self.process is None or self.process.returncode is not None:
             return
         out, _ = self.process.communicate("stop\n", timeout=120)  # a line on its stdin stops it
+        if self.process.returncode != 0 or not out.strip():
+            raise RuntimeError(f"the reads' process ended with status {self.process.returncode}")
         found = json.loads(out.strip().splitlines()[-1])
         self.timings = {"cached": found["cached"], "uncached": found["uncached"]}
         self.errors = found["errors"]
