@@ -396,6 +396,7 @@ class Reader:
         self.command = [sys.executable, str(ROOT / "bench" / "newsletter_reads.py"), str(port), HOST, key, tag,
                         str(count), str(pause)]
         self.process = None
+        self.wait = 120 + count * (pause + 1)  # seconds its end is waited for: a counted run's own time too
         self.timings: dict[str, list[float]] = {"cached": [], "uncached": []}
         self.errors = 0
 
@@ -406,7 +407,7 @@ class Reader:
         """Asked to stop (when reading until stopped), then its timings read."""
         if self.process is None or self.process.returncode is not None:
             return
-        out, _ = self.process.communicate("stop\n", timeout=120)  # a line on its stdin stops it
+        out, _ = self.process.communicate("stop\n", timeout=self.wait)  # a line on its stdin stops it
         if self.process.returncode != 0 or not out.strip():
             raise RuntimeError(f"the reads' process ended with status {self.process.returncode}")
         found = json.loads(out.strip().splitlines()[-1])
