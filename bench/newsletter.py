@@ -17,9 +17,9 @@ send with the worker killed three times during it, every email counted at the SM
   PostgreSQL) against granian (python -m config.serve, as the image serves it) on the same database,
   BENCH_READS pairs idle, one pair every BENCH_READ_PAUSE seconds as during the send (what is
   compared), and as many back to back (shown beside: the server's floor); then one pair every
-  BENCH_READ_PAUSE seconds during the send. Sent by a
-  process of their own (bench/newsletter_reads.py), as a website's server sends them, not by a thread
-  that would wait for this process's interpreter lock while it samples the send.
+  BENCH_READ_PAUSE seconds during the send. Sent by a process of their own (bench/newsletter_reads.py),
+  as a website's server sends them, not by a thread that would wait for this process's interpreter
+  lock while it samples the send.
 - Worker memory: the RSS of the worker's processes, sampled during the send (before it, at 10 % of
   the emails, the peak, and after the last).
 - Worker killed: a second send (another post) during which the worker's processes get SIGKILL at
@@ -393,15 +393,17 @@ class Reader:
     lock while the main thread samples the send."""
 
     def __init__(self, port: int, key: str, tag: str, *, count: int = 0, pause: float = 0.0):
-        self.command = [sys.executable, str(ROOT / "bench" / "newsletter_reads.py"), str(port), HOST, key, tag,
+        self.command = [sys.executable, str(ROOT / "bench" / "newsletter_reads.py"), str(port), HOST, tag,
                         str(count), str(pause)]
+        self.key = key  # in its environment, not on its command line (which every process here may read)
         self.process = None
         self.wait = 120 + count * (pause + 1)  # seconds its end is waited for: a counted run's own time too
         self.timings: dict[str, list[float]] = {"cached": [], "uncached": []}
         self.errors = 0
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                        env={**os.environ, "BENCH_READS_KEY": self.key})
 
     def stop(self) -> None:
         """Asked to stop (when reading until stopped), then its timings read."""

@@ -4,17 +4,20 @@ from PostgreSQL) in turn. In the benchmark's own process they would wait for its
 interpreter lock (its sampling of the worker, PostgreSQL and the SMTP server during the send), which
 no website's request waits for.
 
-python bench/newsletter_reads.py PORT HOST KEY TAG COUNT PAUSE: COUNT pairs (0: until a line or the
-end of stdin), PAUSE seconds between pairs; prints {"cached": [s, ...], "uncached": [...], "errors": n}
-as one JSON line at the end.
+BENCH_READS_KEY=KEY python bench/newsletter_reads.py PORT HOST TAG COUNT PAUSE: COUNT pairs (0: until a
+line or the end of stdin), PAUSE seconds between pairs, with the content key KEY; each uncached query
+string names TAG. Prints {"cached": [s, ...], "uncached": [...], "errors": n} as one JSON line at the
+end.
 """
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import sys
 import threading
 import time
+from urllib.parse import quote
 
 LIST = "/api/v1/posts?page=1&limit=10"
 WARM = 5  # the first pairs warm the connection: not counted
@@ -27,7 +30,7 @@ def read(port: int, host: str, key: str, tag: str, count: int, pause: float, don
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     n = 0
     while not done.is_set() and (not count or n < count + WARM):
-        for kind, path in (("cached", LIST), ("uncached", f"{LIST}&v={tag}-{n}")):
+        for kind, path in (("cached", LIST), ("uncached", f"{LIST}&v={quote(tag)}-{n}")):
             started = time.perf_counter()
             try:
                 conn.request("GET", path, headers=headers)
@@ -50,11 +53,11 @@ def read(port: int, host: str, key: str, tag: str, count: int, pause: float, don
 
 
 def main() -> None:
-    port, host, key, tag, count, pause = sys.argv[1:7]
+    port, host, tag, count, pause = sys.argv[1:6]
     done = threading.Event()
     if not int(count):
         threading.Thread(target=lambda: (sys.stdin.readline(), done.set()), daemon=True).start()
-    found = read(int(port), host, key, tag, int(count), float(pause), done)
+    found = read(int(port), host, os.environ["BENCH_READS_KEY"], tag, int(count), float(pause), done)
     print(json.dumps(found), flush=True)
 
 
