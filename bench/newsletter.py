@@ -661,13 +661,13 @@ try:
                 calls[name] = calls.get(name, 0) + 1
         return wrapper
 
-    statements = [0]  # through Django's cursors (the hold and the mark run on the sender's own: counted by call)
+    statements = [0]  # through Django's cursors (the mark runs on the sender's own: counted by call)
 
     def counted(execute, sql, params, many, context):
         statements[0] += 1
         return execute(sql, params, many, context)
 
-    patches = [(delivery, "_hold"), (delivery, "_mark_sent"), (delivery, "claim"), (delivery, "_skip_gone"),
+    patches = [(delivery, "_mark_sent"), (delivery, "claim"), (delivery, "_skip_gone"),
                (delivery, "_heartbeat"), (delivery._Sender, "_send_one"), (sending.Template, "message"),
                (sending, "send"), (smtplib.SMTP, "sendmail")]
     originals = [getattr(owner, name) for owner, name in patches]
@@ -797,16 +797,16 @@ if profiled:
     steps = (("the member's email made (Template.message: links, tokens, headers)", ("message",), ()),
              ("handed to the SMTP connection (sending.send: the envelope)", ("send",), ("sendmail",)),
              ("SMTP exchange (smtplib sendmail: MAIL, RCPT, DATA)", ("sendmail",), ()),
-             ("database: the row held (SELECT ... FOR UPDATE) and marked sent", ("_hold", "_mark_sent"), ()),
+             ("database: the row marked sent (and locked) before the exchange", ("_mark_sent",), ()),
              ("database: the commit, and the rest of the step", ("_send_one",),
-              ("message", "send", "_hold", "_mark_sent")),
+              ("message", "send", "_mark_sent")),
              ("database, per batch (claim, still subscribed, heartbeat)", ("claim", "_skip_gone", "_heartbeat"), ()))
     for what, plus, minus in steps:
         wall = sum(per(name, spent) for name in plus) - sum(per(name, spent) for name in minus)
         own = sum(per(name, busy) for name in plus) - sum(per(name, busy) for name in minus)
         print(f"  {what:<70} {wall:>8,.0f} wall {own:>7,.0f} CPU")
     print(f"  {'total':<70} {profile_seconds / emails * 1e6:>8,.0f} wall {profile_cpu / emails * 1e6:>7,.0f} CPU; "
-          f"{(statements[0] + calls.get('_hold', 0) + calls.get('_mark_sent', 0)) / emails:.2f} statements + 1 commit "
+          f"{(statements[0] + calls.get('_mark_sent', 0)) / emails:.2f} statements + 1 commit "
           "per email")
 
 # The exit status: a member missing, two different emails, or more copies than the product's bound fail

@@ -11,23 +11,25 @@
    helpers' rows before it finishes the send), each claim NEWSLETTER_BATCH pending rows at a time
    (UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) with a lease of
    NEWSLETTER_BATCH_LEASE_SECONDS, in the sender's name), keep one connection to the provider, and
-   send row by row. A batch's lease is renewed while it is being sent. Before each email the sender
-   checks, in the database, that the row is still its own (claimed in its name, pending): a row
-   another sender claimed once this one's lease ran out is left to it, not sent. The row is then
-   locked by a transaction that lasts through the exchange with the provider: a claim skips it
-   however long the provider takes, and the row is marked sent (or failed, or due again later) in
-   that transaction right after the answer. Every mark names the sender: a row another sender holds
-   is never written over (counted and logged).
+   send row by row. A batch's lease is renewed while it is being sent. Each email begins with one
+   statement that marks its row sent only if the row is still this sender's (claimed in its name,
+   pending): a row another sender claimed once this one's lease ran out is left to it, not sent.
+   That mark locks the row in a transaction that lasts through the exchange with the provider (a
+   claim skips it however long the provider takes) and is committed right after the provider's
+   acceptance; a refusal rolls it back, and the row is then marked failed (or due again later) in
+   the sender's name. Every mark names the sender: a row another sender holds is never written
+   over (counted and logged).
 3. Each batch tells the outbox the task is alive (its row's lease moves on). A worker that dies
    leaves its claimed rows to be claimed again when their lease ends, and the outbox sends the task
    again when it stops reporting: nothing is lost.
 4. When no row is pending the send is `sent`; rows waiting for a retry (the provider asked to try
    later) make the task come back then (outbox.Later).
 
-Exactly once, at the provider: a row is marked sent after the provider accepted its email; a worker
-killed between the two (or whose connection to PostgreSQL is lost during the exchange) sends that
-email again when the row is claimed again, with the same Message-ID (and idempotency key). At most
-one email per sender thread can be in that window at each kill. docs/newsletters.md says it in full.
+Exactly once, at the provider: a row's mark is committed after the provider accepted its email; a
+worker killed between the acceptance and the COMMIT reaching PostgreSQL (or whose connection to
+PostgreSQL is lost then) sends that email again when the row is claimed again, with the same
+Message-ID (and idempotency key). At most one email per sender thread can be in that window at each
+kill. docs/newsletters.md says it in full.
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import timedelta
 
+import psycopg
 from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -119,8 +122,6 @@ _RENEW = """UPDATE newsletters_delivery SET lease_until = clock_timestamp() + ma
 WHERE send_id = %(send)s AND claimed_by = %(worker)s AND status = 'pending'"""
 # Before each email: the row is still this sender's (a claim by another sender wrote its own name,
 # a mark emptied it), and locked until the transaction of its exchange ends (claims skip it).
-_HOLD = """SELECT id FROM newsletters_delivery WHERE id = %(id)s AND claimed_by = %(worker)s AND status = 'pending'
-FOR UPDATE"""
 _SENT = """UPDATE newsletters_delivery SET status = 'sent', sent_at = clock_timestamp(), attempts = attempts + 1,
 error = '', claimed_by = '' WHERE id = %s AND claimed_by = %s AND status = 'pending'"""
 
@@ -132,12 +133,12 @@ def claim(send_id, worker: str, batch: int, lease: int) -> list[tuple]:
 
 
 def _row_cursor() -> ServerBindingCursor:
-    """The thread's cursor for the two statements of every email (the hold and the mark): made once
-    per database connection and kept on it, on the search_path the connection's last Django cursor
-    set (each batch's claim, made in the send's company, comes before its emails). Its statements
-    are prepared (psycopg prepares a statement at its first run on the connection: PostgreSQL plans
-    it once). Django's cursor wrapper, made twice per email, cost more of the sender's CPU than the
-    statements themselves (docs/benchmarks.md)."""
+    """The thread's cursor for the statement of every email (its mark): made once per database
+    connection and kept on it, on the search_path the connection's last Django cursor set (each
+    batch's claim, made in the send's company, comes before its emails). Its statement is prepared
+    (psycopg prepares a statement at its first run on the connection: PostgreSQL plans it once).
+    Django's cursor wrapper, made for each statement of every email, cost more of the sender's CPU
+    than the statements themselves (docs/benchmarks.md)."""
     raw = connection.connection
     cursor = getattr(raw, "_cms_row_cursor", None)
     if cursor is None or cursor.closed:
@@ -157,23 +158,19 @@ def _row_transaction():
         yield
 
 
-def _hold(delivery_id: int, worker: str) -> bool:
-    """The row locked for this sender's exchange (False: not its own any more)."""
-    cursor = _row_cursor()
-    with connection.wrap_database_errors:
-        cursor.execute(_HOLD, {"id": delivery_id, "worker": worker})
-        return cursor.fetchone() is not None
-
-
 def _mark_sent(delivery_id: int, worker: str) -> bool:
-    """The row is sent, if this sender still holds it (False: another sender does; left as it is).
-    Called last in the transaction that holds the row, which commits it. An error (a lost
-    connection) is a DatabaseError.
+    """The row marked sent, if this sender still holds it (False: another sender does; nothing
+    changed). Run first in the email's transaction, before the exchange with the provider: the
+    UPDATE locks the row (a claim skips it however long the provider takes) and is committed only
+    once the provider accepted the email; a refusal or a lost provider connection rolls it back.
+    A worker killed before the acceptance leaves the row pending (its transaction goes with its
+    connection); the only window for a second copy is from the acceptance to the COMMIT reaching
+    PostgreSQL (docs/newsletters.md#exactly-once). An error (a lost connection) is a DatabaseError.
 
-    The hold and the mark are the statements of every email: prepared (PostgreSQL plans them once
-    per connection: a third less of its CPU per email), and each sent alone. Sending the BEGIN with
-    the hold, or the mark with the COMMIT, in one round trip (psycopg's pipeline mode) was measured:
-    the sender's own CPU per email rose more than the round trip saved (docs/benchmarks.md)."""
+    The mark is the one statement of every email besides BEGIN and COMMIT: prepared (PostgreSQL
+    plans it once per connection), on the connection's kept cursor. Sending the BEGIN with it, or
+    the mark with the COMMIT, in one round trip (psycopg's pipeline mode) was measured: the
+    sender's own CPU per email rose more than the round trip saved (docs/benchmarks.md)."""
     cursor = _row_cursor()
     with connection.wrap_database_errors:
         cursor.execute(_SENT, [delivery_id, worker])
@@ -284,11 +281,13 @@ class _Sender:
                                self.overtaken)
 
     def _send_one(self, delivery_id, member_id, email, attempts) -> None:
-        """One email, if the row is still this sender's: held (locked) from the check to its mark."""
-        accepted = False
+        """One email, if the row is still this sender's: marked sent and locked before the exchange,
+        committed after the provider's acceptance, rolled back on its refusal (then marked failed or
+        due again, in the sender's name)."""
+        accepted, refused = False, None
         try:
             with _row_transaction():
-                if not _hold(delivery_id, self.worker):
+                if not _mark_sent(delivery_id, self.worker):
                     self.lost += 1  # this sender's lease ran out and another sender claimed the row
                     return
                 if self.provider is None:
@@ -297,19 +296,21 @@ class _Sender:
                 try:
                     sending.send(self.provider, message)
                 except Exception as exc:  # noqa: BLE001 - each answer decides the row's fate
-                    outcome = sending.outcome_of(exc)
-                    if outcome.reconnect:
+                    refused = sending.outcome_of(exc)
+                    if refused.reconnect:
                         _close(self.provider)
                         self.provider = None
-                    if not _mark_failed(delivery_id, self.worker, attempts, outcome):
-                        self._overtaken(delivery_id)
-                    return
+                    raise psycopg.Rollback from exc  # the mark undone: the row is pending, still this sender's
                 accepted = True
-                marked = _mark_sent(delivery_id, self.worker)
+            marked = accepted  # committed
         except DatabaseError:
             if not accepted:
                 raise
-            marked = _record_sent(delivery_id, self.worker)  # the connection went: the row's lock with it
+            marked = _record_sent(delivery_id, self.worker)  # the COMMIT failed: the connection went
+        if refused is not None:
+            if not _mark_failed(delivery_id, self.worker, attempts, refused):
+                self._overtaken(delivery_id)
+            return
         if marked:
             self.sent += 1
         else:
