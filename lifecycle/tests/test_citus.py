@@ -621,16 +621,31 @@ def test_a_write_that_waits_on_a_move_s_switch_over_lands_on_the_new_worker(stac
 def test_a_company_moved_back_at_once_waits_for_its_old_copy_to_go(stack):
     """A move leaves the company's old copy on its first worker, dropped by Citus once no query uses
     it; until then Citus refuses to move the company back there. Here a query holds the old copy
-    for 6 s: tenant_move waits for it (lifecycle/citus.py LEFTOVER) instead of failing."""
+    for 6 s: tenant_move waits for it (lifecycle/citus.py LEFTOVER) instead of failing.
+
+    The maintenance daemon's cleanup (every citus.defer_shard_delete_interval, 15 s) is paused from
+    before the first move until the query holds the old copy: a tick between the move's end and the
+    query would drop the copy before the test could hold it."""
     company = stack.company("switchover")
     first = stack.cluster.worker_of(company["schema"])
     second = next(w.port for w in stack.cluster.workers if w.port != first)
-    stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{second}")
-    worker = next(node for node in stack.cluster.workers if node.port == first)
-    holder = psycopg.connect(worker.url("cms"), options="-c citus.override_table_visibility=off")
-    [(table,)] = holder.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s AND tablename ~ '^content_post_[0-9]+$'",
-                                (company["schema"],)).fetchall()  # the old copy, still there
-    holder.execute(f'SELECT 1 FROM "{company["schema"]}"."{table}" LIMIT 1')  # in use until the rollback
+
+    def cleanup_every(value: str) -> None:
+        stack.cluster.sql(f"ALTER SYSTEM SET citus.defer_shard_delete_interval TO {value}")
+        stack.cluster.sql("SELECT pg_reload_conf()")
+        time.sleep(1)  # the daemon reads it when it next wakes (a reload wakes it)
+
+    cleanup_every("-1")
+    try:
+        stack.manage("tenant_move", company["subdomain"], f"127.0.0.1:{second}")
+        worker = next(node for node in stack.cluster.workers if node.port == first)
+        holder = psycopg.connect(worker.url("cms"), options="-c citus.override_table_visibility=off")
+        [(table,)] = holder.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s AND tablename ~ '^content_post_[0-9]+$'",
+            (company["schema"],)).fetchall()  # the old copy, still there
+        holder.execute(f'SELECT 1 FROM "{company["schema"]}"."{table}" LIMIT 1')  # in use until the rollback
+    finally:
+        cleanup_every("DEFAULT")
     released = []
     release = threading.Timer(6, lambda: (holder.rollback(), released.append(time.monotonic())))
     release.start()
