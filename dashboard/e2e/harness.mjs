@@ -11,7 +11,10 @@ import { chromium } from 'playwright-core';
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DASHBOARD = path.resolve(HERE, '..');
 export const REPO = path.resolve(DASHBOARD, '..');
-export const SHOTS = path.join(HERE, 'screenshots');
+// One folder per process when the flows run in several (e2e/shards.mjs sets E2E_SHARD).
+export const SHARD = process.env.E2E_SHARD || '';
+export const SHOTS = path.join(HERE, 'screenshots', ...(SHARD ? [`shard-${SHARD}`] : []));
+const SERVER_LOG = `.server${SHARD ? `-${SHARD}` : ''}.log`;
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -70,7 +73,7 @@ function healthy(port) {
 export async function startServer(port, { timeoutMs = 240_000, emailUrl } = {}) {
   const script = path.join(REPO, 'deploy', 'dev', 'e2e-server.sh');
   mkdirSync(HERE, { recursive: true });
-  const log = createWriteStream(path.join(HERE, '.server.log'));
+  const log = createWriteStream(path.join(HERE, SERVER_LOG));
   const env = {
     ...process.env,
     // A database and Redis db of its own, so a backend e2e run on the same machine is not disturbed.
@@ -110,12 +113,12 @@ export async function startServer(port, { timeoutMs = 240_000, emailUrl } = {}) 
     });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`e2e server exited with ${exited}; see e2e/.server.log`);
+    if (exited !== null) throw new Error(`e2e server exited with ${exited}; see e2e/${SERVER_LOG}`);
     if (await healthy(port)) return { stop };
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();
-  throw new Error('e2e server did not answer /api/health in time; see e2e/.server.log');
+  throw new Error(`e2e server did not answer /api/health in time; see e2e/${SERVER_LOG}`);
 }
 
 export async function launchBrowser() {
@@ -168,7 +171,7 @@ export function expect(condition, message) {
  * links} (headers by name as sent).
  */
 export async function startMailCatcher() {
-  const dir = path.join(HERE, '.mail');
+  const dir = path.join(HERE, `.mail${SHARD ? `-${SHARD}` : ''}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const python = path.join(REPO, '.venv', 'bin', 'python');

@@ -19,7 +19,7 @@ import { membersFlow } from './flowMembers.mjs';
 import { newslettersFlow } from './flowNewsletters.mjs';
 import { readersFlow } from './flowReaders.mjs';
 import { webhooksFlow } from './flowWebhooks.mjs';
-import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHOTS, startMailCatcher, startServer } from './harness.mjs';
+import { createRunner, DASHBOARD, expect, freePort, launchBrowser, SHARD, SHOTS, startMailCatcher, startServer } from './harness.mjs';
 
 const T = 20_000;
 
@@ -75,7 +75,7 @@ async function main() {
     shot.path = (name) => path.join(SHOTS, `${name}.png`);
 
     const root = `http://localhost:${port}`;
-    const sub = `e2e${Date.now().toString(36)}`;
+    const sub = `e2e${Date.now().toString(36)}${SHARD}`;
     const tenant = `http://${sub}.localhost:${port}`;
     const admin = { username: 'e2eadmin', email: `admin@${sub}.example.com`, password: 'e2e-password-123' };
     const title = `E2E post ${sub}`;
