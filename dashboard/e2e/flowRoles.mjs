@@ -153,7 +153,10 @@ export async function rolesFlow({ run, browser, page, tenant, sub, shot, imageBy
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByText('Company Information').waitFor();
     await page.getByRole('button', { name: 'Show API key' }).click();
+    // Read once shown: the button and the key change in one render (read before it, the key was its mask).
+    await page.getByRole('button', { name: 'Hide API key' }).waitFor();
     apiKey = (await page.getByTestId('api-key').textContent()).trim();
+    expect(!apiKey.includes('•'), `the key itself is shown, not its mask (${apiKey.slice(0, 4)}…)`);
     expect(apiKey.length > 10, 'an API key is shown');
     await shot('40-settings');
     const reply = await page.evaluate(async (key) => {
