@@ -265,10 +265,11 @@ bench-load: install ## 10-minute mixed load on gunicorn (BENCH_SECONDS to shorte
 # running is noticed: CI runs it after test-scale. The Python benchmarks run BENCH_SMOKE_JOBS (2)
 # at a time (each has its own database, Redis key prefix, queue and ports; their figures say
 # nothing about speed anyway), then bench-dashboard alone (its server empties its Redis database).
-# bench-companies and bench-migrate run the same script as bench-provision.
-BENCH_SMOKE_TARGETS ?= bench-public-api bench-replica bench-provision bench-edge bench-track bench-ai bench-webhooks \
-	bench-revisions bench-media bench-translations bench-content bench-import bench-load profile-public-api bench-citus \
-	bench-loops bench-newsletter
+# bench-companies and bench-migrate run the same script as bench-provision. The longest come first
+# (bench-citus, about 75 s of a smoke run, started last ended the run alone).
+BENCH_SMOKE_TARGETS ?= bench-citus bench-public-api profile-public-api bench-newsletter bench-provision bench-replica \
+	bench-loops bench-load bench-edge bench-track bench-ai bench-webhooks bench-import bench-revisions bench-media \
+	bench-translations bench-content
 BENCH_SMOKE_JOBS ?= 2
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \
