@@ -60,19 +60,23 @@ async function main() {
   })));
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   results.forEach((result, n) => {
     console.log(`\n=== e2e process ${n + 1} (${SHARES[n].flows}): exit ${result.signal ?? result.code}`);
     console.log(result.output.trimEnd());
-    const counts = /(\d+) passed, (\d+) failed\s*$/.exec(result.output.trimEnd());
+    // Its last line: "N passed, N failed" and ", N skipped" when a failed step skipped the rest of its flow.
+    const counts = /(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/.exec(result.output.trimEnd());
     if (counts) {
       passed += Number(counts[1]);
       failed += Number(counts[2]);
+      skipped += Number(counts[3] ?? 0);
+    } else {
+      failed += 1; // ended before its summary: counted as a failure
     }
-    if (!counts) failed += 1; // ended before its summary: counted as a failure
   });
   const ok = results.every((r) => r.code === 0) && failed === 0;
   console.log(`\nbrowser flows: ${((Date.now() - started) / 1000).toFixed(0)} s in ${SHARES.length} processes`);
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exitCode = ok ? 0 : 1;
 }
 
