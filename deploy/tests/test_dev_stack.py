@@ -128,11 +128,14 @@ def test_bursts_of_requests_do_not_pile_up_database_connections(dev_stack):
 
     counts = []
     with ThreadPoolExecutor(48) as pool:
-        for _burst in range(3):
+        # A first burst opens the request threads' connections (on a busy machine some threads may
+        # first open theirs in the next burst: [1, 4, 4] was seen); three bursts are counted after it.
+        for burst in range(4):
             statuses = list(pool.map(lambda _: _get(port, "/api/posts", f"demo.localhost:{port}")[0], range(48)))
             assert set(statuses) == {401}  # the dashboard API answered every request (no token)
             time.sleep(1)
-            counts.append(connections())
+            if burst:
+                counts.append(connections())
     # web: 1 worker x 4 request threads; worker and beat hold a few more. Not one per request thread.
     assert max(counts) <= 10, counts
     assert counts[-1] <= counts[0] + 1, counts
