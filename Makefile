@@ -117,22 +117,29 @@ test-e2e: install services chromium ## browser flows (Playwright + Chromium) aga
 	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm run test:e2e; \
 	else echo "no dashboard"; fi
 
+# Debian packages: what each package depends on, without what it only recommends (Chromium's
+# recommendations alone are about 90 packages a headless browser never uses: printer setup, avahi,
+# samba's libraries, udev, upower; more than half of a fresh machine's install). Its fonts are
+# named instead, so that screenshots render with the same fonts as before.
+APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
+CHROMIUM_PACKAGES = chromium fonts-liberation
+
 nginx: ## nginx with the brotli_static module, for the static-asset tests, when missing (Debian/Ubuntu)
 	@{ [ -x /usr/sbin/nginx ] && ls /etc/nginx/modules-enabled/ 2>/dev/null | grep -q brotli; } || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-http-brotli-static; \
+	    $(APT_INSTALL) nginx-light libnginx-mod-http-brotli-static; \
 	  else echo "nginx with brotli_static not installed: its test is skipped (apt-get install nginx-light libnginx-mod-http-brotli-static)"; fi; }
 
 pgbouncer: ## PgBouncer, for the connection-pooler tests, when missing (Debian/Ubuntu)
 	@command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer; \
+	    $(APT_INSTALL) pgbouncer; \
 	  else echo "pgbouncer not installed: its tests are skipped (apt-get install pgbouncer)"; fi; }
 
 varnish: ## Varnish 7 with varnish-modules (xkey, vsthrottle), for the HTTP cache tests, when missing
 	@{ [ -x /usr/sbin/varnishd ] && ls /usr/lib/*/varnish/vmods/libvmod_xkey.so >/dev/null 2>&1; } || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules; \
+	    $(APT_INSTALL) varnish varnish-modules; \
 	  else echo "varnish + varnish-modules not installed: their tests are skipped (apt-get install varnish varnish-modules)"; fi; }
 
 # Every Debian package the tests and benchmarks use, in one apt-get run (one package list update)
@@ -145,17 +152,17 @@ packages: ## install every Debian package the tests and benchmarks use, when mis
 	command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
 	{ [ -x /usr/sbin/varnishd ] && ls /usr/lib/*/varnish/vmods/libvmod_xkey.so >/dev/null 2>&1; } || missing="$$missing varnish varnish-modules"; \
 	command -v wrk >/dev/null 2>&1 || missing="$$missing wrk"; \
-	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing $(CHROMIUM_PACKAGES)"; \
 	missing="$$missing $$(CITUS_TARBALL="$(CITUS_TARBALL)" bash deploy/citus/install.sh --missing-build-deps | tr '\n' ' ')"; \
 	missing="$$(echo $$missing)"; \
 	if [ -z "$$missing" ]; then echo "Debian packages: every one installed"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "Debian packages: installing $$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  apt-get update -qq && $(APT_INSTALL) $$missing; \
 	else echo "Debian packages missing: $$missing (as root: make packages); the targets that need them say so"; fi
 
 chromium: ## install Chromium for the browser tests when missing (Debian/Ubuntu)
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && $(APT_INSTALL) $(CHROMIUM_PACKAGES); \
 	  else echo "Chromium is needed for the browser tests: sudo apt-get install -y chromium"; exit 1; fi; }
 
 # Citus (the scale tests' and bench-citus' three-node cluster) built from its source tarball against
@@ -203,7 +210,7 @@ bench-ai: install db ## AI writing: offline drafts, generate calls through a rea
 	$(BENCH_KEYS) $(BIN)/python bench/ai.py
 
 wrk:
-	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	@command -v wrk >/dev/null || (apt-get update -qq && $(APT_INSTALL) wrk)
 
 # Wagtail's anchor runs in a full run (BENCH_WAGTAIL=0 skips it); in smoke mode only with BENCH_WAGTAIL=1
 # (its virtualenv and seed are 25-40 s of a fresh machine's bench-smoke, whose figures say nothing).

@@ -150,3 +150,26 @@ def test_a_worker_computes_no_openssl_digest_of_its_own():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().splitlines()[-4:] == ["1", "_sha1 _sha256", "True True", "True True True False"]
+
+
+TASK_WORKER_SCRIPT = """
+import sys
+from config.celery import app
+app.loader.init_worker()  # what a Celery worker does at start: its task modules, Django's fix-ups
+apis = ("config.urls", "config.api", "apps.content.api", "apps.content.schemas", "apps.accounts.api", "apps.members.api",
+        "apps.ghost_api.views", "apps.public_api.api", "lifecycle.api")
+apis = sorted(name for name in apis if name in sys.modules)
+print(sorted(app.tasks)[:1] != [], apis)
+"""
+
+
+def test_a_task_worker_starts_without_the_api_modules():
+    """Celery runs Django's system checks when a worker starts, and the checks import every URLconf
+    (every API module and schema: 17 MB per worker process). config.celery starts workers without
+    them; the release step's migrate_schemas runs the checks."""
+    env = _env()
+    env.pop("CELERY_SKIP_CHECKS", None)  # as a worker is started: nothing set but the product's own
+    result = subprocess.run([sys.executable, "-c", TASK_WORKER_SCRIPT], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "True []"
