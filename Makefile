@@ -279,12 +279,10 @@ BENCH_SMOKE_TARGETS ?= bench-citus bench-public-api profile-public-api bench-new
 	bench-loops bench-load bench-edge bench-track bench-ai bench-webhooks bench-import bench-revisions bench-media \
 	bench-translations bench-content
 BENCH_SMOKE_JOBS ?= 2
-# Benchmarks left out of this run (CI runs bench-citus's smoke run earlier, after the engine tests).
-BENCH_SMOKE_SKIP ?=
 bench-smoke: install db wrk varnish chromium ## every benchmark in smoke mode (small data, seconds of load): fails if any fails
 	@started=$$(date +%s); status=0; \
 	$(MAKE) --no-print-directory -k -j$(BENCH_SMOKE_JOBS) --output-sync=target \
-	  $(addprefix smoke-,$(filter-out $(BENCH_SMOKE_SKIP),$(BENCH_SMOKE_TARGETS))) || status=1; \
+	  $(addprefix smoke-,$(BENCH_SMOKE_TARGETS)) || status=1; \
 	$(MAKE) --no-print-directory smoke-bench-dashboard || status=1; \
 	echo "bench-smoke: $$(( $$(date +%s) - started )) s in all"; \
 	if [ $$status = 0 ]; then echo "bench-smoke: every benchmark ran"; else echo "bench-smoke: FAILED (above)"; fi; \
