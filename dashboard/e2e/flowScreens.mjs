@@ -18,6 +18,17 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * through the automation protocol, which the page's Content-Security-Policy does not govern.
  */
 export async function axeViolations(page) {
+  // Colours are judged once what moves has stopped: a toast fading in or out has its colours
+  // blended with the page's for a few hundred milliseconds (seen: a success toast's title at 2.77:1
+  // mid-fade, 4.5:1 and more when shown). Endless animations (spinners) are not waited for; after 5 s
+  // the page is judged as it is.
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      null,
+      { timeout: 5_000, polling: 100 },
+    )
+    .catch(() => {});
   const loaded = await page.evaluate(() => typeof window.axe !== 'undefined');
   if (!loaded) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
