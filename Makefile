@@ -117,10 +117,10 @@ test-e2e: install services chromium ## browser flows (Playwright + Chromium) aga
 	@if [ -f dashboard/package.json ]; then cd dashboard && $(NPM_CI) && npm run test:e2e; \
 	else echo "no dashboard"; fi
 
-# Debian packages: what each package depends on, without what it only recommends (Chromium's
-# recommendations alone are about 90 packages a headless browser never uses: printer setup, avahi,
-# samba's libraries, udev, upower; more than half of a fresh machine's install). Its fonts are
-# named instead, so that screenshots render with the same fonts as before.
+# Debian packages: what each package depends on, without what it only recommends (93 of a fresh
+# machine's 155 packages, most of them Chromium's, which a headless browser never uses: printer
+# setup, avahi, samba's libraries, udev, upower). Its fonts are named instead, so that screenshots
+# render with the same fonts as before.
 APT_INSTALL = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 CHROMIUM_PACKAGES = chromium fonts-liberation
 
