@@ -86,6 +86,7 @@ echo "Building Citus $CITUS_VERSION against $("$PG_CONFIG" --version) in $SRC"
 # suite: no debug information (COPT=-g0 after PostgreSQL's -g) and no LLVM bitcode for the JIT to
 # inline Citus's own functions (with_llvm=no; PostgreSQL's JIT still compiles queries): 108 -> 59
 # CPU seconds here. Citus's own packages (production, docs/scaling.md) are not built this way.
-make -s -j"${CITUS_BUILD_JOBS:-$(nproc)}" COPT=-g0 with_llvm=no
-if [ "$(id -u)" = 0 ]; then make -s install COPT=-g0 with_llvm=no; else sudo make -s install COPT=-g0 with_llvm=no; fi
+LIGHT_BUILD=(COPT=-g0 with_llvm=no)
+make -s -j"${CITUS_BUILD_JOBS:-$(nproc)}" "${LIGHT_BUILD[@]}"
+if [ "$(id -u)" = 0 ]; then make -s install "${LIGHT_BUILD[@]}"; else sudo make -s install "${LIGHT_BUILD[@]}"; fi
 echo "Citus installed: $("$PG_CONFIG" --pkglibdir)/citus.so"

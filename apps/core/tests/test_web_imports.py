@@ -159,7 +159,7 @@ app.loader.init_worker()  # what a Celery worker does at start: its task modules
 apis = ("config.urls", "config.api", "apps.content.api", "apps.content.schemas", "apps.accounts.api", "apps.members.api",
         "apps.ghost_api.views", "apps.public_api.api", "lifecycle.api")
 apis = sorted(name for name in apis if name in sys.modules)
-print(sorted(app.tasks)[:1] != [], apis)
+print(sum(not name.startswith("celery.") for name in app.tasks) > 10, apis)  # the product's tasks are registered
 """
 
 
